@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "prefs",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "PropertyList", targets: ["PropertyList"]),
+    .executable(name: "prefs", targets: ["prefs"]),
+  ],
+  targets: [
+    // Layer 1: bytes <-> PlistValue. Knows nothing of defaults, keys or files.
+    .target(name: "PropertyList"),
+    // The command's logic: argument parsing, printing, exit codes. Testable in-process.
+    .target(name: "PrefsCLI", dependencies: ["PropertyList"]),
+    // The executable only hands its arguments to PrefsCLI.
+    .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
+    .testTarget(
+      name: "PropertyListTests",
+      dependencies: ["PropertyList"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "PrefsCLITests",
+      dependencies: ["PrefsCLI", "PropertyList"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,65 @@
+/// A small argument scanner: options with values, flags, and positional arguments, each
+/// checked against what the subcommand accepts, so a typo is a usage error (exit 64), never
+/// silently ignored.
+struct Arguments {
+  private(set) var positional: [String] = []
+  private var options: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  /// - Parameters:
+  ///   - valued: options that take a value (`--to xml`, `-o out`).
+  ///   - flags: options that take none (`--json`).
+  init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>)
+    throws(CommandFailure)
+  {
+    var index = 0
+    var onlyPositional = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
+        positional.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositional = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      if valued.contains(name) {
+        if let inlineValue {
+          options[name] = inlineValue
+        } else {
+          guard index < arguments.count else {
+            throw CommandFailure(.usage, "\(name) needs a value")
+          }
+          options[name] = arguments[index]
+          index += 1
+        }
+      } else if allowedFlags.contains(name), inlineValue == nil {
+        flags.insert(name)
+      } else {
+        throw CommandFailure(.usage, "unknown option \(argument)")
+      }
+    }
+  }
+
+  func value(_ name: String) -> String? { options[name] }
+  func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+  /// The value of an option that must be one of `choices`.
+  func choice<T>(_ name: String, _ choices: [String: T]) throws(CommandFailure) -> T? {
+    guard let text = options[name] else { return nil }
+    guard let choice = choices[text] else {
+      throw CommandFailure(
+        .usage, "\(name) takes one of \(choices.keys.sorted().joined(separator: ", ")), not \(text)"
+      )
+    }
+    return choice
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import PropertyList
+
+/// `prefs lint FILE… [--json]`
+enum Lint {
+  static let help = """
+    usage: prefs lint FILE... [--json]
+    Parses each file. Exit 0 when all are well-formed, 65 when any is malformed (the reason is
+    printed per file), 66 when any is missing and none is malformed.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
+    var worst = ExitCode.ok
+    var reports: [String] = []
+    for path in args.positional {
+      var fields = ["\"path\": \(json(path))"]
+      do {
+        let document = try Prefs.load(path)
+        fields.append("\"status\": \"ok\"")
+        fields.append("\"format\": \(json(document.format.rawValue))")
+        fields.append(
+          "\"warnings\": [\(document.warnings.map { json($0.description) }.joined(separator: ", "))]"
+        )
+        if !args.has("--json") {
+          console.line("\(path): OK (\(document.format))")
+          Prefs.warn(document, path: path, console: console)
+        }
+      } catch {
+        let status =
+          error.code == .dataError ? "malformed" : error.code == .noInput ? "missing" : "error"
+        fields.append("\"status\": \(json(status))")
+        fields.append("\"error\": \(json(error.message))")
+        console.message(error.message)
+        if worst == .ok || error.code == .dataError { worst = error.code }
+      }
+      reports.append("{" + fields.joined(separator: ", ") + "}")
+    }
+    if args.has("--json") {
+      console.line("{\"files\": [" + reports.joined(separator: ", ") + "]}")
+    }
+    return worst
+  }
+}
+
+/// `prefs convert FILE --to FORMAT [-o OUT]`
+enum Convert {
+  static let help = """
+    usage: prefs convert FILE --to xml|binary|openstep|gnustep|json [-o OUT]
+    Rewrites FILE in another format, without loss: a value the format cannot hold (a date in
+    OpenStep text, data in JSON, …) is refused with exit 65 naming the value. Writes to OUT
+    atomically (a temporary file renamed over it), or to standard output without -o.
+
+    """
+
+  enum Target { case plist(PlistFormat), json }
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: ["--to", "-o", "--output"], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.count == 1, let path = args.positional.first else {
+      throw CommandFailure(.usage, "convert takes exactly one file")
+    }
+    let targets: [String: Target] = [
+      "xml": .plist(.xml), "xml1": .plist(.xml), "binary": .plist(.binary),
+      "binary1": .plist(.binary), "openstep": .plist(.openStep), "gnustep": .plist(.gnustep),
+      "json": .json,
+    ]
+    guard let target = try args.choice("--to", targets) else {
+      throw CommandFailure(.usage, "convert needs --to xml|binary|openstep|gnustep|json")
+    }
+    let document = try Prefs.load(path)
+    Prefs.warn(document, path: path, console: console)
+    let output: Data
+    do {
+      switch target {
+      case .plist(let format): output = try PropertyList.write(document.value, as: format)
+      case .json: output = Data((try PropertyList.json(document.value, lossless: true) + "\n").utf8)
+      }
+    } catch {
+      throw CommandFailure(.dataError, "\(path): \(error)")
+    }
+    guard let out = args.value("-o") ?? args.value("--output"), out != "-" else {
+      console.out(output)
+      return .ok
+    }
+    do {
+      try FileIO.atomicWrite(output, to: out)
+    } catch {
+      throw CommandFailure(error.exitCode, error.description)
+    }
+    return .ok
+  }
+}
+
+/// `prefs read FILE [KEY] [--json]`
+enum Read {
+  static let help = """
+    usage: prefs read FILE [KEY] [--json]
+    Prints the whole property list, or the value of KEY, as `defaults read` does (strings
+    bare); with --json as one JSON value (data as base64, dates as ISO 8601).
+    Exit 1 when KEY does not exist.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard (1...2).contains(args.positional.count) else {
+      throw CommandFailure(.usage, "read takes a file and at most one key")
+    }
+    let path = args.positional[0]
+    let document = try Prefs.load(path)
+    Prefs.warn(document, path: path, console: console)
+    var value = document.value
+    if args.positional.count == 2 {
+      let key = args.positional[1]
+      guard case .dictionary(let dictionary) = value else {
+        throw CommandFailure(
+          .dataError, "\(path): the top level is a \(value.typeName), not a dictionary of keys")
+      }
+      guard let found = dictionary[key] else {
+        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      }
+      value = found
+    }
+    if args.has("--json") {
+      do {
+        console.line(try PropertyList.json(value, lossless: false))
+      } catch {
+        throw CommandFailure(.dataError, "\(path): \(error)")
+      }
+    } else if case .string(let s) = value {
+      console.line(s)
+    } else {
+      console.line(PropertyList.describe(value))
+    }
+    return .ok
+  }
+}
+
+/// A JSON string literal.
+func json(_ text: String) -> String {
+  (try? PropertyList.json(.string(text), lossless: true)) ?? "\"\""
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where a command writes: results to standard output, messages to standard error.
+public protocol Console: AnyObject {
+  func out(_ data: Data)
+  func err(_ text: String)
+  /// Whether standard error is a terminal (progress is shown only then).
+  var errorIsTerminal: Bool { get }
+}
+
+extension Console {
+  func out(_ text: String) { out(Data(text.utf8)) }
+  func line(_ text: String) { out(Data((text + "\n").utf8)) }
+  func message(_ text: String) { err("prefs: " + text + "\n") }
+}
+
+/// The process's own standard output and error.
+public final class StandardConsole: Console {
+  public init() {}
+
+  public func out(_ data: Data) { FileHandle.standardOutput.write(data) }
+  public func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+  public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// Collects what a command writes (for tests and for embedding).
+public final class CapturingConsole: Console {
+  public private(set) var stdout = Data()
+  public private(set) var stderr = ""
+
+  public init() {}
+
+  public var output: String { String(decoding: stdout, as: UTF8.self) }
+  public func out(_ data: Data) { stdout.append(data) }
+  public func err(_ text: String) { stderr += text }
+  public var errorIsTerminal: Bool { false }
+}

@@ -1,0 +1,28 @@
+/// The command's exit codes, from sysexits(3), as the migration-plan contract lists them.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+  /// Done.
+  case ok = 0
+  /// A key or domain that does not exist.
+  case notFound = 1
+  /// The command line is wrong.
+  case usage = 64
+  /// An input file is malformed (the message names the file and where it broke).
+  case dataError = 65
+  /// An input file is missing or cannot be read.
+  case noInput = 66
+  /// An output file cannot be created.
+  case cannotCreate = 73
+  /// Reading or writing failed.
+  case ioError = 74
+}
+
+/// A failure that ends a command with an exit code and a message for standard error.
+struct CommandFailure: Error {
+  var code: ExitCode
+  var message: String
+
+  init(_ code: ExitCode, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading input files with a size cap and precise errors, and replacing output files
+/// atomically (temporary file in the same folder, flushed, renamed over the target).
+enum FileIO {
+  enum Failure: Error, CustomStringConvertible {
+    case missing(path: String, reason: String)
+    case tooLarge(path: String, size: Int, limit: Int)
+    case io(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+
+    var description: String {
+      switch self {
+      case .missing(let path, let reason): "\(path): \(reason)"
+      case .tooLarge(let path, let size, let limit):
+        "\(path): \(size) bytes is larger than the \(limit)-byte input limit"
+      case .io(let path, let reason): "\(path): \(reason)"
+      case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
+      }
+    }
+
+    var exitCode: ExitCode {
+      switch self {
+      case .missing: .noInput
+      case .tooLarge: .dataError
+      case .io: .ioError
+      case .cannotCreate: .cannotCreate
+      }
+    }
+  }
+
+  static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+  /// The whole file, refusing one larger than `limit` bytes before reading it.
+  static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let code = errno
+      switch code {
+      case ENOENT, ENOTDIR: throw .missing(path: path, reason: "no such file")
+      case EACCES, EPERM: throw .missing(path: path, reason: "permission denied")
+      default: throw .io(path: path, reason: errnoText(code))
+      }
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw .missing(path: path, reason: "is a folder") }
+    let expected = Int(info.st_size)
+    if expected > limit { throw .tooLarge(path: path, size: expected, limit: limit) }
+    var data = Data(count: max(expected, 0))
+    var total = 0
+    while true {
+      if total == data.count {
+        // The file grew (or is not a regular file): read on, still within the limit.
+        if total > limit { throw .tooLarge(path: path, size: total, limit: limit) }
+        data.count += max(4096, total / 2)
+      }
+      let n = data.withUnsafeMutableBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return read(fd, base + total, raw.count - total)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: path, reason: errnoText(errno))
+      }
+      if n == 0 { break }
+      total += n
+    }
+    data.count = total
+    return data
+  }
+
+  /// Replaces `path` with `data` atomically: a temporary file created exclusively (mode
+  /// 0600) in the same folder, written, flushed to disk, renamed over the target, and the folder
+  /// flushed. On any failure the temporary file is removed and the target is untouched.
+  static func atomicWrite(_ data: Data, to path: String) throws(Failure) {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    guard fd >= 0 else {
+      throw .cannotCreate(path: path, reason: errnoText(errno))
+    }
+    let temporary = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var failure: Failure?
+    let written = data.withUnsafeBytes { raw -> Int32 in
+      var offset = 0
+      while offset < raw.count {
+        guard let base = raw.baseAddress else { break }
+        let n = write(fd, base + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += n
+      }
+      return 0
+    }
+    if written != 0 {
+      failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
+    } else if fsync(fd) != 0 {
+      failure = .io(path: path, reason: "flushing the temporary file: \(errnoText(errno))")
+    }
+    close(fd)
+    if failure == nil, rename(temporary, path) != 0 {
+      failure = .cannotCreate(path: path, reason: errnoText(errno))
+    }
+    if let failure {
+      unlink(temporary)
+      throw failure
+    }
+    let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dirfd >= 0 {
+      fsync(dirfd)
+      close(dirfd)
+    }
+  }
+}

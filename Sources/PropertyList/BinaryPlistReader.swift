@@ -1,0 +1,487 @@
+import Foundation
+
+/// Reads Apple's `bplist00` format.
+///
+/// Hostile input is the design case: every count, offset and reference is range-checked with
+/// overflow-checked arithmetic before use; containers are decoded with an explicit stack (no
+/// recursion a file can drive); a container reached again while it is being decoded is a
+/// cycle; shared objects are decoded once and reused, and the number of values they expand to
+/// is counted against ``PlistLimits/maxObjects`` so a "billion laughs" file is refused early.
+struct BinaryPlistReader {
+  private let bytes: UnsafeRawBufferPointer
+  private let limits: PlistLimits
+  private var warnings: [PlistWarning] = []
+
+  private var offsetIntSize = 0
+  private var objectRefSize = 0
+  private var objectCount = 0
+  private var topObject = 0
+  private var offsetTableOffset = 0
+
+  /// Decoded objects by index, and how many values each expands to (0: not decoded yet).
+  private var cache: [PlistValue?] = []
+  private var expansion: [Int] = []
+  /// Containers on the decoding stack right now.
+  private var inProgress: [Bool] = []
+
+  static let trailerSize = 32
+  static let magic: [UInt8] = Array("bplist00".utf8)
+
+  private init(bytes: UnsafeRawBufferPointer, limits: PlistLimits) {
+    self.bytes = bytes
+    self.limits = limits
+  }
+
+  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
+    PlistValue, [PlistWarning]
+  ) {
+    let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
+      var reader = BinaryPlistReader(bytes: raw, limits: limits)
+      do throws(PlistError) {
+        let value = try reader.readDocument()
+        return .success((value, reader.warnings))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  // MARK: - Trailer
+
+  private mutating func readDocument() throws(PlistError) -> PlistValue {
+    let count = bytes.count
+    let magic = Self.magic
+    guard count >= magic.count else {
+      throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
+    }
+    for i in 0..<magic.count where bytes[i] != magic[i] {
+      if i >= 6 {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(6),
+          feature: "binary plist version \"\(Character(UnicodeScalar(bytes[6])))"
+            + "\(Character(UnicodeScalar(bytes[7])))\"")
+      }
+      throw .malformed(format: .binary, at: .byteOffset(i), reason: "not a bplist00 header")
+    }
+    guard count >= magic.count + 1 + 1 + Self.trailerSize else {
+      throw .truncated(
+        format: .binary, at: .byteOffset(count),
+        expected: "at least one object, an offset table and the 32-byte trailer")
+    }
+    let t = count - Self.trailerSize
+    offsetIntSize = Int(bytes[t + 6])
+    objectRefSize = Int(bytes[t + 7])
+    guard (1...8).contains(offsetIntSize) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 6),
+        reason: "trailer offset size \(offsetIntSize) is not 1 to 8 (is the file truncated?)")
+    }
+    guard (1...8).contains(objectRefSize) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 7),
+        reason: "trailer reference size \(objectRefSize) is not 1 to 8 (is the file truncated?)")
+    }
+    let rawCount = readUInt(at: t + 8, size: 8)
+    let rawTop = readUInt(at: t + 16, size: 8)
+    let rawTable = readUInt(at: t + 24, size: 8)
+    // Every object takes at least one byte between the header and the offset table.
+    guard rawCount >= 1, rawCount <= UInt64(t) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 8),
+        reason: "trailer object count \(rawCount) does not fit a \(count)-byte file")
+    }
+    objectCount = Int(rawCount)
+    guard objectCount <= limits.maxObjects else {
+      throw .limitExceeded(
+        format: .binary, at: .byteOffset(t + 8), limit: .objects(limits.maxObjects))
+    }
+    guard rawTop < rawCount else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 16),
+        reason: "top object \(rawTop) is not below the object count \(rawCount)")
+    }
+    topObject = Int(rawTop)
+    let (tableBytes, o1) = objectCount.multipliedReportingOverflow(by: offsetIntSize)
+    guard rawTable >= 9, rawTable < UInt64(t), !o1 else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 24),
+        reason: "offset table offset \(rawTable) lies outside the file (is the file truncated?)")
+    }
+    offsetTableOffset = Int(rawTable)
+    let (tableEnd, o2) = offsetTableOffset.addingReportingOverflow(tableBytes)
+    guard !o2, tableEnd <= t else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(offsetTableOffset),
+        reason: "offset table of \(objectCount) entries runs past the trailer")
+    }
+    // References must be able to name every object.
+    if objectRefSize < 8, UInt64(objectCount - 1) >> (8 * UInt64(objectRefSize)) != 0 {
+      throw .malformed(
+        format: .binary, at: .byteOffset(t + 7),
+        reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects")
+    }
+
+    cache = Array(repeating: nil, count: objectCount)
+    expansion = Array(repeating: 0, count: objectCount)
+    inProgress = Array(repeating: false, count: objectCount)
+    return try decodeTree(root: topObject)
+  }
+
+  // MARK: - Primitive reads
+
+  @inline(__always)
+  private func readUInt(at offset: Int, size: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
+    return value
+  }
+
+  /// The byte offset where object `index` starts, checked to lie in the object area.
+  private func objectOffset(_ index: Int) throws(PlistError) -> Int {
+    let entry = offsetTableOffset + index * offsetIntSize
+    let raw = readUInt(at: entry, size: offsetIntSize)
+    guard raw >= 8, raw < UInt64(offsetTableOffset) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(entry),
+        reason: "object \(index) has offset \(raw), outside the object area")
+    }
+    return Int(raw)
+  }
+
+  /// Checks that `length` bytes starting at `offset` lie before the offset table.
+  @inline(__always)
+  private func require(_ offset: Int, _ length: Int, object: Int, what: String) throws(PlistError) {
+    let (end, overflow) = offset.addingReportingOverflow(length)
+    guard !overflow, length >= 0, end <= offsetTableOffset else {
+      throw .truncated(
+        format: .binary, at: .byteOffset(offset),
+        expected: "\(what) of object \(object) (\(length) bytes) before the offset table")
+    }
+  }
+
+  /// Reads the element count of a marker byte at `offset`: the low nibble, or an integer
+  /// object that follows when the nibble is 0xF. Returns the count and where the payload starts.
+  private func readCount(marker: UInt8, at offset: Int, object: Int) throws(PlistError) -> (
+    count: Int, payload: Int
+  ) {
+    let nibble = Int(marker & 0x0F)
+    if nibble != 0x0F { return (nibble, offset + 1) }
+    try require(offset + 1, 1, object: object, what: "the count marker")
+    let intMarker = bytes[offset + 1]
+    guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset + 1),
+        reason: String(
+          format: "count of object %d has marker 0x%02x, not an integer", object,
+          Int(intMarker)))
+    }
+    let size = 1 << Int(intMarker & 0x0F)
+    try require(offset + 2, size, object: object, what: "the count")
+    let raw = readUInt(at: offset + 2, size: size)
+    guard raw <= UInt64(offsetTableOffset) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset + 2),
+        reason: "count \(raw) of object \(object) is larger than the file")
+    }
+    return (Int(raw), offset + 2 + size)
+  }
+
+  private func checkedReference(at offset: Int, from object: Int) throws(PlistError) -> Int {
+    let ref = readUInt(at: offset, size: objectRefSize)
+    guard ref < UInt64(objectCount) else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "object \(object) refers to object \(ref), but there are only \(objectCount)")
+    }
+    return Int(ref)
+  }
+
+  // MARK: - Scalars
+
+  private enum Decoded {
+    case scalar(PlistValue)
+    case container(isDictionary: Bool, count: Int, refs: Int, isSet: Bool)
+  }
+
+  private mutating func decodeObject(_ index: Int) throws(PlistError) -> Decoded {
+    let offset = try objectOffset(index)
+    let marker = bytes[offset]
+    let high = marker >> 4
+    switch high {
+    case 0x0:
+      switch marker {
+      case 0x08: return .scalar(.bool(false))
+      case 0x09: return .scalar(.bool(true))
+      case 0x00:
+        throw .unsupported(format: .binary, at: .byteOffset(offset), feature: "a null object")
+      default:
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset),
+          reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+      }
+    case 0x1:
+      let exponent = Int(marker & 0x0F)
+      guard exponent <= 4 else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset),
+          reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)")
+      }
+      let size = 1 << exponent
+      try require(offset + 1, size, object: index, what: "the integer")
+      switch size {
+      case 1, 2, 4:
+        return .scalar(.integer(Int64(readUInt(at: offset + 1, size: size))))
+      case 8:
+        return .scalar(.integer(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
+      default:
+        // 16 bytes: a 128-bit signed integer; only values that fit in 64 bits are accepted.
+        let high = readUInt(at: offset + 1, size: 8)
+        let low = readUInt(at: offset + 9, size: 8)
+        if high == 0 { return .scalar(.int(low)) }
+        if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset),
+          reason: "integer does not fit in 64 bits")
+      }
+    case 0x2:
+      switch marker & 0x0F {
+      case 2:
+        try require(offset + 1, 4, object: index, what: "the real")
+        let bits = UInt32(truncatingIfNeeded: readUInt(at: offset + 1, size: 4))
+        return .scalar(.real(Double(Float(bitPattern: bits))))
+      case 3:
+        try require(offset + 1, 8, object: index, what: "the real")
+        return .scalar(.real(Double(bitPattern: readUInt(at: offset + 1, size: 8))))
+      default:
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset),
+          reason: "real of 2^\(marker & 0x0F) bytes (only 4 and 8 exist)")
+      }
+    case 0x3:
+      guard marker == 0x33 else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset),
+          reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+      }
+      try require(offset + 1, 8, object: index, what: "the date")
+      let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
+      guard seconds.isFinite else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset + 1), reason: "date is \(seconds)")
+      }
+      return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+    case 0x4:
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      try require(payload, count, object: index, what: "the data")
+      let base = bytes.baseAddress.map { $0 + payload }
+      return .scalar(.data(base.map { Data(bytes: $0, count: count) } ?? Data()))
+    case 0x5:
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      try require(payload, count, object: index, what: "the ASCII string")
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
+      for (i, byte) in slice.enumerated() where byte >= 0x80 {
+        throw .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII")
+      }
+      return .scalar(.string(String(decoding: slice, as: UTF8.self)))
+    case 0x6:
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      let (length, overflow) = count.multipliedReportingOverflow(by: 2)
+      guard !overflow else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset), reason: "string length overflows")
+      }
+      try require(payload, length, object: index, what: "the UTF-16 string")
+      return .scalar(.string(try decodeUTF16BE(at: payload, units: count)))
+    case 0x8:
+      let size = Int(marker & 0x0F) + 1
+      try require(offset + 1, size, object: index, what: "the UID")
+      guard size <= 8 else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
+      }
+      return .scalar(.uid(readUInt(at: offset + 1, size: size)))
+    case 0xA, 0xC, 0xD:
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      let refs = high == 0xD ? count * 2 : count
+      let (length, overflow) = refs.multipliedReportingOverflow(by: objectRefSize)
+      guard !overflow else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset), reason: "container size overflows")
+      }
+      try require(payload, length, object: index, what: "the references")
+      return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
+    default:
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+    }
+  }
+
+  private func decodeUTF16BE(at offset: Int, units: Int) throws(PlistError) -> String {
+    var codeUnits = [UInt16](repeating: 0, count: units)
+    var pendingHigh = false
+    for i in 0..<units {
+      let unit = UInt16(bytes[offset + 2 * i]) << 8 | UInt16(bytes[offset + 2 * i + 1])
+      codeUnits[i] = unit
+      switch unit {
+      case 0xD800...0xDBFF:
+        if pendingHigh {
+          throw .invalidText(
+            format: .binary, at: .byteOffset(offset + 2 * i - 2), encoding: "UTF-16")
+        }
+        pendingHigh = true
+      case 0xDC00...0xDFFF:
+        if !pendingHigh {
+          throw .invalidText(format: .binary, at: .byteOffset(offset + 2 * i), encoding: "UTF-16")
+        }
+        pendingHigh = false
+      default:
+        if pendingHigh {
+          throw .invalidText(
+            format: .binary, at: .byteOffset(offset + 2 * i - 2), encoding: "UTF-16")
+        }
+      }
+    }
+    if pendingHigh {
+      throw .invalidText(
+        format: .binary, at: .byteOffset(offset + 2 * units - 2), encoding: "UTF-16")
+    }
+    return String(decoding: codeUnits, as: UTF16.self)
+  }
+
+  /// A dictionary key: strings as they are; other scalars under their text form, reported.
+  private mutating func decodeKey(_ index: Int, refOffset: Int) throws(PlistError) -> String {
+    if let cached = cache[index], case .string(let s) = cached { return s }
+    let decoded = try decodeObject(index)
+    guard case .scalar(let value) = decoded else {
+      throw .malformed(
+        format: .binary, at: .byteOffset(refOffset),
+        reason: "dictionary key (object \(index)) is a container, not a string")
+    }
+    if case .string(let s) = value {
+      cache[index] = value
+      expansion[index] = 1
+      return s
+    }
+    let text = OpenStepWriter.describeScalar(value)
+    warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
+    return text
+  }
+
+  // MARK: - Containers, with an explicit stack
+
+  private struct Frame {
+    var object: Int
+    var isDictionary: Bool
+    var count: Int
+    /// Byte offset of the value references (for a dictionary, after the key references).
+    var valueRefs: Int
+    var next = 0
+    var keys: [String] = []
+    var values: [PlistValue] = []
+    var expanded = 1
+  }
+
+  private mutating func addExpansion(_ frame: inout Frame, _ amount: Int, at offset: Int)
+    throws(PlistError)
+  {
+    frame.expanded += amount
+    guard frame.expanded <= limits.maxObjects else {
+      throw .limitExceeded(
+        format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects))
+    }
+  }
+
+  /// Starts a frame for container `index`, decoding its keys right away.
+  private mutating func makeFrame(
+    _ index: Int, isDictionary: Bool, count: Int, refs: Int, isSet: Bool, depth: Int
+  ) throws(PlistError) -> Frame {
+    guard depth <= limits.maxDepth else {
+      throw .limitExceeded(
+        format: .binary, at: .byteOffset(refs), limit: .depth(limits.maxDepth))
+    }
+    if isSet { warnings.append(.setReadAsArray(at: .byteOffset(refs))) }
+    var frame = Frame(
+      object: index, isDictionary: isDictionary, count: count,
+      valueRefs: isDictionary ? refs + count * objectRefSize : refs)
+    frame.values.reserveCapacity(count)
+    if isDictionary {
+      frame.keys.reserveCapacity(count)
+      for i in 0..<count {
+        let refOffset = refs + i * objectRefSize
+        let keyIndex = try checkedReference(at: refOffset, from: index)
+        frame.keys.append(try decodeKey(keyIndex, refOffset: refOffset))
+        try addExpansion(&frame, 1, at: refOffset)
+      }
+    }
+    return frame
+  }
+
+  private mutating func finish(_ frame: Frame) -> PlistValue {
+    guard frame.isDictionary else { return .array(frame.values) }
+    var dictionary = [String: PlistValue](minimumCapacity: frame.count)
+    for (key, value) in zip(frame.keys, frame.values) {
+      if dictionary.updateValue(value, forKey: key) != nil {
+        warnings.append(.duplicateKey(key, at: .byteOffset(frame.valueRefs)))
+      }
+    }
+    return .dictionary(dictionary)
+  }
+
+  private mutating func decodeTree(root: Int) throws(PlistError) -> PlistValue {
+    let rootObject = try decodeObject(root)
+    guard case .container(let isDictionary, let count, let refs, let isSet) = rootObject else {
+      if case .scalar(let value) = rootObject { return value }
+      throw .malformed(format: .binary, at: .byteOffset(0), reason: "unreadable top object")
+    }
+    var stack: [Frame] = []
+    stack.append(
+      try makeFrame(
+        root, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet, depth: 1))
+    inProgress[root] = true
+    while var frame = stack.popLast() {
+      var descended = false
+      while frame.next < frame.count {
+        let refOffset = frame.valueRefs + frame.next * objectRefSize
+        let child = try checkedReference(at: refOffset, from: frame.object)
+        if let cached = cache[child] {
+          try addExpansion(&frame, expansion[child], at: refOffset)
+          frame.values.append(cached)
+          frame.next += 1
+          continue
+        }
+        if inProgress[child] { throw .cycle(at: .byteOffset(refOffset), object: child) }
+        switch try decodeObject(child) {
+        case .scalar(let value):
+          cache[child] = value
+          expansion[child] = 1
+          try addExpansion(&frame, 1, at: refOffset)
+          frame.values.append(value)
+          frame.next += 1
+        case .container(let isDictionary, let count, let refs, let isSet):
+          let depth = stack.count + 2
+          stack.append(frame)
+          inProgress[child] = true
+          stack.append(
+            try makeFrame(
+              child, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet,
+              depth: depth))
+          descended = true
+        }
+        if descended { break }
+      }
+      if descended { continue }
+      let value = finish(frame)
+      inProgress[frame.object] = false
+      cache[frame.object] = value
+      expansion[frame.object] = frame.expanded
+      guard !stack.isEmpty else { return value }
+      let top = stack.count - 1
+      try addExpansion(&stack[top], frame.expanded, at: stack[top].valueRefs)
+      stack[top].values.append(value)
+      stack[top].next += 1
+    }
+    throw .malformed(format: .binary, at: .byteOffset(0), reason: "internal: empty stack")
+  }
+}

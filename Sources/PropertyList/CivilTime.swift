@@ -1,0 +1,123 @@
+import Foundation
+
+/// Calendar arithmetic for the date forms of the text formats, in UTC, without `Calendar`
+/// (deterministic, allocation-free, and the same on every platform).
+enum CivilTime {
+  struct Fields: Equatable {
+    var year: Int
+    var month: Int
+    var day: Int
+    var hour: Int
+    var minute: Int
+    var second: Int
+  }
+
+  static let referenceDays = daysFromCivil(year: 2001, month: 1, day: 1)
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Whether the fields name a real instant (second 60 is refused).
+  static func isValid(_ f: Fields) -> Bool {
+    (1...12).contains(f.month) && f.day >= 1
+      && f.day <= daysInMonth(year: f.year, month: f.month) && (0...23).contains(f.hour)
+      && (0...59).contains(f.minute) && (0...59).contains(f.second)
+  }
+
+  /// Seconds since 2001-01-01T00:00:00Z.
+  static func referenceSeconds(_ f: Fields) -> Double {
+    let days = daysFromCivil(year: f.year, month: f.month, day: f.day) - referenceDays
+    return Double(days * 86_400 + f.hour * 3600 + f.minute * 60 + f.second)
+  }
+
+  /// The UTC fields of a date and the fraction of a second left over (0 <= fraction < 1).
+  static func fields(of date: Date) -> (Fields, fraction: Double)? {
+    let seconds = date.timeIntervalSinceReferenceDate
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
+    let whole = seconds.rounded(.down)
+    let total = Int(whole)
+    var days = total / 86_400
+    var rest = total % 86_400
+    if rest < 0 {
+      rest += 86_400
+      days -= 1
+    }
+    let (y, m, d) = civilFromDays(days + referenceDays)
+    return (
+      Fields(
+        year: y, month: m, day: d, hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60),
+      seconds - whole
+    )
+  }
+
+  static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+  static func fourDigits(_ n: Int) -> String {
+    let s = String(n)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+  }
+
+  /// `2011-03-14T15:09:26Z`, the XML plist form, or nil when the date has a fraction of a second
+  /// or a year outside 0...9999 (the form cannot hold either).
+  static func xmlString(_ date: Date) -> String? {
+    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
+      return nil
+    }
+    return "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day))T"
+      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second))Z"
+  }
+
+  /// `2011-03-14 15:09:26 +0000`, GNUstep's and `-[NSDate description]`'s form, or nil as above.
+  static func gnustepString(_ date: Date) -> String? {
+    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
+      return nil
+    }
+    return "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day)) "
+      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second)) +0000"
+  }
+
+  /// ISO 8601 with fractional seconds when there are any (for JSON output).
+  static func iso8601(_ date: Date) -> String {
+    guard let (f, fraction) = fields(of: date) else {
+      return String(date.timeIntervalSinceReferenceDate)
+    }
+    var text =
+      "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day))T"
+      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second))"
+    if fraction > 0 {
+      let millis = String(Int((fraction * 1_000_000).rounded()))
+      var digits = String(repeating: "0", count: max(0, 6 - millis.count)) + millis
+      while digits.hasSuffix("0") { digits.removeLast() }
+      if !digits.isEmpty { text += "." + digits }
+    }
+    return text + "Z"
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The on-disk encodings of a property list.
+public enum PlistFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// Apple's XML plist (`<?xml … <plist version="1.0">`).
+  case xml
+  /// Apple's binary plist, `bplist00`.
+  case binary
+  /// The NeXT/OpenStep text format: strings, data, arrays and dictionaries only.
+  case openStep = "openstep"
+  /// OpenStep text with GNUstep's typed extensions (`<*I42>`, `<*R1.5>`, `<*BY>`, `<*D…>`).
+  case gnustep
+
+  public var description: String {
+    switch self {
+    case .xml: "XML"
+    case .binary: "binary"
+    case .openStep: "OpenStep"
+    case .gnustep: "GNUstep"
+    }
+  }
+}
+
+/// Where in the input something happened: a byte offset for binary data, a line and column
+/// (both 1-based) for text.
+public enum SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  case byteOffset(Int)
+  case line(Int, column: Int)
+
+  public var description: String {
+    switch self {
+    case .byteOffset(let offset): "byte offset \(offset)"
+    case .line(let line, let column): "line \(line), column \(column)"
+    }
+  }
+}
+
+/// A safety limit that an input went past.
+public enum PlistLimit: Sendable, Hashable, CustomStringConvertible {
+  /// Containers nested deeper than this.
+  case depth(Int)
+  /// More values (counting every use of a shared binary object) than this.
+  case objects(Int)
+  /// An input larger than this many bytes.
+  case inputBytes(Int)
+
+  public var description: String {
+    switch self {
+    case .depth(let n): "nesting deeper than \(n) levels"
+    case .objects(let n): "more than \(n) values"
+    case .inputBytes(let n): "input larger than \(n) bytes"
+    }
+  }
+}
+
+/// Every way reading or writing a property list can fail. Each case says the format, where in
+/// the input it broke, and what was wrong.
+public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+  /// The input has no bytes at all.
+  case empty
+  /// The input ends before the value it started is complete.
+  case truncated(format: PlistFormat, at: SourceLocation, expected: String)
+  /// The input breaks the format's grammar or structure.
+  case malformed(format: PlistFormat, at: SourceLocation, reason: String)
+  /// Text that is not valid in its encoding (UTF-8, UTF-16, ASCII).
+  case invalidText(format: PlistFormat, at: SourceLocation, encoding: String)
+  /// The input goes past a safety limit.
+  case limitExceeded(format: PlistFormat, at: SourceLocation, limit: PlistLimit)
+  /// A binary container that contains itself.
+  case cycle(at: SourceLocation, object: Int)
+  /// Well-formed, but uses something this reader does not support.
+  case unsupported(format: PlistFormat, at: SourceLocation, feature: String)
+  /// A writer was given a value its format cannot hold without loss.
+  case unrepresentable(format: PlistFormat, keyPath: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .empty:
+      return "the input is empty (0 bytes)"
+    case .truncated(let format, let at, let expected):
+      return "\(format) property list is truncated at \(at): expected \(expected)"
+    case .malformed(let format, let at, let reason):
+      return "malformed \(format) property list at \(at): \(reason)"
+    case .invalidText(let format, let at, let encoding):
+      return "invalid \(encoding) text in \(format) property list at \(at)"
+    case .limitExceeded(let format, let at, let limit):
+      return "\(format) property list goes past a safety limit at \(at): \(limit)"
+    case .cycle(let at, let object):
+      return "binary property list has a reference cycle through object \(object) at \(at)"
+    case .unsupported(let format, let at, let feature):
+      return "\(format) property list uses \(feature) at \(at), which is not supported"
+    case .unrepresentable(let format, let keyPath, let reason):
+      let place = keyPath.isEmpty ? "the top-level value" : "the value at \(keyPath)"
+      return "\(format) cannot hold \(place): \(reason)"
+    }
+  }
+
+  public var errorDescription: String? { description }
+
+  /// The format the error is about, when it is known.
+  public var format: PlistFormat? {
+    switch self {
+    case .empty: nil
+    case .truncated(let f, _, _), .malformed(let f, _, _), .invalidText(let f, _, _),
+      .limitExceeded(let f, _, _), .unsupported(let f, _, _), .unrepresentable(let f, _, _):
+      f
+    case .cycle: .binary
+    }
+  }
+}
+
+/// Something a reader accepted but that a user should know about.
+public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
+  /// A dictionary named the same key twice; the last value was kept (as CoreFoundation does).
+  case duplicateKey(String, at: SourceLocation)
+  /// A dictionary key that was not a string (GNUstep and binary plists allow them); it was kept
+  /// under its text form.
+  case nonStringKey(String, at: SourceLocation)
+  /// A binary `NSSet` was read as an array.
+  case setReadAsArray(at: SourceLocation)
+
+  public var description: String {
+    switch self {
+    case .duplicateKey(let key, let at):
+      "duplicate key \"\(key)\" at \(at): the last value was kept"
+    case .nonStringKey(let key, let at):
+      "non-string dictionary key at \(at) kept as the string \"\(key)\""
+    case .setReadAsArray(let at):
+      "a set at \(at) was read as an array"
+    }
+  }
+}
+
+/// Safety limits applied while reading untrusted input.
+public struct PlistLimits: Sendable, Hashable {
+  /// The deepest nesting of arrays and dictionaries (CoreFoundation's limit is 512).
+  public var maxDepth: Int
+  /// The most values one document may expand to, counting each use of a shared binary object.
+  public var maxObjects: Int
+  /// The largest input accepted, in bytes.
+  public var maxInputBytes: Int
+
+  public init(maxDepth: Int = 512, maxObjects: Int = 20_000_000, maxInputBytes: Int = 512 << 20) {
+    self.maxDepth = maxDepth
+    self.maxObjects = maxObjects
+    self.maxInputBytes = maxInputBytes
+  }
+
+  public static let `default` = PlistLimits()
+}

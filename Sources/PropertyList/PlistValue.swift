@@ -1,0 +1,139 @@
+import Foundation
+
+/// One property-list value: the single intermediate model every reader builds and every writer
+/// consumes. Everything above the property-list layer works on this type, never on `Any`.
+///
+/// Integers keep the full 64-bit range of both signs: values in `Int64` are `.integer`, values
+/// above `Int64.max` (up to `UInt64.max`) are `.unsignedInteger`. Use ``PlistValue/int(_:)`` to
+/// build an integer from any width; it picks the right case. Equality treats the two integer
+/// cases numerically, so `.unsignedInteger(5) == .integer(5)`.
+public enum PlistValue: Sendable {
+  case string(String)
+  case integer(Int64)
+  case unsignedInteger(UInt64)
+  case real(Double)
+  case bool(Bool)
+  case date(Date)
+  case data(Data)
+  case array([PlistValue])
+  case dictionary([String: PlistValue])
+  /// A keyed-archiver object reference (binary plists only; XML writes it as a `CF$UID` dict).
+  case uid(UInt64)
+
+  /// An integer of any width, in the case that holds it.
+  public static func int<T: BinaryInteger>(_ value: T) -> PlistValue {
+    if let signed = Int64(exactly: value) { return .integer(signed) }
+    if let unsigned = UInt64(exactly: value) { return .unsignedInteger(unsigned) }
+    // Wider than 64 bits: clamp (only reachable from code, readers refuse such integers).
+    return value < 0 ? .integer(.min) : .unsignedInteger(.max)
+  }
+
+  /// The name of the value's type as users see it in messages (`string`, `integer`, ...).
+  public var typeName: String {
+    switch self {
+    case .string: "string"
+    case .integer, .unsignedInteger: "integer"
+    case .real: "real"
+    case .bool: "bool"
+    case .date: "date"
+    case .data: "data"
+    case .array: "array"
+    case .dictionary: "dictionary"
+    case .uid: "uid"
+    }
+  }
+
+  public var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  public var arrayValue: [PlistValue]? {
+    if case .array(let a) = self { return a }
+    return nil
+  }
+
+  public var dictionaryValue: [String: PlistValue]? {
+    if case .dictionary(let d) = self { return d }
+    return nil
+  }
+
+  /// The value under `key` when this is a dictionary.
+  public subscript(key: String) -> PlistValue? {
+    if case .dictionary(let d) = self { return d[key] }
+    return nil
+  }
+}
+
+extension PlistValue: Equatable {
+  public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.string(let a), .string(let b)): return a == b
+    case (.integer(let a), .integer(let b)): return a == b
+    case (.unsignedInteger(let a), .unsignedInteger(let b)): return a == b
+    case (.integer(let a), .unsignedInteger(let b)), (.unsignedInteger(let b), .integer(let a)):
+      return a >= 0 && UInt64(a) == b
+    case (.real(let a), .real(let b)):
+      // Bitwise-identical NaNs compare equal so that values round-trip as equal.
+      return a == b || (a.isNaN && b.isNaN)
+    case (.bool(let a), .bool(let b)): return a == b
+    case (.date(let a), .date(let b)): return a == b
+    case (.data(let a), .data(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.dictionary(let a), .dictionary(let b)): return a == b
+    case (.uid(let a), .uid(let b)): return a == b
+    default: return false
+    }
+  }
+}
+
+extension PlistValue: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .string(let s):
+      hasher.combine(0)
+      hasher.combine(s)
+    case .integer(let i):
+      hasher.combine(1)
+      if i >= 0 { hasher.combine(UInt64(i)) } else { hasher.combine(i) }
+    case .unsignedInteger(let u):
+      hasher.combine(1)
+      hasher.combine(u)
+    case .real(let d):
+      hasher.combine(2)
+      hasher.combine(d.isNaN ? Double.nan : d)
+    case .bool(let b):
+      hasher.combine(3)
+      hasher.combine(b)
+    case .date(let d):
+      hasher.combine(4)
+      hasher.combine(d)
+    case .data(let d):
+      hasher.combine(5)
+      hasher.combine(d)
+    case .array(let a):
+      hasher.combine(6)
+      hasher.combine(a)
+    case .dictionary(let d):
+      hasher.combine(7)
+      hasher.combine(d)
+    case .uid(let u):
+      hasher.combine(8)
+      hasher.combine(u)
+    }
+  }
+}
+
+extension PlistValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+  ExpressibleByDictionaryLiteral
+{
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  public init(floatLiteral value: Double) { self = .real(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, PlistValue)...) {
+    self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+}

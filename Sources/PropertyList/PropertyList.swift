@@ -1,0 +1,108 @@
+import Foundation
+
+/// A parsed property list: its value, the format it was in, and what the reader noticed.
+public struct PlistDocument: Sendable, Hashable {
+  public var value: PlistValue
+  public var format: PlistFormat
+  public var warnings: [PlistWarning]
+
+  public init(value: PlistValue, format: PlistFormat, warnings: [PlistWarning] = []) {
+    self.value = value
+    self.format = format
+    self.warnings = warnings
+  }
+}
+
+/// Reading and writing property lists. The format is detected from the bytes and the input is
+/// parsed with that format only: a truncated `bplist00…` file is an error, never the string
+/// `"bplist00"`.
+public enum PropertyList {
+  /// The format the bytes are in, judged from their start.
+  public static func detectFormat(_ data: Data) throws(PlistError) -> PlistFormat {
+    guard !data.isEmpty else { throw .empty }
+    let magic = BinaryPlistReader.magic
+    let head = [UInt8](data.prefix(8))
+    if head.count < magic.count, head.elementsEqual(magic.prefix(head.count)) { return .binary }
+    if head.starts(with: magic.prefix(6)) { return .binary }
+    // Text: look at the first significant characters (after a BOM and white space).
+    let sample = data.prefix(1024)
+    let text: [UInt8]
+    switch sample.withUnsafeBytes({ TextInput.sniffEncoding($0) }) {
+    case (.utf8, let bom):
+      text = [UInt8](sample.dropFirst(bom))
+    case (.utf16BigEndian, let bom):
+      text = stride(from: bom + 1, to: sample.count, by: 2).map {
+        sample[sample.startIndex + $0 - 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
+      }
+    case (.utf16LittleEndian, let bom):
+      text = stride(from: bom, to: sample.count - 1, by: 2).map {
+        sample[sample.startIndex + $0 + 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
+      }
+    }
+    guard let first = text.firstIndex(where: { !(($0 == 0x20) || (0x09...0x0D).contains($0)) })
+    else { return .openStep }
+    let rest = text[first...]
+    guard rest.first == UInt8(ascii: "<"), let second = rest.dropFirst().first else {
+      return .openStep
+    }
+    if second == UInt8(ascii: "*") || second == UInt8(ascii: "[") { return .gnustep }
+    // `<0fbd 7778>` is OpenStep data; `<plist>`, `<?xml`, `<!DOCTYPE`, `<dict>` are XML.
+    let body = rest.dropFirst().prefix { $0 != UInt8(ascii: ">") }
+    let isHex = body.allSatisfy {
+      ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == 0x20
+        || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D
+    }
+    return isHex ? .openStep : .xml
+  }
+
+  /// Parses a property list in whatever format the bytes are in.
+  public static func read(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
+    -> PlistDocument
+  {
+    guard data.count <= limits.maxInputBytes else {
+      throw .limitExceeded(
+        format: (try? detectFormat(data)) ?? .binary, at: .byteOffset(limits.maxInputBytes),
+        limit: .inputBytes(limits.maxInputBytes))
+    }
+    switch try detectFormat(data) {
+    case .binary:
+      let (value, warnings) = try BinaryPlistReader.read(data, limits: limits)
+      return PlistDocument(value: value, format: .binary, warnings: warnings)
+    case .xml:
+      let (value, warnings) = try XMLPlistReader.read(data, limits: limits)
+      return PlistDocument(value: value, format: .xml, warnings: warnings)
+    case .openStep, .gnustep:
+      let (value, format, warnings) = try OpenStepReader.read(data, limits: limits)
+      return PlistDocument(value: value, format: format, warnings: warnings)
+    }
+  }
+
+  /// Encodes a value in `format`, deterministically (sorted keys), so that writing the same
+  /// value twice gives the same bytes. Throws ``PlistError/unrepresentable(format:keyPath:reason:)``
+  /// for a value the format cannot hold without loss.
+  public static func write(_ value: PlistValue, as format: PlistFormat, maxDepth: Int = 512)
+    throws(PlistError) -> Data
+  {
+    switch format {
+    case .binary: return try BinaryPlistWriter.write(value, maxDepth: maxDepth)
+    case .xml: return try XMLPlistWriter.write(value, maxDepth: maxDepth)
+    case .openStep:
+      return Data(try OpenStepWriter.write(value, style: .openStep, maxDepth: maxDepth).utf8)
+    case .gnustep:
+      return Data(try OpenStepWriter.write(value, style: .gnustep, maxDepth: maxDepth).utf8)
+    }
+  }
+
+  /// The value as JSON. `lossless` refuses dates, data, UIDs and non-finite reals; `display`
+  /// renders them (base64, ISO 8601, `{"CF$UID": n}`, `"nan"`).
+  public static func json(_ value: PlistValue, lossless: Bool, maxDepth: Int = 512)
+    throws(PlistError) -> String
+  {
+    try JSONWriter.write(value, mode: lossless ? .lossless : .display, maxDepth: maxDepth)
+  }
+
+  /// The value as `defaults read` shows it to a person.
+  public static func describe(_ value: PlistValue) -> String {
+    (try? OpenStepWriter.write(value, style: .description, maxDepth: .max)) ?? ""
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// The text formats work on validated UTF-8 bytes. This turns the input into that: it drops a
+/// UTF-8 byte-order mark, transcodes UTF-16 (by BOM, or by the `00 3C` / `3C 00` pattern of
+/// an XML declaration without one) and Latin-1 when an XML declaration names it, and checks
+/// that every byte sequence is valid UTF-8, reporting the line and column of the first one
+/// that is not.
+enum TextInput {
+  enum Encoding {
+    case utf8
+    case utf16BigEndian
+    case utf16LittleEndian
+  }
+
+  static func sniffEncoding(_ bytes: UnsafeRawBufferPointer) -> (Encoding, bomLength: Int) {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
+    if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return (.utf16BigEndian, 2) }
+    if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return (.utf16LittleEndian, 2) }
+    if bytes.count >= 2, bytes[0] == 0x00, bytes[1] != 0x00 { return (.utf16BigEndian, 0) }
+    if bytes.count >= 2, bytes[0] != 0x00, bytes[1] == 0x00 { return (.utf16LittleEndian, 0) }
+    return (.utf8, 0)
+  }
+
+  /// UTF-8 bytes of the whole input, validated.
+  static func utf8Bytes(_ data: Data, format: PlistFormat) throws(PlistError) -> [UInt8] {
+    let result: Result<[UInt8], PlistError> = data.withUnsafeBytes { raw in
+      let (encoding, bom) = sniffEncoding(raw)
+      let body = UnsafeRawBufferPointer(rebasing: raw[bom...])
+      switch encoding {
+      case .utf8:
+        if format == .xml, let declared = declaredEncoding(body) {
+          switch declared {
+          case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf-16be", "utf-16le", "unicode":
+            break
+          case "iso-8859-1", "latin1", "iso_8859-1", "latin-1", "iso-latin-1":
+            return .success(latin1ToUTF8(body))
+          default:
+            return .failure(
+              .unsupported(
+                format: .xml, at: .line(1, column: 1), feature: "encoding \"\(declared)\""))
+          }
+        }
+        let bytes = [UInt8](body)
+        if let bad = firstInvalidUTF8(bytes) {
+          return .failure(
+            .invalidText(format: format, at: location(of: bad, in: bytes), encoding: "UTF-8"))
+        }
+        return .success(bytes)
+      case .utf16BigEndian, .utf16LittleEndian:
+        return transcodeUTF16(body, bigEndian: encoding == .utf16BigEndian, format: format)
+      }
+    }
+    return try result.get()
+  }
+
+  /// The `encoding` named in an `<?xml …?>` declaration, lower-cased.
+  static func declaredEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
+    guard bytes.starts(with: "<?xml".utf8) else { return nil }
+    guard let end = bytes.prefix(512).firstIndex(of: UInt8(ascii: ">")) else { return nil }
+    let declaration = String(decoding: bytes[..<end], as: UTF8.self)
+    guard let range = declaration.range(of: "encoding") else { return nil }
+    var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
+    guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+    rest = rest.dropFirst()
+    return String(rest.prefix { $0 != quote }).lowercased()
+  }
+
+  /// Decodes Latin-1 input; XML with a Latin-1 declaration may hold any byte.
+  static func latin1ToUTF8(_ data: UnsafeRawBufferPointer) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(data.count)
+    for byte in data {
+      if byte < 0x80 {
+        out.append(byte)
+      } else {
+        out.append(0xC0 | byte >> 6)
+        out.append(0x80 | byte & 0x3F)
+      }
+    }
+    return out
+  }
+
+  private static func transcodeUTF16(
+    _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
+  ) -> Result<[UInt8], PlistError> {
+    guard body.count % 2 == 0 else {
+      return .failure(
+        .invalidText(format: format, at: .byteOffset(body.count), encoding: "UTF-16 (odd length)"))
+    }
+    var units: [UInt16] = []
+    units.reserveCapacity(body.count / 2)
+    var i = 0
+    while i < body.count {
+      let a = UInt16(body[i])
+      let b = UInt16(body[i + 1])
+      units.append(bigEndian ? a << 8 | b : b << 8 | a)
+      i += 2
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(units.count)
+    var iterator = units.makeIterator()
+    var decoder = UTF16()
+    var index = 0
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        out.append(contentsOf: String(Character(scalar)).utf8)
+        index += scalar.value > 0xFFFF ? 2 : 1
+      case .emptyInput:
+        return .success(out)
+      case .error:
+        return .failure(
+          .invalidText(format: format, at: .byteOffset(index * 2), encoding: "UTF-16"))
+      }
+    }
+  }
+
+  /// The index of the first byte that does not start a valid UTF-8 sequence, or nil.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { b -> Int? in
+      guard let base = b.baseAddress else { return nil }
+      var i = 0
+      let n = b.count
+      while i < n {
+        // Fast path: eight ASCII bytes at a time.
+        if i + 8 <= n {
+          let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 == 0 {
+            i += 8
+            continue
+          }
+        }
+        let c = b[i]
+        if c < 0x80 {
+          i += 1
+          continue
+        }
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch c {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+          length = 3
+          lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+          length = 3
+          upper = 0x9F
+        case 0xF0:
+          length = 4
+          lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+          length = 4
+          upper = 0x8F
+        default: return i
+        }
+        guard i + length <= n else { return i }
+        guard b[i + 1] >= lower, b[i + 1] <= upper else { return i }
+        for k in 2..<length where b[i + k] & 0xC0 != 0x80 { return i }
+        i += length
+      }
+      return nil
+    }
+  }
+
+  /// Line and column (1-based, columns in bytes) of a byte offset.
+  static func location(of offset: Int, in bytes: [UInt8]) -> SourceLocation {
+    var line = 1
+    var lineStart = 0
+    let end = min(offset, bytes.count)
+    var i = 0
+    while i < end {
+      if bytes[i] == 0x0A {
+        line += 1
+        lineStart = i + 1
+      }
+      i += 1
+    }
+    return .line(line, column: end - lineStart + 1)
+  }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PropertyList
+import Testing
+
+/// Where the committed fixtures live.
+enum Fixtures {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+  static let valid = root.appendingPathComponent("valid")
+  static let hostile = root.appendingPathComponent("hostile")
+  static let hostileOK = root.appendingPathComponent("hostile-ok")
+
+  /// Every fixture file (not the expectations) in a folder, sorted.
+  static func files(in folder: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".md") }.sorted()
+  }
+
+  /// The expectation for a file: `X.expected.json`, else `NAME.expected.json`.
+  static func expectation(for name: String) throws -> PlistValue {
+    let own = valid.appendingPathComponent(name + ".expected.json")
+    let base = name.split(separator: ".").first.map(String.init) ?? name
+    let shared = valid.appendingPathComponent(base + ".expected.json")
+    let url = FileManager.default.fileExists(atPath: own.path) ? own : shared
+    return try TypedJSON.decode(Data(contentsOf: url))
+  }
+}
+
+struct TypedJSONError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// The fixtures' independent description of a value: every value a one-key object
+/// (`{"integer": "-9223372036854775808"}`, `{"real": "0.1"}`, `{"date": "<seconds since 2001>"}`).
+/// Written by python's plistlib or GNUstep, never by the code under test.
+enum TypedJSON {
+  static func decode(_ data: Data) throws -> PlistValue {
+    try value(JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+  }
+
+  static func value(_ object: Any) throws -> PlistValue {
+    guard let wrapper = object as? [String: Any], wrapper.count == 1,
+      let (type, payload) = wrapper.first
+    else { throw TypedJSONError(description: "not a typed value: \(object)") }
+    switch type {
+    case "string":
+      guard let s = payload as? String else { break }
+      return .string(s)
+    case "integer":
+      guard let s = payload as? String else { break }
+      if let i = Int64(s) { return .integer(i) }
+      if let u = UInt64(s) { return .unsignedInteger(u) }
+    case "real":
+      guard let s = payload as? String else { break }
+      switch s {
+      case "nan": return .real(.nan)
+      case "inf": return .real(.infinity)
+      case "-inf": return .real(-.infinity)
+      default: if let d = Double(s) { return .real(d) }
+      }
+    case "bool":
+      guard let b = payload as? Bool else { break }
+      return .bool(b)
+    case "date":
+      guard let s = payload as? String, let d = Double(s) else { break }
+      return .date(Date(timeIntervalSinceReferenceDate: d))
+    case "data":
+      guard let s = payload as? String, let d = Data(base64Encoded: s) else { break }
+      return .data(d)
+    case "uid":
+      guard let s = payload as? String, let u = UInt64(s) else { break }
+      return .uid(u)
+    case "array":
+      guard let a = payload as? [Any] else { break }
+      return .array(try a.map(value))
+    case "dict":
+      guard let d = payload as? [String: Any] else { break }
+      return .dictionary(try d.mapValues(value))
+    default: break
+    }
+    throw TypedJSONError(description: "bad \(type) payload: \(payload)")
+  }
+}
+
+/// Runs a program and returns its exit status, standard output and standard error.
+struct ProcessResult {
+  var status: Int32
+  var stdout: Data
+  var stderr: String
+}
+
+enum External {
+  static func which(_ tool: String) -> String? {
+    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":")
+    for dir in paths {
+      let candidate = "\(dir)/\(tool)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
+    -> ProcessResult
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let inPipe = Pipe()
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(input) }
+    try inPipe.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(
+      status: process.terminationStatus, stdout: outData,
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Whether a reference tool must be present: under CI a missing one fails the run.
+  static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+}
+
+/// A fresh temporary folder, removed when the value is released.
+final class TemporaryFolder: Sendable {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
