@@ -506,13 +506,13 @@ struct XMLPlistReader {
         continue
       } else if tag.is("dict") || tag.is("array") {
         let isDictionary = tag.is("dict")
+        guard stack.count < limits.maxDepth else {
+          throw .limitExceeded(
+            format: .xml, at: location(tag.start), limit: .depth(limits.maxDepth))
+        }
         if tag.kind == .empty {
           produced = isDictionary ? .dictionary([:]) : .array([])
         } else {
-          guard stack.count < limits.maxDepth else {
-            throw .limitExceeded(
-              format: .xml, at: location(tag.start), limit: .depth(limits.maxDepth))
-          }
           stack.append(Frame(isDictionary: isDictionary, start: tag.start))
           continue
         }

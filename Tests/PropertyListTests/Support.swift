@@ -67,6 +67,19 @@ enum TypedJSON {
     case "data":
       guard let s = payload as? String, let d = Data(base64Encoded: s) else { break }
       return .data(d)
+    case "hexdata":
+      // gnustep_dump prints data in hex (GNUstep has no base64 encoder in 1.28's C API).
+      guard let s = payload as? String, s.count % 2 == 0 else { break }
+      var bytes: [UInt8] = []
+      var index = s.startIndex
+      while index < s.endIndex {
+        let next = s.index(index, offsetBy: 2)
+        guard let byte = UInt8(s[index..<next], radix: 16) else { break }
+        bytes.append(byte)
+        index = next
+      }
+      guard bytes.count * 2 == s.count else { break }
+      return .data(Data(bytes))
     case "uid":
       guard let s = payload as? String, let u = UInt64(s) else { break }
       return .uid(u)
@@ -100,12 +113,16 @@ enum External {
     return nil
   }
 
-  static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
-    -> ProcessResult
-  {
+  static func run(
+    _ executable: String, _ arguments: [String], input: Data? = nil,
+    environment: [String: String] = [:]
+  ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
