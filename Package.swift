@@ -15,6 +15,8 @@ let package = Package(
     .target(name: "PrefsCLI", dependencies: ["PropertyList"]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
+    // Side-by-side timings against Foundation (run with -c release).
+    .executableTarget(name: "prefs-bench", dependencies: ["PropertyList"]),
     .testTarget(
       name: "PropertyListTests",
       dependencies: ["PropertyList"],

@@ -72,14 +72,13 @@ struct BinaryPlistWriter {
       guard depth < maxDepth else { throw tooDeep() }
       let index = objects.count
       objects.append(.array([]))
-      let keys = dictionary.keys.sorted()
+      let entries = PlistValue.sortedEntries(dictionary)
       var keyRefs: [Int] = []
-      keyRefs.reserveCapacity(keys.count)
-      for key in keys { keyRefs.append(scalarIndex(.string(key), .string(key))) }
+      keyRefs.reserveCapacity(entries.count)
+      for (key, _) in entries { keyRefs.append(scalarIndex(.string(key), .string(key))) }
       var valueRefs: [Int] = []
-      valueRefs.reserveCapacity(keys.count)
-      for key in keys {
-        guard let element = dictionary[key] else { continue }
+      valueRefs.reserveCapacity(entries.count)
+      for (key, element) in entries {
         path.append(.key(key))
         valueRefs.append(try flatten(element, depth: depth + 1))
         path.removeLast()

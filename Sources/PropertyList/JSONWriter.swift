@@ -100,7 +100,7 @@ struct JSONWriter {
         return
       }
       out += "{"
-      let sorted = dictionary.sorted(by: { $0.key < $1.key })
+      let sorted = PlistValue.sortedEntries(dictionary)
       for (n, (key, element)) in sorted.enumerated() {
         newline(indent + 1)
         out += Self.quoted(key)

@@ -111,7 +111,7 @@ struct OpenStepWriter {
         return
       }
       out += "{"
-      for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) {
+      for (key, element) in PlistValue.sortedEntries(dictionary) {
         newline(indent + 1)
         out += Self.quoted(key, always: false)
         out += " = "

@@ -58,6 +58,31 @@ public enum PlistValue: Sendable {
     return nil
   }
 
+  /// A dictionary's entries in the order every writer uses: by the keys' UTF-8 bytes, which
+  /// is stable across platforms and Unicode versions.
+  public static func sortedEntries(_ dictionary: [String: PlistValue]) -> [(
+    key: String, value: PlistValue
+  )] {
+    dictionary.sorted { utf8Precedes($0.key, $1.key) }
+  }
+
+  /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).
+  @inline(__always)
+  static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    let fast = a.utf8.withContiguousStorageIfAvailable { pa -> Bool? in
+      b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
+        let n = Swift.min(pa.count, pb.count)
+        if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
+          let c = memcmp(x, y, n)
+          if c != 0 { return c < 0 }
+        }
+        return pa.count < pb.count
+      }
+    }
+    if let result = fast ?? nil { return result }
+    return a.utf8.lexicographicallyPrecedes(b.utf8)
+  }
+
   /// The value under `key` when this is a dictionary.
   public subscript(key: String) -> PlistValue? {
     if case .dictionary(let d) = self { return d[key] }

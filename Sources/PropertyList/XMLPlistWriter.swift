@@ -128,7 +128,7 @@ struct XMLPlistWriter {
         return
       }
       line("<dict>", indent: indent)
-      for (key, element) in dictionary.sorted(by: { $0.key < $1.key }) {
+      for (key, element) in PlistValue.sortedEntries(dictionary) {
         path.append(.key(key))
         try escapedElement("key", key, indent: indent + 1)
         try append(element, indent: indent + 1)

@@ -25,7 +25,9 @@ import Testing
     try Data(contentsOf: Fixtures.valid.appendingPathComponent(name))
   }
 
-  @Test(arguments: ["all-types.plistlib.bplist", "uid.plistlib.bplist", "top-string.plistlib.bplist"])
+  @Test(arguments: [
+    "all-types.plistlib.bplist", "uid.plistlib.bplist", "top-string.plistlib.bplist",
+  ])
   func binaryTruncatedAtEveryByte(name: String) throws {
     let data = try Self.smallFile(name)
     for length in 0..<data.count {
@@ -47,7 +49,9 @@ import Testing
     }
   }
 
-  @Test(arguments: ["gnustep-typed.gnustep", "openstep-syntax.openstep", "all-types.gnustep.openstep"])
+  @Test(arguments: [
+    "gnustep-typed.gnustep", "openstep-syntax.openstep", "all-types.gnustep.openstep",
+  ])
   func textTruncatedInsideTheTopDictionary(name: String) throws {
     let data = try Self.smallFile(name)
     let bytes = [UInt8](data)
@@ -147,7 +151,10 @@ import Testing
   @Test func inputSizeLimit() {
     let limits = PlistLimits(maxInputBytes: 100)
     let data = Data(repeating: UInt8(ascii: " "), count: 101)
-    #expect(throws: PlistError.limitExceeded(format: .openStep, at: .byteOffset(100), limit: .inputBytes(100))) {
+    #expect(
+      throws: PlistError.limitExceeded(
+        format: .openStep, at: .byteOffset(100), limit: .inputBytes(100))
+    ) {
       try PropertyList.read(data, limits: limits)
     }
   }

@@ -132,7 +132,8 @@ final class GNUstepDump: Sendable {
         appropriateFor: FileManager.default.temporaryDirectory, create: true)
     else { return nil }
     let split = { (r: ProcessResult) in
-      String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+      String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(
+        String.init)
     }
     let executable = folder.appendingPathComponent("gnustep_dump").path
     let source = Fixtures.root.appendingPathComponent("gnustep_dump.m").path

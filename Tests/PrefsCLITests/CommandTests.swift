@@ -1,0 +1,194 @@
+import Foundation
+import PrefsCLI
+import PropertyList
+import Testing
+
+/// The `prefs` command end to end: the built binary, its standard output, standard error and
+/// exit code, on committed fixtures.
+@Suite struct CommandTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let valid = root.appendingPathComponent("Tests/PropertyListTests/Fixtures/valid")
+  static let sample = root.appendingPathComponent("Legacy/Samples/com.exmo.equizmo.plist").path
+
+  /// The `prefs` executable built next to the test bundle.
+  static var binary: String {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for folder in [beside, beside.deletingLastPathComponent()] {
+      let candidate = folder.appendingPathComponent("prefs").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return root.appendingPathComponent(".build/debug/prefs").path
+  }
+
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stdoutData: Data
+    var stderr: String
+  }
+
+  static func prefs(_ arguments: String...) throws -> Run {
+    try prefsWithArguments(arguments)
+  }
+
+  static func fixture(_ name: String) -> String { valid.appendingPathComponent(name).path }
+
+  @Test func readPrintsLikeDefaults() throws {
+    let run = try Self.prefs("read", Self.sample)
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("PREFS_RANKING_SIZE = 12;"))
+    #expect(run.stdout.contains("PREFS_SOUND_ENABLED = 1;"))
+    #expect(run.stdout.contains("lastLaunch = \"2014-05-02 18:30:05 +0000\";"))
+    #expect(run.stderr.isEmpty)
+  }
+
+  @Test func readOneKey() throws {
+    #expect(try Self.prefs("read", Self.sample, "colorMode").stdout == "Dark\n")
+    #expect(try Self.prefs("read", Self.sample, "PREFS_RANKING_SIZE", "--json").stdout == "12\n")
+    #expect(
+      try Self.prefs("read", Self.sample, "lastLaunch", "--json").stdout
+        == "\"2014-05-02T18:30:05Z\"\n")
+    #expect(
+      try Self.prefs("read", Self.sample, "NSLanguages", "--json").stdout
+        == "[\n  \"pt-BR\",\n  \"en\"\n]\n")
+  }
+
+  @Test func readJSONOfTheWholeFileIsValidJSON() throws {
+    let run = try Self.prefs("read", Self.sample, "--json")
+    #expect(run.status == 0)
+    let object = try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any]
+    #expect(object?["PREFS_RANKING_SIZE"] as? Int == 12)
+    #expect(object?["PREFS_SOUND_ENABLED"] as? Bool == true)
+    #expect(
+      object?["currentLocation"] as? String
+        == Data(#"{"address":"Seoul","lat":"37.5665","lon":"126.9780"}"#.utf8)
+        .base64EncodedString())
+  }
+
+  @Test func missingKeyIsExit1() throws {
+    let run = try Self.prefs("read", Self.sample, "PREFS_NOPE")
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("PREFS_NOPE"))
+  }
+
+  @Test func missingFileIsExit66() throws {
+    for verb in ["read", "lint"] {
+      let run = try Self.prefs(verb, "/nonexistent/prefs-test.plist")
+      #expect(run.status == 66, "\(verb)")
+      #expect(run.stderr.contains("/nonexistent/prefs-test.plist"), "\(verb)")
+    }
+    #expect(try Self.prefs("convert", "/nonexistent/x.plist", "--to", "xml").status == 66)
+  }
+
+  @Test func usageErrorsAreExit64() throws {
+    #expect(try Self.prefs().status == 64)
+    #expect(try Self.prefs("frobnicate").status == 64)
+    #expect(try Self.prefs("read").status == 64)
+    #expect(try Self.prefs("read", Self.sample, "--bogus").status == 64)
+    #expect(try Self.prefs("convert", Self.sample).status == 64)
+    #expect(try Self.prefs("convert", Self.sample, "--to", "yaml").status == 64)
+    #expect(try Self.prefs("lint").status == 64)
+  }
+
+  @Test func lintAcceptsEveryValidFixture() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.valid.path)
+      .filter { !$0.hasSuffix(".json") }.sorted()
+    let process = try Self.prefsWithArguments(["lint"] + names.map(Self.fixture))
+    #expect(process.status == 0, "\(process.stderr)")
+    #expect(process.stdout.split(separator: "\n").count == names.count)
+  }
+
+  static func prefsWithArguments(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stdoutData: outData, stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  @Test func lintNamesTheFileAndThePlace() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let broken = folder.appendingPathComponent("broken.plist")
+    try Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>a</key>\n</dict>\n</plist>\n".utf8)
+      .write(to: broken)
+    let truncated = folder.appendingPathComponent("truncated.plist")
+    try Data("bplist00".utf8).write(to: truncated)
+    let run = try Self.prefs("lint", broken.path, truncated.path, Self.sample)
+    #expect(run.status == 65)
+    #expect(run.stderr.contains("broken.plist: malformed XML property list at line 4"))
+    #expect(run.stderr.contains("truncated.plist: binary property list is truncated"))
+    #expect(run.stdout.contains("com.exmo.equizmo.plist: OK (binary)"))
+
+    let json = try Self.prefs("lint", "--json", broken.path, Self.sample)
+    let object = try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any]
+    let files = object?["files"] as? [[String: Any]]
+    #expect(files?.map { $0["status"] as? String } == ["malformed", "ok"])
+  }
+
+  @Test(arguments: ["xml", "binary", "gnustep"])
+  func convertRoundTripsTheSample(format: String) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("out.plist")
+    let run = try Self.prefs("convert", Self.sample, "--to", format, "-o", out.path)
+    #expect(run.status == 0, "\(run.stderr)")
+    let original = try PropertyList.read(Data(contentsOf: URL(fileURLWithPath: Self.sample)))
+    let converted = try PropertyList.read(Data(contentsOf: out))
+    #expect(converted.value == original.value)
+    let mode = try FileManager.default.attributesOfItem(atPath: out.path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    // Back to the original format: the same bytes as writing the value directly.
+    let back = folder.appendingPathComponent("back.plist")
+    #expect(try Self.prefs("convert", out.path, "--to", "binary", "-o", back.path).status == 0)
+    #expect(try Data(contentsOf: back) == PropertyList.write(original.value, as: .binary))
+  }
+
+  @Test func convertRefusesWhatTheFormatCannotHold() throws {
+    // The sample holds numbers, bools, dates and data: OpenStep text holds none of them.
+    let openstep = try Self.prefs("convert", Self.sample, "--to", "openstep")
+    #expect(openstep.status == 65)
+    #expect(openstep.stderr.contains("OpenStep cannot hold the value at"))
+    #expect(openstep.stdout.isEmpty)
+    let json = try Self.prefs("convert", Self.sample, "--to", "json")
+    #expect(json.status == 65)
+    #expect(json.stderr.contains("JSON has no"))
+  }
+
+  @Test func convertToAFolderThatCannotBeWrittenIs73() throws {
+    let run = try Self.prefs(
+      "convert", Self.sample, "--to", "xml", "-o", "/nonexistent-folder/out.plist")
+    #expect(run.status == 73)
+    #expect(run.stderr.contains("/nonexistent-folder/out.plist"))
+  }
+
+  @Test func convertToJSONWritesPlainJSON() throws {
+    let run = try Self.prefs("convert", Self.fixture("integers.plistlib.xml"), "--to", "json")
+    #expect(run.status == 0)
+    let object = try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any]
+    #expect((object?["i64min"] as? NSNumber)?.int64Value == Int64.min)
+    #expect(run.stdout.contains("\"u64max\": 18446744073709551615"))
+  }
+
+  @Test func inProcessRunMatchesTheBinary() {
+    let console = CapturingConsole()
+    let code = Prefs.run(["read", Self.sample, "PREFS_RANKING_SIZE"], console: console)
+    #expect(code == .ok)
+    #expect(console.output == "12\n")
+  }
+}
