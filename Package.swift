@@ -3,16 +3,19 @@ import PackageDescription
 
 let package = Package(
   name: "prefs",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "PropertyList", targets: ["PropertyList"]),
+    .library(name: "LegacyDefaults", targets: ["LegacyDefaults"]),
     .executable(name: "prefs", targets: ["prefs"]),
   ],
   targets: [
     // Layer 1: bytes <-> PlistValue. Knows nothing of defaults, keys or files.
     .target(name: "PropertyList"),
+    // Layer 2: the NSUserDefaults-shaped store, its dialects and persistence.
+    .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
     // The command's logic: argument parsing, printing, exit codes. Testable in-process.
-    .target(name: "PrefsCLI", dependencies: ["PropertyList"]),
+    .target(name: "PrefsCLI", dependencies: ["PropertyList", "LegacyDefaults"]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).

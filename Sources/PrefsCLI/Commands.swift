@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import PropertyList
 
 /// `prefs lint FILE… [--json]`
@@ -94,58 +95,9 @@ enum Convert {
       return .ok
     }
     do {
-      try FileIO.atomicWrite(output, to: out)
+      try FileAccess.atomicWrite(output, to: out)
     } catch {
-      throw CommandFailure(error.exitCode, error.description)
-    }
-    return .ok
-  }
-}
-
-/// `prefs read FILE [KEY] [--json]`
-enum Read {
-  static let help = """
-    usage: prefs read FILE [KEY] [--json]
-    Prints the whole property list, or the value of KEY, as `defaults read` does (strings
-    bare); with --json as one JSON value (data as base64, dates as ISO 8601).
-    Exit 1 when KEY does not exist.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
-    guard (1...2).contains(args.positional.count) else {
-      throw CommandFailure(.usage, "read takes a file and at most one key")
-    }
-    let path = args.positional[0]
-    let document = try Prefs.load(path)
-    Prefs.warn(document, path: path, console: console)
-    var value = document.value
-    if args.positional.count == 2 {
-      let key = args.positional[1]
-      guard case .dictionary(let dictionary) = value else {
-        throw CommandFailure(
-          .dataError, "\(path): the top level is a \(value.typeName), not a dictionary of keys")
-      }
-      guard let found = dictionary[key] else {
-        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
-      }
-      value = found
-    }
-    if args.has("--json") {
-      do {
-        console.line(try PropertyList.json(value, lossless: false))
-      } catch {
-        throw CommandFailure(.dataError, "\(path): \(error)")
-      }
-    } else if case .string(let s) = value {
-      console.line(s)
-    } else {
-      console.line(PropertyList.describe(value))
+      throw CommandFailure(error)
     }
     return .ok
   }

@@ -1,3 +1,5 @@
+import LegacyDefaults
+
 /// The command's exit codes, from sysexits(3), as the migration-plan contract lists them.
 public enum ExitCode: Int32, Sendable, CaseIterable {
   /// Done.
@@ -24,5 +26,17 @@ struct CommandFailure: Error {
   init(_ code: ExitCode, _ message: String) {
     self.code = code
     self.message = message
+  }
+}
+
+extension CommandFailure {
+  /// A file failure with its documented exit code.
+  init(_ failure: FileAccess.Failure) {
+    switch failure {
+    case .missing: self.init(.noInput, failure.description)
+    case .tooLarge: self.init(.dataError, failure.description)
+    case .io: self.init(.ioError, failure.description)
+    case .cannotCreate: self.init(.cannotCreate, failure.description)
+    }
   }
 }

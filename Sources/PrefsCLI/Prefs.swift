@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import PropertyList
 
 /// The `prefs` command: parses the arguments, runs one subcommand, and returns its exit code.
@@ -18,6 +19,8 @@ public enum Prefs {
       case "lint": return try Lint.run(rest, console: console)
       case "convert": return try Convert.run(rest, console: console)
       case "read": return try Read.run(rest, console: console)
+      case "write": return try Write.run(rest, console: console)
+      case "delete": return try Delete.run(rest, console: console)
       case "--help", "-h", "help":
         console.out(usage)
         return .ok
@@ -37,10 +40,14 @@ public enum Prefs {
     usage: prefs <command> [options]
 
     commands:
-      read FILE [KEY] [--json]          print a property list, or one key of it
+      read FILE [KEY] [--as TYPE] [--dialect D] [--json]
+                                        print a property list, one key, or what a getter read
+      write FILE KEY [-TYPE] VALUE      set one key and synchronize
+      delete FILE [KEY]                 remove a key (or the whole domain) and synchronize
       lint FILE... [--json]             check that files parse (exit 65 if any does not)
       convert FILE --to FORMAT [-o OUT] rewrite in xml, binary, openstep, gnustep or json
 
+    FILE may be a path or a domain name (resolved to the platform's preferences folder).
     Run `prefs <command> --help` for the options of one command.
     Exit codes: 0 done, 1 no such key, 64 usage, 65 malformed input, 66 input missing,
     73 output cannot be created, 74 I/O error.
@@ -55,9 +62,9 @@ public enum Prefs {
   static func load(_ path: String) throws(CommandFailure) -> PlistDocument {
     let data: Data
     do {
-      data = try FileIO.readFile(path, limit: inputLimit)
+      data = try FileAccess.readFile(path, limit: inputLimit)
     } catch {
-      throw CommandFailure(error.exitCode, error.description)
+      throw CommandFailure(error)
     }
     do {
       return try PropertyList.read(data)

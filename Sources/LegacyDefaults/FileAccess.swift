@@ -6,16 +6,17 @@ import Foundation
   import Darwin
 #endif
 
-/// Reading input files with a size cap and precise errors, and replacing output files
-/// atomically (temporary file in the same folder, flushed, renamed over the target).
-enum FileIO {
-  enum Failure: Error, CustomStringConvertible {
+/// Reading files with a size cap and precise errors, and replacing files atomically
+/// (temporary file created exclusively in the same folder, flushed, renamed over the target,
+/// folder flushed).
+public enum FileAccess {
+  public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
     case missing(path: String, reason: String)
     case tooLarge(path: String, size: Int, limit: Int)
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
 
-    var description: String {
+    public var description: String {
       switch self {
       case .missing(let path, let reason): "\(path): \(reason)"
       case .tooLarge(let path, let size, let limit):
@@ -25,20 +26,12 @@ enum FileIO {
       }
     }
 
-    var exitCode: ExitCode {
-      switch self {
-      case .missing: .noInput
-      case .tooLarge: .dataError
-      case .io: .ioError
-      case .cannotCreate: .cannotCreate
-      }
-    }
   }
 
   static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
   /// The whole file, refusing one larger than `limit` bytes before reading it.
-  static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
+  public static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -78,9 +71,10 @@ enum FileIO {
   }
 
   /// Replaces `path` with `data` atomically: a temporary file created exclusively (mode
-  /// 0600) in the same folder, written, flushed to disk, renamed over the target, and the folder
-  /// flushed. On any failure the temporary file is removed and the target is untouched.
-  static func atomicWrite(_ data: Data, to path: String) throws(Failure) {
+  /// 0600, by `mkstemp`, so its name is not predictable) in the same folder, written, flushed
+  /// to disk, renamed over the target, and the folder flushed. On any failure the temporary
+  /// file is removed and the target is untouched.
+  public static func atomicWrite(_ data: Data, to path: String) throws(Failure) {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
@@ -91,6 +85,7 @@ enum FileIO {
     guard fd >= 0 else {
       throw .cannotCreate(path: path, reason: errnoText(errno))
     }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     let temporary = String(
       decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: Failure?

@@ -1,0 +1,65 @@
+import Foundation
+import PropertyList
+import Synchronization
+
+/// The argument domain: `-key value` pairs of the process's arguments. A value that starts
+/// with `{`, `(`, `<` or `"` is parsed as a property list (and stays a string when it does not
+/// parse); any other value is a string. A value that starts with `-` is not a value: the
+/// argument before it is a flag, as NSUserDefaults reads it.
+enum ArgumentDomain {
+  static func parse(_ arguments: [String]) -> [String: PlistValue] {
+    var result: [String: PlistValue] = [:]
+    var index = 0
+    while index + 1 < arguments.count {
+      let current = arguments[index]
+      let next = arguments[index + 1]
+      guard current.count > 1, current.hasPrefix("-"), !next.hasPrefix("-") else {
+        index += 1
+        continue
+      }
+      let key = String(current.dropFirst())
+      result[key] = value(next)
+      index += 2
+    }
+    return result
+  }
+
+  static func value(_ text: String) -> PlistValue {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let first = trimmed.first, "{(<\"".contains(first) else { return .string(text) }
+    switch Result(catching: { () throws(PlistError) in try PropertyList.read(Data(trimmed.utf8)) })
+    {
+    case .success(let document): return document.value
+    case .failure: return .string(text)  // Not a property list: NSUserDefaults keeps the text.
+    }
+  }
+}
+
+/// Writes every store's pending changes when the process exits normally (`exit()` or a
+/// return from `main`), which corelibs' `UserDefaults` does not do.
+enum ExitFlush {
+  private final class Box: Sendable {
+    weak let store: DefaultsStore?
+    init(_ store: DefaultsStore) { self.store = store }
+  }
+
+  private static let stores = Mutex<[Box]>([])
+  private static let installed = Mutex(false)
+
+  static func register(_ store: DefaultsStore) {
+    let install = installed.withLock { done -> Bool in
+      defer { done = true }
+      return !done
+    }
+    if install { atexit { ExitFlush.flushAll() } }
+    stores.withLock { list in
+      list.removeAll { $0.store == nil }
+      list.append(Box(store))
+    }
+  }
+
+  static func flushAll() {
+    let live = stores.withLock { $0.compactMap(\.store) }
+    for store in live where store.hasPendingChanges { store.synchronize() }
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import PropertyList
+
+/// Every way the defaults store can fail. Each case names the key, domain or file involved.
+public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+  /// `set(_:forKey:)` with the empty string as key.
+  case emptyKey
+  /// A value that is not a property-list value (a UID, or nesting too deep).
+  case unsupportedValue(key: String, type: String)
+  /// A domain name that could name a file outside the preferences folder.
+  case invalidDomainName(String, reason: String)
+  /// The domain's file exists but cannot be read.
+  case cannotRead(path: String, reason: String)
+  /// The domain's file (or its folder, or the temporary file) cannot be written.
+  case cannotWrite(path: String, reason: String)
+  /// The cross-process lock could not be taken.
+  case cannotLock(path: String, reason: String)
+  /// A value could not be encoded in the domain file's format.
+  case cannotEncode(path: String, error: PlistError)
+
+  public var description: String {
+    switch self {
+    case .emptyKey: "the empty string cannot be a defaults key"
+    case .unsupportedValue(let key, let type):
+      "the value for \"\(key)\" is a \(type), which is not a property-list value"
+    case .invalidDomainName(let name, let reason): "the domain name \"\(name)\" \(reason)"
+    case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
+    case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
+    case .cannotLock(let path, let reason): "\(path): cannot lock: \(reason)"
+    case .cannotEncode(let path, let error): "\(path): \(error)"
+    }
+  }
+
+  public var errorDescription: String? { description }
+}
+
+/// A domain file that did not parse, found and moved aside (never overwritten).
+public struct CorruptFileRecovery: Sendable, Hashable, CustomStringConvertible {
+  /// Where the file was.
+  public var path: String
+  /// Where it is now (`<name>.corrupt-<UTC time>`).
+  public var movedTo: String
+  /// Why it did not parse.
+  public var reason: String
+
+  public var description: String {
+    "\(path) did not parse (\(reason)); it was moved to \(movedTo) and the domain starts empty"
+  }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+
+/// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
+enum Read {
+  static let help = """
+    usage: prefs read FILE|DOMAIN [KEY] [--as TYPE] [--dialect apple|gnustep|corelibs] [--json]
+    Prints the whole property list, or the value of KEY, as `defaults read` does (strings
+    bare); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+    --as TYPE prints what the dialect's getter returned for each value:
+      bool integer double float string string-array array dictionary data date url object
+    Reading never changes the file. Exit 1 when KEY does not exist.
+
+    """
+
+  enum Getter: String, CaseIterable {
+    case bool, integer, double, float, string, stringArray = "string-array", array, dictionary,
+      data, date, url, object
+  }
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(
+      arguments, valued: ["--as", "--dialect"], flags: ["--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard (1...2).contains(args.positional.count) else {
+      throw CommandFailure(.usage, "read takes a file and at most one key")
+    }
+    let getter = try args.choice(
+      "--as", Dictionary(uniqueKeysWithValues: Getter.allCases.map { ($0.rawValue, $0) }))
+    let dialect = try args.choice("--dialect", Target.dialects) ?? .apple
+    let path = try Target.path(args.positional[0])
+    let document = try Prefs.load(path)
+    Prefs.warn(document, path: path, console: console)
+    let json = args.has("--json")
+
+    if args.positional.count == 2 {
+      let key = args.positional[1]
+      guard case .dictionary(let dictionary) = document.value else {
+        throw CommandFailure(
+          .dataError, "\(path): the top level is a \(document.value.typeName), not a dictionary")
+      }
+      guard let found = dictionary[key] else {
+        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      }
+      let value = getter.map { apply($0, dialect: dialect, to: found) } ?? found
+      try print(value, json: json, path: path, console: console)
+      return .ok
+    }
+    guard let getter else {
+      try print(document.value, json: json, path: path, console: console)
+      return .ok
+    }
+    guard case .dictionary(let dictionary) = document.value else {
+      throw CommandFailure(
+        .dataError, "\(path): the top level is a \(document.value.typeName), not a dictionary")
+    }
+    // Every key through the getter: one JSON object, or `key = value` lines.
+    if json {
+      var object: [String: PlistValue] = [:]
+      var nils: [String] = []
+      for (key, value) in dictionary {
+        if let result = apply(getter, dialect: dialect, to: value) {
+          object[key] = result
+        } else {
+          nils.append(key)
+        }
+      }
+      var text = try encode(.dictionary(object), path: path)
+      // JSON null for the getters that returned nil, added in key order.
+      if !nils.isEmpty { text = withNulls(text, keys: nils, others: object.isEmpty) }
+      console.line(text)
+    } else {
+      for (key, value) in PlistValue.sortedEntries(dictionary) {
+        let result = apply(getter, dialect: dialect, to: value)
+        console.line("\(key) = \(result.map(human) ?? "nil")")
+      }
+    }
+    return .ok
+  }
+
+  /// What the getter returned, as a value to print (nil: the getter returned nil).
+  static func apply(_ getter: Getter, dialect: Dialect, to value: PlistValue) -> PlistValue? {
+    switch getter {
+    case .bool: .bool(dialect.bool(value))
+    case .integer: .int(dialect.integer(value))
+    case .double: .real(dialect.double(value))
+    case .float: .real(Double(dialect.float(value)))
+    case .string: dialect.string(value).map(PlistValue.string)
+    case .stringArray: dialect.stringArray(value).map { .array($0.map(PlistValue.string)) }
+    case .array: dialect.array(value).map(PlistValue.array)
+    case .dictionary: dialect.dictionary(value).map(PlistValue.dictionary)
+    case .data: dialect.data(value).map(PlistValue.data)
+    case .date: dialect.date(value).map(PlistValue.date)
+    case .url: dialect.url(value).map { .string($0.absoluteString) }
+    case .object: value
+    }
+  }
+
+  static func human(_ value: PlistValue) -> String {
+    switch value {
+    case .string(let s): s
+    case .bool(let b): b ? "true" : "false"
+    default: PropertyList.describe(value)
+    }
+  }
+
+  static func encode(_ value: PlistValue, path: String) throws(CommandFailure) -> String {
+    do {
+      return try PropertyList.json(value, lossless: false)
+    } catch {
+      throw CommandFailure(.dataError, "\(path): \(error)")
+    }
+  }
+
+  static func print(_ value: PlistValue?, json: Bool, path: String, console: Console)
+    throws(CommandFailure)
+  {
+    guard let value else {
+      console.line(json ? "null" : "nil")
+      return
+    }
+    console.line(json ? try encode(value, path: path) : human(value))
+  }
+
+  /// Adds `"key": null` members to a JSON object printed by the JSON writer.
+  static func withNulls(_ text: String, keys: [String], others empty: Bool) -> String {
+    let members = keys.sorted().map { "  \(json($0)): null" }.joined(separator: ",\n")
+    if empty { return "{\n" + members + "\n}" }
+    var body = text
+    body.removeLast()  // the closing brace
+    while body.hasSuffix("\n") { body.removeLast() }
+    return body + ",\n" + members + "\n}"
+  }
+}
+
+/// `prefs write FILE KEY [-bool|-int|-float|-string|-date|-data] VALUE`, `-array V…`, `-dict K V…`
+enum Write {
+  static let help = """
+    usage: prefs write FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE
+           prefs write FILE|DOMAIN KEY -array VALUE...
+           prefs write FILE|DOMAIN KEY -dict KEY VALUE...
+    Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
+    Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
+    -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
+    "2011-03-14 15:09:26 +0000"; -data takes hex digits.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    if arguments.contains("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard arguments.count >= 3 else {
+      throw CommandFailure(.usage, "write takes a file, a key and a value (see prefs write --help)")
+    }
+    let path = try Target.path(arguments[0])
+    let key = arguments[1]
+    let value = try parseValue(Array(arguments.dropFirst(2)))
+    let store = try Target.openStore(path, console: console)
+    do {
+      try store.set(value, forKey: key)
+    } catch {
+      throw CommandFailure(error)
+    }
+    try Target.synchronize(store, console: console)
+    return .ok
+  }
+
+  static func parseValue(_ words: [String]) throws(CommandFailure) -> PlistValue {
+    guard let first = words.first else { throw CommandFailure(.usage, "write needs a value") }
+    let rest = Array(words.dropFirst())
+    func single() throws(CommandFailure) -> String {
+      guard rest.count == 1, let only = rest.first else {
+        throw CommandFailure(.usage, "\(first) takes exactly one value")
+      }
+      return only
+    }
+    switch first {
+    case "-bool", "-boolean":
+      switch try single().lowercased() {
+      case "yes", "true", "1": return .bool(true)
+      case "no", "false", "0": return .bool(false)
+      default: throw CommandFailure(.usage, "-bool takes YES, NO, true, false, 1 or 0")
+      }
+    case "-int", "-integer":
+      let text = try single()
+      if let i = Int64(text) { return .integer(i) }
+      if let u = UInt64(text) { return .unsignedInteger(u) }
+      throw CommandFailure(.usage, "-int takes a 64-bit integer, not \(text)")
+    case "-float", "-double", "-real":
+      let text = try single()
+      guard let d = Double(text) else { throw CommandFailure(.usage, "-float takes a number") }
+      return .real(d)
+    case "-string":
+      return .string(try single())
+    case "-date":
+      let text = try single()
+      guard let date = parseDate(text) else {
+        throw CommandFailure(
+          .usage, "-date takes 2011-03-14T15:09:26Z or \"2011-03-14 15:09:26 +0000\"")
+      }
+      return .date(date)
+    case "-data":
+      let text = try single()
+      guard let data = parseHex(text) else {
+        throw CommandFailure(.usage, "-data takes an even number of hex digits")
+      }
+      return .data(data)
+    case "-array":
+      return .array(rest.map(PlistValue.string))
+    case "-dict":
+      guard rest.count % 2 == 0 else {
+        throw CommandFailure(.usage, "-dict takes key value pairs")
+      }
+      var dictionary: [String: PlistValue] = [:]
+      for index in stride(from: 0, to: rest.count, by: 2) {
+        dictionary[rest[index]] = .string(rest[index + 1])
+      }
+      return .dictionary(dictionary)
+    default:
+      guard words.count == 1 else {
+        throw CommandFailure(.usage, "unknown type \(first) (see prefs write --help)")
+      }
+      let trimmed = first.trimmingCharacters(in: .whitespaces)
+      guard let c = trimmed.first, "{(<\"".contains(c) else { return .string(first) }
+      do {
+        return try PropertyList.read(Data(trimmed.utf8)).value
+      } catch {
+        throw CommandFailure(.usage, "the value is not a property list: \(error)")
+      }
+    }
+  }
+
+  static func parseDate(_ text: String) -> Date? {
+    let wrapped = "<plist><date>\(text)</date></plist>"
+    if !text.contains("<"), let document = try? PropertyList.read(Data(wrapped.utf8)),
+      case .date(let date) = document.value
+    {
+      return date
+    }
+    let typed = "<*D\(text)>"
+    if !text.contains(">"), let document = try? PropertyList.read(Data(typed.utf8)),
+      case .date(let date) = document.value
+    {
+      return date
+    }
+    return nil
+  }
+
+  static func parseHex(_ text: String) -> Data? {
+    let digits = text.filter { !$0.isWhitespace }
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    var index = digits.startIndex
+    while index < digits.endIndex {
+      let next = digits.index(index, offsetBy: 2)
+      guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    return Data(bytes)
+  }
+}
+
+/// `prefs delete FILE [KEY]`
+enum Delete {
+  static let help = """
+    usage: prefs delete FILE|DOMAIN [KEY]
+    Removes KEY and synchronizes; without KEY removes the whole domain (its file).
+    Exit 1 when the key or the domain does not exist.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard (1...2).contains(args.positional.count) else {
+      throw CommandFailure(.usage, "delete takes a file and at most one key")
+    }
+    let path = try Target.path(args.positional[0])
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+    }
+    let store = try Target.openStore(path, console: console)
+    if args.positional.count == 2 {
+      let key = args.positional[1]
+      guard store.persistentDomain()[key] != nil else {
+        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      }
+      store.removeObject(forKey: key)
+      try Target.synchronize(store, console: console)
+    } else {
+      do {
+        try store.removePersistentDomain()
+      } catch {
+        throw CommandFailure(error)
+      }
+    }
+    return .ok
+  }
+}
