@@ -20,14 +20,24 @@ let package = Package(
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).
     .executableTarget(name: "prefs-bench", dependencies: ["PropertyList"]),
+    // A writer process for the durability tests.
+    .executableTarget(
+      name: "prefs-stress", dependencies: ["LegacyDefaults"], path: "Tests/StressWriter"),
+    // Helpers shared by the test targets (temporary folders, running reference tools).
+    .target(name: "TestSupport", dependencies: ["PropertyList"], path: "Tests/TestSupport"),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyList", "TestSupport"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "LegacyDefaultsTests",
+      dependencies: ["LegacyDefaults", "PropertyList", "TestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "PrefsCLITests",
-      dependencies: ["PrefsCLI", "PropertyList"]
+      dependencies: ["PrefsCLI", "PropertyList", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Files written by python plistlib, plistutil and GNUstep read to the values those tools

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Broken and hostile input ends in a typed error, quickly: never a crash, a hang, or a value.

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// What prefs writes, the reference implementations read back to the same values: python

@@ -1,0 +1,77 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+import TestSupport
+import Testing
+
+/// Durability with real processes (`prefs-stress`): concurrent writers, SIGKILL at random
+/// moments, normal exit without `synchronize()`.
+@Suite struct DurabilityTests {
+  static let stress = External.product("prefs-stress")
+
+  @Test func fourProcessesWritingDistinctKeysLoseNone() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("shared.plist")
+    let processes = try (0..<4).map { n -> Process in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Self.stress)
+      process.arguments = ["write-keys", file.path, "p\(n)", "100"]
+      try process.run()
+      return process
+    }
+    for process in processes {
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+    }
+    guard case .dictionary(let values) = try PropertyList.read(Data(contentsOf: file)).value
+    else {
+      Issue.record("not a dictionary")
+      return
+    }
+    #expect(values.count == 400)
+    for n in 0..<4 {
+      for i in 0..<100 { #expect(values["p\(n)-\(i)"] == .integer(Int64(i))) }
+    }
+  }
+
+  /// SIGKILL a writer at random moments over hundreds of synchronize cycles: the file always
+  /// parses and holds the last acknowledged value or a later one.
+  @Test func killedWritersNeverLoseAnAcknowledgedValue() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("killed.plist")
+    var generator = SystemRandomNumberGenerator()
+    var cycles = 0
+    var lastAcked = 0
+    for round in 0..<20 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Self.stress)
+      process.arguments = ["cycle", file.path, "1000000"]
+      let out = Pipe()
+      process.standardOutput = out
+      try process.run()
+      usleep(UInt32.random(in: 20_000...80_000, using: &generator))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+      cycles += acks.count
+      if let last = acks.last { lastAcked = last }
+      guard FileManager.default.fileExists(atPath: file.path) else { continue }
+      let document = try PropertyList.read(Data(contentsOf: file))
+      let counter = document.value["counter"].map { Dialect.apple.integer($0) } ?? 0
+      #expect(counter >= lastAcked, "round \(round): file has \(counter), acked \(lastAcked)")
+      // Each round starts counting from 1 again.
+      lastAcked = 0
+    }
+    print("durability: \(cycles) acknowledged synchronize cycles across 20 SIGKILLed writers")
+    #expect(cycles >= 200)
+  }
+
+  @Test func pendingWritesSurviveNormalExit() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("exit.plist")
+    let result = try External.run(Self.stress, ["exit-pending", file.path, "name", "Lucas"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["name": "Lucas"])
+  }
+}

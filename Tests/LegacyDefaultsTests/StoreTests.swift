@@ -1,0 +1,251 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+import Synchronization
+import TestSupport
+import Testing
+
+/// The store's API and persistence, on temporary files and in memory.
+@Suite struct StoreTests {
+  @Test func searchListOrder() throws {
+    let folder = try TemporaryFolder()
+    let global = folder.file("NSGlobalDomain.plist")
+    try PropertyList.write(["shared": "global", "g": "only global"], as: .xml).write(to: global)
+    let app = folder.file("app.plist")
+    try PropertyList.write(["shared": "app", "a": "app"], as: .binary).write(to: app)
+    let store = try DefaultsStore(
+      url: app, arguments: ["prog", "-shared", "argument", "-flag", "-n", "(1, 2)"],
+      globalDomain: global, flushAtExit: false)
+    store.register(defaults: ["shared": "registered", "r": "registered", "a": "registered"])
+    #expect(store.object(forKey: "shared") == "argument")
+    #expect(store.object(forKey: "a") == "app")
+    #expect(store.object(forKey: "g") == "only global")
+    #expect(store.object(forKey: "r") == "registered")
+    // `-flag` is followed by another flag, so it has no value; `(1, 2)` is a property list.
+    #expect(store.object(forKey: "flag") == nil)
+    #expect(store.object(forKey: "n") == ["1", "2"])
+    #expect(store.dictionaryRepresentation()["shared"] == "argument")
+  }
+
+  @Test func removeObjectLetsTheRegisteredDefaultShowThrough() throws {
+    let store = DefaultsStore(inMemory: ["size": 12])
+    store.register(defaults: ["size": 5])
+    #expect(store.integer(forKey: "size") == 12)
+    store.removeObject(forKey: "size")
+    #expect(store.integer(forKey: "size") == 5)
+    #expect(store.persistentDomain()["size"] == nil)
+  }
+
+  @Test func argumentValuesThatAreNotPropertyListsStayStrings() {
+    let store = DefaultsStore(inMemory: [:], arguments: ["-a", "{not a plist", "-b", "\"quoted\""])
+    #expect(store.object(forKey: "a") == "{not a plist")
+    #expect(store.object(forKey: "b") == "quoted")
+  }
+
+  @Test func setRefusesTheEmptyKeyAndNonPlistValues() {
+    let store = DefaultsStore(inMemory: [:])
+    #expect(throws: DefaultsError.emptyKey) { try store.set(1, forKey: "") }
+    #expect(throws: DefaultsError.unsupportedValue(key: "k", type: "UID")) {
+      try store.set(.array([.uid(3)]), forKey: "k")
+    }
+    #expect(store.object(forKey: "k") == nil)
+  }
+
+  @Test func nilRemoves() throws {
+    let store = DefaultsStore(inMemory: ["k": 1])
+    try store.set(nil, forKey: "k")
+    #expect(store.object(forKey: "k") == nil)
+  }
+
+  @Test func urlsAreStoredWithoutLoss() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("urls.plist")
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    let web = try #require(URL(string: "https://example.com/a?b=c#d"))
+    try store.set(web, forKey: "web")
+    try store.set(URL(fileURLWithPath: "/var/tmp/file.txt"), forKey: "file")
+    try store.synchronizeOrThrow()
+    let reopened = try DefaultsStore(url: file, flushAtExit: false)
+    #expect(reopened.url(forKey: "web") == web)
+    #expect(reopened.url(forKey: "file") == URL(fileURLWithPath: "/var/tmp/file.txt"))
+    #expect(reopened.object(forKey: "file") == "/var/tmp/file.txt")
+  }
+
+  @Test func synchronizeWritesAnXMLFileWithPrivateModes() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.url.appendingPathComponent("sub/new.plist")
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    try store.set(true, forKey: "PREFS_SOUND_ENABLED")
+    try store.set(12, forKey: "PREFS_RANKING_SIZE")
+    #expect(store.synchronize())
+    let document = try PropertyList.read(Data(contentsOf: file))
+    #expect(document.format == .xml)
+    #expect(document.value == ["PREFS_SOUND_ENABLED": true, "PREFS_RANKING_SIZE": 12])
+    let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
+    let folderMode = try FileManager.default.attributesOfItem(
+      atPath: file.deletingLastPathComponent().path)[.posixPermissions]
+    #expect(fileMode as? Int == 0o600)
+    #expect(folderMode as? Int == 0o700)
+    // No temporary files are left behind.
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: file.deletingLastPathComponent().path)
+    #expect(names.sorted() == ["new.plist", "new.plist.lock"])
+  }
+
+  @Test(arguments: [PlistFormat.binary, .xml, .openStep])
+  func aFileKeepsItsFormat(format: PlistFormat) throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("kept.plist")
+    try PropertyList.write(["name": "Lucas"], as: format).write(to: file)
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    try store.set("Grijander", forKey: "name")
+    try store.synchronizeOrThrow()
+    #expect(try PropertyList.read(Data(contentsOf: file)).format == format)
+    // A number in an OpenStep file: the file grows into GNUstep's typed text.
+    try store.set(5, forKey: "n")
+    try store.synchronizeOrThrow()
+    let after = try PropertyList.read(Data(contentsOf: file))
+    #expect(after.format == (format == .openStep ? .gnustep : format))
+    #expect(after.value == ["name": "Grijander", "n": 5])
+  }
+
+  @Test func anotherProcesssKeysSurviveASynchronize() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("shared.plist")
+    let first = try DefaultsStore(url: file, flushAtExit: false)
+    let second = try DefaultsStore(url: file, flushAtExit: false)
+    try first.set("one", forKey: "a")
+    try second.set("two", forKey: "b")
+    try first.synchronizeOrThrow()
+    try second.synchronizeOrThrow()
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["a": "one", "b": "two"])
+    // The first store sees the second's key after its next synchronize.
+    #expect(first.object(forKey: "b") == nil)
+    try first.synchronizeOrThrow()
+    #expect(first.object(forKey: "b") == "two")
+  }
+
+  @Test func aRemovalIsMergedToo() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("removal.plist")
+    try PropertyList.write(["a": 1, "b": 2], as: .xml).write(to: file)
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    store.removeObject(forKey: "a")
+    try store.synchronizeOrThrow()
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["b": 2])
+  }
+
+  @Test func aCorruptFileIsMovedAsideNeverOverwritten() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("corrupt.plist")
+    let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
+    try garbage.write(to: file)
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    let recovery = try #require(store.recoveries.first)
+    #expect(recovery.path == file.path)
+    #expect(recovery.movedTo.hasPrefix(file.path + ".corrupt-"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == garbage)
+    #expect(store.object(forKey: "a") == nil)
+    try store.set(1, forKey: "fresh")
+    try store.synchronizeOrThrow()
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["fresh": 1])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == garbage)
+  }
+
+  @Test func aFileCorruptedByAnotherProcessIsMovedAsideAtSynchronize() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("later.plist")
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    try store.set(1, forKey: "a")
+    try store.synchronizeOrThrow()
+    try Data("bplist00 broken".utf8).write(to: file)
+    try store.set(2, forKey: "b")
+    try store.synchronizeOrThrow()
+    #expect(store.recoveries.count == 1)
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["b": 2])
+  }
+
+  @Test func aFailedSynchronizeKeepsThePendingChanges() throws {
+    let folder = try TemporaryFolder()
+    let locked = folder.url.appendingPathComponent("locked")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    let file = locked.appendingPathComponent("d.plist")
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    try store.set(1, forKey: "a")
+    // A folder nobody may write: root ignores modes, so make the path a file instead.
+    try FileManager.default.removeItem(at: locked)
+    try Data().write(to: locked)
+    #expect(store.synchronize() == false)
+    #expect(throws: DefaultsError.self) { try store.synchronizeOrThrow() }
+    #expect(store.hasPendingChanges)
+    #expect(store.object(forKey: "a") == 1)
+  }
+
+  @Test func domainNamesCannotEscapeTheirFolder() throws {
+    let locator = DomainLocator(
+      platform: .linux, environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])
+    #expect(try locator.url(forDomain: "com.example.app").path == "/cfg/com.example.app.plist")
+    for bad in ["", "../x", "a/b", "..", ".", "a..b", "x\0y"] {
+      #expect(throws: DefaultsError.self) { try locator.url(forDomain: bad) }
+    }
+    let fallback = DomainLocator(platform: .linux, environment: ["HOME": "/h"])
+    #expect(try fallback.url(forDomain: "d").path == "/h/.config/d.plist")
+    #expect(
+      try DomainLocator(platform: .macOS, environment: ["HOME": "/h"]).url(forDomain: "d").path
+        == "/h/Library/Preferences/d.plist")
+    #expect(
+      try DomainLocator(platform: .gnustep, environment: ["HOME": "/h"]).url(forDomain: "d").path
+        == "/h/GNUstep/Defaults/d.plist")
+  }
+
+  @Test func observationFiresForLocalAndExternalChanges() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("observed.plist")
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    let seen = Mutex<[PlistValue?]>([])
+    let observation = store.observe("name") { value in seen.withLock { $0.append(value) } }
+    try store.set("Lucas", forKey: "name")
+    try store.set("Lucas", forKey: "name")  // unchanged: no second call
+    try store.synchronizeOrThrow()
+    let other = try DefaultsStore(url: file, flushAtExit: false)
+    try other.set("Grijander", forKey: "name")
+    try other.synchronizeOrThrow()
+    try store.synchronizeOrThrow()  // picks up the other process's write
+    store.removeObject(forKey: "name")
+    #expect(seen.withLock { $0 } == ["Lucas", "Grijander", nil])
+    observation.cancel()
+    try store.set("after", forKey: "name")
+    #expect(seen.withLock { $0.count } == 3)
+  }
+
+  @Test func changesStream() async throws {
+    let store = DefaultsStore(inMemory: [:])
+    let stream = store.changes("size")
+    let reader = Task {
+      var values: [PlistValue?] = []
+      for await value in stream {
+        values.append(value)
+        if values.count == 2 { break }
+      }
+      return values
+    }
+    try await Task.sleep(for: .milliseconds(20))
+    try store.set(3, forKey: "size")
+    store.register(defaults: ["size": 5])  // hidden behind 3: no change
+    store.removeObject(forKey: "size")  // now the registered 5 shows through
+    #expect(await reader.value == [3, 5])
+  }
+
+  @Test func concurrentWritersInOneProcess() async throws {
+    let store = DefaultsStore(inMemory: [:])
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for i in 0..<200 { try? store.set(i, forKey: "t\(task)-\(i % 10)") }
+        }
+      }
+    }
+    #expect(store.persistentDomain().count == 80)
+    #expect(store.integer(forKey: "t3-9") == 199)
+  }
+}

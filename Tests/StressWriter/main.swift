@@ -1,0 +1,47 @@
+import Foundation
+import LegacyDefaults
+
+// A writer process for the durability tests (a real process, so locks, kills and exits are
+// real). Modes:
+//   write-keys FILE PREFIX COUNT   set PREFIX-i = i and synchronize, for i in 0..<COUNT
+//   cycle FILE COUNT               set counter = i, synchronize, print "ack i", for i in 1...COUNT
+//   exit-pending FILE KEY VALUE    set KEY = VALUE and exit without synchronize
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
+  exit(2)
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard args.count >= 2 else { fail("usage: prefs-stress MODE FILE ...") }
+let url = URL(fileURLWithPath: args[1])
+let store: DefaultsStore
+do {
+  store = try DefaultsStore(url: url)
+} catch {
+  fail("\(error)")
+}
+
+do {
+  switch args[0] {
+  case "write-keys" where args.count == 4:
+    guard let count = Int(args[3]) else { fail("COUNT") }
+    for i in 0..<count {
+      try store.set(i, forKey: "\(args[2])-\(i)")
+      try store.synchronizeOrThrow()
+    }
+  case "cycle" where args.count == 3:
+    guard let count = Int(args[2]) else { fail("COUNT") }
+    for i in 1...count {
+      try store.set(i, forKey: "counter")
+      try store.synchronizeOrThrow()
+      FileHandle.standardOutput.write(Data("ack \(i)\n".utf8))
+    }
+  case "exit-pending" where args.count == 4:
+    try store.set(args[3], forKey: args[2])
+  default:
+    fail("unknown mode or wrong arguments: \(args)")
+  }
+} catch {
+  fail("\(error)")
+}

@@ -1,0 +1,153 @@
+import Foundation
+import PropertyList
+
+public struct TypedJSONError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// The fixtures' independent description of a value: every value a one-key object
+/// (`{"integer": "-9223372036854775808"}`, `{"real": "0.1"}`, `{"date": "<seconds since 2001>"}`).
+/// Written by python's plistlib or GNUstep, never by the code under test.
+public enum TypedJSON {
+  public static func decode(_ data: Data) throws -> PlistValue {
+    try value(JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+  }
+
+  public static func value(_ object: Any) throws -> PlistValue {
+    guard let wrapper = object as? [String: Any], wrapper.count == 1,
+      let (type, payload) = wrapper.first
+    else { throw TypedJSONError(description: "not a typed value: \(object)") }
+    switch type {
+    case "string":
+      guard let s = payload as? String else { break }
+      return .string(s)
+    case "integer":
+      guard let s = payload as? String else { break }
+      if let i = Int64(s) { return .integer(i) }
+      if let u = UInt64(s) { return .unsignedInteger(u) }
+    case "real":
+      guard let s = payload as? String else { break }
+      switch s {
+      case "nan": return .real(.nan)
+      case "inf": return .real(.infinity)
+      case "-inf": return .real(-.infinity)
+      default: if let d = Double(s) { return .real(d) }
+      }
+    case "bool":
+      guard let b = payload as? Bool else { break }
+      return .bool(b)
+    case "date":
+      guard let s = payload as? String, let d = Double(s) else { break }
+      return .date(Date(timeIntervalSinceReferenceDate: d))
+    case "data":
+      guard let s = payload as? String, let d = Data(base64Encoded: s) else { break }
+      return .data(d)
+    case "hexdata":
+      // gnustep_dump prints data in hex (GNUstep has no base64 encoder in 1.28's C API).
+      guard let s = payload as? String, s.count % 2 == 0 else { break }
+      var bytes: [UInt8] = []
+      var index = s.startIndex
+      while index < s.endIndex {
+        let next = s.index(index, offsetBy: 2)
+        guard let byte = UInt8(s[index..<next], radix: 16) else { break }
+        bytes.append(byte)
+        index = next
+      }
+      guard bytes.count * 2 == s.count else { break }
+      return .data(Data(bytes))
+    case "uid":
+      guard let s = payload as? String, let u = UInt64(s) else { break }
+      return .uid(u)
+    case "array":
+      guard let a = payload as? [Any] else { break }
+      return .array(try a.map(value))
+    case "dict":
+      guard let d = payload as? [String: Any] else { break }
+      return .dictionary(try d.mapValues(value))
+    default: break
+    }
+    throw TypedJSONError(description: "bad \(type) payload: \(payload)")
+  }
+}
+
+/// Runs a program and returns its exit status, standard output and standard error.
+public struct ProcessResult: Sendable {
+  public var status: Int32
+  public var stdout: Data
+  public var stderr: String
+
+  public var output: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+public enum External {
+  public static func which(_ tool: String) -> String? {
+    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":")
+    for dir in paths {
+      let candidate = "\(dir)/\(tool)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  public static func run(
+    _ executable: String, _ arguments: [String], input: Data? = nil,
+    environment: [String: String] = [:]
+  ) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let inPipe = Pipe()
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(input) }
+    try inPipe.fileHandleForWriting.close()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(
+      status: process.terminationStatus, stdout: outData,
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Whether a reference tool must be present: under CI a missing one fails the run.
+  public static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+}
+
+/// A fresh temporary folder, removed when the value is released.
+public final class TemporaryFolder: Sendable {
+  public let url: URL
+
+  public init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension External {
+  /// The package root (this file is Tests/TestSupport/TestSupport.swift).
+  public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// An executable product of this package, built next to the test bundle by `swift test`.
+  public static func product(_ name: String) -> String {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for folder in [beside, beside.deletingLastPathComponent()] {
+      let candidate = folder.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return packageRoot.appendingPathComponent(".build/debug/\(name)").path
+  }
+}
