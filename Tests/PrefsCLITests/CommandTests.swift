@@ -1,6 +1,7 @@
 import Foundation
 import PrefsCLI
 import PropertyList
+import TestSupport
 import Testing
 
 /// The `prefs` command end to end: the built binary, its standard output, standard error and
@@ -11,15 +12,7 @@ import Testing
   static let valid = root.appendingPathComponent("Tests/PropertyListTests/Fixtures/valid")
   static let sample = root.appendingPathComponent("Legacy/Samples/com.exmo.equizmo.plist").path
 
-  /// The `prefs` executable built next to the test bundle.
-  static var binary: String {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for folder in [beside, beside.deletingLastPathComponent()] {
-      let candidate = folder.appendingPathComponent("prefs").path
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return root.appendingPathComponent(".build/debug/prefs").path
-  }
+  static let binary = External.product("prefs")
 
   struct Run {
     var status: Int32
@@ -30,6 +23,15 @@ import Testing
 
   static func prefs(_ arguments: String...) throws -> Run {
     try prefsWithArguments(arguments)
+  }
+
+  static func prefsWithArguments(_ arguments: [String], environment: [String: String] = [:])
+    throws -> Run
+  {
+    let result = try External.run(binary, arguments, environment: environment)
+    return Run(
+      status: result.status, stdout: result.output, stdoutData: result.stdout,
+      stderr: result.stderr)
   }
 
   static func fixture(_ name: String) -> String { valid.appendingPathComponent(name).path }
@@ -100,28 +102,9 @@ import Testing
     #expect(process.stdout.split(separator: "\n").count == names.count)
   }
 
-  static func prefsWithArguments(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stdoutData: outData, stderr: String(decoding: errData, as: UTF8.self))
-  }
-
   @Test func lintNamesTheFileAndThePlace() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "prefs-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    let folder = temporary.url
     let broken = folder.appendingPathComponent("broken.plist")
     try Data("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n<key>a</key>\n</dict>\n</plist>\n".utf8)
       .write(to: broken)
@@ -141,10 +124,8 @@ import Testing
 
   @Test(arguments: ["xml", "binary", "gnustep"])
   func convertRoundTripsTheSample(format: String) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "prefs-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    let folder = temporary.url
     let out = folder.appendingPathComponent("out.plist")
     let run = try Self.prefs("convert", Self.sample, "--to", format, "-o", out.path)
     #expect(run.status == 0, "\(run.stderr)")
