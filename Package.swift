@@ -20,6 +20,8 @@ let package = Package(
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).
     .executableTarget(name: "prefs-bench", dependencies: ["PropertyList"]),
+    // The corelibs reference: Foundation.UserDefaults' getters on a file, as JSON.
+    .executableTarget(name: "defaults-probe", path: "Tests/DefaultsProbe"),
     // A writer process for the durability tests.
     .executableTarget(
       name: "prefs-stress", dependencies: ["LegacyDefaults"], path: "Tests/StressWriter"),

@@ -19,55 +19,110 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// What `boolForKey:` returned for `value` (nil: the key is absent).
   public func bool(_ value: PlistValue?) -> Bool {
     guard let value else { return false }
-    switch value {
+    switch number(value) {
     case .bool(let b): return b
     case .integer(let i): return i != 0
-    case .unsignedInteger(let u): return u != 0
+    case .unsigned(let u): return u != 0
     case .real(let d): return d != 0 || d.isNaN
-    case .string(let s): return boolOfString(s)
-    case .date, .data, .array, .dictionary, .uid: return false
+    case .text(let s):
+      switch self {
+      case .apple: return NumberText.appleBool(s)
+      case .gnustep: return NumberText.gnustepBool(s)
+      case .corelibs: return NumberText.corelibsBool(s)
+      }
+    case .none: return false
     }
   }
 
   /// What `integerForKey:` returned.
   public func integer(_ value: PlistValue?) -> Int {
     guard let value else { return 0 }
-    switch value {
+    switch number(value) {
     case .bool(let b): return b ? 1 : 0
-    case .integer(let i): return Int(i)
-    case .unsignedInteger(let u): return u > UInt64(Int.max) ? .max : Int(u)
-    case .real(let d): return NumberText.clampedInteger(d)
-    case .string(let s): return integerOfString(s)
-    case .date, .data, .array, .dictionary, .uid: return 0
+    case .integer(let i): return i
+    case .unsigned: return .max
+    case .real(let d):
+      // Apple clamps and reads NaN as 0; GNUstep and corelibs use the x86-64 conversion,
+      // which gives Int64.min for NaN, infinities and everything outside [-2^63, 2^63).
+      return self == .apple ? NumberText.clampedInteger(d) : NumberText.x86Integer(d)
+    case .text(let s):
+      switch self {
+      case .apple: return NumberText.appleInteger(s)
+      case .gnustep: return NumberText.gnustepInteger(s)
+      case .corelibs: return NumberText.corelibsInteger(s)
+      }
+    case .none: return 0
     }
   }
 
   /// What `doubleForKey:` returned.
   public func double(_ value: PlistValue?) -> Double {
     guard let value else { return 0 }
-    switch value {
+    switch number(value) {
     case .bool(let b): return b ? 1 : 0
     case .integer(let i): return Double(i)
-    case .unsignedInteger(let u): return Double(u)
+    case .unsigned(let u): return Double(u)
     case .real(let d): return d
-    case .string(let s): return doubleOfString(s)
-    case .date, .data, .array, .dictionary, .uid: return 0
+    case .text(let s):
+      switch self {
+      case .apple: return NumberText.appleDouble(s)
+      case .gnustep: return NumberText.gnustepDouble(s)
+      case .corelibs: return NumberText.corelibsNumberText(s).flatMap { Double($0) } ?? 0
+      }
+    case .none: return 0
     }
   }
 
-  /// What `floatForKey:` returned.
-  public func float(_ value: PlistValue?) -> Float { Float(double(value)) }
+  /// What `floatForKey:` returned: `Float(double)`, except that corelibs parses a string
+  /// straight to `Float` (correctly rounded, not rounded twice).
+  public func float(_ value: PlistValue?) -> Float {
+    if self == .corelibs, case .string(let s)? = value {
+      return NumberText.corelibsNumberText(s).flatMap { Float($0) } ?? 0
+    }
+    if self == .corelibs, let value, case .integer(let i) = number(value) {
+      return Float(i)
+    }
+    return Float(double(value))
+  }
 
   /// What `stringForKey:` returned.
   public func string(_ value: PlistValue?) -> String? {
     guard let value else { return nil }
+    if case .string(let s) = value { return s }
+    switch (self, number(value)) {
+    case (.gnustep, _): return nil
+    case (_, .bool(let b)): return b ? "1" : "0"
+    case (_, .integer(let i)): return String(i)
+    case (_, .unsigned(let u)): return String(u)
+    case (.apple, .real(let d)): return NumberText.appleDescription(d)
+    case (_, .real(let d)): return d.description
+    default: return nil
+    }
+  }
+
+  /// A stored value as the getters see it.
+  enum Number {
+    case bool(Bool)
+    case integer(Int)
+    /// Above Int64.max.
+    case unsigned(UInt64)
+    case real(Double)
+    case text(String)
+    case none
+  }
+
+  /// Integers above Int64.max: Apple clamps them to Int.max in `integer` only; GNUstep's
+  /// XML reader clamps them to Int64.max before any getter runs. corelibs reads them (and
+  /// Int64.max itself) as nothing at all, a plain bug: prefs reads them as Apple does.
+  func number(_ value: PlistValue) -> Number {
     switch value {
-    case .string(let s): return s
-    case .bool(let b): return b ? "1" : "0"
-    case .integer(let i): return String(i)
-    case .unsignedInteger(let u): return String(u)
-    case .real(let d): return NumberText.appleDescription(d)
-    case .date, .data, .array, .dictionary, .uid: return nil
+    case .bool(let b): .bool(b)
+    case .integer(let i): .integer(Int(i))
+    case .unsignedInteger(let u) where u <= UInt64(Int.max): .integer(Int(u))
+    case .unsignedInteger(let u): self == .gnustep ? .integer(.max) : .unsigned(u)
+    case .real(let d): .real(d)
+    case .string(let s): .text(s)
+    case .date, .data, .array, .dictionary, .uid: .none
     }
   }
 
@@ -102,34 +157,21 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   }
 
   /// What `URLForKey:` returned: a string is a file URL of the path with `~` expanded; data
-  /// holding a keyed-archived `NSURL` is that URL; anything else nil (never a trap).
+  /// holding a keyed-archived `NSURL` is that URL; anything else nil (never a trap, where
+  /// corelibs traps on data that is not an archive). GNUstep 1.28 has no `URLForKey:`; the
+  /// `gnustep` dialect answers as Apple does.
   public func url(_ value: PlistValue?, home: String? = nil) -> URL? {
     switch value {
-    case .string(let s)?: return URL(fileURLWithPath: PathText.expandingTilde(s, home: home))
+    case .string(let s)?:
+      let base =
+        home
+        ?? (self == .corelibs
+          ? ProcessInfo.processInfo.environment["CFFIXED_USER_HOME"] ?? PathText.homeOf(user: nil)
+          : nil)
+      return URL(fileURLWithPath: PathText.expandingTilde(s, home: base))
     case .data(let d)?: return KeyedArchiveURL.decode(d)
     default: return nil
     }
-  }
-
-  // MARK: - Strings, per dialect
-
-  func boolOfString(_ s: String) -> Bool {
-    switch self {
-    case .apple, .gnustep, .corelibs:
-      if s == "YES" { return true }
-      switch s.lowercased() {
-      case "yes", "y", "true": return true
-      default: return NumberText.appleInteger(s) != 0
-      }
-    }
-  }
-
-  func integerOfString(_ s: String) -> Int {
-    NumberText.appleInteger(s)
-  }
-
-  func doubleOfString(_ s: String) -> Double {
-    NumberText.appleDouble(s)
   }
 }
 

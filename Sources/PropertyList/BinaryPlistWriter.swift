@@ -36,10 +36,13 @@ struct BinaryPlistWriter {
   // MARK: - Flattening
 
   private mutating func scalarIndex(_ key: ScalarKey, _ value: PlistValue) -> Int {
-    if let index = unique[key] { return index }
+    // One hash for a new scalar (the common case): insert first, undo on a hit.
     let index = objects.count
+    if let existing = unique.updateValue(index, forKey: key) {
+      unique[key] = existing
+      return existing
+    }
     objects.append(.scalar(value))
-    unique[key] = index
     return index
   }
 

@@ -9,8 +9,8 @@ import Foundation
 /// reports every error with its line and column.
 ///
 /// Like CoreFoundation it keeps carriage returns in text as they are (no XML line-ending
-/// normalisation), accepts a value element without the `<plist>` wrapper, and reads a
-/// one-key `CF$UID` dictionary as a UID.
+/// normalisation), drops a leading U+FEFF from strings and keys, accepts a value element
+/// without the `<plist>` wrapper, and reads a one-key `CF$UID` dictionary as a UID.
 struct XMLPlistReader {
   private let b: [UInt8]
   private var i = 0
@@ -262,6 +262,12 @@ struct XMLPlistReader {
 
   // MARK: - Scalars
 
+  /// CoreFoundation's XML reader drops one leading U+FEFF from every string and key (checked on
+  /// this machine against PropertyListSerialization; GNUstep does the same), so prefs does too.
+  static func droppingLeadingBOM(_ s: String) -> String {
+    s.unicodeScalars.first == "\u{FEFF}" ? String(s.unicodeScalars.dropFirst()) : s
+  }
+
   private static func trimmed(_ s: String) -> Substring {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
     let head = s.drop(while: isSpace)
@@ -501,7 +507,7 @@ struct XMLPlistReader {
         if let pending = stack[top].key {
           throw fail("the key \"\(pending)\" has no value", at: stack[top].keyOffset)
         }
-        stack[top].key = try readText(closing: tag)
+        stack[top].key = Self.droppingLeadingBOM(try readText(closing: tag))
         stack[top].keyOffset = tag.start
         continue
       } else if tag.is("dict") || tag.is("array") {
@@ -517,7 +523,7 @@ struct XMLPlistReader {
           continue
         }
       } else if tag.is("string") {
-        produced = .string(try readText(closing: tag))
+        produced = .string(Self.droppingLeadingBOM(try readText(closing: tag)))
       } else if tag.is("integer") {
         let text = try scalarText(tag)
         guard let value = Self.parseInteger(text) else {

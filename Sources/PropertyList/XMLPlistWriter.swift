@@ -2,10 +2,11 @@ import Foundation
 
 /// Writes Apple's XML plist format as CoreFoundation lays it out (tab indentation, sorted keys).
 ///
-/// What XML 1.0 cannot carry is refused rather than written wrongly: control characters other
+/// What XML cannot carry is refused rather than written wrongly: control characters other
 /// than tab, newline and carriage return (carriage return is written as `&#13;` so that no
-/// parser turns it into a newline), and dates with a fraction of a second or a year outside
-/// 0...9999, which the `<date>` form cannot hold.
+/// parser turns it into a newline), a string or key starting with U+FEFF (readers drop it),
+/// and dates with a fraction of a second or a year outside 0...9999, which the `<date>` form
+/// cannot hold.
 struct XMLPlistWriter {
   private var out: [UInt8] = []
   private var path: [ValuePath.Component] = []
@@ -53,6 +54,11 @@ struct XMLPlistWriter {
   private mutating func escapedElement(_ tag: String, _ text: String, indent: Int)
     throws(PlistError)
   {
+    if text.unicodeScalars.first == "\u{FEFF}" {
+      throw refuse(
+        "a \(tag == "key" ? "key" : "string") that starts with U+FEFF, which XML readers drop "
+          + "(binary keeps it)")
+    }
     tabs(indent)
     out.append(contentsOf: "<\(tag)>".utf8)
     for scalar in text.unicodeScalars {

@@ -70,13 +70,18 @@ import Testing
     case .array(let a): return a.contains { needsRicherFormat($0, format) }
     case .dictionary(let d):
       if format == .xml, d.count == 1, d["CF$UID"]?.typeName == "integer" { return true }
+      if format == .xml, d.keys.contains(where: { $0.unicodeScalars.first == "\u{FEFF}" }) {
+        return true
+      }
       return d.values.contains { needsRicherFormat($0, format) }
     case .string(let s):
       return format == .xml
-        && s.unicodeScalars.contains {
-          ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE
-            || $0.value == 0xFFFF
-        }
+        && (s.unicodeScalars.first == "\u{FEFF}")
+        || format == .xml
+          && s.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE
+              || $0.value == 0xFFFF
+          }
     case .date(let d):
       let seconds = d.timeIntervalSinceReferenceDate
       return format == .openStep || (format != .binary && seconds != seconds.rounded(.down))

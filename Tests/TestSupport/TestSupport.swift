@@ -3,6 +3,8 @@ import PropertyList
 
 public struct TypedJSONError: Error, CustomStringConvertible {
   public var description: String
+
+  public init(description: String) { self.description = description }
 }
 
 /// The fixtures' independent description of a value: every value a one-key object

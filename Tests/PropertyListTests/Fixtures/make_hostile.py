@@ -333,7 +333,7 @@ def binary_cases():
         ["malformed"], "extended string length given as a real (0x23), not an integer")
     bad("count-marker-16-byte-int.bplist",
         bplist([b"\x5F\x14" + bytes(15) + b"\x03" + b"abc"]), ["malformed", "unsupported"],
-        "extended string length given as a 16-byte integer (CoreFoundation accepts only 1-8 bytes)")
+        "extended string length given as a 16-byte integer marker 0x14 (counts are 1-8 byte integers)")
     bad("count-marker-missing.bplist", bplist([b_ascii(s), b"\x5F"], top=1),
         ["truncated", "malformed"], "top object 0x5F announces an extended length, then the offset table")
     bad("integer-cut-short.bplist", bplist([b"\x13\x00\x00\x01"]), ["truncated", "malformed"],
