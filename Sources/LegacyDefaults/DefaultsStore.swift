@@ -179,6 +179,11 @@ public final class DefaultsStore: Sendable {
     if let value, let bad = Self.unsupportedType(value) {
       throw .unsupportedValue(key: key, type: bad)
     }
+    change(key, to: value)
+  }
+
+  /// Records a pending change (nil: a removal) and tells the key's observers.
+  private func change(_ key: String, to value: PlistValue?) {
     let fire = state.withLock { s -> (@Sendable () -> Void)? in
       let before = s.value(key)
       s.pending[key] = .some(value)
@@ -232,14 +237,7 @@ public final class DefaultsStore: Sendable {
   }
 
   /// Removes `key` from the application domain, so a registered default shows through.
-  public func removeObject(forKey key: String) {
-    let fire = state.withLock { s -> (@Sendable () -> Void)? in
-      let before = s.value(key)
-      s.pending[key] = .some(nil)
-      return Self.notification(for: key, before: before, in: s)
-    }
-    fire?()
-  }
+  public func removeObject(forKey key: String) { change(key, to: nil) }
 
   /// Removes every key of the application domain.
   public func removeAll() {
