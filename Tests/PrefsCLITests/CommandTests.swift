@@ -102,6 +102,26 @@ import Testing
     #expect(process.stdout.split(separator: "\n").count == names.count)
   }
 
+  /// Every file of the hostile corpus: exit 65, and each file named with a reason.
+  @Test func lintRefusesEveryHostileFile() throws {
+    let folder = Self.root.appendingPathComponent("Tests/PropertyListTests/Fixtures/hostile")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { !$0.hasSuffix(".json") }.sorted()
+    #expect(names.count > 200)
+    let run = try Self.prefsWithArguments(
+      ["lint"] + names.map { folder.appendingPathComponent($0).path })
+    #expect(run.status == 65)
+    #expect(run.stdout.isEmpty, "a hostile file passed lint: \(run.stdout)")
+    let lines = run.stderr.split(separator: "\n")
+    for name in names {
+      let line = lines.first { $0.contains("/\(name): ") }
+      #expect(line != nil, "\(name) is not named on stderr")
+      if let line {
+        #expect(line.count > name.count + 20, "\(name): no reason given")
+      }
+    }
+  }
+
   @Test func lintNamesTheFileAndThePlace() throws {
     let temporary = try TemporaryFolder()
     let folder = temporary.url
