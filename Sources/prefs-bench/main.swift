@@ -44,6 +44,25 @@ func foundationObject(_ value: PlistValue) -> Any {
   }
 }
 
+/// Foundation objects back to PlistValue: the cost of the "wrap PropertyListSerialization"
+/// option, on top of its parse.
+func plistValue(_ object: Any) -> PlistValue {
+  switch object {
+  case let s as String: return .string(s)
+  case let d as Date: return .date(d)
+  case let d as Data: return .data(d)
+  case let a as [Any]: return .array(a.map(plistValue))
+  case let d as [String: Any]: return .dictionary(d.mapValues(plistValue))
+  case let n as NSNumber:
+    switch n.objCType.pointee {
+    case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")): return .bool(n.boolValue)
+    case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")): return .real(n.doubleValue)
+    default: return .integer(n.int64Value)
+    }
+  default: return .string("\(object)")
+  }
+}
+
 func median(_ body: () throws -> Void) rethrows -> Double {
   var samples: [Double] = []
   for _ in 0..<runs {
@@ -103,6 +122,14 @@ do {
       Case(
         name: "load \(label)", prefs: readOurs, baseline: "PropertyListSerialization",
         baselineMs: readTheirs))
+    let readWrapped = try median {
+      _ = plistValue(
+        try PropertyListSerialization.propertyList(from: data, options: [], format: nil))
+    }
+    cases.append(
+      Case(
+        name: "load \(label)", prefs: readOurs,
+        baseline: "PropertyListSerialization + conversion to PlistValue", baselineMs: readWrapped))
 
     let writeOurs = try median { _ = try PropertyList.write(domain, as: format) }
     let writeTheirs = try median {
