@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "LegacyDefaults", targets: ["LegacyDefaults"]),
+    .library(name: "Preferences", targets: ["Preferences"]),
     .executable(name: "prefs", targets: ["prefs"]),
   ],
   targets: [
@@ -14,6 +15,8 @@ let package = Package(
     .target(name: "PropertyList"),
     // Layer 2: the NSUserDefaults-shaped store, its dialects and persistence.
     .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
+    // Layer 3: typed keys, Codable and enum values, observation.
+    .target(name: "Preferences", dependencies: ["LegacyDefaults", "PropertyList"]),
     // The command's logic: argument parsing, printing, exit codes. Testable in-process.
     .target(name: "PrefsCLI", dependencies: ["PropertyList", "LegacyDefaults"]),
     // The executable only hands its arguments to PrefsCLI.
@@ -24,7 +27,8 @@ let package = Package(
     .executableTarget(name: "defaults-probe", path: "Tests/DefaultsProbe"),
     // A writer process for the durability tests.
     .executableTarget(
-      name: "prefs-stress", dependencies: ["LegacyDefaults"], path: "Tests/StressWriter"),
+      name: "prefs-stress", dependencies: ["LegacyDefaults", "Preferences"],
+      path: "Tests/StressWriter"),
     // Helpers shared by the test targets (temporary folders, running reference tools).
     .target(name: "TestSupport", dependencies: ["PropertyList"], path: "Tests/TestSupport"),
     .testTarget(
@@ -36,6 +40,10 @@ let package = Package(
       name: "LegacyDefaultsTests",
       dependencies: ["LegacyDefaults", "PropertyList", "TestSupport"],
       exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "PreferencesTests",
+      dependencies: ["Preferences", "LegacyDefaults", "PropertyList", "TestSupport"]
     ),
     .testTarget(
       name: "PrefsCLITests",

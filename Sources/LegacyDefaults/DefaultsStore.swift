@@ -285,26 +285,66 @@ public final class DefaultsStore: Sendable {
   /// ``synchronize()``, throwing the reason it failed. On failure nothing on disk changed and
   /// the pending changes are kept for the next attempt.
   public func synchronizeOrThrow() throws(DefaultsError) {
+    try synchronize(applying: nil)
+  }
+
+  /// Reads, changes and writes one key as a single step under the cross-process lock: the
+  /// value `transform` sees is the one on disk (with this store's pending changes applied), so
+  /// two processes that both append to a list lose neither append. `transform` returns the new
+  /// value (nil removes the key). Everything pending is written with it.
+  public func update(
+    _ key: String, _ transform: (PlistValue?) -> PlistValue?
+  ) throws(DefaultsError) {
+    guard !key.isEmpty else { throw .emptyKey }
+    guard file != nil else {
+      let fire = state.withLock { s -> (@Sendable () -> Void)? in
+        let before = s.value(key)
+        s.pending[key] = .some(transform(s.applicationValue(key)))
+        return Self.notification(for: key, before: before, in: s)
+      }
+      fire?()
+      return
+    }
+    try withoutActuallyEscaping(transform) { (escaping) throws(DefaultsError) in
+      try synchronize(applying: (key, escaping))
+    }
+  }
+
+  private func synchronize(applying update: (String, (PlistValue?) -> PlistValue?)?)
+    throws(DefaultsError)
+  {
     guard let file else { return }
     let fires = try state.withLock { s throws(DefaultsError) -> [@Sendable () -> Void] in
-      let observed = Array(s.observers.keys)
+      var observed = Array(s.observers.keys)
+      if let key = update?.0, !observed.contains(key), s.observers[key] != nil {
+        observed.append(key)
+      }
       let before = observed.map { s.value($0) }
       try file.withLock { () throws(DefaultsError) in
         let disk = try file.read()
         if let recovery = disk.recovery { s.recoveries.append(recovery) }
         var merged = disk.values
+        for (key, change) in s.pending { merged[key] = change }
+        var changes = s.pending
+        if let (key, transform) = update {
+          let value = transform(merged[key])
+          if let value, let bad = Self.unsupportedType(value) {
+            throw .unsupportedValue(key: key, type: bad)
+          }
+          merged[key] = value
+          changes[key] = .some(value)
+        }
         let current = disk.format ?? s.format ?? file.newFileFormat
         var format = current
-        if !s.pending.isEmpty {
-          for (key, change) in s.pending { merged[key] = change }
+        if !changes.isEmpty {
           format = DomainFile.format(for: merged, current: current)
-          for (key, change) in s.pending {
+          for (key, change) in changes {
             if let change { merged[key] = DomainFile.storable(change, in: format) }
           }
           try file.write(merged, format: format)
         }
         s.base = merged
-        s.format = disk.format == nil && s.pending.isEmpty ? nil : format
+        s.format = disk.format == nil && changes.isEmpty ? nil : format
         s.pending = [:]
       }
       if let globalFile {

@@ -1,11 +1,13 @@
 import Foundation
 import LegacyDefaults
+import Preferences
 
 // A writer process for the durability tests (a real process, so locks, kills and exits are
 // real). Modes:
 //   write-keys FILE PREFIX COUNT   set PREFIX-i = i and synchronize, for i in 0..<COUNT
 //   cycle FILE COUNT               set counter = i, synchronize, print "ack i", for i in 1...COUNT
 //   exit-pending FILE KEY VALUE    set KEY = VALUE and exit without synchronize
+//   append FILE KEY TAG COUNT      append "TAG-i" to the [String] at KEY with modify, COUNT times
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
@@ -39,6 +41,13 @@ do {
     }
   case "exit-pending" where args.count == 4:
     try store.set(args[3], forKey: args[2])
+  case "append" where args.count == 5:
+    guard let count = Int(args[4]) else { fail("COUNT") }
+    let typed = PreferencesStore(store)
+    let key = Key<[String]>(args[2], default: [])
+    for i in 0..<count {
+      try typed.modify(key) { $0.append("\(args[3])-\(i)") }
+    }
   default:
     fail("unknown mode or wrong arguments: \(args)")
   }

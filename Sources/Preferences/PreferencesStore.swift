@@ -1,0 +1,222 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+import Synchronization
+
+/// The typed store: ``Key``s over a defaults domain, persisted through the same engine as
+/// ``DefaultsStore`` (cross-process lock, per-key merge, atomic write).
+///
+/// ```swift
+/// let store = try PreferencesStore(domain: "com.exmo.equizmo")
+/// store[Keys.rankingSize] = 10          // written through (locked, merged, atomic)
+/// let size = store[Keys.rankingSize]    // 10; the key's default when absent
+/// ```
+///
+/// Reads through the subscript never fail: absent gives the default, and a value that does not
+/// decode gives the default too and is *reported* (``readIssues``, ``onReadIssue``). Use
+/// ``value(for:)`` to tell absent from corrupt.
+public final class PreferencesStore: Sendable {
+  /// The defaults store underneath (its dialect plays no part in typed reads).
+  public let defaults: DefaultsStore
+  /// Whether every write is synchronized at once (the default) or left for ``synchronize()``
+  /// (and the flush at process exit).
+  public let writesThrough: Bool
+
+  private let issues = Mutex<[PreferenceError]>([])
+  private let issueHandler = Mutex<(@Sendable (PreferenceError) -> Void)?>(nil)
+
+  public init(_ defaults: DefaultsStore, writesThrough: Bool = true) {
+    self.defaults = defaults
+    self.writesThrough = writesThrough
+  }
+
+  /// The store of a domain, resolved to the platform's preferences folder.
+  public convenience init(
+    domain: String, locator: DomainLocator = DomainLocator(), writesThrough: Bool = true
+  ) throws(PreferenceError) {
+    do {
+      self.init(
+        try DefaultsStore(domain: domain, locator: locator, newFileFormat: .binary),
+        writesThrough: writesThrough)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// The store of a domain file.
+  public convenience init(url: URL, writesThrough: Bool = true) throws(PreferenceError) {
+    do {
+      self.init(try DefaultsStore(url: url, newFileFormat: .binary), writesThrough: writesThrough)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// A store in memory only (tests, previews).
+  public static func inMemory(_ values: [String: PlistValue] = [:]) -> PreferencesStore {
+    PreferencesStore(DefaultsStore(inMemory: values))
+  }
+
+  // MARK: - Reading
+
+  /// The value, or the key's default when absent or when the stored value does not decode
+  /// (then reported).
+  public subscript<Value>(key: Key<Value>) -> Value {
+    get {
+      do {
+        return try value(for: key)
+      } catch {
+        report(error)
+        return key.defaultValue
+      }
+    }
+    set {
+      do {
+        try set(newValue, for: key)
+      } catch {
+        report(error)
+      }
+    }
+  }
+
+  /// The value: the key's default when absent, the stored value when it decodes, else a
+  /// ``PreferenceError`` naming the key, the expected type and what was found.
+  public func value<Value>(for key: Key<Value>) throws(PreferenceError) -> Value {
+    guard let stored = defaults.object(forKey: key.name) else { return key.defaultValue }
+    return try Self.decode(stored, for: key)
+  }
+
+  static func decode<Value>(_ stored: PlistValue, for key: Key<Value>) throws(PreferenceError)
+    -> Value
+  {
+    do {
+      return try Value.decode(stored)
+    } catch {
+      throw error.error(key: key.name, found: stored)
+    }
+  }
+
+  /// Whether the domain holds a value for the key.
+  public func contains<Value>(_ key: Key<Value>) -> Bool {
+    defaults.object(forKey: key.name) != nil
+  }
+
+  // MARK: - Writing
+
+  /// Stores `value` (an optional's nil removes the key) and, unless ``writesThrough`` is
+  /// off, synchronizes.
+  public func set<Value>(_ value: Value, for key: Key<Value>) throws(PreferenceError) {
+    let stored: PlistValue?
+    do {
+      stored = try value.plistValue()
+    } catch {
+      throw Self.named(error, key.name)
+    }
+    do {
+      try defaults.set(stored, forKey: key.name)
+      if writesThrough { try defaults.synchronizeOrThrow() }
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// Removes the stored value, so the key reads as its default again.
+  public func reset<Value>(_ key: Key<Value>) throws(PreferenceError) {
+    defaults.removeObject(forKey: key.name)
+    if writesThrough { try synchronize() }
+  }
+
+  /// Reads, changes and writes the value as one step under the cross-process lock: two
+  /// processes appending to the same list lose no append. The closure sees the value on disk
+  /// (or the default); if the stored value does not decode, nothing is written and the error
+  /// is thrown.
+  public func modify<Value>(
+    _ key: Key<Value>, _ body: (inout Value) throws(PreferenceError) -> Void
+  ) throws(PreferenceError) {
+    var failure: PreferenceError?
+    do {
+      try defaults.update(key.name) { stored in
+        do throws(PreferenceError) {
+          var value =
+            try stored.map { (s) throws(PreferenceError) in try Self.decode(s, for: key) }
+            ?? key.defaultValue
+          try body(&value)
+          return try value.plistValue()
+        } catch {
+          failure = Self.named(error, key.name)
+          return stored
+        }
+      }
+    } catch {
+      throw .storage(error)
+    }
+    if let failure { throw failure }
+  }
+
+  /// Writes pending changes and picks up other processes' changes.
+  public func synchronize() throws(PreferenceError) {
+    do {
+      try defaults.synchronizeOrThrow()
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  static func named(_ error: PreferenceError, _ key: String) -> PreferenceError {
+    if case .unrepresentable(let inner, let reason) = error {
+      return .unrepresentable(key: key + (inner.isEmpty ? "" : inner), reason: reason)
+    }
+    return error
+  }
+
+  // MARK: - Observation
+
+  /// Calls `handler` with the key's value each time it changes, by a local write or by
+  /// another process's write picked up at ``synchronize()``.
+  public func observe<Value>(
+    _ key: Key<Value>, handler: @escaping @Sendable (Value) -> Void
+  ) -> DefaultsStore.Observation {
+    defaults.observe(key.name) { [weak self] stored in
+      guard let self else { return }
+      handler(self.decoded(stored, for: key))
+    }
+  }
+
+  /// The key's values as they change.
+  public func changes<Value>(for key: Key<Value>) -> AsyncStream<Value> {
+    AsyncStream { continuation in
+      let observation = observe(key) { continuation.yield($0) }
+      continuation.onTermination = { _ in observation.cancel() }
+    }
+  }
+
+  func decoded<Value>(_ stored: PlistValue?, for key: Key<Value>) -> Value {
+    guard let stored else { return key.defaultValue }
+    do {
+      return try Self.decode(stored, for: key)
+    } catch {
+      report(error)
+      return key.defaultValue
+    }
+  }
+
+  // MARK: - Reports
+
+  /// Values that did not decode (read as their key's default) and writes that failed through
+  /// the subscript, most recent last (at most 100 kept).
+  public var readIssues: [PreferenceError] { issues.withLock { $0 } }
+
+  /// Called for each issue as it happens (for logging).
+  public var onReadIssue: (@Sendable (PreferenceError) -> Void)? {
+    get { issueHandler.withLock { $0 } }
+    set { issueHandler.withLock { $0 = newValue } }
+  }
+
+  func report(_ error: PreferenceError) {
+    issues.withLock { list in
+      list.append(error)
+      if list.count > 100 { list.removeFirst(list.count - 100) }
+    }
+    issueHandler.withLock { $0 }?(error)
+  }
+}

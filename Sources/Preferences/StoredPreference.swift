@@ -1,0 +1,29 @@
+/// A property backed by a typed key, for plain classes and structs:
+///
+/// ```swift
+/// final class SoundSettings {
+///   @StoredPreference(Keys.soundEnabled, in: store) var soundEnabled: Bool
+/// }
+/// ```
+///
+/// Inside an `@Observable` class a property wrapper does not work (the macro turns stored
+/// properties into computed ones, which cannot carry a wrapper): use a plain stored property
+/// with a write-through `didSet`, as ``AppSettings`` does.
+@propertyWrapper
+public struct StoredPreference<Value: PreferenceValue>: Sendable {
+  public let key: Key<Value>
+  public let store: PreferencesStore
+
+  public init(_ key: Key<Value>, in store: PreferencesStore) {
+    self.key = key
+    self.store = store
+  }
+
+  public var wrappedValue: Value {
+    get { store[key] }
+    nonmutating set { store[key] = newValue }
+  }
+
+  /// `$name`: the key's values as they change.
+  public var projectedValue: AsyncStream<Value> { store.changes(for: key) }
+}
