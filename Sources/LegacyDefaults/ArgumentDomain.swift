@@ -1,6 +1,5 @@
 import Foundation
 import PropertyList
-import Synchronization
 
 /// The argument domain: `-key value` pairs of the process's arguments. A value that starts
 /// with `{`, `(`, `<` or `"` is parsed as a property list (and stays a string when it does not
@@ -43,8 +42,8 @@ enum ExitFlush {
     init(_ store: DefaultsStore) { self.store = store }
   }
 
-  private static let stores = Mutex<[Box]>([])
-  private static let installed = Mutex(false)
+  private static let stores = Locked<[Box]>([])
+  private static let installed = Locked(false)
 
   static func register(_ store: DefaultsStore) {
     let install = installed.withLock { done -> Bool in

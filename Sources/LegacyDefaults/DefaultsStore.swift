@@ -1,6 +1,5 @@
 import Foundation
 import PropertyList
-import Synchronization
 
 /// An `NSUserDefaults`-shaped store over one persistent domain, with the getters of a chosen
 /// ``Dialect`` and persistence that does not lose values:
@@ -28,7 +27,7 @@ public final class DefaultsStore: Sendable {
 
   let file: DomainFile?
   private let globalFile: DomainFile?
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   struct State {
     var arguments: [String: PlistValue] = [:]
@@ -86,7 +85,7 @@ public final class DefaultsStore: Sendable {
       initial.global = global.values
       if let recovery = global.recovery { initial.recoveries.append(recovery) }
     }
-    self.state = Mutex(initial)
+    self.state = Locked(initial)
     if flushAtExit { ExitFlush.register(self) }
   }
 
@@ -112,7 +111,7 @@ public final class DefaultsStore: Sendable {
     var initial = State()
     initial.arguments = ArgumentDomain.parse(arguments)
     initial.base = values
-    self.state = Mutex(initial)
+    self.state = Locked(initial)
   }
 
   func withState<T>(_ body: (inout State) throws(DefaultsError) -> T) throws(DefaultsError) -> T {
@@ -362,7 +361,7 @@ public final class DefaultsStore: Sendable {
   /// A handle that keeps an observation alive; ``cancel()`` (or releasing it) ends it.
   public final class Observation: Sendable {
     private let end: @Sendable () -> Void
-    private let ended = Mutex(false)
+    private let ended = Locked(false)
 
     init(end: @escaping @Sendable () -> Void) { self.end = end }
 

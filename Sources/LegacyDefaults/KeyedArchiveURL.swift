@@ -4,6 +4,16 @@ import PropertyList
 /// The `NSKeyedArchiver` form of an `NSURL`, which Apple's `setURL:forKey:` stores for URLs
 /// that are not file URLs. Read and written with the property-list layer, never with
 /// `NSKeyedUnarchiver` (which traps on non-archive data in corelibs).
+public enum KeyedArchive {
+  /// The keyed archive of `url` that Apple's `setURL:forKey:` writes for a non-file URL.
+  public static func archive(_ url: URL) throws(PlistError) -> Data {
+    try KeyedArchiveURL.encode(url)
+  }
+
+  /// The URL in a keyed archive of an `NSURL`, or nil.
+  public static func url(from data: Data) -> URL? { KeyedArchiveURL.decode(data) }
+}
+
 enum KeyedArchiveURL {
   /// The URL in `data`, or nil when `data` is not a keyed archive of an `NSURL`.
   static func decode(_ data: Data) -> URL? {

@@ -1,7 +1,6 @@
 import Foundation
 import LegacyDefaults
 import PropertyList
-import Synchronization
 
 /// The typed store: ``Key``s over a defaults domain, persisted through the same engine as
 /// ``DefaultsStore`` (cross-process lock, per-key merge, atomic write).
@@ -22,8 +21,8 @@ public final class PreferencesStore: Sendable {
   /// (and the flush at process exit).
   public let writesThrough: Bool
 
-  private let issues = Mutex<[PreferenceError]>([])
-  private let issueHandler = Mutex<(@Sendable (PreferenceError) -> Void)?>(nil)
+  private let issues = Locked<[PreferenceError]>([])
+  private let issueHandler = Locked<(@Sendable (PreferenceError) -> Void)?>(nil)
 
   public init(_ defaults: DefaultsStore, writesThrough: Bool = true) {
     self.defaults = defaults
