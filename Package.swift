@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "LegacyDefaults", targets: ["LegacyDefaults"]),
     .library(name: "Preferences", targets: ["Preferences"]),
+    .library(name: "PreferencesMigration", targets: ["PreferencesMigration"]),
     .executable(name: "prefs", targets: ["prefs"]),
   ],
   targets: [
@@ -17,8 +18,12 @@ let package = Package(
     .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
     // Layer 3: typed keys, Codable and enum values, observation.
     .target(name: "Preferences", dependencies: ["LegacyDefaults", "PropertyList"]),
+    // Layer 4: plans, the migrator, the report, the export back.
+    .target(
+      name: "PreferencesMigration", dependencies: ["Preferences", "LegacyDefaults", "PropertyList"]),
     // The command's logic: argument parsing, printing, exit codes. Testable in-process.
-    .target(name: "PrefsCLI", dependencies: ["PropertyList", "LegacyDefaults"]),
+    .target(
+      name: "PrefsCLI", dependencies: ["PropertyList", "LegacyDefaults", "PreferencesMigration"]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).

@@ -21,6 +21,8 @@ public enum Prefs {
       case "read": return try Read.run(rest, console: console)
       case "write": return try Write.run(rest, console: console)
       case "delete": return try Delete.run(rest, console: console)
+      case "migrate": return try Migrate.run(rest, console: console)
+      case "export": return try Export.run(rest, console: console)
       case "--help", "-h", "help":
         console.out(usage)
         return .ok
@@ -44,6 +46,10 @@ public enum Prefs {
                                         print a property list, one key, or what a getter read
       write FILE KEY [-TYPE] VALUE      set one key and synchronize
       delete FILE [KEY]                 remove a key (or the whole domain) and synchronize
+      migrate --plan PLAN (--to OUT | --in-place) [--dry-run] LEGACY...
+                                        move legacy files into the typed store, with a report
+      export --plan PLAN STORE --to LEGACY_OUT
+                                        the plan backwards, for a rollback
       lint FILE... [--json]             check that files parse (exit 65 if any does not)
       convert FILE --to FORMAT [-o OUT] rewrite in xml, binary, openstep, gnustep or json
 

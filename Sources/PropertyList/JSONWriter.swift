@@ -15,16 +15,20 @@ struct JSONWriter {
   private var path: [ValuePath.Component] = []
   private let mode: Mode
   private let maxDepth: Int
+  private let compact: Bool
 
-  static func write(_ value: PlistValue, mode: Mode, maxDepth: Int) throws(PlistError) -> String {
-    var writer = JSONWriter(mode: mode, maxDepth: maxDepth)
+  static func write(_ value: PlistValue, mode: Mode, maxDepth: Int, compact: Bool = false)
+    throws(PlistError) -> String
+  {
+    var writer = JSONWriter(mode: mode, maxDepth: maxDepth, compact: compact)
     try writer.append(value, indent: 0)
     return writer.out
   }
 
-  private init(mode: Mode, maxDepth: Int) {
+  private init(mode: Mode, maxDepth: Int, compact: Bool) {
     self.mode = mode
     self.maxDepth = maxDepth
+    self.compact = compact
   }
 
   private func refuse(_ reason: String) -> PlistError {
@@ -32,6 +36,7 @@ struct JSONWriter {
   }
 
   private mutating func newline(_ indent: Int) {
+    guard !compact else { return }
     out += "\n"
     out += String(repeating: "  ", count: indent)
   }
@@ -104,7 +109,7 @@ struct JSONWriter {
       for (n, (key, element)) in sorted.enumerated() {
         newline(indent + 1)
         out += Self.quoted(key)
-        out += ": "
+        out += compact ? ":" : ": "
         path.append(.key(key))
         try append(element, indent: indent + 1)
         path.removeLast()

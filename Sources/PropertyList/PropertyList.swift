@@ -95,10 +95,11 @@ public enum PropertyList {
 
   /// The value as JSON. `lossless` refuses dates, data, UIDs and non-finite reals; `display`
   /// renders them (base64, ISO 8601, `{"CF$UID": n}`, `"nan"`).
-  public static func json(_ value: PlistValue, lossless: Bool, maxDepth: Int = 512)
-    throws(PlistError) -> String
-  {
-    try JSONWriter.write(value, mode: lossless ? .lossless : .display, maxDepth: maxDepth)
+  public static func json(
+    _ value: PlistValue, lossless: Bool, compact: Bool = false, maxDepth: Int = 512
+  ) throws(PlistError) -> String {
+    try JSONWriter.write(
+      value, mode: lossless ? .lossless : .display, maxDepth: maxDepth, compact: compact)
   }
 
   /// The value as `defaults read` shows it to a person.

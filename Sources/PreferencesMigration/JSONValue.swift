@@ -1,0 +1,237 @@
+import Foundation
+import PropertyList
+
+/// A JSON document, parsed strictly (RFC 8259) with integers kept apart from reals so that
+/// 64-bit integers survive. Used for plan files and for legacy values holding JSON.
+enum JSONValue: Sendable, Hashable {
+  case null
+  case bool(Bool)
+  case integer(Int64)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  struct ParseError: Error, CustomStringConvertible {
+    var offset: Int
+    var reason: String
+    var description: String { "\(reason) at byte \(offset)" }
+  }
+
+  static func parse(_ data: Data) throws(ParseError) -> JSONValue {
+    var parser = Parser(bytes: [UInt8](data))
+    let value = try parser.value(depth: 0)
+    parser.skipSpace()
+    guard parser.i == parser.bytes.count else {
+      throw ParseError(offset: parser.i, reason: "content after the JSON value")
+    }
+    return value
+  }
+
+  /// The value as a property list: `null` members of objects are left out; `null` anywhere
+  /// else makes it unrepresentable (nil).
+  var plistValue: PlistValue? {
+    switch self {
+    case .null: return nil
+    case .bool(let b): return .bool(b)
+    case .integer(let i): return .integer(i)
+    case .number(let d): return .real(d)
+    case .string(let s): return .string(s)
+    case .array(let list):
+      var elements: [PlistValue] = []
+      for element in list {
+        guard let value = element.plistValue else { return nil }
+        elements.append(value)
+      }
+      return .array(elements)
+    case .object(let object):
+      var dictionary: [String: PlistValue] = [:]
+      for (key, element) in object {
+        if case .null = element { continue }
+        guard let value = element.plistValue else { return nil }
+        dictionary[key] = value
+      }
+      return .dictionary(dictionary)
+    }
+  }
+
+  var summary: String {
+    switch self {
+    case .null: "null"
+    case .bool(let b): String(b)
+    case .integer(let i): String(i)
+    case .number(let d): String(d)
+    case .string(let s): "\"\(s)\""
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
+  private struct Parser {
+    let bytes: [UInt8]
+    var i = 0
+
+    mutating func skipSpace() {
+      while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    }
+
+    func fail(_ reason: String) -> ParseError { ParseError(offset: i, reason: reason) }
+
+    mutating func literal(_ word: String, _ value: JSONValue) throws(ParseError) -> JSONValue {
+      let utf8 = Array(word.utf8)
+      guard i + utf8.count <= bytes.count, Array(bytes[i..<(i + utf8.count)]) == utf8 else {
+        throw fail("unexpected text")
+      }
+      i += utf8.count
+      return value
+    }
+
+    mutating func value(depth: Int) throws(ParseError) -> JSONValue {
+      guard depth < 512 else { throw fail("nested deeper than 512") }
+      skipSpace()
+      guard i < bytes.count else { throw fail("unexpected end") }
+      switch bytes[i] {
+      case UInt8(ascii: "n"): return try literal("null", .null)
+      case UInt8(ascii: "t"): return try literal("true", .bool(true))
+      case UInt8(ascii: "f"): return try literal("false", .bool(false))
+      case UInt8(ascii: "\""): return .string(try string())
+      case UInt8(ascii: "["):
+        i += 1
+        var list: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+          i += 1
+          return .array(list)
+        }
+        while true {
+          list.append(try value(depth: depth + 1))
+          skipSpace()
+          guard i < bytes.count else { throw fail("unexpected end in an array") }
+          if bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(list)
+          }
+          guard bytes[i] == UInt8(ascii: ",") else { throw fail("expected , or ]") }
+          i += 1
+        }
+      case UInt8(ascii: "{"):
+        i += 1
+        var object: [String: JSONValue] = [:]
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+          i += 1
+          return .object(object)
+        }
+        while true {
+          skipSpace()
+          guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+            throw fail("expected a member name")
+          }
+          let key = try string()
+          skipSpace()
+          guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected :") }
+          i += 1
+          guard object.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
+            throw fail("the member \"\(key)\" appears twice")
+          }
+          skipSpace()
+          guard i < bytes.count else { throw fail("unexpected end in an object") }
+          if bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(object)
+          }
+          guard bytes[i] == UInt8(ascii: ",") else { throw fail("expected , or }") }
+          i += 1
+        }
+      default:
+        return try number()
+      }
+    }
+
+    mutating func number() throws(ParseError) -> JSONValue {
+      let start = i
+      var isInteger = true
+      if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
+      let digitsStart = i
+      while i < bytes.count, (0x30...0x39).contains(bytes[i]) { i += 1 }
+      guard i > digitsStart else { throw fail("unexpected character") }
+      if bytes[digitsStart] == 0x30, i - digitsStart > 1 { throw fail("a leading zero") }
+      if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+        isInteger = false
+        i += 1
+        let fraction = i
+        while i < bytes.count, (0x30...0x39).contains(bytes[i]) { i += 1 }
+        guard i > fraction else { throw fail("digits expected after .") }
+      }
+      if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+        isInteger = false
+        i += 1
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+          i += 1
+        }
+        let exponent = i
+        while i < bytes.count, (0x30...0x39).contains(bytes[i]) { i += 1 }
+        guard i > exponent else { throw fail("digits expected in the exponent") }
+      }
+      let text = String(decoding: bytes[start..<i], as: UTF8.self)
+      if isInteger, let integer = Int64(text) { return .integer(integer) }
+      guard let double = Double(text) else { throw fail("not a number") }
+      return .number(double)
+    }
+
+    mutating func string() throws(ParseError) -> String {
+      i += 1
+      var units: [UInt16] = []
+      var runStart = i
+      func flush(_ end: Int, _ units: inout [UInt16]) {
+        units.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).utf16)
+      }
+      while true {
+        guard i < bytes.count else { throw fail("unterminated string") }
+        let c = bytes[i]
+        if c == UInt8(ascii: "\"") {
+          flush(i, &units)
+          i += 1
+          var result = ""
+          var iterator = units.makeIterator()
+          var decoder = UTF16()
+          while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
+            case .emptyInput: return result
+            case .error: throw fail("an unpaired surrogate escape")
+            }
+          }
+        }
+        if c < 0x20 { throw fail("a control character in a string") }
+        guard c == UInt8(ascii: "\\") else {
+          i += 1
+          continue
+        }
+        flush(i, &units)
+        i += 1
+        guard i < bytes.count else { throw fail("unterminated escape") }
+        let e = bytes[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "\""): units.append(0x22)
+        case UInt8(ascii: "\\"): units.append(0x5C)
+        case UInt8(ascii: "/"): units.append(0x2F)
+        case UInt8(ascii: "b"): units.append(0x08)
+        case UInt8(ascii: "f"): units.append(0x0C)
+        case UInt8(ascii: "n"): units.append(0x0A)
+        case UInt8(ascii: "r"): units.append(0x0D)
+        case UInt8(ascii: "t"): units.append(0x09)
+        case UInt8(ascii: "u"):
+          guard i + 4 <= bytes.count,
+            let unit = UInt16(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
+          else { throw fail("a bad \\u escape") }
+          units.append(unit)
+          i += 4
+        default: throw fail("a bad escape")
+        }
+        runStart = i
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LegacyDefaults
+import Preferences
+import PropertyList
+
+/// How legacy flat keys become typed keys: the same plan drives the migration forward and the
+/// export back. Build it in Swift (``Entry/map(_:to:)-…``) or load the JSON plan file
+/// (``load(json:)``, the form `shared/spec/migration-plan.md` defines).
+public struct MigrationPlan: Sendable, Hashable {
+  /// What happens to legacy keys no entry names.
+  public enum Unmapped: String, Sendable, Hashable, CaseIterable {
+    case keep, drop, error
+  }
+
+  /// The typed key's kind, which decides how a legacy value converts.
+  public enum ValueType: String, Sendable, Hashable, CaseIterable {
+    case bool, integer, double, string, date, data, url
+    case stringArray = "string-array"
+    case array, dictionary
+    case `enum`
+    case json, any
+  }
+
+  /// What a value the target type cannot hold does to the file.
+  public enum Invalid: String, Sendable, Hashable, CaseIterable {
+    /// The file is refused, nothing written (the default).
+    case refuse
+    /// The entry's default is used (reported as a fallback).
+    case `default`
+  }
+
+  public struct Entry: Sendable, Hashable {
+    public var from: String
+    public var to: String
+    public var type: ValueType
+    /// The typed key's default, in its stored form.
+    public var defaultValue: PlistValue?
+    /// For `enum`: the raw values that name a case.
+    public var values: [String]
+    public var invalid: Invalid
+
+    public init(
+      from: String, to: String, type: ValueType, defaultValue: PlistValue? = nil,
+      values: [String] = [], invalid: Invalid = .refuse
+    ) {
+      self.from = from
+      self.to = to
+      self.type = type
+      self.defaultValue = defaultValue
+      self.values = values
+      self.invalid = invalid
+    }
+  }
+
+  public var dialect: Dialect
+  public var schemaVersion: Int
+  public var unmapped: Unmapped
+  public var materializeDefaults: Bool
+  public var entries: [Entry]
+
+  public init(
+    dialect: Dialect = .apple, schemaVersion: Int, unmapped: Unmapped = .keep,
+    materializeDefaults: Bool = false, entries: [Entry]
+  ) {
+    self.dialect = dialect
+    self.schemaVersion = schemaVersion
+    self.unmapped = unmapped
+    self.materializeDefaults = materializeDefaults
+    self.entries = entries
+  }
+
+  /// The key of the new store that records the plan's schema version.
+  public static let schemaVersionKey = "prefs.schemaVersion"
+}
+
+// MARK: - Typed entries from keys
+
+extension MigrationPlan.Entry {
+  private static func stored<V: PreferenceValue>(_ key: Key<V>) -> PlistValue? {
+    (try? key.defaultValue.plistValue()) ?? nil
+  }
+
+  /// A legacy key read as a bool (`boolForKey:`) into a `Bool` key.
+  public static func map(_ from: String, to key: Key<Bool>) -> Self {
+    Self(from: from, to: key.name, type: .bool, defaultValue: stored(key))
+  }
+  /// A legacy key read as an integer (`integerForKey:`) into an `Int` key.
+  public static func map(_ from: String, to key: Key<Int>) -> Self {
+    Self(from: from, to: key.name, type: .integer, defaultValue: stored(key))
+  }
+  public static func map(_ from: String, to key: Key<Double>) -> Self {
+    Self(from: from, to: key.name, type: .double, defaultValue: stored(key))
+  }
+  public static func map(_ from: String, to key: Key<String>) -> Self {
+    Self(from: from, to: key.name, type: .string, defaultValue: stored(key))
+  }
+  public static func map(_ from: String, to key: Key<Date>) -> Self {
+    Self(from: from, to: key.name, type: .date, defaultValue: stored(key))
+  }
+  public static func map(_ from: String, to key: Key<Data>) -> Self {
+    Self(from: from, to: key.name, type: .data, defaultValue: stored(key))
+  }
+  public static func map(_ from: String, to key: Key<URL?>) -> Self {
+    Self(from: from, to: key.name, type: .url)
+  }
+  public static func map(_ from: String, to key: Key<[String]>) -> Self {
+    Self(from: from, to: key.name, type: .stringArray, defaultValue: stored(key))
+  }
+  /// An enum stored by its `String` raw value; a raw value that names no case becomes the
+  /// key's default.
+  public static func map<E>(_ from: String, to key: Key<E>) -> Self
+  where E: RawRepresentable & CaseIterable & PreferenceValue, E.RawValue == String {
+    Self(
+      from: from, to: key.name, type: .enum, defaultValue: .string(key.defaultValue.rawValue),
+      values: E.allCases.map(\.rawValue))
+  }
+  /// A `Codable` value the legacy app stored as JSON (bytes or text), stored natively.
+  public static func map<C: CodablePreference>(_ from: String, to key: Key<C>) -> Self {
+    Self(from: from, to: key.name, type: .json, defaultValue: stored(key))
+  }
+  public static func map<C: CodablePreference>(_ from: String, to key: Key<C?>) -> Self {
+    Self(from: from, to: key.name, type: .json)
+  }
+}

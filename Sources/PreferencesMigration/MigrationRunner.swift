@@ -1,0 +1,229 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+
+/// How one legacy file ended.
+public enum FileStatus: String, Sendable, Hashable, CaseIterable {
+  /// The new store was written (or, in a dry run, would be).
+  case migrated
+  /// The output already holds exactly this (or the file is already migrated): nothing written.
+  case unchanged
+  /// The plan cannot carry a value (unconvertible, unmapped under `error`): nothing written.
+  case refused
+  /// The legacy file does not parse: nothing written.
+  case malformed
+  /// The legacy file does not exist or cannot be read.
+  case missing
+  /// Writing failed (the previous output, if any, is intact).
+  case failed
+}
+
+/// The outcome of one file: where it went, how it ended, and every key's fate.
+public struct FileOutcome: Sendable, Hashable {
+  public var path: String
+  public var output: String?
+  public var status: FileStatus
+  public var message: String?
+  public var keys: [KeyReport]
+  /// Where the original was copied before an in-place migration.
+  public var backup: String?
+}
+
+/// Runs a plan over files: reads each legacy file, migrates it, and writes the new store
+/// atomically. The legacy file is never changed unless in place, and then only after a
+/// complete backup copy exists and the new content is fully written.
+public struct MigrationRunner: Sendable {
+  public enum Destination: Sendable, Hashable {
+    /// One output file.
+    case file(String)
+    /// `DIR/<legacy file name>` for each legacy file.
+    case folder(String)
+    /// Replace the legacy file, after copying it to the backup folder (nil: beside the file).
+    case inPlace(backupFolder: String?)
+  }
+
+  public let plan: MigrationPlan
+  public var format: PlistFormat
+  public var dryRun: Bool
+  public var limits: PlistLimits
+
+  public init(
+    plan: MigrationPlan, format: PlistFormat = .binary, dryRun: Bool = false,
+    limits: PlistLimits = .default
+  ) {
+    self.plan = plan
+    self.format = format
+    self.dryRun = dryRun
+    self.limits = limits
+  }
+
+  public func outputPath(for legacy: String, _ destination: Destination) -> String {
+    switch destination {
+    case .file(let path): path
+    case .folder(let folder):
+      URL(fileURLWithPath: folder).appendingPathComponent(
+        URL(fileURLWithPath: legacy).lastPathComponent
+      ).path
+    case .inPlace: legacy
+    }
+  }
+
+  public func run(_ legacyPath: String, to destination: Destination) -> FileOutcome {
+    let target = outputPath(for: legacyPath, destination)
+    var outcome = FileOutcome(
+      path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
+    let data: Data
+    do {
+      data = try FileAccess.readFile(legacyPath, limit: limits.maxInputBytes)
+    } catch {
+      switch error {
+      case .missing: outcome.status = .missing
+      case .tooLarge: outcome.status = .malformed
+      default: outcome.status = .failed
+      }
+      outcome.message = error.description
+      return outcome
+    }
+    let legacy: [String: PlistValue]
+    do {
+      let document = try PropertyList.read(data, limits: limits)
+      guard case .dictionary(let values) = document.value else {
+        outcome.status = .malformed
+        outcome.message =
+          "\(legacyPath): the top level is a \(document.value.typeName), not a defaults dictionary"
+        return outcome
+      }
+      legacy = values
+    } catch {
+      outcome.status = .malformed
+      outcome.message = "\(legacyPath): \(error)"
+      return outcome
+    }
+
+    // Already a store of this plan: nothing to do (running the plan twice changes nothing).
+    if let recorded = legacy[MigrationPlan.schemaVersionKey] {
+      outcome.keys = legacy.keys.sorted().map {
+        KeyReport(from: $0, to: $0, action: .kept, legacy: legacy[$0], value: legacy[$0])
+      }
+      if recorded == .int(plan.schemaVersion) {
+        outcome.status = .unchanged
+        outcome.message = "already migrated with schema version \(plan.schemaVersion)"
+      } else {
+        outcome.status = .refused
+        outcome.message =
+          "already migrated with schema version \(PropertyList.describe(recorded)), "
+          + "not \(plan.schemaVersion)"
+      }
+      return outcome
+    }
+
+    let migration = Migrator(plan: plan).migrate(legacy)
+    outcome.keys = migration.keys
+    guard let values = migration.output else {
+      outcome.status = .refused
+      outcome.message = migration.refusal
+      return outcome
+    }
+    let encoded: Data
+    do {
+      encoded = try PropertyList.write(.dictionary(values), as: format)
+    } catch {
+      outcome.status = .refused
+      outcome.message = "\(error)"
+      return outcome
+    }
+    if let existing = try? FileAccess.readFile(target, limit: limits.maxInputBytes),
+      existing == encoded
+    {
+      outcome.status = .unchanged
+      return outcome
+    }
+    if dryRun { return outcome }
+    do {
+      if case .inPlace(let backupFolder) = destination {
+        outcome.backup = try backup(legacyPath, data: data, into: backupFolder)
+      }
+      try FileAccess.atomicWrite(encoded, to: target)
+    } catch {
+      outcome.status = .failed
+      outcome.message = error.description
+    }
+    return outcome
+  }
+
+  /// Copies the original (the bytes just read) to the backup folder, atomically and flushed,
+  /// under a name that does not exist yet.
+  func backup(_ path: String, data: Data, into folder: String?) throws(FileAccess.Failure)
+    -> String
+  {
+    let url = URL(fileURLWithPath: path)
+    let directory = folder.map { URL(fileURLWithPath: $0) } ?? url.deletingLastPathComponent()
+    var target = directory.appendingPathComponent(url.lastPathComponent + ".backup").path
+    var attempt = 1
+    while FileManager.default.fileExists(atPath: target) {
+      target =
+        directory.appendingPathComponent(url.lastPathComponent + ".backup-\(attempt)").path
+      attempt += 1
+    }
+    try FileAccess.atomicWrite(data, to: target)
+    return target
+  }
+
+  /// The files of a shard: those whose path hashes to `index` of `count` (a stable hash, so any
+  /// job runner splitting the same list gets disjoint shards, whatever the order).
+  public static func shard(_ paths: [String], index: Int, count: Int) -> [String] {
+    guard count > 1 else { return paths }
+    return paths.filter { path in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return Int(hash % UInt64(count)) == index
+    }
+  }
+
+  /// Runs every file, `jobs` at a time; `progress(done, total)` after each. Each file succeeds
+  /// or fails on its own; the outcomes come back in the order of `paths`.
+  public func runBatch(
+    _ paths: [String], to destination: Destination, jobs: Int,
+    progress: (@Sendable (Int, Int) -> Void)? = nil
+  ) -> [FileOutcome] {
+    let results = Locked([FileOutcome?](repeating: nil, count: paths.count))
+    let next = Locked(0)
+    // Two legacy files with the same name would write the same output: the later ones fail.
+    var seen: Set<String> = []
+    var collides = Set<Int>()
+    if case .folder = destination {
+      for (index, path) in paths.enumerated()
+      where !seen.insert(outputPath(for: path, destination)).inserted {
+        collides.insert(index)
+      }
+    }
+    let colliding = collides
+    let finished = Locked(0)
+    let workers = max(1, min(jobs, paths.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let index = next.withLock { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard index < paths.count else { return }
+        let outcome: FileOutcome
+        if colliding.contains(index) {
+          outcome = FileOutcome(
+            path: paths[index], output: outputPath(for: paths[index], destination),
+            status: .failed, message: "another legacy file of the same name goes to this output",
+            keys: [], backup: nil)
+        } else {
+          outcome = run(paths[index], to: destination)
+        }
+        results.withLock { $0[index] = outcome }
+        let done = finished.withLock { n -> Int in
+          n += 1
+          return n
+        }
+        progress?(done, paths.count)
+      }
+    }
+    return results.withLock { $0.compactMap { $0 } }
+  }
+}

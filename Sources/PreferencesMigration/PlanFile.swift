@@ -1,0 +1,196 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+
+/// A plan file that does not follow the contract; names the field.
+public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var field: String
+  public var reason: String
+
+  public var description: String { "plan: \(field): \(reason)" }
+}
+
+extension MigrationPlan {
+  static let planFields: Set<String> = [
+    "plan", "dialect", "schemaVersion", "unmapped", "materializeDefaults", "keys",
+  ]
+  static let entryFields: Set<String> = ["from", "to", "type", "default", "values", "invalid"]
+
+  /// Loads the JSON plan file. An unknown version, an unknown field, a duplicate `from` or
+  /// `to`, or a `default` of the wrong type is a ``PlanError`` naming the field.
+  public static func load(json data: Data) throws(PlanError) -> MigrationPlan {
+    let root: JSONValue
+    do {
+      root = try JSONValue.parse(data)
+    } catch {
+      throw PlanError(field: "(file)", reason: "not JSON: \(error)")
+    }
+    guard case .object(let object) = root else {
+      throw PlanError(field: "(file)", reason: "the plan is a JSON object")
+    }
+    for field in object.keys where !planFields.contains(field) {
+      throw PlanError(field: field, reason: "unknown field")
+    }
+    guard case .integer(let version)? = object["plan"] else {
+      throw PlanError(field: "plan", reason: "missing (the plan format version, 1)")
+    }
+    guard version == 1 else {
+      throw PlanError(field: "plan", reason: "version \(version) is not known (this prefs reads 1)")
+    }
+    var dialect = Dialect.apple
+    if let value = object["dialect"] {
+      guard case .string(let name) = value, let d = Dialect(rawValue: name) else {
+        throw PlanError(field: "dialect", reason: "one of apple, gnustep, corelibs")
+      }
+      dialect = d
+    }
+    guard case .integer(let schema)? = object["schemaVersion"], schema >= 1, schema < 1_000_000_000
+    else {
+      throw PlanError(field: "schemaVersion", reason: "a whole number of at least 1 is required")
+    }
+    var unmapped = Unmapped.keep
+    if let value = object["unmapped"] {
+      guard case .string(let name) = value, let u = Unmapped(rawValue: name) else {
+        throw PlanError(field: "unmapped", reason: "one of keep, drop, error")
+      }
+      unmapped = u
+    }
+    var materialize = false
+    if let value = object["materializeDefaults"] {
+      guard case .bool(let b) = value else {
+        throw PlanError(field: "materializeDefaults", reason: "true or false")
+      }
+      materialize = b
+    }
+    guard case .array(let list)? = object["keys"] else {
+      throw PlanError(field: "keys", reason: "an array of entries is required")
+    }
+    var entries: [Entry] = []
+    var froms: Set<String> = []
+    var tos: Set<String> = [MigrationPlan.schemaVersionKey]
+    for (index, item) in list.enumerated() {
+      let entry = try Self.entry(item, at: "keys[\(index)]")
+      guard froms.insert(entry.from).inserted else {
+        throw PlanError(field: "keys[\(index)].from", reason: "\"\(entry.from)\" is mapped twice")
+      }
+      guard tos.insert(entry.to).inserted else {
+        throw PlanError(
+          field: "keys[\(index)].to",
+          reason: "\"\(entry.to)\" is the target of two entries (or the schema version key)")
+      }
+      entries.append(entry)
+    }
+    return MigrationPlan(
+      dialect: dialect, schemaVersion: Int(schema), unmapped: unmapped,
+      materializeDefaults: materialize, entries: entries)
+  }
+
+  private static func entry(_ item: JSONValue, at path: String) throws(PlanError) -> Entry {
+    guard case .object(let object) = item else {
+      throw PlanError(field: path, reason: "an entry is a JSON object")
+    }
+    for field in object.keys where !entryFields.contains(field) {
+      throw PlanError(field: "\(path).\(field)", reason: "unknown field")
+    }
+    func string(_ field: String) throws(PlanError) -> String {
+      guard case .string(let s)? = object[field], !s.isEmpty else {
+        throw PlanError(field: "\(path).\(field)", reason: "a non-empty string is required")
+      }
+      return s
+    }
+    let from = try string("from")
+    let to = try string("to")
+    let typeName = try string("type")
+    guard let type = ValueType(rawValue: typeName) else {
+      throw PlanError(
+        field: "\(path).type",
+        reason: "\"\(typeName)\" is not one of "
+          + ValueType.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    var values: [String] = []
+    if let raw = object["values"] {
+      guard type == .enum else {
+        throw PlanError(field: "\(path).values", reason: "only an enum entry has values")
+      }
+      guard case .array(let list) = raw, !list.isEmpty else {
+        throw PlanError(field: "\(path).values", reason: "a non-empty array of strings")
+      }
+      for element in list {
+        guard case .string(let s) = element else {
+          throw PlanError(field: "\(path).values", reason: "a non-empty array of strings")
+        }
+        values.append(s)
+      }
+    } else if type == .enum {
+      throw PlanError(field: "\(path).values", reason: "an enum entry needs its values")
+    }
+    var invalid = Invalid.refuse
+    if let raw = object["invalid"] {
+      guard case .string(let s) = raw, let i = Invalid(rawValue: s) else {
+        throw PlanError(field: "\(path).invalid", reason: "one of refuse, default")
+      }
+      invalid = i
+    }
+    var defaultValue: PlistValue?
+    if let raw = object["default"] {
+      guard let value = typedDefault(raw, type: type, values: values) else {
+        throw PlanError(
+          field: "\(path).default", reason: "\(raw.summary) is not a value of type \(type.rawValue)"
+        )
+      }
+      defaultValue = value
+    }
+    if invalid == .default, defaultValue == nil {
+      throw PlanError(field: "\(path).invalid", reason: "\"default\" needs a default")
+    }
+    return Entry(
+      from: from, to: to, type: type, defaultValue: defaultValue, values: values, invalid: invalid)
+  }
+
+  /// The default in its stored form, when it has the entry's type.
+  static func typedDefault(_ raw: JSONValue, type: ValueType, values: [String]) -> PlistValue? {
+    switch (type, raw) {
+    case (.bool, .bool(let b)): return .bool(b)
+    case (.integer, .integer(let i)): return .integer(i)
+    case (.double, .number(let n)): return .real(n)
+    case (.double, .integer(let i)): return .real(Double(i))
+    case (.string, .string(let s)): return .string(s)
+    case (.date, .string(let s)):
+      guard let date = ISO8601.parse(s) else { return nil }
+      return .date(date)
+    case (.data, .string(let s)):
+      guard let data = Data(base64Encoded: s) else { return nil }
+      return .data(data)
+    case (.url, .string(let s)):
+      guard URL(string: s) != nil else { return nil }
+      return .string(s)
+    case (.stringArray, .array(let list)):
+      var strings: [PlistValue] = []
+      for element in list {
+        guard case .string(let s) = element else { return nil }
+        strings.append(.string(s))
+      }
+      return .array(strings)
+    case (.enum, .string(let s)): return values.contains(s) ? .string(s) : nil
+    case (.array, .array), (.dictionary, .object), (.json, _), (.any, _): return raw.plistValue
+    default: return nil
+    }
+  }
+}
+
+/// ISO 8601 dates as plans and reports write them: `2011-03-14T15:09:26Z`, with optional
+/// fractional seconds.
+enum ISO8601 {
+  static func parse(_ text: String) -> Date? {
+    let wrapped = "<plist><date>\(text)</date></plist>"
+    guard !text.contains("<"), !text.contains("&") else { return nil }
+    switch Result(catching: { () throws(PlistError) in try PropertyList.read(Data(wrapped.utf8)) })
+    {
+    case .success(let document):
+      if case .date(let date) = document.value { return date }
+      return nil
+    case .failure:
+      return nil
+    }
+  }
+}

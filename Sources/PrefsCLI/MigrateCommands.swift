@@ -1,0 +1,296 @@
+import Foundation
+import LegacyDefaults
+import PreferencesMigration
+import PropertyList
+
+/// `prefs migrate` and `prefs export`: argument parsing and printing around
+/// `PreferencesMigration`.
+enum Migrate {
+  static let help = """
+    usage: prefs migrate --plan PLAN (--to OUT | --in-place) [--dry-run] [--backup DIR]
+                         [--format xml|binary] [--jobs N] [--shard I/N] [--json] LEGACY...
+    Runs the plan over each legacy file (a path, a domain name, a folder of .plist files, or -
+    for a list of paths on standard input). One file with --to OUT writes OUT; several write
+    OUT/<name> each. The legacy file is never changed, unless --in-place, and then only after
+    a backup copy is complete (--backup DIR, default beside the file). Output is written
+    atomically; running the same plan again changes nothing. --dry-run writes nothing and
+    prints the same report. Files run in parallel (--jobs, default the core count); a bad file
+    does not stop the others. --shard I/N takes the I-th of N disjoint parts of the list.
+    Exit 65 when any input is malformed or refused, 66 when any is missing.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(
+      arguments,
+      valued: ["--plan", "--to", "--backup", "--format", "--jobs", "--shard"],
+      flags: ["--in-place", "--dry-run", "--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    let plan = try loadPlan(args.value("--plan"))
+    let format =
+      try args.choice("--format", ["xml": PlistFormat.xml, "binary": .binary]) ?? .binary
+    let jobs =
+      try positiveInteger(args.value("--jobs"), "--jobs")
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    var legacy = try expand(args.positional, console: console)
+    guard !legacy.isEmpty else { throw CommandFailure(.usage, "migrate needs legacy files") }
+    if let shard = args.value("--shard") {
+      let parts = shard.split(separator: "/").compactMap { Int($0) }
+      guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else {
+        throw CommandFailure(.usage, "--shard takes I/N with 0 <= I < N, not \(shard)")
+      }
+      legacy = MigrationRunner.shard(legacy, index: parts[0], count: parts[1])
+    }
+
+    let destination: MigrationRunner.Destination
+    switch (args.value("--to"), args.has("--in-place")) {
+    case (let out?, false):
+      var isFolder: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
+      if legacy.count > 1 || (exists && isFolder.boolValue) {
+        if !exists, !args.has("--dry-run") {
+          do {
+            try FileManager.default.createDirectory(
+              atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+          } catch {
+            throw CommandFailure(.cannotCreate, "\(out): cannot create the folder: \(error)")
+          }
+        } else if exists, !isFolder.boolValue {
+          throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")
+        }
+        destination = .folder(out)
+      } else {
+        destination = .file(out)
+      }
+    case (nil, true):
+      destination = .inPlace(backupFolder: args.value("--backup"))
+    default:
+      throw CommandFailure(.usage, "migrate takes exactly one of --to OUT and --in-place")
+    }
+    if args.value("--backup") != nil, !args.has("--in-place") {
+      throw CommandFailure(.usage, "--backup goes with --in-place")
+    }
+
+    let runner = MigrationRunner(plan: plan, format: format, dryRun: args.has("--dry-run"))
+    let progress = Progress(console: console, total: legacy.count)
+    let outcomes = runner.runBatch(
+      legacy, to: destination, jobs: jobs,
+      progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil)
+    progress.finish()
+    let report = MigrationReport(files: outcomes, dryRun: args.has("--dry-run"))
+    if args.has("--json") {
+      console.line(report.json())
+    } else {
+      console.out(ReportText.render(report))
+    }
+    for file in outcomes where file.message != nil && file.status != .unchanged {
+      console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
+    }
+    if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
+    if report.count(.missing) > 0 { return .noInput }
+    if report.count(.failed) > 0 { return .cannotCreate }
+    return .ok
+  }
+
+  static func loadPlan(_ path: String?) throws(CommandFailure) -> MigrationPlan {
+    guard let path else { throw CommandFailure(.usage, "--plan PLAN is required") }
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: 16 << 20)
+    } catch {
+      throw CommandFailure(error)
+    }
+    do {
+      return try MigrationPlan.load(json: data)
+    } catch {
+      throw CommandFailure(.usage, "\(path): \(error)")
+    }
+  }
+
+  static func positiveInteger(_ text: String?, _ name: String) throws(CommandFailure) -> Int? {
+    guard let text else { return nil }
+    guard let n = Int(text), n >= 1 else {
+      throw CommandFailure(.usage, "\(name) takes a whole number of at least 1")
+    }
+    return n
+  }
+
+  /// Paths, domain names, folders (their .plist files) and `-` (paths on standard input).
+  static func expand(_ items: [String], console: Console) throws(CommandFailure) -> [String] {
+    var paths: [String] = []
+    for item in items {
+      if item == "-" {
+        let input = FileHandle.standardInput.readDataToEndOfFile()
+        paths += String(decoding: input, as: UTF8.self).split(whereSeparator: \.isNewline)
+          .map(String.init).filter { !$0.isEmpty }
+        continue
+      }
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: item, isDirectory: &isFolder), isFolder.boolValue {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: item)) ?? []
+        paths += names.filter { $0.hasSuffix(".plist") }.sorted().map {
+          URL(fileURLWithPath: item).appendingPathComponent($0).path
+        }
+        continue
+      }
+      paths.append(try Target.path(item))
+    }
+    return paths
+  }
+}
+
+/// Progress on standard error: count, rate and time left, at most ten times a second.
+final class Progress: @unchecked Sendable {
+  let console: Console
+  let total: Int
+  let start = Date()
+  private let state = Locked((last: Date.distantPast, shown: false))
+
+  init(console: Console, total: Int) {
+    self.console = console
+    self.total = total
+  }
+
+  func update(_ done: Int, _ total: Int) {
+    let now = Date()
+    let show = state.withLock { s -> Bool in
+      guard now.timeIntervalSince(s.last) >= 0.1 || done == total else { return false }
+      s.last = now
+      s.shown = true
+      return true
+    }
+    guard show else { return }
+    let elapsed = max(now.timeIntervalSince(start), 0.001)
+    let rate = Double(done) / elapsed
+    let left = rate > 0 ? Double(total - done) / rate : 0
+    console.err(
+      String(format: "\r%d/%d files, %.0f files/s, %.0fs left   ", done, total, rate, left))
+  }
+
+  func finish() {
+    if state.withLock({ $0.shown }) { console.err("\n") }
+  }
+}
+
+/// The report as a person reads it.
+enum ReportText {
+  static func render(_ report: MigrationReport) -> String {
+    var out = ""
+    for file in report.files {
+      let target = file.output.map { " → \($0)" } ?? ""
+      let status =
+        report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
+      out += "\(file.path)\(target): \(status)\n"
+      if let message = file.message { out += "  \(message)\n" }
+      let fromWidth = min(32, file.keys.map { ($0.from ?? "").count }.max() ?? 0)
+      let toWidth = min(32, file.keys.map { ($0.to ?? "–").count }.max() ?? 0)
+      for key in file.keys {
+        let from = (key.from ?? "").padding(
+          toLength: max(fromWidth, (key.from ?? "").count), withPad: " ", startingAt: 0)
+        let to = (key.to ?? "–").padding(
+          toLength: max(toWidth, (key.to ?? "–").count), withPad: " ", startingAt: 0)
+        let action = key.action.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+        var detail = ""
+        switch (key.legacy, key.value) {
+        case (nil, nil): detail = ""
+        case (let legacy?, let value?) where legacy == value: detail = short(value)
+        case (let legacy?, let value?): detail = "\(short(legacy)) → \(short(value))"
+        case (let legacy?, nil): detail = short(legacy)
+        case (nil, let value?): detail = "→ \(short(value))"
+        }
+        if let note = key.note, key.action != .migrated, key.action != .kept {
+          detail += detail.isEmpty ? note : "  (\(note))"
+        }
+        out += "  \(from)  →  \(to)  \(action)\(detail)\n"
+      }
+    }
+    var summary = "\(report.files.count) file\(report.files.count == 1 ? "" : "s"): "
+    summary += FileStatus.allCases.compactMap { status in
+      let n = report.count(status)
+      return n > 0 ? "\(n) \(status.rawValue)" : nil
+    }.joined(separator: ", ")
+    let actions = report.actions
+    summary += ". Keys: "
+    summary += KeyAction.allCases.compactMap { action in
+      actions[action].map { "\($0) \(action.rawValue)" }
+    }.joined(separator: ", ")
+    if report.dryRun { summary += ". Dry run: nothing was written" }
+    return out + summary + ".\n"
+  }
+
+  static func short(_ value: PlistValue) -> String {
+    var text: String
+    switch value {
+    case .string(let s): text = "\"\(s)\""
+    case .bool(let b): text = b ? "true" : "false"
+    case .data(let d): text = "<\(d.count) bytes>"
+    default:
+      text = PropertyList.describe(value).split(separator: "\n").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }.joined(separator: " ")
+    }
+    if text.count > 48 { text = String(text.prefix(45)) + "…" }
+    return text
+  }
+}
+
+/// `prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep]`
+enum Export {
+  static let help = """
+    usage: prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep]
+    The plan backwards: each typed key back to its legacy key, in the type the legacy code
+    wrote (setBool: a boolean, setInteger: an integer, an enum its raw string, JSON values as
+    JSON bytes), so a release can be rolled back. Written atomically; binary by default.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: ["--plan", "--to", "--format"], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    let plan = try Migrate.loadPlan(args.value("--plan"))
+    guard args.positional.count == 1, let storeArgument = args.positional.first else {
+      throw CommandFailure(.usage, "export takes exactly one store")
+    }
+    guard let out = args.value("--to") else { throw CommandFailure(.usage, "export needs --to") }
+    let format =
+      try args.choice(
+        "--format", ["xml": PlistFormat.xml, "binary": .binary, "openstep": .openStep]) ?? .binary
+    let path = try Target.path(storeArgument)
+    let document = try Prefs.load(path)
+    guard case .dictionary(let store) = document.value else {
+      throw CommandFailure(.dataError, "\(path): the top level is not a dictionary")
+    }
+    let result = Exporter(plan: plan).export(store)
+    guard result.problems.isEmpty else {
+      throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
+    }
+    let data: Data
+    do {
+      if format == .openStep,
+        case .success(let text) = Result(catching: { () throws(PlistError) in
+          try PropertyList.write(.dictionary(result.legacy), as: .openStep)
+        })
+      {
+        data = text
+      } else {
+        data = try PropertyList.write(
+          .dictionary(result.legacy), as: format == .openStep ? .gnustep : format)
+      }
+    } catch {
+      throw CommandFailure(.dataError, "\(path): \(error)")
+    }
+    do {
+      try FileAccess.atomicWrite(data, to: out)
+    } catch {
+      throw CommandFailure(error)
+    }
+    return .ok
+  }
+}
