@@ -51,6 +51,12 @@ let package = Package(
       dependencies: ["Preferences", "LegacyDefaults", "PropertyList", "TestSupport"]
     ),
     .testTarget(
+      name: "PreferencesMigrationTests",
+      dependencies: [
+        "PreferencesMigration", "Preferences", "LegacyDefaults", "PropertyList", "TestSupport",
+      ]
+    ),
+    .testTarget(
       name: "PrefsCLITests",
       dependencies: ["PrefsCLI", "PropertyList", "TestSupport"]
     ),

@@ -39,15 +39,19 @@ import Testing
   @Test func readPrintsLikeDefaults() throws {
     let run = try Self.prefs("read", Self.sample)
     #expect(run.status == 0)
-    #expect(run.stdout.contains("PREFS_RANKING_SIZE = 12;"))
-    #expect(run.stdout.contains("PREFS_SOUND_ENABLED = 1;"))
+    // The sample holds the hand-edited strings " 12" and "YES" (see make-sample.py).
+    #expect(run.stdout.contains("PREFS_RANKING_SIZE = \" 12\";"))
+    #expect(run.stdout.contains("PREFS_SOUND_ENABLED = YES;"))
     #expect(run.stdout.contains("lastLaunch = \"2014-05-02 18:30:05 +0000\";"))
     #expect(run.stderr.isEmpty)
   }
 
   @Test func readOneKey() throws {
-    #expect(try Self.prefs("read", Self.sample, "colorMode").stdout == "Dark\n")
-    #expect(try Self.prefs("read", Self.sample, "PREFS_RANKING_SIZE", "--json").stdout == "12\n")
+    #expect(try Self.prefs("read", Self.sample, "colorMode").stdout == "Sepia\n")
+    #expect(
+      try Self.prefs("read", Self.sample, "PREFS_RANKING_SIZE", "--json").stdout == "\" 12\"\n")
+    #expect(
+      try Self.prefs("read", Self.sample, "PREFS_RANKING_SIZE", "--as", "integer").stdout == "12\n")
     #expect(
       try Self.prefs("read", Self.sample, "lastLaunch", "--json").stdout
         == "\"2014-05-02T18:30:05Z\"\n")
@@ -60,8 +64,8 @@ import Testing
     let run = try Self.prefs("read", Self.sample, "--json")
     #expect(run.status == 0)
     let object = try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any]
-    #expect(object?["PREFS_RANKING_SIZE"] as? Int == 12)
-    #expect(object?["PREFS_SOUND_ENABLED"] as? Bool == true)
+    #expect(object?["PREFS_RANKING_SIZE"] as? String == " 12")
+    #expect(object?["PREFS_SOUND_ENABLED"] as? String == "YES")
     #expect(
       object?["currentLocation"] as? String
         == Data(#"{"address":"Seoul","lat":"37.5665","lon":"126.9780"}"#.utf8)
@@ -190,6 +194,6 @@ import Testing
     let console = CapturingConsole()
     let code = Prefs.run(["read", Self.sample, "PREFS_RANKING_SIZE"], console: console)
     #expect(code == .ok)
-    #expect(console.output == "12\n")
+    #expect(console.output == " 12\n")
   }
 }

@@ -153,3 +153,50 @@ extension External {
     return packageRoot.appendingPathComponent(".build/debug/\(name)").path
   }
 }
+
+/// The Objective-C driver of `Legacy/` under GNUstep, built once per test run into a
+/// temporary folder, with GNUstep's defaults folder confined to a temporary folder per run.
+public final class LegacyDriver: Sendable {
+  public let executable: String
+
+  public static let shared: LegacyDriver? = {
+    guard External.which("gnustep-config") != nil, External.which("gcc") != nil else {
+      return nil
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-legacy-driver-\(UUID().uuidString)")
+    let build = External.packageRoot.appendingPathComponent("Legacy/build.sh").path
+    guard let result = try? External.run("/bin/bash", [build, folder.path]), result.status == 0
+    else { return nil }
+    return LegacyDriver(executable: folder.appendingPathComponent("prefs-driver").path)
+  }()
+
+  init(executable: String) { self.executable = executable }
+
+  /// Runs the driver with `arguments` on a defaults folder holding `file` (if given) as the
+  /// driver's domain; returns its output and the domain file afterwards.
+  public func run(_ arguments: [String], file: URL?) throws -> (ProcessResult, Data?) {
+    let folder = try TemporaryFolder()
+    let defaults = folder.url.appendingPathComponent("Defaults")
+    try FileManager.default.createDirectory(at: defaults, withIntermediateDirectories: true)
+    let domain = defaults.appendingPathComponent("prefs-driver.plist")
+    if let file { try FileManager.default.copyItem(at: file, to: domain) }
+    let conf = folder.file("GNUstep.conf")
+    try "GNUSTEP_USER_DEFAULTS_DIR=\(defaults.path)\nGNUSTEP_USER_DIR=\(folder.url.path)/GNUstep\n"
+      .write(to: conf, atomically: true, encoding: .utf8)
+    let result = try External.run(
+      executable, arguments,
+      environment: [
+        "GNUSTEP_CONFIG_FILE": conf.path, "HOME": folder.url.path, "TZ": "UTC", "LC_ALL": "C",
+      ])
+    return (result, try? Data(contentsOf: domain))
+  }
+
+  public func dump(_ file: URL) throws -> Data {
+    let (result, _) = try run(["dump"], file: file)
+    guard result.status == 0 else {
+      throw TypedJSONError(description: "prefs-driver dump failed: \(result.stderr)")
+    }
+    return result.stdout
+  }
+}

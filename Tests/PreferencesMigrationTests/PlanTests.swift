@@ -1,0 +1,112 @@
+import Foundation
+import LegacyDefaults
+import Preferences
+import PreferencesMigration
+import PropertyList
+import Testing
+
+@Suite struct PlanTests {
+  static func plan(_ text: String) throws(PlanError) -> MigrationPlan {
+    try MigrationPlan.load(json: Data(text.utf8))
+  }
+
+  @Test func theContractsExampleLoads() throws {
+    let plan = try Self.plan(
+      """
+      {
+        "plan": 1, "dialect": "apple", "schemaVersion": 2, "unmapped": "keep",
+        "keys": [
+          {"from": "PREFS_SOUND_ENABLED", "to": "sound.enabled", "type": "bool", "default": true},
+          {"from": "PREFS_RANKING_SIZE", "to": "ranking.size", "type": "integer", "default": 5},
+          {"from": "colorMode", "to": "appearance.colorMode", "type": "enum",
+           "values": ["light", "dark", "system"], "default": "system"},
+          {"from": "locationHistory", "to": "weather.locationHistory", "type": "json"}
+        ]
+      }
+      """)
+    #expect(plan.dialect == .apple)
+    #expect(plan.schemaVersion == 2)
+    #expect(plan.unmapped == .keep)
+    #expect(plan.entries.map(\.type) == [.bool, .integer, .enum, .json])
+    #expect(plan.entries[1].defaultValue == 5)
+    #expect(plan.entries[2].values == ["light", "dark", "system"])
+  }
+
+  /// Each broken plan names the field that is wrong.
+  @Test(arguments: [
+    (#"{"plan": 2, "schemaVersion": 1, "keys": []}"#, "plan"),
+    (#"{"schemaVersion": 1, "keys": []}"#, "plan"),
+    (#"{"plan": 1, "schemaVersion": 1, "keys": [], "extra": 1}"#, "extra"),
+    (#"{"plan": 1, "keys": []}"#, "schemaVersion"),
+    (#"{"plan": 1, "schemaVersion": 1, "dialect": "windows", "keys": []}"#, "dialect"),
+    (#"{"plan": 1, "schemaVersion": 1, "unmapped": "ignore", "keys": []}"#, "unmapped"),
+    (#"{"plan": 1, "schemaVersion": 1}"#, "keys"),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "bool", "colour": 1}]}"#,
+      "keys[0].colour"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "bool"}, {"from": "a", "to": "c", "type": "bool"}]}"#,
+      "keys[1].from"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "bool"}, {"from": "c", "to": "b", "type": "bool"}]}"#,
+      "keys[1].to"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "integer", "default": "5"}]}"#,
+      "keys[0].default"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "bool", "default": 1}]}"#,
+      "keys[0].default"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "enum", "values": ["x"], "default": "y"}]}"#,
+      "keys[0].default"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "enum"}]}"#,
+      "keys[0].values"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "float"}]}"#,
+      "keys[0].type"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "b", "type": "string", "invalid": "default"}]}"#,
+      "keys[0].invalid"
+    ),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "prefs.schemaVersion", "type": "any"}]}"#,
+      "keys[0].to"
+    ),
+    ("not json", "(file)"),
+  ])
+  func brokenPlansNameTheField(text: String, field: String) {
+    do {
+      _ = try Self.plan(text)
+      Issue.record("accepted: \(text)")
+    } catch {
+      #expect(error.field == field, "\(error)")
+    }
+  }
+
+  @Test func typedPlansFromKeys() {
+    let plan = MigrationPlan(
+      dialect: .gnustep, schemaVersion: 1,
+      entries: [
+        .map("PREFS_SOUND_ENABLED", to: Keys.soundEnabled),
+        .map("PREFS_RANKING_SIZE", to: Keys.rankingSize),
+        .map("colorMode", to: Keys.colorMode),
+        .map("locationHistory", to: Keys.locationHistory),
+        .map("currentLocation", to: Keys.currentLocation),
+      ])
+    #expect(plan.entries.map(\.type) == [.bool, .integer, .enum, .json, .json])
+    #expect(plan.entries[0].defaultValue == true)
+    #expect(plan.entries[1].defaultValue == 5)
+    #expect(plan.entries[2].values == ["Light", "Dark", "System"])
+    #expect(plan.entries[2].defaultValue == "System")
+    #expect(plan.entries[3].defaultValue == ["history": []])
+  }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// `prefs migrate` and `prefs export` end to end, on the shipped sample and generated files.
+@Suite struct MigrateCommandTests {
+  static let binary = External.product("prefs")
+  static let samples = External.packageRoot.appendingPathComponent("Legacy/Samples")
+  static let sample = samples.appendingPathComponent("com.exmo.equizmo.plist").path
+  static let plan = samples.appendingPathComponent("equizmo-plan.json").path
+
+  static func prefs(_ arguments: [String]) throws -> ProcessResult {
+    try External.run(binary, arguments)
+  }
+
+  static func report(_ result: ProcessResult) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+  }
+
+  @Test func theSampleMigratesAndASecondRunChangesNothing() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.file("migrated.plist").path
+    let original = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+    let first = try Self.prefs(["migrate", "--plan", Self.plan, "--to", out, Self.sample])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.output.contains("\"YES\" → true"))
+    #expect(first.output.contains("\" 12\" → 12"))
+    #expect(first.output.contains("fallback"))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+    let second = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", out, Self.sample, "--json",
+    ])
+    #expect(second.status == 0)
+    let files = try Self.report(second)["files"] as? [[String: Any]]
+    #expect(files?.first?["status"] as? String == "unchanged")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == bytes)
+    // The legacy file was not touched.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: Self.sample)) == original)
+  }
+
+  @Test func theReportAccountsForEveryLegacyKey() throws {
+    let folder = try TemporaryFolder()
+    let legacy = try PropertyList.read(Data(contentsOf: URL(fileURLWithPath: Self.sample))).value
+    let result = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", folder.file("o.plist").path, "--json", Self.sample,
+    ])
+    let report = try Self.report(result)
+    let keys = (report["files"] as? [[String: Any]])?.first?["keys"] as? [[String: Any]] ?? []
+    #expect(
+      Set(keys.compactMap { $0["from"] as? String })
+        == Set(legacy.dictionaryValue?.keys ?? [:].keys))
+    let summary = report["summary"] as? [String: Any]
+    let actions = summary?["keys"] as? [String: Int] ?? [:]
+    #expect(actions.values.reduce(0, +) == legacy.dictionaryValue?.count)
+  }
+
+  @Test func dryRunWritesNothing() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.file("never.plist").path
+    let before = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    let result = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", out, "--dry-run", Self.sample,
+    ])
+    #expect(result.status == 0)
+    #expect(result.output.contains("would migrate (dry run)"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == before)
+    let real = try Self.prefs(["migrate", "--plan", Self.plan, "--to", out, Self.sample])
+    #expect(real.status == 0)
+    let written = try Data(contentsOf: URL(fileURLWithPath: out))
+    let dry = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", out, "--dry-run", Self.sample,
+    ])
+    #expect(dry.output.contains("unchanged"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == written)
+  }
+
+  @Test func inPlaceOnlyAfterACompleteBackup() throws {
+    let folder = try TemporaryFolder()
+    let legacy = folder.file("app.plist")
+    let original = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+    try original.write(to: legacy)
+    let backups = folder.url.appendingPathComponent("backups")
+    try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+    let result = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, "--json", legacy.path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try Data(contentsOf: backups.appendingPathComponent("app.plist.backup")) == original)
+    let migrated = try PropertyList.read(Data(contentsOf: legacy)).value
+    #expect(migrated["prefs.schemaVersion"] == 2)
+    // Again: the file is already a store of this plan.
+    let again = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--in-place", "--json", legacy.path,
+    ])
+    let files = try Self.report(again)["files"] as? [[String: Any]]
+    #expect(files?.first?["status"] as? String == "unchanged")
+    #expect(try PropertyList.read(Data(contentsOf: legacy)).value == migrated)
+  }
+
+  @Test func anOutputThatCannotBeCreatedLeavesNothing() throws {
+    let folder = try TemporaryFolder()
+    let blocker = folder.file("not-a-folder")
+    try Data("x".utf8).write(to: blocker)
+    let out = blocker.appendingPathComponent("out.plist").path
+    let result = try Self.prefs(["migrate", "--plan", Self.plan, "--to", out, Self.sample])
+    #expect(result.status == 73)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["not-a-folder"])
+  }
+
+  @Test func aMalformedFileInABatchIsReportedAndTheOthersMigrate() throws {
+    let folder = try TemporaryFolder()
+    let input = folder.url.appendingPathComponent("in")
+    let output = folder.url.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    for n in 0..<3 {
+      try PropertyList.write(["PREFS_RANKING_SIZE": .int(n)], as: .binary)
+        .write(to: input.appendingPathComponent("good\(n).plist"))
+    }
+    let bad = Data("bplist00 not really".utf8)
+    try bad.write(to: input.appendingPathComponent("bad.plist"))
+    let result = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", output.path, "--jobs", "2", "--json", input.path,
+    ])
+    #expect(result.status == 65)
+    let summary = try Self.report(result)["summary"] as? [String: Any]
+    #expect(summary?["migrated"] as? Int == 3)
+    #expect(summary?["malformed"] as? Int == 1)
+    #expect(result.stderr.contains("bad.plist"))
+    let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    #expect(written == ["good0.plist", "good1.plist", "good2.plist"])
+    #expect(try Data(contentsOf: input.appendingPathComponent("bad.plist")) == bad)
+  }
+
+  @Test func aBatchOfTenThousandFilesSumsUp() throws {
+    let folder = try TemporaryFolder()
+    let input = folder.url.appendingPathComponent("in")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    var list = ""
+    for n in 0..<10_000 {
+      let path = input.appendingPathComponent("user\(n).plist")
+      let legacy: PlistValue =
+        n % 1000 == 999
+        ? ["PREFS_RANKING_SIZE": ["an", "array"]]  // unconvertible: refused
+        : ["PREFS_SOUND_ENABLED": n % 2 == 0 ? "YES" : .bool(false), "PREFS_RANKING_SIZE": .int(n)]
+      try PropertyList.write(legacy, as: .binary).write(to: path)
+      list += path.path + "\n"
+    }
+    let listFile = folder.file("list.txt")
+    try Data(list.utf8).write(to: listFile)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = [
+      "migrate", "--plan", Self.plan, "--to", folder.url.appendingPathComponent("out").path,
+      "--json", "-",
+    ]
+    process.standardInput = try FileHandle(forReadingFrom: listFile)
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = Pipe()
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 65)
+    let report = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let summary = try #require(report["summary"] as? [String: Any])
+    #expect(summary["files"] as? Int == 10_000)
+    #expect(summary["migrated"] as? Int == 9_990)
+    #expect(summary["refused"] as? Int == 10)
+    let keys = summary["keys"] as? [String: Int] ?? [:]
+    #expect(keys["coerced"] == 5_000)  // "YES"
+    // The 4,990 false bools of the odd good files, and the 9,990 good integers.
+    #expect(keys["migrated"] == 4_990 + 9_990)
+    #expect(keys["unconvertible"] == 10)
+    // The plan's six keys: four absent from each good file, five from each refused one.
+    #expect(keys["defaulted"] == 9_990 * 4 + 10 * 5)
+    let outputs = try FileManager.default.contentsOfDirectory(
+      atPath: folder.url.appendingPathComponent("out").path)
+    #expect(outputs.count == 9_990)
+  }
+
+  @Test func shardsAreDisjointAndCoverTheList() throws {
+    let folder = try TemporaryFolder()
+    var paths: [String] = []
+    for n in 0..<40 {
+      let path = folder.file("f\(n).plist").path
+      try PropertyList.write(["PREFS_RANKING_SIZE": .int(n)], as: .binary).write(
+        to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    var seen: [String] = []
+    for shard in 0..<3 {
+      let result = try Self.prefs(
+        [
+          "migrate", "--plan", Self.plan, "--to", folder.file("out\(shard)").path, "--dry-run",
+          "--json",
+          "--shard", "\(shard)/3",
+        ] + paths)
+      let files = try Self.report(result)["files"] as? [[String: Any]] ?? []
+      seen += files.compactMap { $0["path"] as? String }
+    }
+    #expect(seen.sorted() == paths.sorted())
+    #expect(
+      try Self.prefs(["migrate", "--plan", Self.plan, "--to", "x", "--shard", "3/3"] + paths).status
+        == 64)
+  }
+
+  @Test func migrateExportMigrateIsByteIdentical() throws {
+    let folder = try TemporaryFolder()
+    let first = folder.file("first.plist").path
+    let legacy = folder.file("legacy.plist").path
+    let second = folder.file("second.plist").path
+    #expect(
+      try Self.prefs(["migrate", "--plan", Self.plan, "--to", first, Self.sample]).status == 0)
+    #expect(try Self.prefs(["export", "--plan", Self.plan, first, "--to", legacy]).status == 0)
+    #expect(try Self.prefs(["migrate", "--plan", Self.plan, "--to", second, legacy]).status == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: first))
+        == Data(contentsOf: URL(fileURLWithPath: second)))
+  }
+
+  @Test func planErrorsAreUsageErrors() throws {
+    let folder = try TemporaryFolder()
+    let plan = folder.file("plan.json")
+    try Data(#"{"plan": 1, "schemaVersion": 1, "keys": [], "bogus": true}"#.utf8).write(to: plan)
+    let result = try Self.prefs([
+      "migrate", "--plan", plan.path, "--to", folder.file("o").path, Self.sample,
+    ])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("bogus"))
+    #expect(
+      try Self.prefs(["migrate", "--plan", "/nonexistent/plan.json", "--to", "o", Self.sample])
+        .status == 66)
+  }
+}
