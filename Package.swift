@@ -27,7 +27,10 @@ let package = Package(
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).
-    .executableTarget(name: "prefs-bench", dependencies: ["PropertyList"]),
+    .executableTarget(
+      name: "prefs-bench",
+      dependencies: ["PropertyList", "LegacyDefaults", "Preferences", "PreferencesMigration"],
+      exclude: ["plistlib_migrate.py"]),
     // The corelibs reference: Foundation.UserDefaults' getters on a file, as JSON.
     .executableTarget(name: "defaults-probe", path: "Tests/DefaultsProbe"),
     // A writer process for the durability tests.

@@ -3,15 +3,14 @@ import Foundation
 /// Writes Apple's `bplist00` format, byte-stable: dictionary keys sorted, scalars uniqued in
 /// first-use order (as CoreFoundation does), the smallest reference and offset sizes that fit.
 struct BinaryPlistWriter {
-  private enum ScalarKey: Hashable {
-    case string(String)
-    case integer(Int64)
-    case unsignedInteger(UInt64)
-    case real(UInt64)
-    case bool(Bool)
-    case date(UInt64)
-    case data(Data)
-    case uid(UInt64)
+  /// Non-string scalars, uniqued by type and bit pattern.
+  private struct NumberKey: Hashable {
+    var tag: UInt8
+    var bits: UInt64
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(bits &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(tag))
+    }
   }
 
   private enum Flat {
@@ -21,7 +20,9 @@ struct BinaryPlistWriter {
   }
 
   private var objects: [Flat] = []
-  private var unique: [ScalarKey: Int] = [:]
+  private var strings = StringInterner()
+  private var numbers: [NumberKey: Int] = [:]
+  private var datas: [Data: Int] = [:]
   private var path: [ValuePath.Component] = []
   private let maxDepth: Int
 
@@ -35,29 +36,46 @@ struct BinaryPlistWriter {
 
   // MARK: - Flattening
 
-  private mutating func scalarIndex(_ key: ScalarKey, _ value: PlistValue) -> Int {
+  private mutating func stringIndex(_ s: String) -> Int {
+    let index = strings.index(of: s, next: objects.count)
+    if index == objects.count { objects.append(.scalar(.string(s))) }
+    return index
+  }
+
+  private mutating func numberIndex(_ tag: UInt8, _ bits: UInt64, _ value: PlistValue) -> Int {
     // One hash for a new scalar (the common case): insert first, undo on a hit.
+    let key = NumberKey(tag: tag, bits: bits)
     let index = objects.count
-    if let existing = unique.updateValue(index, forKey: key) {
-      unique[key] = existing
+    if let existing = numbers.updateValue(index, forKey: key) {
+      numbers[key] = existing
       return existing
     }
     objects.append(.scalar(value))
     return index
   }
 
+  private mutating func dataIndex(_ d: Data) -> Int {
+    let index = objects.count
+    if let existing = datas.updateValue(index, forKey: d) {
+      datas[d] = existing
+      return existing
+    }
+    objects.append(.scalar(.data(d)))
+    return index
+  }
+
   private mutating func flatten(_ value: PlistValue, depth: Int) throws(PlistError) -> Int {
     switch value {
-    case .string(let s): return scalarIndex(.string(s), value)
+    case .string(let s): return stringIndex(s)
     case .integer(let i):
       return i >= 0
-        ? scalarIndex(.unsignedInteger(UInt64(i)), value) : scalarIndex(.integer(i), value)
-    case .unsignedInteger(let u): return scalarIndex(.unsignedInteger(u), value)
-    case .real(let d): return scalarIndex(.real(d.bitPattern), value)
-    case .bool(let b): return scalarIndex(.bool(b), value)
-    case .date(let d): return scalarIndex(.date(d.timeIntervalSinceReferenceDate.bitPattern), value)
-    case .data(let d): return scalarIndex(.data(d), value)
-    case .uid(let u): return scalarIndex(.uid(u), value)
+        ? numberIndex(1, UInt64(i), value) : numberIndex(2, UInt64(bitPattern: i), value)
+    case .unsignedInteger(let u): return numberIndex(1, u, value)
+    case .real(let d): return numberIndex(3, d.bitPattern, value)
+    case .bool(let b): return numberIndex(4, b ? 1 : 0, value)
+    case .date(let d): return numberIndex(5, d.timeIntervalSinceReferenceDate.bitPattern, value)
+    case .data(let d): return dataIndex(d)
+    case .uid(let u): return numberIndex(6, u, value)
     case .array(let elements):
       guard depth < maxDepth else { throw tooDeep() }
       let index = objects.count
@@ -78,7 +96,7 @@ struct BinaryPlistWriter {
       let entries = PlistValue.sortedEntries(dictionary)
       var keyRefs: [Int] = []
       keyRefs.reserveCapacity(entries.count)
-      for (key, _) in entries { keyRefs.append(scalarIndex(.string(key), .string(key))) }
+      for (key, _) in entries { keyRefs.append(stringIndex(key)) }
       var valueRefs: [Int] = []
       valueRefs.reserveCapacity(entries.count)
       for (key, element) in entries {
@@ -232,5 +250,60 @@ struct ValuePath: CustomStringConvertible {
       }
     }
     return text
+  }
+}
+
+/// Uniques strings by their UTF-8 bytes (so canonically equivalent but different strings stay
+/// apart), with an open-addressing table and FNV-1a: several times cheaper than `Dictionary`'s
+/// seeded SipHash for the many short keys of a defaults domain.
+struct StringInterner {
+  private var slots: [Int32] = Array(repeating: -1, count: 1024)
+  private var strings: [String] = []
+  private var objectIndices: [Int] = []
+
+  static func hash(_ s: String) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    let utf8 = s.utf8
+    if let fast = utf8.withContiguousStorageIfAvailable({ buffer -> UInt64 in
+      var x = h
+      for byte in buffer { x = (x ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return x
+    }) {
+      return fast
+    }
+    for byte in utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return h
+  }
+
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    !PlistValue.utf8Precedes(a, b) && !PlistValue.utf8Precedes(b, a)
+  }
+
+  /// The object index of `s`: the existing one, or `next` (recorded) when `s` is new.
+  mutating func index(of s: String, next: Int) -> Int {
+    if strings.count * 2 >= slots.count { grow() }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: Self.hash(s)) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry < 0 {
+        slots[slot] = Int32(strings.count)
+        strings.append(s)
+        objectIndices.append(next)
+        return next
+      }
+      if Self.sameBytes(strings[entry], s) { return objectIndices[entry] }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    slots = Array(repeating: -1, count: slots.count * 2)
+    let mask = slots.count - 1
+    for (entry, s) in strings.enumerated() {
+      var slot = Int(truncatingIfNeeded: Self.hash(s)) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(entry)
+    }
   }
 }

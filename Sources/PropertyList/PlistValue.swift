@@ -63,7 +63,39 @@ public enum PlistValue: Sendable {
   public static func sortedEntries(_ dictionary: [String: PlistValue]) -> [(
     key: String, value: PlistValue
   )] {
-    dictionary.sorted { utf8Precedes($0.key, $1.key) }
+    let entries = Array(dictionary)
+    guard entries.count > 1 else { return entries }
+    // Sort on the first 16 bytes of each key held as two integers (zero-padded, which keeps
+    // the byte order), and compare whole keys only on a tie: far fewer string comparisons.
+    struct SortKey {
+      var high: UInt64
+      var low: UInt64
+      var index: Int
+    }
+    var order: [SortKey] = []
+    order.reserveCapacity(entries.count)
+    for (index, entry) in entries.enumerated() {
+      var high: UInt64 = 0
+      var low: UInt64 = 0
+      var n = 0
+      for byte in entry.key.utf8 {
+        if n < 8 {
+          high |= UInt64(byte) << (56 - 8 * UInt64(n))
+        } else if n < 16 {
+          low |= UInt64(byte) << (56 - 8 * UInt64(n - 8))
+        } else {
+          break
+        }
+        n += 1
+      }
+      order.append(SortKey(high: high, low: low, index: index))
+    }
+    order.sort { a, b in
+      if a.high != b.high { return a.high < b.high }
+      if a.low != b.low { return a.low < b.low }
+      return utf8Precedes(entries[a.index].key, entries[b.index].key)
+    }
+    return order.map { entries[$0.index] }
   }
 
   /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).

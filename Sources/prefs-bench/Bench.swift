@@ -1,0 +1,138 @@
+import Foundation
+import LegacyDefaults
+import Preferences
+import PreferencesMigration
+import PropertyList
+
+struct Case {
+  var name: String
+  var prefs: Double
+  var baseline: String
+  var baselineMs: Double
+  var unit = "ms"
+  var note: String?
+  var ratio: Double { baselineMs == 0 ? 0 : prefs / baselineMs }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  var description: String
+}
+
+final class Bench {
+  let quick: Bool
+  let keyCount: Int
+  let runs: Int
+  let folder: URL
+  var cases: [Case] = []
+
+  init(quick: Bool) {
+    self.quick = quick
+    keyCount = quick ? 20_000 : 100_000
+    runs = quick ? 3 : 7
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-bench-\(ProcessInfo.processInfo.processIdentifier)")
+  }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
+
+  func runAll() throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try loadAndWrite()
+    try hotRead()
+    try setAndSynchronize()
+    try migrateBatch()
+    try peakMemory()
+  }
+
+  /// The median of `runs` timings of `body`, in milliseconds.
+  func median(_ body: () throws -> Void) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      try body()
+      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return samples.sorted()[samples.count / 2]
+  }
+
+  // MARK: - Output
+
+  func table() -> String {
+    var lines = ["case | prefs | baseline | baseline | ratio", "---|---|---|---|---"]
+    for c in cases {
+      lines.append(
+        "\(c.name) | \(String(format: "%.1f", c.prefs)) \(c.unit) | \(c.baseline) | "
+          + "\(String(format: "%.1f", c.baselineMs)) \(c.unit) | \(String(format: "%.3f", c.ratio))"
+          + (c.note.map { " (\($0))" } ?? ""))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  func json() -> String {
+    func number(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }
+    func quoted(_ s: String) -> String {
+      (try? PropertyList.json(.string(s), lossless: true)) ?? "\"\""
+    }
+    let rows = cases.map { c in
+      "{\"name\": \(quoted(c.name)), \"prefs_ms\": \(number(c.prefs)), "
+        + "\"baseline\": \(quoted(c.baseline)), \"baseline_ms\": \(number(c.baselineMs)), "
+        + "\"ratio\": \(number(c.ratio)), \"unit\": \(quoted(c.unit))"
+        + (c.note.map { ", \"note\": \(quoted($0))" } ?? "") + "}"
+    }
+    return "{\"cases\": [\n  " + rows.joined(separator: ",\n  ") + "\n]}"
+  }
+}
+
+/// A defaults-like domain: `count` keys with the value mix a real app has (≈ 37 bytes a key
+/// in binary).
+func makeDomain(_ count: Int) -> [String: PlistValue] {
+  var dictionary: [String: PlistValue] = [:]
+  dictionary.reserveCapacity(count)
+  for i in 0..<count {
+    let key = "setting.\(i)"
+    switch i % 6 {
+    case 0: dictionary[key] = .integer(Int64(i) * 7919)
+    case 1: dictionary[key] = .string("value \(i)")
+    case 2: dictionary[key] = .real(Double(i) / 3)
+    case 3: dictionary[key] = .bool(i % 4 == 0)
+    case 4: dictionary[key] = .date(Date(timeIntervalSinceReferenceDate: Double(i) * 60))
+    default: dictionary[key] = .array([.string("a\(i)"), .integer(Int64(i))])
+    }
+  }
+  return dictionary
+}
+
+/// The same value as Foundation objects, for the baselines.
+func foundationObject(_ value: PlistValue) -> Any {
+  switch value {
+  case .string(let s): return s
+  case .integer(let i): return NSNumber(value: i)
+  case .unsignedInteger(let u): return NSNumber(value: u)
+  case .real(let d): return NSNumber(value: d)
+  case .bool(let b): return NSNumber(value: b)
+  case .date(let d): return d
+  case .data(let d): return d
+  case .uid(let u): return NSNumber(value: u)
+  case .array(let a): return a.map(foundationObject)
+  case .dictionary(let d): return d.mapValues(foundationObject)
+  }
+}
+
+/// Foundation objects back to PlistValue: the cost of the "wrap PropertyListSerialization"
+/// option, on top of its parse.
+func plistValue(_ object: Any) -> PlistValue {
+  switch object {
+  case let s as String: return .string(s)
+  case let d as Date: return .date(d)
+  case let d as Data: return .data(d)
+  case let a as [Any]: return .array(a.map(plistValue))
+  case let d as [String: Any]: return .dictionary(d.mapValues(plistValue))
+  case let n as NSNumber:
+    switch n.objCType.pointee {
+    case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")): return .bool(n.boolValue)
+    case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")): return .real(n.doubleValue)
+    default: return .integer(n.int64Value)
+    }
+  default: return .string("\(object)")
+  }
+}

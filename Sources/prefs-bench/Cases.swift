@@ -1,0 +1,264 @@
+import Foundation
+import LegacyDefaults
+import Preferences
+import PreferencesMigration
+import PropertyList
+
+extension Bench {
+  /// Load and write a large domain, against PropertyListSerialization.
+  func loadAndWrite() throws {
+    let domain = PlistValue.dictionary(makeDomain(keyCount))
+    let object = foundationObject(domain)
+    for format in [PlistFormat.binary, .xml] {
+      let data = try PropertyList.write(domain, as: format)
+      let foundationFormat: PropertyListSerialization.PropertyListFormat =
+        format == .binary ? .binary : .xml
+      let label =
+        "\(keyCount) keys, \(format == .binary ? "binary" : "XML"), \(data.count / 1024) KiB"
+      let readOurs = try median { _ = try PropertyList.read(data) }
+      let readTheirs = try median {
+        _ = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+      }
+      cases.append(
+        Case(
+          name: "load \(label)", prefs: readOurs, baseline: "PropertyListSerialization",
+          baselineMs: readTheirs))
+      let readWrapped = try median {
+        _ = plistValue(
+          try PropertyListSerialization.propertyList(from: data, options: [], format: nil))
+      }
+      cases.append(
+        Case(
+          name: "load \(label)", prefs: readOurs,
+          baseline: "PropertyListSerialization + conversion to PlistValue",
+          baselineMs: readWrapped))
+      let writeOurs = try median { _ = try PropertyList.write(domain, as: format) }
+      let writeTheirs = try median {
+        _ = try PropertyListSerialization.data(
+          fromPropertyList: object, format: foundationFormat, options: 0)
+      }
+      cases.append(
+        Case(
+          name: "write \(label)", prefs: writeOurs, baseline: "PropertyListSerialization",
+          baselineMs: writeTheirs))
+    }
+    let python = plistlibLoad(try PropertyList.write(domain, as: .binary))
+    if let python {
+      cases.append(
+        Case(
+          name: "load \(keyCount) keys, binary", prefs: cases[0].prefs,
+          baseline: "python3 plistlib", baselineMs: python))
+    }
+  }
+
+  /// python3 plistlib's load time for the same bytes (median, measured inside python).
+  func plistlibLoad(_ data: Data) -> Double? {
+    let file = folder.appendingPathComponent("domain.bplist")
+    guard (try? data.write(to: file)) != nil else { return nil }
+    let script = """
+      import plistlib, time, sys
+      data = open(sys.argv[1], 'rb').read()
+      samples = []
+      for _ in range(\(runs)):
+          t = time.perf_counter(); plistlib.loads(data); samples.append(time.perf_counter() - t)
+      samples.sort(); print(samples[len(samples) // 2] * 1000)
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, file.path]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = Pipe()
+    guard (try? process.run()) != nil else { return nil }
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+      ? Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+  }
+
+  /// A typed read of one key, in ns per read, against UserDefaults and a plain dictionary.
+  func hotRead() throws {
+    let reads = quick ? 200_000 : 2_000_000
+    let domain = makeDomain(10_000)
+    let store = PreferencesStore(DefaultsStore(inMemory: domain))
+    let key = Key<Int>("setting.6000", default: 0)
+    var sum = 0
+    let ours = median {
+      for _ in 0..<reads { sum &+= store[key] }
+    }
+    let suite = "prefs-bench-\(ProcessInfo.processInfo.processIdentifier)"
+    guard let defaults = UserDefaults(suiteName: suite) else {
+      throw BenchError(description: "UserDefaults(suiteName:) failed")
+    }
+    defaults.set(6000 * 7919, forKey: "setting.6000")
+    let theirs = median {
+      for _ in 0..<reads { sum &+= defaults.integer(forKey: "setting.6000") }
+    }
+    defaults.removePersistentDomain(forName: suite)
+    let plain: [String: Any] = ["setting.6000": 6000 * 7919]
+    let floor = median {
+      for _ in 0..<reads { sum &+= plain["setting.6000"] as? Int ?? 0 }
+    }
+    let perRead = { (ms: Double) in ms * 1e6 / Double(reads) }
+    cases.append(
+      Case(
+        name: "typed hot read of one key", prefs: perRead(ours),
+        baseline: "UserDefaults.integer(forKey:)", baselineMs: perRead(theirs), unit: "ns"))
+    cases.append(
+      Case(
+        name: "typed hot read of one key", prefs: perRead(ours),
+        baseline: "[String: Any] lookup (the floor)", baselineMs: perRead(floor), unit: "ns",
+        note: "checksum \(sum & 1)"))
+  }
+
+  /// Set one key and synchronize in a 10,000-key domain.
+  func setAndSynchronize() throws {
+    let domain = makeDomain(10_000)
+    let file = folder.appendingPathComponent("sync.plist")
+    try PropertyList.write(.dictionary(domain), as: .binary).write(to: file)
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    var n = 0
+    let ours = try median {
+      n += 1
+      try store.set(n, forKey: "setting.42")
+      try store.synchronizeOrThrow()
+    }
+    let suite = "prefs-bench-sync-\(ProcessInfo.processInfo.processIdentifier)"
+    guard let defaults = UserDefaults(suiteName: suite) else {
+      throw BenchError(description: "UserDefaults(suiteName:) failed")
+    }
+    for (key, value) in domain { defaults.set(foundationObject(value), forKey: key) }
+    defaults.synchronize()
+    let theirs = median {
+      n += 1
+      defaults.set(n, forKey: "setting.42")
+      defaults.synchronize()
+    }
+    defaults.removePersistentDomain(forName: suite)
+    cases.append(
+      Case(
+        name: "set one key + synchronize, 10,000-key domain", prefs: ours,
+        baseline: "UserDefaults.set + synchronize()", baselineMs: theirs,
+        note:
+          "prefs locks, merges per key, writes atomically and fsyncs; UserDefaults does none of these"
+      ))
+  }
+
+  /// Migrate many small legacy files with jobs = cores, against a python3 plistlib script that
+  /// does the same mapping file by file.
+  func migrateBatch() throws {
+    let count = quick ? 1_000 : 10_000
+    let input = folder.appendingPathComponent("legacy")
+    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+    var paths: [String] = []
+    for n in 0..<count {
+      var values: [String: PlistValue] = [
+        "PREFS_SOUND_ENABLED": n % 3 == 0 ? "YES" : .bool(n % 2 == 0),
+        "PREFS_RANKING_SIZE": n % 5 == 0 ? " 12" : .int(n % 50),
+        "colorMode": ["Light", "Dark", "System", "Sepia"][n % 4] == "Sepia"
+          ? "Sepia" : .string(["Light", "Dark", "System"][n % 3]),
+      ]
+      for k in 0..<27 { values["legacy.key.\(k)"] = k % 2 == 0 ? .int(k * n) : .string("v\(k)") }
+      let path = input.appendingPathComponent("user\(n).plist").path
+      try PropertyList.write(.dictionary(values), as: .binary).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    let plan = MigrationPlan(
+      dialect: .apple, schemaVersion: 1,
+      entries: [
+        .init(from: "PREFS_SOUND_ENABLED", to: "sound.enabled", type: .bool, defaultValue: true),
+        .init(from: "PREFS_RANKING_SIZE", to: "ranking.size", type: .integer, defaultValue: 5),
+        .init(
+          from: "colorMode", to: "appearance.colorMode", type: .enum, defaultValue: "System",
+          values: ["Light", "Dark", "System"]),
+      ])
+    let jobs = ProcessInfo.processInfo.activeProcessorCount
+    var round = 0
+    let ours = median {
+      round += 1
+      let output = folder.appendingPathComponent("out-\(round)").path
+      try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      _ = MigrationRunner(plan: plan).runBatch(paths, to: .folder(output), jobs: jobs)
+    }
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("plistlib_migrate.py").path
+    var theirs: Double?
+    var samples: [Double] = []
+    for r in 0..<max(1, runs / 2) {
+      let output = folder.appendingPathComponent("py-\(r)").path
+      let start = DispatchTime.now().uptimeNanoseconds
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["python3", script, input.path, output]
+      process.standardError = Pipe()
+      guard (try? process.run()) != nil else { break }
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else { break }
+      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    if !samples.isEmpty { theirs = samples.sorted()[samples.count / 2] }
+    guard let theirs else {
+      FileHandle.standardError.write(
+        Data("prefs-bench: python3 not found: migrate case skipped\n".utf8))
+      return
+    }
+    cases.append(
+      Case(
+        name: "migrate \(count) files of 30 keys, jobs \(jobs)", prefs: ours,
+        baseline: "python3 plistlib script, file by file", baselineMs: theirs,
+        note:
+          "throughput ratio \(String(format: "%.2f", theirs / ours))x; prefs writes atomically and fsyncs"
+      ))
+  }
+
+  /// Peak memory of loading the large domain (reading the file and parsing it), in a child
+  /// process: the peak resident size above the resident size before, against the file size.
+  func peakMemory() throws {
+    let file = folder.appendingPathComponent("rss.bplist")
+    let data = try PropertyList.write(.dictionary(makeDomain(keyCount)), as: .binary)
+    try data.write(to: file)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = [RSSChild.flag, file.path]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let parts = text.split(separator: " ").compactMap {
+      Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    guard parts.count == 2 else { throw BenchError(description: "the memory child said \(text)") }
+    let growthMiB = (parts[1] - parts[0]) / 1024
+    let fileMiB = Double(data.count) / 1_048_576
+    cases.append(
+      Case(
+        name: "peak memory loading \(keyCount) keys (max RSS above baseline)", prefs: growthMiB,
+        baseline: "file size", baselineMs: fileMiB, unit: "MiB"))
+  }
+}
+
+/// `prefs-bench --rss-child FILE`: prints the max RSS (KiB) before and after loading FILE.
+enum RSSChild {
+  static let flag = "--rss-child"
+
+  /// A field of /proc/self/status in KiB (`VmRSS`: now, `VmHWM`: the peak so far).
+  static func status(_ field: String) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
+    else { return 0 }
+    return Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+  }
+
+  static func runIfAsked() -> Int32? {
+    let args = CommandLine.arguments
+    guard args.count == 3, args[1] == flag else { return nil }
+    let before = status("VmRSS")
+    guard let data = FileManager.default.contents(atPath: args[2]),
+      let document = try? PropertyList.read(data)
+    else { return 1 }
+    let peak = status("VmHWM")
+    print("\(before) \(peak)")
+    return document.value.typeName.isEmpty ? 1 : 0
+  }
+}
