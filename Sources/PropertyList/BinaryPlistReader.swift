@@ -18,11 +18,13 @@ struct BinaryPlistReader {
   private var topObject = 0
   private var offsetTableOffset = 0
 
-  /// Decoded objects by index, and how many values each expands to (0: not decoded yet).
-  private var cache: [PlistValue?] = []
-  private var expansion: [Int] = []
-  /// Containers on the decoding stack right now.
-  private var inProgress: [Bool] = []
+  /// Per object: how many references name it (saturating at 2) in the low bits, and
+  /// `inProgressBit` while it is on the decoding stack. One byte an object.
+  private var marks: [UInt8] = []
+  private static let inProgressBit: UInt8 = 0x80
+  /// Decoded objects that are referenced more than once, with how many values each expands
+  /// to. Objects referenced once are not kept: that is most of them, and most of the memory.
+  private var shared: [Int: (value: PlistValue, expansion: Int)] = [:]
 
   static let trailerSize = 32
   static let magic: [UInt8] = Array("bplist00".utf8)
@@ -122,11 +124,40 @@ struct BinaryPlistReader {
         reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects")
     }
 
-    cache = Array(repeating: nil, count: objectCount)
-    expansion = Array(repeating: 0, count: objectCount)
-    inProgress = Array(repeating: false, count: objectCount)
+    marks = Array(repeating: 0, count: objectCount)
+    countReferences()
     return try decodeTree(root: topObject)
   }
+
+  /// Counts, for every object, how many container references name it (saturating at 2), so
+  /// that only shared objects are kept for reuse. Broken objects are skipped here; the
+  /// decoding pass reports them.
+  private mutating func countReferences() {
+    marks[topObject] = 1
+    for index in 0..<objectCount {
+      let entry = offsetTableOffset + index * offsetIntSize
+      let raw = readUInt(at: entry, size: offsetIntSize)
+      guard raw >= 8, raw < UInt64(offsetTableOffset) else { continue }
+      let offset = Int(raw)
+      let high = bytes[offset] >> 4
+      guard high == 0xA || high == 0xC || high == 0xD,
+        let (count, payload) = try? readCount(marker: bytes[offset], at: offset, object: index)
+      else { continue }
+      let refs = high == 0xD ? count * 2 : count
+      let (length, overflow) = refs.multipliedReportingOverflow(by: objectRefSize)
+      guard !overflow, payload + length <= offsetTableOffset else { continue }
+      for k in 0..<refs {
+        let ref = readUInt(at: payload + k * objectRefSize, size: objectRefSize)
+        if ref < UInt64(objectCount), marks[Int(ref)] < 2 { marks[Int(ref)] += 1 }
+      }
+    }
+  }
+
+  @inline(__always)
+  private func isShared(_ index: Int) -> Bool { marks[index] & 0x7F >= 2 }
+
+  @inline(__always)
+  private func isInProgress(_ index: Int) -> Bool { marks[index] & Self.inProgressBit != 0 }
 
   // MARK: - Primitive reads
 
@@ -352,7 +383,7 @@ struct BinaryPlistReader {
 
   /// A dictionary key: strings as they are; other scalars under their text form, reported.
   private mutating func decodeKey(_ index: Int, refOffset: Int) throws(PlistError) -> String {
-    if let cached = cache[index], case .string(let s) = cached { return s }
+    if isShared(index), let cached = shared[index], case .string(let s) = cached.value { return s }
     let decoded = try decodeObject(index)
     guard case .scalar(let value) = decoded else {
       throw .malformed(
@@ -360,8 +391,7 @@ struct BinaryPlistReader {
         reason: "dictionary key (object \(index)) is a container, not a string")
     }
     if case .string(let s) = value {
-      cache[index] = value
-      expansion[index] = 1
+      if isShared(index) { shared[index] = (value, 1) }
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
@@ -377,10 +407,31 @@ struct BinaryPlistReader {
     var count: Int
     /// Byte offset of the value references (for a dictionary, after the key references).
     var valueRefs: Int
+    /// Byte offset of a dictionary's key references.
+    var keyRefs = 0
     var next = 0
-    var keys: [String] = []
+    /// An array's elements so far; a dictionary's entries go straight into `dictionary`
+    /// (no parallel key and value arrays: they would double the peak memory of a large domain).
     var values: [PlistValue] = []
+    var dictionary: [String: PlistValue] = [:]
     var expanded = 1
+  }
+
+  /// Adds the frame's next value: appended to an array, or stored under its key (decoded now)
+  /// in a dictionary.
+  private mutating func add(_ value: PlistValue, to frame: inout Frame) throws(PlistError) {
+    if frame.isDictionary {
+      let refOffset = frame.keyRefs + frame.next * objectRefSize
+      let keyIndex = try checkedReference(at: refOffset, from: frame.object)
+      let key = try decodeKey(keyIndex, refOffset: refOffset)
+      try addExpansion(&frame, 1, at: refOffset)
+      if frame.dictionary.updateValue(value, forKey: key) != nil {
+        warnings.append(.duplicateKey(key, at: .byteOffset(refOffset)))
+      }
+    } else {
+      frame.values.append(value)
+    }
+    frame.next += 1
   }
 
   private mutating func addExpansion(_ frame: inout Frame, _ amount: Int, at offset: Int)
@@ -405,28 +456,17 @@ struct BinaryPlistReader {
     var frame = Frame(
       object: index, isDictionary: isDictionary, count: count,
       valueRefs: isDictionary ? refs + count * objectRefSize : refs)
-    frame.values.reserveCapacity(count)
     if isDictionary {
-      frame.keys.reserveCapacity(count)
-      for i in 0..<count {
-        let refOffset = refs + i * objectRefSize
-        let keyIndex = try checkedReference(at: refOffset, from: index)
-        frame.keys.append(try decodeKey(keyIndex, refOffset: refOffset))
-        try addExpansion(&frame, 1, at: refOffset)
-      }
+      frame.keyRefs = refs
+      frame.dictionary.reserveCapacity(count)
+    } else {
+      frame.values.reserveCapacity(count)
     }
     return frame
   }
 
-  private mutating func finish(_ frame: Frame) -> PlistValue {
-    guard frame.isDictionary else { return .array(frame.values) }
-    var dictionary = [String: PlistValue](minimumCapacity: frame.count)
-    for (key, value) in zip(frame.keys, frame.values) {
-      if dictionary.updateValue(value, forKey: key) != nil {
-        warnings.append(.duplicateKey(key, at: .byteOffset(frame.valueRefs)))
-      }
-    }
-    return .dictionary(dictionary)
+  private func finish(_ frame: Frame) -> PlistValue {
+    frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.values)
   }
 
   private mutating func decodeTree(root: Int) throws(PlistError) -> PlistValue {
@@ -439,30 +479,27 @@ struct BinaryPlistReader {
     stack.append(
       try makeFrame(
         root, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet, depth: 1))
-    inProgress[root] = true
+    marks[root] |= Self.inProgressBit
     while var frame = stack.popLast() {
       var descended = false
       while frame.next < frame.count {
         let refOffset = frame.valueRefs + frame.next * objectRefSize
         let child = try checkedReference(at: refOffset, from: frame.object)
-        if let cached = cache[child] {
-          try addExpansion(&frame, expansion[child], at: refOffset)
-          frame.values.append(cached)
-          frame.next += 1
+        if isShared(child), let cached = shared[child] {
+          try addExpansion(&frame, cached.expansion, at: refOffset)
+          try add(cached.value, to: &frame)
           continue
         }
-        if inProgress[child] { throw .cycle(at: .byteOffset(refOffset), object: child) }
+        if isInProgress(child) { throw .cycle(at: .byteOffset(refOffset), object: child) }
         switch try decodeObject(child) {
         case .scalar(let value):
-          cache[child] = value
-          expansion[child] = 1
+          if isShared(child) { shared[child] = (value, 1) }
           try addExpansion(&frame, 1, at: refOffset)
-          frame.values.append(value)
-          frame.next += 1
+          try add(value, to: &frame)
         case .container(let isDictionary, let count, let refs, let isSet):
           let depth = stack.count + 2
           stack.append(frame)
-          inProgress[child] = true
+          marks[child] |= Self.inProgressBit
           stack.append(
             try makeFrame(
               child, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet,
@@ -473,14 +510,12 @@ struct BinaryPlistReader {
       }
       if descended { continue }
       let value = finish(frame)
-      inProgress[frame.object] = false
-      cache[frame.object] = value
-      expansion[frame.object] = frame.expanded
+      marks[frame.object] &= ~Self.inProgressBit
+      if isShared(frame.object) { shared[frame.object] = (value, frame.expanded) }
       guard !stack.isEmpty else { return value }
       let top = stack.count - 1
       try addExpansion(&stack[top], frame.expanded, at: stack[top].valueRefs)
-      stack[top].values.append(value)
-      stack[top].next += 1
+      try add(value, to: &stack[top])
     }
     throw .malformed(format: .binary, at: .byteOffset(0), reason: "internal: empty stack")
   }

@@ -444,7 +444,9 @@ struct XMLPlistReader {
     var isDictionary: Bool
     var start: Int
     var array: [PlistValue] = []
-    var dictionary: [String: PlistValue] = [:]
+    /// A dictionary's entries in document order, built into a dictionary of the right size at
+    /// `</dict>` (growing one key by key rehashes every key at each doubling).
+    var entries: [(key: String, value: PlistValue, offset: Int)] = []
     var key: String? = nil
     var keyOffset = 0
   }
@@ -489,12 +491,17 @@ struct XMLPlistReader {
         }
         stack.removeLast()
         if top.isDictionary {
-          if top.dictionary.count == 1, let only = top.dictionary["CF$UID"],
-            case .integer(let uid) = only, uid >= 0
+          if top.entries.count == 1, top.entries[0].key == "CF$UID",
+            case .integer(let uid) = top.entries[0].value, uid >= 0
           {
             produced = .uid(UInt64(uid))
           } else {
-            produced = .dictionary(top.dictionary)
+            var dictionary = [String: PlistValue](minimumCapacity: top.entries.count)
+            for entry in top.entries
+            where dictionary.updateValue(entry.value, forKey: entry.key) != nil {
+              warnings.append(.duplicateKey(entry.key, at: location(entry.offset)))
+            }
+            produced = .dictionary(dictionary)
           }
         } else {
           produced = .array(top.array)
@@ -574,9 +581,7 @@ struct XMLPlistReader {
         guard let key = stack[top].key else {
           throw fail("a <\(tag.text)> in a <dict> without a <key> before it", at: tag.start)
         }
-        if stack[top].dictionary.updateValue(counted, forKey: key) != nil {
-          warnings.append(.duplicateKey(key, at: location(stack[top].keyOffset)))
-        }
+        stack[top].entries.append((key, counted, stack[top].keyOffset))
         stack[top].key = nil
       } else {
         stack[top].array.append(counted)

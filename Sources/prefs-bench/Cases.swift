@@ -254,10 +254,14 @@ enum RSSChild {
     let args = CommandLine.arguments
     guard args.count == 3, args[1] == flag else { return nil }
     let before = status("VmRSS")
-    guard let data = FileManager.default.contents(atPath: args[2]),
-      let document = try? PropertyList.read(data)
-    else { return 1 }
+    guard let data = FileManager.default.contents(atPath: args[2]) else { return 1 }
+    let read = status("VmHWM")
+    guard let document = try? PropertyList.read(data) else { return 1 }
     let peak = status("VmHWM")
+    if ProcessInfo.processInfo.environment["PREFS_BENCH_RSS_DETAIL"] != nil {
+      FileHandle.standardError.write(
+        Data("rss before \(before) after read \(read) peak \(peak) KiB\n".utf8))
+    }
     print("\(before) \(peak)")
     return document.value.typeName.isEmpty ? 1 : 0
   }
