@@ -74,7 +74,13 @@ public enum FileAccess {
   /// 0600, by `mkstemp`, so its name is not predictable) in the same folder, written, flushed
   /// to disk, renamed over the target, and the folder flushed. On any failure the temporary
   /// file is removed and the target is untouched.
-  public static func atomicWrite(_ data: Data, to path: String) throws(Failure) {
+  ///
+  /// With `durable: false` the flushes are left out: the replacement is still atomic for every
+  /// reader, but survives a crash only after a later ``flushFileSystem(containing:)`` (a batch
+  /// of many new files flushes once at the end instead of twice per file).
+  public static func atomicWrite(_ data: Data, to path: String, durable: Bool = true)
+    throws(Failure)
+  {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
@@ -104,7 +110,7 @@ public enum FileAccess {
     }
     if written != 0 {
       failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
-    } else if fsync(fd) != 0 {
+    } else if durable, fsync(fd) != 0 {
       failure = .io(path: path, reason: "flushing the temporary file: \(errnoText(errno))")
     }
     close(fd)
@@ -115,10 +121,19 @@ public enum FileAccess {
       unlink(temporary)
       throw failure
     }
+    guard durable else { return }
     let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if dirfd >= 0 {
       fsync(dirfd)
       close(dirfd)
     }
+  }
+
+  /// Flushes what was written to disk (`sync`, which on Linux waits for the writes): what a
+  /// batch wrote with `durable: false` under `path` is on disk once this returns.
+  public static func flushFileSystem(containing path: String) throws(Failure) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
+    sync()
   }
 }

@@ -55,7 +55,7 @@ public struct MigrationReport: Sendable, Hashable {
   }
 
   static func quoted(_ text: String) -> String {
-    (try? PropertyList.json(.string(text), lossless: true)) ?? "\"\""
+    PropertyList.jsonString(text)
   }
 
   static func value(_ value: PlistValue?) -> String {

@@ -69,6 +69,10 @@ public struct MigrationRunner: Sendable {
   }
 
   public func run(_ legacyPath: String, to destination: Destination) -> FileOutcome {
+    run(legacyPath, to: destination, durable: true)
+  }
+
+  func run(_ legacyPath: String, to destination: Destination, durable: Bool) -> FileOutcome {
     let target = outputPath(for: legacyPath, destination)
     var outcome = FileOutcome(
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
@@ -143,7 +147,9 @@ public struct MigrationRunner: Sendable {
       if case .inPlace(let backupFolder) = destination {
         outcome.backup = try backup(legacyPath, data: data, into: backupFolder)
       }
-      try FileAccess.atomicWrite(encoded, to: target)
+      // In place, the replaced original is flushed at once, whatever the batch does.
+      let inPlace = if case .inPlace = destination { true } else { false }
+      try FileAccess.atomicWrite(encoded, to: target, durable: durable || inPlace)
     } catch {
       outcome.status = .failed
       outcome.message = error.description
@@ -181,7 +187,9 @@ public struct MigrationRunner: Sendable {
   }
 
   /// Runs every file, `jobs` at a time; `progress(done, total)` after each. Each file succeeds
-  /// or fails on its own; the outcomes come back in the order of `paths`.
+  /// or fails on its own; the outcomes come back in the order of `paths`. New files in an output
+  /// folder are flushed to disk once, at the end (`syncfs`), rather than twice each: the batch
+  /// reports them migrated only after that flush succeeded.
   public func runBatch(
     _ paths: [String], to destination: Destination, jobs: Int,
     progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -198,6 +206,7 @@ public struct MigrationRunner: Sendable {
       }
     }
     let colliding = collides
+    let deferFlush: Bool = if case .folder = destination { !dryRun } else { false }
     let finished = Locked(0)
     let workers = max(1, min(jobs, paths.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -214,7 +223,7 @@ public struct MigrationRunner: Sendable {
             status: .failed, message: "another legacy file of the same name goes to this output",
             keys: [], backup: nil)
         } else {
-          outcome = run(paths[index], to: destination)
+          outcome = run(paths[index], to: destination, durable: !deferFlush)
         }
         results.withLock { $0[index] = outcome }
         let done = finished.withLock { n -> Int in
@@ -224,6 +233,17 @@ public struct MigrationRunner: Sendable {
         progress?(done, paths.count)
       }
     }
-    return results.withLock { $0.compactMap { $0 } }
+    var outcomes = results.withLock { $0.compactMap { $0 } }
+    if deferFlush, case .folder(let folder) = destination {
+      do {
+        try FileAccess.flushFileSystem(containing: folder)
+      } catch {
+        for index in outcomes.indices where outcomes[index].status == .migrated {
+          outcomes[index].status = .failed
+          outcomes[index].message = "written but not flushed to disk: \(error)"
+        }
+      }
+    }
+    return outcomes
   }
 }

@@ -105,5 +105,5 @@ enum Convert {
 
 /// A JSON string literal.
 func json(_ text: String) -> String {
-  (try? PropertyList.json(.string(text), lossless: true)) ?? "\"\""
+  PropertyList.jsonString(text)
 }

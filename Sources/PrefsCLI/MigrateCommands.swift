@@ -131,7 +131,12 @@ enum Migrate {
       }
       var isFolder: ObjCBool = false
       if FileManager.default.fileExists(atPath: item, isDirectory: &isFolder), isFolder.boolValue {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: item)) ?? []
+        let names: [String]
+        do {
+          names = try FileManager.default.contentsOfDirectory(atPath: item)
+        } catch {
+          throw CommandFailure(.noInput, "\(item): cannot list the folder: \(error)")
+        }
         paths += names.filter { $0.hasSuffix(".plist") }.sorted().map {
           URL(fileURLWithPath: item).appendingPathComponent($0).path
         }

@@ -102,6 +102,9 @@ public enum PropertyList {
       value, mode: lossless ? .lossless : .display, maxDepth: maxDepth, compact: compact)
   }
 
+  /// A JSON string literal of `text` (quotes and escapes).
+  public static func jsonString(_ text: String) -> String { JSONWriter.quoted(text) }
+
   /// The value as `defaults read` shows it to a person.
   public static func describe(_ value: PlistValue) -> String {
     (try? OpenStepWriter.write(value, style: .description, maxDepth: .max)) ?? ""

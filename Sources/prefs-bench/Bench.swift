@@ -71,7 +71,7 @@ final class Bench {
   func json() -> String {
     func number(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }
     func quoted(_ s: String) -> String {
-      (try? PropertyList.json(.string(s), lossless: true)) ?? "\"\""
+      PropertyList.jsonString(s)
     }
     let rows = cases.map { c in
       "{\"name\": \(quoted(c.name)), \"prefs_ms\": \(number(c.prefs)), "
