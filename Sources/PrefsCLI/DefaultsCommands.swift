@@ -108,6 +108,11 @@ enum Read {
     }
   }
 
+  /// JSON for output (display mode: data as base64, dates as ISO 8601).
+  static func jsonText(_ value: PlistValue) -> String {
+    (try? PropertyList.json(value, lossless: false)) ?? "null"
+  }
+
   static func encode(_ value: PlistValue, path: String) throws(CommandFailure) -> String {
     do {
       return try PropertyList.json(value, lossless: false)

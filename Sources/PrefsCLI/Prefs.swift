@@ -7,6 +7,57 @@ import PropertyList
 public enum Prefs {
   public static let version = "0.1.0"
 
+  /// One subcommand: its name, a one-line summary, its help, and what runs it.
+  struct Command: Sendable {
+    var name: String
+    var summary: String
+    var help: String
+    var run: @Sendable ([String], Console) throws(CommandFailure) -> ExitCode
+  }
+
+  static let commands: [Command] = [
+    Command(
+      name: "migrate", summary: "move legacy files into the typed store, with a report",
+      help: Migrate.help, run: Migrate.run),
+    Command(
+      name: "export", summary: "the plan backwards, for a rollback", help: Export.help,
+      run: Export.run),
+    Command(
+      name: "read", summary: "print a property list, one key, or what a getter read",
+      help: Read.help, run: Read.run),
+    Command(
+      name: "write", summary: "set one key and synchronize", help: Write.help, run: Write.run),
+    Command(
+      name: "delete", summary: "remove a key (or the whole domain) and synchronize",
+      help: Delete.help, run: Delete.run),
+    Command(
+      name: "rename", summary: "rename a key and synchronize", help: Rename.help,
+      run: Rename.run),
+    Command(
+      name: "read-type", summary: "print the type of a key's value", help: ReadType.help,
+      run: ReadType.run),
+    Command(
+      name: "import", summary: "merge a property list into a domain", help: Import.help,
+      run: Import.run),
+    Command(
+      name: "domains", summary: "list the domains of the preferences folder",
+      help: Domains.help, run: Domains.run),
+    Command(
+      name: "find", summary: "search every domain for a word", help: Find.help, run: Find.run),
+    Command(
+      name: "lint", summary: "check that files parse (exit 65 if any does not)",
+      help: Lint.help, run: Lint.run),
+    Command(
+      name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
+      help: Convert.help, run: Convert.run),
+    Command(
+      name: "completion", summary: "print a bash or zsh completion script",
+      help: Completion.help, run: Completion.run),
+    Command(
+      name: "man", summary: "print the manual page (roff)", help: Manual.help,
+      run: Manual.run),
+  ]
+
   /// Runs `prefs` with `arguments` (without the program name).
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
     guard let verb = arguments.first else {
@@ -16,21 +67,27 @@ public enum Prefs {
     let rest = Array(arguments.dropFirst())
     do throws(CommandFailure) {
       switch verb {
-      case "lint": return try Lint.run(rest, console: console)
-      case "convert": return try Convert.run(rest, console: console)
-      case "read": return try Read.run(rest, console: console)
-      case "write": return try Write.run(rest, console: console)
-      case "delete": return try Delete.run(rest, console: console)
-      case "migrate": return try Migrate.run(rest, console: console)
-      case "export": return try Export.run(rest, console: console)
-      case "--help", "-h", "help":
+      case "--help", "-h":
         console.out(usage)
         return .ok
-      case "--version":
+      case "help":
+        guard let name = rest.first else {
+          console.out(usage)
+          return .ok
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+          throw CommandFailure(.usage, "unknown command \"\(name)\" (see prefs help)")
+        }
+        console.out(command.help)
+        return .ok
+      case "--version", "version":
         console.line("prefs \(version)")
         return .ok
       default:
-        throw CommandFailure(.usage, "unknown command \"\(verb)\" (see prefs --help)")
+        guard let command = commands.first(where: { $0.name == verb }) else {
+          throw CommandFailure(.usage, "unknown command \"\(verb)\" (see prefs help)")
+        }
+        return try command.run(rest, console)
       }
     } catch {
       console.message(error.message)
@@ -38,27 +95,25 @@ public enum Prefs {
     }
   }
 
-  static let usage = """
-    usage: prefs <command> [options]
+  static var usage: String {
+    let width = (commands.map(\.name.count).max() ?? 0) + 2
+    let lines = commands.map {
+      "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+    }
+    return """
+      usage: prefs <command> [options]
 
-    commands:
-      read FILE [KEY] [--as TYPE] [--dialect D] [--json]
-                                        print a property list, one key, or what a getter read
-      write FILE KEY [-TYPE] VALUE      set one key and synchronize
-      delete FILE [KEY]                 remove a key (or the whole domain) and synchronize
-      migrate --plan PLAN (--to OUT | --in-place) [--dry-run] LEGACY...
-                                        move legacy files into the typed store, with a report
-      export --plan PLAN STORE --to LEGACY_OUT
-                                        the plan backwards, for a rollback
-      lint FILE... [--json]             check that files parse (exit 65 if any does not)
-      convert FILE --to FORMAT [-o OUT] rewrite in xml, binary, openstep, gnustep or json
+      commands:
+      \(lines.joined(separator: "\n"))
 
-    FILE may be a path or a domain name (resolved to the platform's preferences folder).
-    Run `prefs <command> --help` for the options of one command.
-    Exit codes: 0 done, 1 no such key, 64 usage, 65 malformed input, 66 input missing,
-    73 output cannot be created, 74 I/O error.
+      FILE may be a path or a domain name (resolved to the platform's preferences folder).
+      Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
+      `prefs --version` for the version.
+      Exit codes: 0 done, 1 no such key or domain, 64 usage, 65 malformed input, 66 input
+      missing, 73 output cannot be created, 74 I/O error.
 
-    """
+      """
+  }
 
   /// The largest input file read.
   static let inputLimit = PlistLimits.default.maxInputBytes

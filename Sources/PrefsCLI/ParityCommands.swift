@@ -1,0 +1,245 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+
+/// The rest of the verbs people know from macOS `defaults`.
+enum Domains {
+  static let help = """
+    usage: prefs domains [--json]
+    Lists the domains in the platform's preferences folder ($XDG_CONFIG_HOME, else ~/.config,
+    on Linux; ~/Library/Preferences on macOS): the names of its .plist files.
+
+    """
+
+  static func names(locator: DomainLocator = DomainLocator()) throws(CommandFailure) -> (
+    folder: URL, names: [String]
+  ) {
+    let folder: URL
+    do {
+      folder = try locator.folder()
+    } catch {
+      throw CommandFailure(error)
+    }
+    let entries: [String]
+    do {
+      entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      // No preferences folder yet: no domains.
+      if !FileManager.default.fileExists(atPath: folder.path) { return (folder, []) }
+      throw CommandFailure(.ioError, "\(folder.path): cannot list the folder: \(error)")
+    }
+    let names = entries.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
+      .map { String($0.dropLast(".plist".count)) }.sorted()
+    return (folder, names)
+  }
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.isEmpty else { throw CommandFailure(.usage, "domains takes no files") }
+    let names = try names().names
+    if args.has("--json") {
+      console.line(Read.jsonText(.array(names.map(PlistValue.string))))
+    } else {
+      for name in names { console.line(name) }
+    }
+    return .ok
+  }
+}
+
+/// `prefs find WORD`
+enum Find {
+  static let help = """
+    usage: prefs find WORD [--json]
+    Searches every domain of the preferences folder for keys and values containing WORD
+    (ignoring case), and prints the matches per domain. A file that does not parse is named
+    on standard error and skipped. Exit 1 when nothing matches.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.count == 1, let word = args.positional.first, !word.isEmpty else {
+      throw CommandFailure(.usage, "find takes one word")
+    }
+    let (folder, names) = try Domains.names()
+    var results: [String: PlistValue] = [:]
+    for name in names {
+      let path = folder.appendingPathComponent(name + ".plist").path
+      let document: PlistDocument
+      do {
+        document = try Prefs.load(path)
+      } catch {
+        console.message(error.message)
+        continue
+      }
+      guard case .dictionary(let values) = document.value else { continue }
+      var matches: [String: PlistValue] = [:]
+      for (key, value) in values where contains(key, word) || contains(value, word) {
+        matches[key] = value
+      }
+      if !matches.isEmpty { results[name] = .dictionary(matches) }
+    }
+    if args.has("--json") {
+      console.line(Read.jsonText(.dictionary(results)))
+    } else {
+      for (name, matches) in PlistValue.sortedEntries(results) {
+        let count = matches.dictionaryValue?.count ?? 0
+        console.line(
+          "Found \(count) key\(count == 1 ? "" : "s") in domain '\(name)': \(PropertyList.describe(matches))"
+        )
+      }
+    }
+    return results.isEmpty ? .notFound : .ok
+  }
+
+  static func contains(_ text: String, _ word: String) -> Bool {
+    text.range(of: word, options: .caseInsensitive) != nil
+  }
+
+  static func contains(_ value: PlistValue, _ word: String) -> Bool {
+    switch value {
+    case .string(let s): contains(s, word)
+    case .array(let a): a.contains { contains($0, word) }
+    case .dictionary(let d): d.contains { contains($0.key, word) || contains($0.value, word) }
+    case .data, .uid: false
+    default: contains(PropertyList.describe(value), word)
+    }
+  }
+}
+
+/// `prefs rename FILE OLD NEW`
+enum Rename {
+  static let help = """
+    usage: prefs rename FILE|DOMAIN OLD_KEY NEW_KEY
+    Renames a key (its value unchanged) and synchronizes, under the domain's lock. Exit 1 when
+    OLD_KEY does not exist; NEW_KEY must not exist yet.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.count == 3 else {
+      throw CommandFailure(.usage, "rename takes a file, the old key and the new key")
+    }
+    let path = try Target.path(args.positional[0])
+    let (old, new) = (args.positional[1], args.positional[2])
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+    }
+    let store = try Target.openStore(path, console: console)
+    let domain = store.persistentDomain()
+    guard let value = domain[old] else {
+      throw CommandFailure(.notFound, "the key \"\(old)\" does not exist in \(path)")
+    }
+    guard domain[new] == nil else {
+      throw CommandFailure(.usage, "the key \"\(new)\" already exists in \(path)")
+    }
+    do {
+      try store.set(value, forKey: new)
+    } catch {
+      throw CommandFailure(error)
+    }
+    store.removeObject(forKey: old)
+    try Target.synchronize(store, console: console)
+    return .ok
+  }
+}
+
+/// `prefs read-type FILE KEY`
+enum ReadType {
+  static let help = """
+    usage: prefs read-type FILE|DOMAIN KEY
+    Prints the type of KEY's value, as `defaults read-type` does ("Type is boolean").
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.count == 2 else {
+      throw CommandFailure(.usage, "read-type takes a file and a key")
+    }
+    let path = try Target.path(args.positional[0])
+    let document = try Prefs.load(path)
+    guard case .dictionary(let values) = document.value else {
+      throw CommandFailure(.dataError, "\(path): the top level is not a dictionary")
+    }
+    guard let value = values[args.positional[1]] else {
+      throw CommandFailure(
+        .notFound, "the key \"\(args.positional[1])\" does not exist in \(path)")
+    }
+    let name =
+      switch value {
+      case .bool: "boolean"
+      case .integer, .unsignedInteger: "integer"
+      case .real: "float"
+      case .string: "string"
+      case .date: "date"
+      case .data: "data"
+      case .array: "array"
+      case .dictionary: "dictionary"
+      case .uid: "uid"
+      }
+    console.line("Type is \(name)")
+    return .ok
+  }
+}
+
+/// `prefs import FILE PLIST`
+enum Import {
+  static let help = """
+    usage: prefs import FILE|DOMAIN PLIST
+    Merges the dictionary in PLIST (any format; - for standard input) into the domain, key by
+    key, with the same lock and atomic write as every other change.
+
+    """
+
+  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    let args = try Arguments(arguments, valued: [], flags: ["--help"])
+    if args.has("--help") {
+      console.out(help)
+      return .ok
+    }
+    guard args.positional.count == 2 else {
+      throw CommandFailure(.usage, "import takes a domain and a property list")
+    }
+    let path = try Target.path(args.positional[0])
+    let source = args.positional[1]
+    let document: PlistDocument
+    if source == "-" {
+      do {
+        document = try PropertyList.read(FileHandle.standardInput.readDataToEndOfFile())
+      } catch {
+        throw CommandFailure(.dataError, "standard input: \(error)")
+      }
+    } else {
+      document = try Prefs.load(source)
+    }
+    guard case .dictionary(let values) = document.value else {
+      throw CommandFailure(.dataError, "\(source): the top level is not a dictionary")
+    }
+    let store = try Target.openStore(path, console: console)
+    do {
+      for (key, value) in values { try store.set(value, forKey: key) }
+    } catch {
+      throw CommandFailure(error)
+    }
+    try Target.synchronize(store, console: console)
+    return .ok
+  }
+}
