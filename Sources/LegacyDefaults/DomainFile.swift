@@ -28,6 +28,7 @@ struct DomainFile: Sendable {
   /// Reads the file. Absent: empty. Unparseable, or not a dictionary: moved aside to
   /// `<name>.corrupt-<UTC time>` and reported, and the domain reads as empty.
   func read() throws(DefaultsError) -> Contents {
+    try refuseSymbolicLink()
     let data: Data
     do {
       data = try FileAccess.readFile(path, limit: limits.maxInputBytes)
@@ -52,6 +53,18 @@ struct DomainFile: Sendable {
         reason: "the top level is a \(document.value.typeName), not a dictionary")
     }
     return Contents(values: values, format: document.format, recovery: nil)
+  }
+
+  /// A domain file that is a symbolic link is refused: writes replace the file by renaming
+  /// over it, which would silently turn the link into a plain file, and a link planted by
+  /// someone else could point the domain anywhere.
+  func refuseSymbolicLink() throws(DefaultsError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if (info.st_mode & S_IFMT) == S_IFLNK {
+      throw .cannotRead(
+        path: path, reason: "it is a symbolic link (prefs replaces domain files, never links)")
+    }
   }
 
   private func moveAside(reason: String) throws(DefaultsError) -> Contents {
@@ -100,7 +113,7 @@ struct DomainFile: Sendable {
   /// uses prefs on this domain.
   func withLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     try ensureFolder()
-    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { throw .cannotLock(path: lockPath, reason: FileAccess.errnoText(errno)) }
     defer { close(fd) }
     while flock(fd, LOCK_EX) != 0 {
@@ -110,8 +123,21 @@ struct DomainFile: Sendable {
     return try body()
   }
 
+  /// Removes temporary files a writer killed between creating and renaming them left behind.
+  /// Called holding the lock: every live writer of this domain holds it while its temporary
+  /// file exists, so any other one is a leftover.
+  func removeLeftoverTemporaryFiles() {
+    let folder = url.deletingLastPathComponent().path
+    let prefix = "." + url.lastPathComponent + ".tmp-"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+      unlink(folder + "/" + name)
+    }
+  }
+
   /// Replaces the file with `values` in `format`, atomically.
   func write(_ values: [String: PlistValue], format: PlistFormat) throws(DefaultsError) {
+    removeLeftoverTemporaryFiles()
     let data: Data
     do {
       data = try PropertyList.write(.dictionary(values), as: format)

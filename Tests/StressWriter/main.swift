@@ -8,6 +8,10 @@ import Preferences
 //   cycle FILE COUNT               set counter = i, synchronize, print "ack i", for i in 1...COUNT
 //   exit-pending FILE KEY VALUE    set KEY = VALUE and exit without synchronize
 //   append FILE KEY TAG COUNT      append "TAG-i" to the [String] at KEY with modify, COUNT times
+//   mix FILE TAG COUNT             per i: set TAG-i = i, modify counter += 1, and every 4th i
+//                                  remove TAG-(i-2); synchronize each step
+//   full-disk FILE                 write a large value with the file size limit at 1 KiB:
+//                                  prints the error synchronize throws (exit 3 if none)
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
@@ -47,6 +51,30 @@ do {
     let key = Key<[String]>(args[2], default: [])
     for i in 0..<count {
       try typed.modify(key) { $0.append("\(args[3])-\(i)") }
+    }
+  case "mix" where args.count == 4:
+    guard let count = Int(args[3]) else { fail("COUNT") }
+    let typed = PreferencesStore(store)
+    let counter = Key("counter", default: 0)
+    for i in 0..<count {
+      try store.set(i, forKey: "\(args[2])-\(i)")
+      try store.synchronizeOrThrow()
+      try typed.modify(counter) { $0 += 1 }
+      if i % 4 == 3 {
+        store.removeObject(forKey: "\(args[2])-\(i - 2)")
+        try store.synchronizeOrThrow()
+      }
+    }
+  case "full-disk" where args.count == 2:
+    signal(SIGXFSZ, SIG_IGN)
+    var limit = rlimit(rlim_cur: 1024, rlim_max: 1024)
+    setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+    try store.set(String(repeating: "x", count: 100_000), forKey: "big")
+    do {
+      try store.synchronizeOrThrow()
+      exit(3)
+    } catch {
+      print("\(error)")
     }
   default:
     fail("unknown mode or wrong arguments: \(args)")

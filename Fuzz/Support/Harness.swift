@@ -1,0 +1,80 @@
+// Shared by every fuzz target (compiled into each one). Not part of the package.
+import Foundation
+import PropertyList
+
+/// The input as `Data` (copied: the product code may keep it).
+@inline(__always)
+func fuzzData(_ start: UnsafeRawPointer, _ count: Int) -> Data {
+  Data(bytes: start, count: count)
+}
+
+/// A broken invariant: print what and abort, so libFuzzer saves the input as a crash.
+func finding(_ message: String, _ bytes: Data? = nil) -> Never {
+  var text = "FUZZ FINDING: \(message)\n"
+  if let bytes {
+    let shown = bytes.prefix(512)
+    text += "  bytes (\(bytes.count)): \(String(decoding: shown, as: UTF8.self).debugDescription)\n"
+  }
+  FileHandle.standardError.write(Data(text.utf8))
+  abort()
+}
+
+/// Writes `value` as `format`; when the writer accepts it, the output must read back (in that
+/// format family) as a value `==` to `value`, and writing that value again must give the same
+/// bytes (the writers promise determinism). A writer refusal is fine.
+func checkRoundTrip(_ value: PlistValue, as format: PlistFormat, _ label: String) {
+  let bytes: Data
+  do {
+    bytes = try PropertyList.write(value, as: format)
+  } catch {
+    return
+  }
+  let document: PlistDocument
+  do {
+    document = try PropertyList.read(bytes)
+  } catch {
+    finding("\(label): the \(format) writer's output does not read back: \(error)", bytes)
+  }
+  let family: Set<PlistFormat> =
+    format == .binary ? [.binary] : format == .xml ? [.xml] : [.openStep, .gnustep]
+  guard family.contains(document.format) else {
+    finding("\(label): \(format) output sniffed as \(document.format)", bytes)
+  }
+  guard document.value == value else {
+    finding(
+      "\(label): \(format) round trip changed the value\n  before: \(summary(value))\n"
+        + "  after:  \(summary(document.value))", bytes)
+  }
+  let again: Data
+  do {
+    again = try PropertyList.write(document.value, as: format)
+  } catch {
+    finding("\(label): \(format) writer refuses the value it wrote and read back: \(error)", bytes)
+  }
+  guard again == bytes else {
+    finding("\(label): \(format) writer is not deterministic for equal values", bytes)
+  }
+}
+
+/// A short description for finding messages.
+func summary(_ value: PlistValue) -> String {
+  let text = String(describing: value)
+  return text.count > 400 ? String(text.prefix(400)) + "…" : text
+}
+
+/// Every value in `value` (itself included), depth first, with the dictionary keys as strings.
+func forEachValue(_ value: PlistValue, _ body: (PlistValue) -> Void) {
+  var stack: [PlistValue] = [value]
+  while let next = stack.popLast() {
+    body(next)
+    switch next {
+    case .array(let elements): stack.append(contentsOf: elements)
+    case .dictionary(let entries):
+      for (key, element) in entries {
+        body(.string(key))
+        stack.append(element)
+      }
+    default: break
+    }
+  }
+}
