@@ -56,6 +56,26 @@ func checkRoundTrip(_ value: PlistValue, as format: PlistFormat, _ label: String
   }
 }
 
+/// Whether `value` has at most `budget` values when shared subtrees are counted every time they
+/// appear (as writers and walkers see them). Readers accept up to 20 million such values (a
+/// "billion laughs" DAG of a few hundred bytes gets there); the targets skip the writers and
+/// getters above the budget so that one such input does not turn into a multi-second timeout
+/// on every mutation. The reader itself always runs with the default limits.
+func withinBudget(_ value: PlistValue, _ budget: Int = 100_000) -> Bool {
+  var stack: [PlistValue] = [value]
+  var seen = 0
+  while let next = stack.popLast() {
+    seen += 1
+    if seen > budget { return false }
+    switch next {
+    case .array(let elements): stack.append(contentsOf: elements)
+    case .dictionary(let entries): stack.append(contentsOf: entries.values)
+    default: break
+    }
+  }
+  return true
+}
+
 /// A short description for finding messages.
 func summary(_ value: PlistValue) -> String {
   let text = String(describing: value)

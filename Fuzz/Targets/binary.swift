@@ -14,6 +14,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   guard document.format == .binary else {
     finding("bplist00 input read as \(document.format)", data)
   }
+  guard withinBudget(document.value) else { return 0 }
   checkRoundTrip(document.value, as: .binary, "binary")
   checkRoundTrip(document.value, as: .xml, "binary")
   return 0

@@ -7,6 +7,7 @@ import PropertyList
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let data = fuzzData(start, count)
   guard let document = try? PropertyList.read(data) else { return 0 }
+  guard withinBudget(document.value) else { return 0 }
   checkRoundTrip(document.value, as: .gnustep, "openstep")
   checkRoundTrip(document.value, as: .openStep, "openstep")
   return 0

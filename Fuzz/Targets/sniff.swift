@@ -14,6 +14,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   guard family.contains(document.format) else {
     finding("detectFormat said \(detected), read returned \(document.format)", data)
   }
+  guard withinBudget(document.value) else { return 0 }
   do {
     let json = try PropertyList.json(document.value, lossless: false)
     // What the writer prints must be JSON.

@@ -10,6 +10,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   var data = fuzzData(start, count)
   if data.first != UInt8(ascii: "<") { data = prefix + data }
   guard let document = try? PropertyList.read(data) else { return 0 }
+  guard withinBudget(document.value) else { return 0 }
   checkRoundTrip(document.value, as: .xml, "xml")
   return 0
 }

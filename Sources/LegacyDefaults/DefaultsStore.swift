@@ -57,11 +57,13 @@ public final class DefaultsStore: Sendable {
   /// A store over the domain file at `url` (read now; created on the first write).
   ///
   /// - Parameters:
+  ///   - url: the domain file.
   ///   - dialect: whose getters decide what loose values mean.
   ///   - arguments: the process arguments that form the argument domain (`-key value`);
   ///     pass `CommandLine.arguments` to behave as NSUserDefaults does.
   ///   - globalDomain: an optional second file read after the application domain.
   ///   - newFileFormat: the format of a file this store creates (an existing file keeps its own).
+  ///   - limits: the safety limits for reading the domain files.
   ///   - flushAtExit: write pending changes when the process exits normally.
   public init(
     url: URL, dialect: Dialect = .apple, arguments: [String] = [], globalDomain: URL? = nil,

@@ -3,7 +3,7 @@ import LegacyDefaults
 import PropertyList
 
 /// The typed store: ``Key``s over a defaults domain, persisted through the same engine as
-/// ``DefaultsStore`` (cross-process lock, per-key merge, atomic write).
+/// `DefaultsStore` (cross-process lock, per-key merge, atomic write).
 ///
 /// ```swift
 /// let store = try PreferencesStore(domain: "com.exmo.equizmo")

@@ -2,7 +2,10 @@
 ///
 /// ```swift
 /// final class SoundSettings {
-///   @StoredPreference(Keys.soundEnabled, in: store) var soundEnabled: Bool
+///   @StoredPreference var soundEnabled: Bool
+///   init(store: PreferencesStore) {
+///     _soundEnabled = StoredPreference(Keys.soundEnabled, in: store)
+///   }
 /// }
 /// ```
 ///

@@ -4,7 +4,7 @@ import Preferences
 import PropertyList
 
 /// How legacy flat keys become typed keys: the same plan drives the migration forward and the
-/// export back. Build it in Swift (``Entry/map(_:to:)-…``) or load the JSON plan file
+/// export back. Build it in Swift (the `map(_:to:)` functions of ``Entry``) or load the JSON plan file
 /// (``load(json:)``, the form `shared/spec/migration-plan.md` defines).
 public struct MigrationPlan: Sendable, Hashable {
   /// What happens to legacy keys no entry names.
