@@ -262,6 +262,15 @@ struct XMLPlistReader {
 
   // MARK: - Scalars
 
+  /// The integer of a `CF$UID` dictionary, when it is a UID's (0 to UInt64.max).
+  static func uidValue(_ value: PlistValue) -> UInt64? {
+    switch value {
+    case .integer(let i) where i >= 0: UInt64(i)
+    case .unsignedInteger(let u): u
+    default: nil
+    }
+  }
+
   /// CoreFoundation's XML reader drops one leading U+FEFF from every string and key (checked on
   /// this machine against PropertyListSerialization; GNUstep does the same), so prefs does too.
   static func droppingLeadingBOM(_ s: String) -> String {
@@ -492,9 +501,9 @@ struct XMLPlistReader {
         stack.removeLast()
         if top.isDictionary {
           if top.entries.count == 1, top.entries[0].key == "CF$UID",
-            case .integer(let uid) = top.entries[0].value, uid >= 0
+            let uid = Self.uidValue(top.entries[0].value)
           {
-            produced = .uid(UInt64(uid))
+            produced = .uid(uid)
           } else {
             var dictionary = [String: PlistValue](minimumCapacity: top.entries.count)
             for entry in top.entries

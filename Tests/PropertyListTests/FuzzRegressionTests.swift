@@ -1,0 +1,33 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// Inputs the fuzzers (Fuzz/) found, kept so the fix stays fixed. A file named `<target>-…`
+/// is fed the way that target feeds it: `binary-` inputs get the `bplist00` magic when they
+/// lack it. Whatever parses must round-trip through binary and (when it can hold it) XML.
+@Suite struct FuzzRegressionTests {
+  static let folder = Fixtures.root.appendingPathComponent("fuzz-regressions")
+  static let files = Fixtures.files(in: folder)
+
+  @Test(arguments: files)
+  func reproducerRoundTrips(name: String) throws {
+    var data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+    let magic = Data("bplist00".utf8)
+    if name.hasPrefix("binary-"), !data.starts(with: magic) { data = magic + data }
+    guard let value = try? PropertyList.read(data).value else { return }
+    #expect(try PropertyList.read(PropertyList.write(value, as: .binary)).value == value)
+    if let xml = try? PropertyList.write(value, as: .xml) {
+      #expect(try PropertyList.read(xml).value == value, "\(name) through XML")
+    }
+  }
+
+  /// The first finding: a UID above Int64.max written to XML as `CF$UID` came back as a
+  /// dictionary, because the reader took only `Int64` UIDs.
+  @Test func largeUIDsRoundTripThroughXML() throws {
+    for uid: UInt64 in [0, 5, UInt64(Int64.max), UInt64(Int64.max) + 1, .max] {
+      let value: PlistValue = ["u": .uid(uid)]
+      #expect(try PropertyList.read(PropertyList.write(value, as: .xml)).value == value)
+    }
+  }
+}
