@@ -14,7 +14,8 @@
 #   TARGET           binary xml openstep sniff plan dialects (default: all)
 #
 # Environment: FUZZ_BUILD (build cache, default /tmp/prefs-fuzz-build), SWIFTC (default: swiftc
-# on PATH, else /opt/swift/usr/bin/swiftc), FUZZ_WORK (work folder, default: mktemp -d).
+# on PATH, else /opt/swift/usr/bin/swiftc), FUZZ_WORK (work folder, default: mktemp -d),
+# FUZZ_MASK (comma-separated known findings the targets skip; see Fuzz/Support/Harness.swift).
 # Exits 1 when any target found a crash, timeout or OOM (or a build failed), else 0.
 set -euo pipefail
 
@@ -37,7 +38,7 @@ while (($#)); do
     --corpus) corpus_root="$2"; shift 2 ;;
     --artifacts) artifacts_root="$2"; shift 2 ;;
     --build-only) build_only=1; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *)
@@ -139,6 +140,9 @@ seed() { # seed TARGET DIR: copy the seed corpus of TARGET into DIR
 
 # --- Run ---------------------------------------------------------------------------------
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
+# Swift's own crash backtracer reads memory ASan calls wild and clutters the report; libFuzzer
+# and ASan print the stack.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 failed=0
 summary=()
 for target in "${targets[@]}"; do
@@ -153,8 +157,13 @@ for target in "${targets[@]}"; do
   artifacts="${artifacts_root:-$work/artifacts}/$target"
   mkdir -p "$artifacts"
   log="$work/$target.log"
-  flags=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1
-    -artifact_prefix="$artifacts/")
+  # Longest input: 64 KiB, 1 KiB for `dialects` (its getters are linear in the string with a
+  # large constant under ASan; see README). Seeds above it are truncated. A later -max_len
+  # after `--` wins.
+  max_len=65536
+  [[ "$target" == dialects ]] && max_len=1024
+  flags=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -max_len="$max_len"
+    -print_final_stats=1 -artifact_prefix="$artifacts/")
   if ((keep_going)); then
     flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi

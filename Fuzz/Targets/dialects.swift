@@ -28,7 +28,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let data = fuzzData(start, count)
   getters(.string(String(decoding: data, as: UTF8.self)))
   if count == 0 { getters(nil) }
-  if let document = try? PropertyList.read(data), withinBudget(document.value, 5_000) {
+  if let document = try? PropertyList.read(data), withinBudget(document.value, 1_000) {
     forEachValue(document.value) { getters($0) }
   }
   return 0
