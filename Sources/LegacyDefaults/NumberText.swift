@@ -36,64 +36,56 @@ enum NumberText {
     return value
   }
 
-  /// The longest decimal floating-point prefix after `skip`: sign, digits, `.`, digits,
-  /// exponent. Returns the text of that prefix (nil when it has no digit).
+  /// The longest decimal floating-point prefix: sign, digits, `.`, digits, exponent. Returns
+  /// the text of that prefix (nil when it has no digit). Finds the end first and copies once,
+  /// so a long input costs one pass.
   static func decimalPrefix(_ scalars: Substring.UnicodeScalarView) -> String? {
-    var text = ""
     var index = scalars.startIndex
-    func peek() -> Unicode.Scalar? { index < scalars.endIndex ? scalars[index] : nil }
-    func isDigit(_ c: Unicode.Scalar?) -> Bool {
-      c.map { $0.value >= 0x30 && $0.value <= 0x39 } ?? false
+    let end = scalars.endIndex
+    func isDigit(_ i: Substring.UnicodeScalarView.Index) -> Bool {
+      i < end && scalars[i].value >= 0x30 && scalars[i].value <= 0x39
     }
-    if let c = peek(), c == "+" || c == "-" {
-      text.unicodeScalars.append(c)
+    if index < end, scalars[index] == "+" || scalars[index] == "-" {
       index = scalars.index(after: index)
     }
     var digits = 0
-    while isDigit(peek()), let c = peek() {
-      text.unicodeScalars.append(c)
+    while isDigit(index) {
       digits += 1
       index = scalars.index(after: index)
     }
-    if peek() == "." {
-      var fraction = "."
+    if index < end, scalars[index] == "." {
       var lookahead = scalars.index(after: index)
       var fractionDigits = 0
-      while lookahead < scalars.endIndex, isDigit(scalars[lookahead]) {
-        fraction.unicodeScalars.append(scalars[lookahead])
+      while isDigit(lookahead) {
         fractionDigits += 1
         lookahead = scalars.index(after: lookahead)
       }
       if digits + fractionDigits > 0 {
-        text += fraction
         digits += fractionDigits
         index = lookahead
       }
     }
     guard digits > 0 else { return nil }
-    if let c = peek(), c == "e" || c == "E" {
-      var exponent = "e"
+    if index < end, scalars[index] == "e" || scalars[index] == "E" {
       var lookahead = scalars.index(after: index)
-      if lookahead < scalars.endIndex, scalars[lookahead] == "+" || scalars[lookahead] == "-" {
-        exponent.unicodeScalars.append(scalars[lookahead])
+      if lookahead < end, scalars[lookahead] == "+" || scalars[lookahead] == "-" {
         lookahead = scalars.index(after: lookahead)
       }
       var exponentDigits = 0
-      while lookahead < scalars.endIndex, isDigit(scalars[lookahead]) {
-        exponent.unicodeScalars.append(scalars[lookahead])
+      while isDigit(lookahead) {
         exponentDigits += 1
         lookahead = scalars.index(after: lookahead)
       }
-      if exponentDigits > 0 { text += exponent }
+      if exponentDigits > 0 { index = lookahead }
     }
-    return text
+    return String(scalars[scalars.startIndex..<index])
   }
 
   /// Apple's `doubleValue(s)`: skip leading white space and newlines, then the longest
   /// decimal floating prefix; none gives 0.0; no hex, no `inf`/`nan` words.
   static func appleDouble(_ s: String) -> Double {
     let rest = Substring(s).unicodeScalars.drop(while: isWhitespaceOrNewline)
-    guard let prefix = decimalPrefix(Substring.UnicodeScalarView(rest)) else { return 0 }
+    guard let prefix = decimalPrefix(rest) else { return 0 }
     return Double(prefix) ?? 0
   }
 

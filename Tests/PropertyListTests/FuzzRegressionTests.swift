@@ -13,6 +13,7 @@ import Testing
   @Test(arguments: files)
   func reproducerRoundTrips(name: String) throws {
     var data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+    guard !name.hasPrefix("dialects-") else { return }  // DialectRegressionTests replays these
     let magic = Data("bplist00".utf8)
     if name.hasPrefix("binary-"), !data.starts(with: magic) { data = magic + data }
     guard let value = try? PropertyList.read(data).value else { return }
