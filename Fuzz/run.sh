@@ -99,6 +99,13 @@ build_all() {
   (cd "$build/obj" && "$swiftc" -O "$here/Tools/SeedStrings.swift" -o "$bin_dir/seed-strings")
 }
 
+# The build folder is shared (CI, people, several runs): one builder at a time, and every run
+# fuzzes private copies of the executables, so a rebuild never pulls them from under a running
+# (fork-mode) fuzzer.
+if command -v flock >/dev/null; then
+  exec 9>"$build/.lock"
+  flock 9
+fi
 stamp="$(stamp_of)"
 if [[ "$(cat "$build/stamp" 2>/dev/null || true)" != "$stamp" ]]; then
   rm -f "$build/stamp"
@@ -107,11 +114,21 @@ if [[ "$(cat "$build/stamp" 2>/dev/null || true)" != "$stamp" ]]; then
 else
   echo "run.sh: build is up to date ($build)" >&2
 fi
-((build_only)) && exit 0
+if ((build_only)); then exit 0; fi
+
+own_work=0
+if [[ -n "${FUZZ_WORK:-}" ]]; then
+  work="$FUZZ_WORK"
+else
+  work="$(mktemp -d "${TMPDIR:-/tmp}/prefs-fuzz.XXXXXX")"
+  own_work=1
+fi
+mkdir -p "$work/bin"
+cp "$build/bin/seed-strings" "$work/bin/"
+for target in "${targets[@]}"; do cp "$build/bin/fuzz-$target" "$work/bin/"; done
+if command -v flock >/dev/null; then exec 9>&-; fi
 
 # --- Seeds -------------------------------------------------------------------------------
-work="${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/prefs-fuzz.XXXXXX")}"
-mkdir -p "$work"
 fixtures="$root/Tests/PropertyListTests/Fixtures"
 regressions="$fixtures/fuzz-regressions"
 
@@ -126,7 +143,7 @@ seed() { # seed TARGET DIR: copy the seed corpus of TARGET into DIR
       cp "$root/Legacy/Samples/equizmo-plan.json" "$here"/Seeds/plan/*.json "$dir/"
       ;;
     dialects)
-      "$build/bin/seed-strings" "$root/Tests/LegacyDefaultsTests/Fixtures/dialect-corpus.keys.json" \
+      "$work/bin/seed-strings" "$root/Tests/LegacyDefaultsTests/Fixtures/dialect-corpus.keys.json" \
         "$dir" >/dev/null
       cp "$root"/Tests/LegacyDefaultsTests/Fixtures/dialect-corpus.*.plist "$dir/"
       ;;
@@ -169,7 +186,7 @@ for target in "${targets[@]}"; do
   fi
   echo "run.sh: fuzzing $target for ${seconds}s (log: $log)" >&2
   rc=0
-  "$build/bin/fuzz-$target" "${flags[@]}" "${extra[@]}" "$corpus" >"$log" 2>&1 || rc=$?
+  "$work/bin/fuzz-$target" "${flags[@]}" "${extra[@]}" "$corpus" >"$log" 2>&1 || rc=$?
 
   # Executions: the final stats (plain mode) or the last status line (fork mode).
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
@@ -194,6 +211,11 @@ echo
 echo "fuzz results (${seconds}s per target):"
 printf '%s\n' "${summary[@]}"
 if ((failed)); then
-  echo "run.sh: findings above; minimize with: <bin> -minimize_crash=1 -runs=10000 <reproducer>" >&2
+  echo "run.sh: findings above; replay: $work/bin/fuzz-TARGET FILE;" \
+    "minimize: $work/bin/fuzz-TARGET -minimize_crash=1 -runs=20000 FILE" >&2
+fi
+# A temporary work folder is kept only when it holds findings (reproducers and logs).
+if ((own_work && !failed)) && [[ -z "$corpus_root" && -z "$artifacts_root" ]]; then
+  rm -rf "$work"
 fi
 exit "$failed"
