@@ -59,6 +59,6 @@ enum ExitFlush {
 
   static func flushAll() {
     let live = stores.withLock { $0.compactMap(\.store) }
-    for store in live where store.hasPendingChanges { store.synchronize() }
+    for store in live where store.hasPendingChanges { store.flushAtExit() }
   }
 }

@@ -11,6 +11,9 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   case invalidDomainName(String, reason: String)
   /// The domain's file exists but cannot be read.
   case cannotRead(path: String, reason: String)
+  /// The domain's file is a valid property list whose top level is not a dictionary (it is
+  /// left where it is: it is not corrupt, it is not a defaults domain).
+  case notADictionary(path: String, type: String)
   /// The domain's file (or its folder, or the temporary file) cannot be written.
   case cannotWrite(path: String, reason: String)
   /// The cross-process lock could not be taken.
@@ -25,6 +28,8 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
       "the value for \"\(key)\" is a \(type), which is not a property-list value"
     case .invalidDomainName(let name, let reason): "the domain name \"\(name)\" \(reason)"
     case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
+    case .notADictionary(let path, let type):
+      "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
     case .cannotLock(let path, let reason): "\(path): cannot lock: \(reason)"
     case .cannotEncode(let path, let error): "\(path): \(error)"
@@ -34,16 +39,23 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   public var errorDescription: String? { description }
 }
 
-/// A domain file that did not parse, found and moved aside (never overwritten).
+/// A domain file that did not parse: found (its domain reads as empty) and, at the first write,
+/// moved aside, never overwritten.
 public struct CorruptFileRecovery: Sendable, Hashable, CustomStringConvertible {
   /// Where the file was.
   public var path: String
-  /// Where it is now (`<name>.corrupt-<UTC time>`).
-  public var movedTo: String
+  /// Where it is now (`<name>.corrupt-<UTC time>`); nil while it has not been moved (nothing
+  /// was written yet).
+  public var movedTo: String?
   /// Why it did not parse.
   public var reason: String
 
   public var description: String {
-    "\(path) did not parse (\(reason)); it was moved to \(movedTo) and the domain starts empty"
+    guard let movedTo else {
+      return "\(path) does not parse (\(reason)); the domain reads as empty, and the file "
+        + "will be moved aside, never overwritten, at the first write"
+    }
+    return "\(path) did not parse (\(reason)); it was moved to \(movedTo) and the domain "
+      + "starts empty"
   }
 }

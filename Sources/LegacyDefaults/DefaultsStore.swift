@@ -5,16 +5,21 @@ import PropertyList
 /// ``Dialect`` and persistence that does not lose values:
 ///
 /// - reads look through the argument domain (`-key value`), the application domain (its
-///   file, or memory), an optional global domain, and the registration domain;
-/// - ``synchronize()`` takes an exclusive lock shared with other processes, re-reads the file,
-///   applies this store's own pending changes key by key on top of it (so another process's
-///   keys survive), writes a temporary file (mode 0600) in the same folder, flushes it,
-///   renames it over the old one, and releases the lock;
-/// - a file that does not parse is moved aside and reported (``recoveries``), never
-///   overwritten;
-/// - pending changes are written at normal process exit even without ``synchronize()``.
+///   storage: a file, memory, or a storage of yours), an optional global domain, and the
+///   registration domain;
+/// - ``synchronize()`` runs one atomic update of the storage: for a file, it takes an exclusive
+///   lock shared with other processes, re-reads the file, applies this store's own pending
+///   changes key by key on top of it (so another process's keys survive), writes a temporary
+///   file (mode 0600) in the same folder, flushes it, renames it over the old one, and
+///   releases the lock;
+/// - a file that does not parse reads as empty and is moved aside at the first write, never
+///   overwritten (``recoveries``); a valid file that is not a dictionary is refused;
+/// - pending changes are written at normal process exit even without ``synchronize()``, and a
+///   failure to do so is reported.
 ///
-/// The store is `Sendable`: a lock guards its state, so any thread or task may use it.
+/// The store is `Sendable`: a lock guards its state, so any thread or task may use it. That
+/// lock is never held while user code runs (observers, `update` transforms) nor across the
+/// cross-process lock or the disk: readers never wait for a write.
 public final class DefaultsStore: Sendable {
   /// Where the application domain lives.
   public enum Location: Sendable, Hashable {
@@ -23,18 +28,32 @@ public final class DefaultsStore: Sendable {
   }
 
   public let dialect: Dialect
-  public let location: Location
+  /// The storage of the application domain.
+  public let storage: any DefaultsStorage
+  public var location: Location { storage.location }
 
-  let file: DomainFile?
   private let globalFile: DomainFile?
   private let state: Locked<State>
+  private let exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
+
+  struct Pending {
+    /// The value, or nil for a removal.
+    var value: PlistValue?
+    /// Which change this is: a synchronize drops from `pending` only what it wrote.
+    var generation: UInt64
+  }
 
   struct State {
     var arguments: [String: PlistValue] = [:]
-    /// The application domain as last read from (or written to) disk.
+    /// The application domain as last read from (or written to) the storage.
     var base: [String: PlistValue] = [:]
-    /// This store's changes not yet written: a value, or nil for a removal.
-    var pending: [String: PlistValue?] = [:]
+    /// This store's changes not yet written.
+    var pending: [String: Pending] = [:]
+    var nextGeneration: UInt64 = 0
+    /// Orders the snapshots of concurrent synchronizes: an older one is never published over a
+    /// newer one.
+    var nextTicket: UInt64 = 0
+    var publishedTicket: UInt64 = 0
     var format: PlistFormat?
     var global: [String: PlistValue] = [:]
     var registration: [String: PlistValue] = [:]
@@ -43,52 +62,88 @@ public final class DefaultsStore: Sendable {
     var recoveries: [CorruptFileRecovery] = []
 
     func applicationValue(_ key: String) -> PlistValue? {
-      if let change = pending[key] { return change }
+      if let change = pending[key] { return change.value }
       return base[key]
     }
 
     func value(_ key: String) -> PlistValue? {
       arguments[key] ?? applicationValue(key) ?? global[key] ?? registration[key]
     }
+
+    mutating func record(_ reports: [CorruptFileRecovery]) {
+      for report in reports where recoveries.last != report { recoveries.append(report) }
+    }
+
+    mutating func takeTicket() -> UInt64 {
+      nextTicket += 1
+      return nextTicket
+    }
   }
 
   // MARK: - Opening
+
+  /// A store over `storage`.
+  ///
+  /// - Parameters:
+  ///   - storage: where the application domain lives.
+  ///   - dialect: whose getters decide what loose values mean.
+  ///   - arguments: the process arguments that form the argument domain (`-key value`);
+  ///     pass `CommandLine.arguments` to behave as NSUserDefaults does.
+  ///   - globalDomain: an optional second file read after the application domain.
+  ///   - limits: the safety limits for reading the global domain's file.
+  ///   - flushAtExit: write pending changes when the process exits normally.
+  ///   - exitFlushFailure: told when that write fails (default: a line on standard error;
+  ///     nil: silent).
+  public convenience init(
+    storage: any DefaultsStorage, dialect: Dialect = .apple, arguments: [String] = [],
+    globalDomain: URL? = nil, limits: PlistLimits = .default, flushAtExit: Bool = true,
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError
+  ) throws(DefaultsError) {
+    let globalFile = globalDomain.map { DomainFile(url: $0, limits: limits) }
+    self.init(
+      storage: storage, loaded: try storage.load(), globalFile: globalFile,
+      global: try globalFile?.read(), dialect: dialect, arguments: arguments,
+      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure)
+  }
+
+  private init(
+    storage: any DefaultsStorage, loaded: DomainSnapshot, globalFile: DomainFile?,
+    global: DomainSnapshot?, dialect: Dialect, arguments: [String], flushAtExit: Bool,
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
+  ) {
+    self.dialect = dialect
+    self.storage = storage
+    self.globalFile = globalFile
+    self.exitFlushFailure = exitFlushFailure
+    var initial = State()
+    initial.arguments = ArgumentDomain.parse(arguments)
+    initial.base = loaded.values
+    initial.format = loaded.format
+    initial.record(loaded.unreadable.map { [$0] } ?? [])
+    if let global {
+      initial.global = global.values
+      initial.record(global.unreadable.map { [$0] } ?? [])
+    }
+    self.state = Locked(initial)
+    if flushAtExit { ExitFlush.register(self) }
+  }
 
   /// A store over the domain file at `url` (read now; created on the first write).
   ///
   /// - Parameters:
   ///   - url: the domain file.
-  ///   - dialect: whose getters decide what loose values mean.
-  ///   - arguments: the process arguments that form the argument domain (`-key value`);
-  ///     pass `CommandLine.arguments` to behave as NSUserDefaults does.
-  ///   - globalDomain: an optional second file read after the application domain.
   ///   - newFileFormat: the format of a file this store creates (an existing file keeps its own).
   ///   - limits: the safety limits for reading the domain files.
-  ///   - flushAtExit: write pending changes when the process exits normally.
-  public init(
+  ///   - The others: as ``init(storage:dialect:arguments:globalDomain:limits:flushAtExit:exitFlushFailure:)``.
+  public convenience init(
     url: URL, dialect: Dialect = .apple, arguments: [String] = [], globalDomain: URL? = nil,
-    newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default, flushAtExit: Bool = true
+    newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default, flushAtExit: Bool = true,
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError
   ) throws(DefaultsError) {
-    self.dialect = dialect
-    self.location = .file(url)
-    let file = DomainFile(url: url, newFileFormat: newFileFormat, limits: limits)
-    self.file = file
-    self.globalFile = globalDomain.map {
-      DomainFile(url: $0, newFileFormat: newFileFormat, limits: limits)
-    }
-    var initial = State()
-    initial.arguments = ArgumentDomain.parse(arguments)
-    let contents = try file.read()
-    initial.base = contents.values
-    initial.format = contents.format
-    if let recovery = contents.recovery { initial.recoveries.append(recovery) }
-    if let globalFile {
-      let global = try globalFile.read()
-      initial.global = global.values
-      if let recovery = global.recovery { initial.recoveries.append(recovery) }
-    }
-    self.state = Locked(initial)
-    if flushAtExit { ExitFlush.register(self) }
+    try self.init(
+      storage: DomainFile(url: url, newFileFormat: newFileFormat, limits: limits),
+      dialect: dialect, arguments: arguments, globalDomain: globalDomain, limits: limits,
+      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure)
   }
 
   /// A store over the domain named `name`, resolved to the platform's file by `locator`.
@@ -101,32 +156,42 @@ public final class DefaultsStore: Sendable {
       newFileFormat: newFileFormat, flushAtExit: flushAtExit)
   }
 
-  /// A store whose application domain lives in memory only (for tests and previews).
-  public init(
+  /// A store whose application domain lives in memory only (for tests and previews): an
+  /// ``InMemoryStorage`` of its own, run by the same code as a file.
+  public convenience init(
     inMemory values: [String: PlistValue] = [:], dialect: Dialect = .apple,
     arguments: [String] = []
   ) {
-    self.dialect = dialect
-    self.location = .memory
-    self.file = nil
-    self.globalFile = nil
-    var initial = State()
-    initial.arguments = ArgumentDomain.parse(arguments)
-    initial.base = values
-    self.state = Locked(initial)
+    self.init(
+      storage: InMemoryStorage(values), loaded: DomainSnapshot(values: values), globalFile: nil,
+      global: nil, dialect: dialect, arguments: arguments, flushAtExit: false,
+      exitFlushFailure: nil)
   }
 
-  func withState<T>(_ body: (inout State) throws(DefaultsError) -> T) throws(DefaultsError) -> T {
-    try state.withLock { s throws(DefaultsError) in try body(&s) }
+  /// The flush at process exit: a failure goes to ``exitFlushFailure`` (never lost silently
+  /// unless the store was opened with nil).
+  func flushAtExit() {
+    do {
+      try synchronizeOrThrow()
+    } catch {
+      exitFlushFailure?(error)
+    }
   }
 
-  /// Domain files found unparseable and moved aside, since this store was opened.
+  /// Writes a failed flush at exit to standard error.
+  public static let reportOnStandardError: @Sendable (DefaultsError) -> Void = { error in
+    FileHandle.standardError.write(
+      Data("prefs: pending changes were not written at exit: \(error)\n".utf8))
+  }
+
+  /// Domain files found unparseable (moved aside once a write replaced them), since this store
+  /// was opened.
   public var recoveries: [CorruptFileRecovery] { state.withLock { $0.recoveries } }
 
   /// The format the domain file is in (nil while it does not exist, and in memory).
   public var fileFormat: PlistFormat? { state.withLock { $0.format } }
 
-  /// Whether there are changes not yet written to the file.
+  /// Whether there are changes not yet written to the storage.
   public var hasPendingChanges: Bool { state.withLock { !$0.pending.isEmpty } }
 
   // MARK: - Reading
@@ -156,7 +221,7 @@ public final class DefaultsStore: Sendable {
       var all = s.registration
       all.merge(s.global) { $1 }
       all.merge(s.base) { $1 }
-      for (key, change) in s.pending { all[key] = change }
+      for (key, change) in s.pending { all[key] = change.value }
       all.merge(s.arguments) { $1 }
       return all
     }
@@ -166,7 +231,7 @@ public final class DefaultsStore: Sendable {
   public func persistentDomain() -> [String: PlistValue] {
     state.withLock { s in
       var all = s.base
-      for (key, change) in s.pending { all[key] = change }
+      for (key, change) in s.pending { all[key] = change.value }
       return all
     }
   }
@@ -176,18 +241,25 @@ public final class DefaultsStore: Sendable {
   /// Sets `value` for `key` in the application domain; `nil` removes it. Throws for the empty
   /// key and for values that are not property-list values (UIDs).
   public func set(_ value: PlistValue?, forKey key: String) throws(DefaultsError) {
+    try Self.validate(value, forKey: key)
+    change(key, to: value)
+  }
+
+  /// Refuses the empty key and values that are not property-list values (UIDs), as
+  /// ``set(_:forKey:)`` does; every writer of a domain checks with this.
+  package static func validate(_ value: PlistValue?, forKey key: String) throws(DefaultsError) {
     guard !key.isEmpty else { throw .emptyKey }
-    if let value, let bad = Self.unsupportedType(value) {
+    if let value, let bad = unsupportedType(value) {
       throw .unsupportedValue(key: key, type: bad)
     }
-    change(key, to: value)
   }
 
   /// Records a pending change (nil: a removal) and tells the key's observers.
   private func change(_ key: String, to value: PlistValue?) {
     let fire = state.withLock { s -> (@Sendable () -> Void)? in
       let before = s.value(key)
-      s.pending[key] = .some(value)
+      s.nextGeneration += 1
+      s.pending[key] = Pending(value: value, generation: s.nextGeneration)
       return Self.notification(for: key, before: before, in: s)
     }
     fire?()
@@ -289,70 +361,81 @@ public final class DefaultsStore: Sendable {
     try synchronize(applying: nil)
   }
 
-  /// Reads, changes and writes one key as a single step under the cross-process lock: the
-  /// value `transform` sees is the one on disk (with this store's pending changes applied), so
-  /// two processes that both append to a list lose neither append. `transform` returns the new
-  /// value (nil removes the key). Everything pending is written with it.
+  /// Reads, changes and writes one key as a single step under the storage's exclusion (for a
+  /// file, the cross-process lock): the value `transform` sees is the stored one (with this
+  /// store's pending change applied), so two processes that both append to a list lose neither
+  /// append. `transform` returns the new value (nil removes the key). Everything pending is
+  /// written with it.
+  ///
+  /// `transform` runs without this store's state lock: it may read this store and others, and
+  /// set other keys of this store (even synchronizing them), without deadlock. Like any lock,
+  /// the domain's may deadlock if two threads nest updates of two domains in opposite orders.
   public func update(
     _ key: String, _ transform: (PlistValue?) -> PlistValue?
   ) throws(DefaultsError) {
     guard !key.isEmpty else { throw .emptyKey }
-    guard file != nil else {
-      let fire = state.withLock { s -> (@Sendable () -> Void)? in
-        let before = s.value(key)
-        s.pending[key] = .some(transform(s.applicationValue(key)))
-        return Self.notification(for: key, before: before, in: s)
-      }
-      fire?()
-      return
-    }
     try withoutActuallyEscaping(transform) { (escaping) throws(DefaultsError) in
       try synchronize(applying: (key, escaping))
     }
   }
 
-  private func synchronize(applying update: (String, (PlistValue?) -> PlistValue?)?)
+  private func synchronize(applying update: (key: String, transform: (PlistValue?) -> PlistValue?)?)
     throws(DefaultsError)
   {
-    guard let file else { return }
-    let fires = try state.withLock { s throws(DefaultsError) -> [@Sendable () -> Void] in
-      var observed = Array(s.observers.keys)
-      if let key = update?.0, !observed.contains(key), s.observers[key] != nil {
-        observed.append(key)
+    if update == nil, !hasPendingChanges {
+      // Nothing to write: read what is there, without the lock (files are replaced atomically).
+      let ticket = state.withLock { $0.takeTicket() }
+      try publish(try storage.load(), ticket: ticket, written: [:])
+      return
+    }
+    var written: [String: UInt64] = [:]
+    var ticket: UInt64 = 0
+    let snapshot = try storage.update { (current) throws(DefaultsError) -> [String: PlistValue?] in
+      var changes: [String: PlistValue?] = [:]
+      var transformed: (key: String, value: PlistValue?)?
+      if let update {
+        let pending = state.withLock { $0.pending[update.key] }
+        let value = update.transform(pending.map(\.value) ?? current.values[update.key])
+        try Self.validate(value, forKey: update.key)
+        transformed = (update.key, value)
       }
+      // Taken after the transform: what its body set is written too.
+      let pending = state.withLock { s -> [String: Pending] in
+        ticket = s.takeTicket()
+        return s.pending
+      }
+      written = [:]
+      for (key, change) in pending {
+        changes[key] = .some(change.value)
+        written[key] = change.generation
+      }
+      if let transformed { changes[transformed.key] = .some(transformed.value) }
+      return changes
+    }
+    try publish(snapshot, ticket: ticket, written: written)
+  }
+
+  /// Makes a storage snapshot this store's view: drops the pending changes it holds (those
+  /// changed again meanwhile stay pending), re-reads the global domain, and tells observers.
+  private func publish(_ snapshot: DomainSnapshot, ticket: UInt64, written: [String: UInt64])
+    throws(DefaultsError)
+  {
+    let global = try globalFile?.read()
+    let fires = state.withLock { s -> [@Sendable () -> Void] in
+      let observed = Array(s.observers.keys)
       let before = observed.map { s.value($0) }
-      try file.withLock { () throws(DefaultsError) in
-        let disk = try file.read()
-        if let recovery = disk.recovery { s.recoveries.append(recovery) }
-        var merged = disk.values
-        for (key, change) in s.pending { merged[key] = change }
-        var changes = s.pending
-        if let (key, transform) = update {
-          let value = transform(merged[key])
-          if let value, let bad = Self.unsupportedType(value) {
-            throw .unsupportedValue(key: key, type: bad)
-          }
-          merged[key] = value
-          changes[key] = .some(value)
-        }
-        let current = disk.format ?? s.format ?? file.newFileFormat
-        var format = current
-        if !changes.isEmpty {
-          format = DomainFile.format(for: merged, current: current)
-          for (key, change) in changes {
-            if let change { merged[key] = DomainFile.storable(change, in: format) }
-          }
-          try file.write(merged, format: format)
-        }
-        s.base = merged
-        s.format = disk.format == nil && changes.isEmpty ? nil : format
-        s.pending = [:]
+      for (key, generation) in written where s.pending[key]?.generation == generation {
+        s.pending[key] = nil
       }
-      if let globalFile {
-        let global = try globalFile.read()
-        s.global = global.values
-        if let recovery = global.recovery { s.recoveries.append(recovery) }
+      if ticket > s.publishedTicket {
+        s.publishedTicket = ticket
+        s.base = snapshot.values
+        s.format = snapshot.format
+        if let global { s.global = global.values }
       }
+      s.record(snapshot.recoveries)
+      s.record(snapshot.unreadable.map { [$0] } ?? [])
+      s.record(global?.unreadable.map { [$0] } ?? [])
       return zip(observed, before).compactMap { Self.notification(for: $0.0, before: $0.1, in: s) }
     }
     for fire in fires { fire() }
@@ -429,22 +512,19 @@ extension PathText {
 }
 
 extension DefaultsStore {
-  /// Removes the whole application domain: its file is deleted under the lock, and pending
-  /// changes are dropped.
+  /// Removes the whole application domain (for a file: deleted under the lock), and drops the
+  /// pending changes.
   public func removePersistentDomain() throws(DefaultsError) {
-    guard let file else {
-      removeAll()
-      return
+    try storage.removeDomain()
+    let fires = state.withLock { s -> [@Sendable () -> Void] in
+      let observed = Array(s.observers.keys)
+      let before = observed.map { s.value($0) }
+      s.base = [:]
+      s.pending = [:]
+      s.format = nil
+      s.publishedTicket = s.takeTicket()
+      return zip(observed, before).compactMap { Self.notification(for: $0.0, before: $0.1, in: s) }
     }
-    try withState { s throws(DefaultsError) in
-      try file.withLock { () throws(DefaultsError) in
-        if unlink(file.path) != 0, errno != ENOENT {
-          throw .cannotWrite(path: file.path, reason: FileAccess.errnoText(errno))
-        }
-        s.base = [:]
-        s.pending = [:]
-        s.format = nil
-      }
-    }
+    for fire in fires { fire() }
   }
 }

@@ -7,27 +7,44 @@ import PropertyList
   import Darwin
 #endif
 
-/// One persistent domain's file: reading it (a file that does not parse is moved aside, never
-/// overwritten), holding the cross-process lock, and replacing it atomically in its own format.
-struct DomainFile: Sendable {
-  let url: URL
+/// The one way to a domain file. Every byte that reaches a domain file goes through here:
+/// ``DefaultsStore/synchronize()``, `prefs write`/`delete`/`rename`/`import`/`export`/`convert -o`
+/// and `prefs migrate` (to a new store and in place).
+///
+/// - ``read()`` parses the file with its format and reports a file that does not parse
+///   (``DomainSnapshot/unreadable``) without touching it; a valid file whose top level is not a
+///   dictionary is refused (``DefaultsError/notADictionary(path:type:)``) and left alone.
+/// - ``update(format:durable:truncatingDates:_:)`` takes the in-process lock and the
+///   cross-process `flock` of `<file>.lock` (opened `O_NOFOLLOW`), re-reads, applies the change
+///   key by key, and only when a value changed: moves an unparseable file aside, writes a
+///   temporary file (mode 0600), flushes it, renames it over the file and flushes the folder.
+///   OpenStep text grows into GNUstep's typed text when a value needs it. A symbolic link is
+///   refused, never followed or replaced.
+///
+/// Lock order: the in-process lock of the path, then the `flock`. Neither is ever taken while a
+/// ``DefaultsStore``'s state lock is held.
+package struct DomainFile: DefaultsStorage {
+  package let url: URL
   /// The format a new file gets.
-  let newFileFormat: PlistFormat
-  let limits: PlistLimits
+  package let newFileFormat: PlistFormat
+  package let limits: PlistLimits
 
-  var path: String { url.path }
-  var lockPath: String { path + ".lock" }
-
-  /// What the file held when read: its values and format, or nothing (absent, or moved aside).
-  struct Contents {
-    var values: [String: PlistValue]
-    var format: PlistFormat?
-    var recovery: CorruptFileRecovery?
+  package init(url: URL, newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default) {
+    self.url = url
+    self.newFileFormat = newFileFormat
+    self.limits = limits
   }
 
-  /// Reads the file. Absent: empty. Unparseable, or not a dictionary: moved aside to
-  /// `<name>.corrupt-<UTC time>` and reported, and the domain reads as empty.
-  func read() throws(DefaultsError) -> Contents {
+  package var path: String { url.path }
+  var lockPath: String { path + ".lock" }
+
+  package var location: DefaultsStore.Location { .file(url) }
+
+  // MARK: - Reading
+
+  /// Reads the file, changing nothing. Absent: empty. Does not parse (or is larger than the
+  /// input limit): empty, with ``DomainSnapshot/unreadable`` saying why.
+  package func read() throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
     let data: Data
     do {
@@ -35,9 +52,9 @@ struct DomainFile: Sendable {
     } catch {
       switch error {
       case .missing(_, let reason) where reason == "no such file":
-        return Contents(values: [:], format: nil, recovery: nil)
+        return DomainSnapshot()
       case .tooLarge:
-        return try moveAside(reason: error.description)
+        return unreadable(error.description)
       default:
         throw .cannotRead(path: path, reason: error.description)
       }
@@ -46,19 +63,26 @@ struct DomainFile: Sendable {
     do {
       document = try PropertyList.read(data, limits: limits)
     } catch {
-      return try moveAside(reason: error.description)
+      return unreadable(error.description)
     }
     guard case .dictionary(let values) = document.value else {
-      return try moveAside(
-        reason: "the top level is a \(document.value.typeName), not a dictionary")
+      throw .notADictionary(path: path, type: document.value.typeName)
     }
-    return Contents(values: values, format: document.format, recovery: nil)
+    var snapshot = DomainSnapshot(values: values, format: document.format)
+    snapshot.bytes = data
+    return snapshot
   }
+
+  private func unreadable(_ reason: String) -> DomainSnapshot {
+    DomainSnapshot(unreadable: CorruptFileRecovery(path: path, movedTo: nil, reason: reason))
+  }
+
+  package func load() throws(DefaultsError) -> DomainSnapshot { try read() }
 
   /// A domain file that is a symbolic link is refused: writes replace the file by renaming
   /// over it, which would silently turn the link into a plain file, and a link planted by
   /// someone else could point the domain anywhere.
-  func refuseSymbolicLink() throws(DefaultsError) {
+  package func refuseSymbolicLink() throws(DefaultsError) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     if (info.st_mode & S_IFMT) == S_IFLNK {
@@ -67,7 +91,91 @@ struct DomainFile: Sendable {
     }
   }
 
-  private func moveAside(reason: String) throws(DefaultsError) -> Contents {
+  // MARK: - Changing
+
+  package func update(
+    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+  ) throws(DefaultsError) -> DomainSnapshot {
+    try update(format: nil, change)
+  }
+
+  /// One atomic read-change-write under the domain's locks (see the type's documentation).
+  ///
+  /// - Parameters:
+  ///   - format: the format to write (nil: the file's own, or ``newFileFormat`` for a new
+  ///     file, OpenStep growing into GNUstep text when needed). A different format is written
+  ///     even when no value changes.
+  ///   - durable: flush the file and its folder (off for a batch that flushes once at its end).
+  ///   - truncatingDates: in XML and GNUstep text, drop the fraction of a changed date's second
+  ///     (as Apple's and GNUstep's writers do); off, such a date is refused by the writer.
+  ///   - always: write even when no value and not the format changes (a conversion whose
+  ///     output must be exactly the writer's bytes).
+  ///   - createsFolder: create a missing folder (mode 0700), as a store does for the
+  ///     preferences folder; off, a missing folder is an error (an output path named by hand).
+  ///   - change: given the file as it is under the lock, the change key by key (nil removes).
+  package func update(
+    format: PlistFormat?, durable: Bool = true, truncatingDates: Bool = true,
+    always: Bool = false, createsFolder: Bool = true,
+    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+  ) throws(DefaultsError) -> DomainSnapshot {
+    try refuseSymbolicLink()
+    if !createsFolder {
+      let folder = url.deletingLastPathComponent().path
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
+        isFolder.boolValue
+      else {
+        throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
+      }
+    }
+    let exclusion = DomainLocks.acquire(path)
+    defer { DomainLocks.release(path) }
+    return try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
+      var snapshot = try read()
+      let generation = exclusion.generation
+      let changes = try change(snapshot)
+      // A nested update (from user code inside `change`) wrote meanwhile: merge onto it.
+      if exclusion.generation != generation { snapshot = try read() }
+      let current = snapshot.format ?? newFileFormat
+      var merged = snapshot.values
+      for (key, value) in changes { merged[key] = value }
+      let target = format ?? Self.format(for: merged, current: current)
+      if truncatingDates {
+        for (key, value) in changes {
+          if let value { merged[key] = Self.storable(value, in: target) }
+        }
+      }
+      let sameFormat = snapshot.format != nil && target == snapshot.format
+      if !always, merged == snapshot.values,
+        sameFormat || (snapshot.format == nil && format == nil)
+      {
+        snapshot.bytes = nil
+        return snapshot
+      }
+      var recoveries: [CorruptFileRecovery] = []
+      if let unreadable = snapshot.unreadable {
+        recoveries.append(try moveAside(reason: unreadable.reason))
+      }
+      try write(merged, format: target, durable: durable)
+      exclusion.bump()
+      return DomainSnapshot(values: merged, format: target, recoveries: recoveries)
+    }
+  }
+
+  /// Deletes the file under the domain's locks.
+  package func removeDomain() throws(DefaultsError) {
+    try refuseSymbolicLink()
+    let exclusion = DomainLocks.acquire(path)
+    defer { DomainLocks.release(path) }
+    try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
+      if unlink(path) != 0, errno != ENOENT {
+        throw .cannotWrite(path: path, reason: FileAccess.errnoText(errno))
+      }
+      exclusion.bump()
+    }
+  }
+
+  private func moveAside(reason: String) throws(DefaultsError) -> CorruptFileRecovery {
     let stamp = Self.utcStamp()
     var target = path + ".corrupt-" + stamp
     var attempt = 1
@@ -81,9 +189,7 @@ struct DomainFile: Sendable {
         reason: "it does not parse (\(reason)) and could not be moved aside: "
           + FileAccess.errnoText(errno))
     }
-    return Contents(
-      values: [:], format: nil,
-      recovery: CorruptFileRecovery(path: path, movedTo: target, reason: reason))
+    return CorruptFileRecovery(path: path, movedTo: target, reason: reason)
   }
 
   static func utcStamp(_ date: Date = Date()) -> String {
@@ -111,7 +217,7 @@ struct DomainFile: Sendable {
 
   /// Runs `body` holding an exclusive `flock` on `<file>.lock`, shared by every process that
   /// uses prefs on this domain.
-  func withLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+  private func withFileLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     try ensureFolder()
     let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { throw .cannotLock(path: lockPath, reason: FileAccess.errnoText(errno)) }
@@ -129,6 +235,7 @@ struct DomainFile: Sendable {
   func removeLeftoverTemporaryFiles() {
     let folder = url.deletingLastPathComponent().path
     let prefix = "." + url.lastPathComponent + ".tmp-"
+    // A folder that cannot be listed leaves leftovers for a later write: nothing is lost.
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
     for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
       unlink(folder + "/" + name)
@@ -136,7 +243,9 @@ struct DomainFile: Sendable {
   }
 
   /// Replaces the file with `values` in `format`, atomically.
-  func write(_ values: [String: PlistValue], format: PlistFormat) throws(DefaultsError) {
+  private func write(_ values: [String: PlistValue], format: PlistFormat, durable: Bool)
+    throws(DefaultsError)
+  {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
@@ -145,7 +254,7 @@ struct DomainFile: Sendable {
       throw .cannotEncode(path: path, error: error)
     }
     do {
-      try FileAccess.atomicWrite(data, to: path)
+      try FileAccess.atomicWrite(data, to: path, durable: durable)
     } catch {
       throw .cannotWrite(path: path, reason: error.description)
     }
@@ -153,7 +262,8 @@ struct DomainFile: Sendable {
 
   /// The format to write `values` in, given the file's current format: the file's own, except
   /// that OpenStep text grows into GNUstep's typed text when a value needs it.
-  static func format(for values: [String: PlistValue], current: PlistFormat) -> PlistFormat {
+  package static func format(for values: [String: PlistValue], current: PlistFormat) -> PlistFormat
+  {
     guard current == .openStep else { return current }
     return values.values.allSatisfy(isOpenStepText) ? .openStep : .gnustep
   }
@@ -179,6 +289,32 @@ struct DomainFile: Sendable {
     case .array(let a): return .array(a.map { storable($0, in: format) })
     case .dictionary(let d): return .dictionary(d.mapValues { storable($0, in: format) })
     default: return value
+    }
+  }
+}
+
+/// The in-process locks of domain files, one per path while someone uses it: threads of one
+/// process serialize here before the `flock`, and a thread that already holds a path's lock
+/// (a nested update from user code) goes on without taking the `flock` a second time.
+enum DomainLocks {
+  private static let table = Locked<[String: (exclusion: ReentrantExclusion, users: Int)]>([:])
+
+  static func acquire(_ path: String) -> ReentrantExclusion {
+    table.withLock { entries in
+      if let entry = entries[path] {
+        entries[path] = (entry.exclusion, entry.users + 1)
+        return entry.exclusion
+      }
+      let exclusion = ReentrantExclusion()
+      entries[path] = (exclusion, 1)
+      return exclusion
+    }
+  }
+
+  static func release(_ path: String) {
+    table.withLock { entries in
+      guard let entry = entries[path] else { return }
+      entries[path] = entry.users > 1 ? (entry.exclusion, entry.users - 1) : nil
     }
   }
 }

@@ -76,34 +76,78 @@ public struct MigrationRunner: Sendable {
     let target = outputPath(for: legacyPath, destination)
     var outcome = FileOutcome(
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
-    let data: Data
+    let legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
     do {
-      data = try FileAccess.readFile(legacyPath, limit: limits.maxInputBytes)
-    } catch {
-      switch error {
-      case .missing: outcome.status = .missing
-      case .tooLarge: outcome.status = .malformed
-      default: outcome.status = .failed
-      }
-      outcome.message = error.description
-      return outcome
-    }
-    let legacy: [String: PlistValue]
-    do {
-      let document = try PropertyList.read(data, limits: limits)
-      guard case .dictionary(let values) = document.value else {
-        outcome.status = .malformed
-        outcome.message =
-          "\(legacyPath): the top level is a \(document.value.typeName), not a defaults dictionary"
+      // Read first without the lock: a file that cannot be migrated is reported untouched.
+      let snapshot = try legacyFile.read()
+      guard let values = migrate(snapshot, &outcome) else { return outcome }
+      if dryRun {
+        try checkEncodes(values, path: target)
+        if case .inPlace = destination { return outcome }
+        let existing = try DomainFile(url: URL(fileURLWithPath: target), limits: limits).read()
+        if existing.values == values, existing.format == format { outcome.status = .unchanged }
         return outcome
       }
-      legacy = values
+      if case .inPlace(let backupFolder) = destination {
+        // Read, migrate, back up and replace as one step under the domain's lock: an app's
+        // concurrent synchronize lands before (and is migrated) or after (and merges its own
+        // keys on top of the migrated file).
+        outcome = FileOutcome(
+          path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
+          backup: nil)
+        _ = try legacyFile.update(format: format, truncatingDates: false) {
+          (current) throws(DefaultsError) -> [String: PlistValue?] in
+          guard let values = migrate(current, &outcome) else { return [:] }
+          do {
+            outcome.backup = try backup(
+              legacyPath, data: current.bytes ?? Data(), into: backupFolder)
+          } catch {
+            throw .cannotWrite(path: legacyPath, reason: "the backup failed: \(error)")
+          }
+          return .replacing(current.values, with: values)
+        }
+        return outcome
+      }
+      let output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
+      _ = try output.update(
+        format: format, durable: durable, truncatingDates: false, createsFolder: false
+      ) {
+        (current) throws(DefaultsError) -> [String: PlistValue?] in
+        if current.values == values, current.format == format {
+          outcome.status = .unchanged
+          return [:]
+        }
+        return .replacing(current.values, with: values)
+      }
     } catch {
-      outcome.status = .malformed
-      outcome.message = "\(legacyPath): \(error)"
-      return outcome
+      outcome.status =
+        switch error {
+        case .cannotRead: .missing
+        case .notADictionary: .malformed
+        case .cannotEncode, .unsupportedValue, .emptyKey: .refused
+        default: .failed
+        }
+      outcome.message = error.description
     }
+    return outcome
+  }
 
+  /// The migrated values of a legacy domain, or nil with the outcome saying why not (absent,
+  /// unparseable, already migrated, refused by the plan).
+  private func migrate(_ snapshot: DomainSnapshot, _ outcome: inout FileOutcome)
+    -> [String: PlistValue]?
+  {
+    if let unreadable = snapshot.unreadable {
+      outcome.status = .malformed
+      outcome.message = "\(outcome.path): \(unreadable.reason)"
+      return nil
+    }
+    guard snapshot.bytes != nil else {
+      outcome.status = .missing
+      outcome.message = "\(outcome.path): no such file"
+      return nil
+    }
+    let legacy = snapshot.values
     // Already a store of this plan: nothing to do (running the plan twice changes nothing).
     if let recorded = legacy[MigrationPlan.schemaVersionKey] {
       outcome.keys = legacy.keys.sorted().map {
@@ -118,43 +162,25 @@ public struct MigrationRunner: Sendable {
           "already migrated with schema version \(PropertyList.describe(recorded)), "
           + "not \(plan.schemaVersion)"
       }
-      return outcome
+      return nil
     }
-
     let migration = Migrator(plan: plan).migrate(legacy)
     outcome.keys = migration.keys
     guard let values = migration.output else {
       outcome.status = .refused
       outcome.message = migration.refusal
-      return outcome
+      return nil
     }
-    let encoded: Data
+    return values
+  }
+
+  /// A dry run reports a value the output format cannot hold as a real run would.
+  private func checkEncodes(_ values: [String: PlistValue], path: String) throws(DefaultsError) {
     do {
-      encoded = try PropertyList.write(.dictionary(values), as: format)
+      _ = try PropertyList.write(.dictionary(values), as: format)
     } catch {
-      outcome.status = .refused
-      outcome.message = "\(error)"
-      return outcome
+      throw .cannotEncode(path: path, error: error)
     }
-    if let existing = try? FileAccess.readFile(target, limit: limits.maxInputBytes),
-      existing == encoded
-    {
-      outcome.status = .unchanged
-      return outcome
-    }
-    if dryRun { return outcome }
-    do {
-      if case .inPlace(let backupFolder) = destination {
-        outcome.backup = try backup(legacyPath, data: data, into: backupFolder)
-      }
-      // In place, the replaced original is flushed at once, whatever the batch does.
-      let inPlace = if case .inPlace = destination { true } else { false }
-      try FileAccess.atomicWrite(encoded, to: target, durable: durable || inPlace)
-    } catch {
-      outcome.status = .failed
-      outcome.message = error.description
-    }
-    return outcome
   }
 
   /// Copies the original (the bytes just read) to the backup folder, atomically and flushed,

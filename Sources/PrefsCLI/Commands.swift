@@ -60,7 +60,7 @@ enum Convert {
 
     """
 
-  enum Target { case plist(PlistFormat), json }
+  enum Output { case plist(PlistFormat), json }
 
   static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
     let args = try Arguments(arguments, valued: ["--to", "-o", "--output"], flags: ["--help"])
@@ -71,12 +71,12 @@ enum Convert {
     guard args.positional.count == 1, let path = args.positional.first else {
       throw CommandFailure(.usage, "convert takes exactly one file")
     }
-    let targets: [String: Target] = [
+    let outputs: [String: Output] = [
       "xml": .plist(.xml), "xml1": .plist(.xml), "binary": .plist(.binary),
       "binary1": .plist(.binary), "openstep": .plist(.openStep), "gnustep": .plist(.gnustep),
       "json": .json,
     ]
-    guard let target = try args.choice("--to", targets) else {
+    guard let target = try args.choice("--to", outputs) else {
       throw CommandFailure(.usage, "convert needs --to xml|binary|openstep|gnustep|json")
     }
     let document = try Prefs.load(path)
@@ -94,10 +94,10 @@ enum Convert {
       console.out(output)
       return .ok
     }
-    do {
-      try FileAccess.atomicWrite(output, to: out)
-    } catch {
-      throw CommandFailure(error)
+    try Target.write(output, to: out, value: document.value, console: console) {
+      () -> PlistFormat? in
+      if case .plist(let format) = target { return format }
+      return nil
     }
     return .ok
   }

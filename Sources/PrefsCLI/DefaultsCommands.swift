@@ -166,13 +166,12 @@ enum Write {
     let path = try Target.path(arguments[0])
     let key = arguments[1]
     let value = try parseValue(Array(arguments.dropFirst(2)))
-    let store = try Target.openStore(path, console: console)
     do {
-      try store.set(value, forKey: key)
+      try DefaultsStore.validate(value, forKey: key)
     } catch {
       throw CommandFailure(error)
     }
-    try Target.synchronize(store, console: console)
+    try Target.update(path, console: console) { _ in [key: value] }
     return .ok
   }
 
@@ -291,20 +290,23 @@ enum Delete {
       throw CommandFailure(.usage, "delete takes a file and at most one key")
     }
     let path = try Target.path(args.positional[0])
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandFailure(.notFound, "the domain \(path) does not exist")
-    }
-    let store = try Target.openStore(path, console: console)
+    let domain = try Target.existingDomain(path)
     if args.positional.count == 2 {
       let key = args.positional[1]
-      guard store.persistentDomain()[key] != nil else {
-        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      let missing = CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      guard domain[key] != nil else { throw missing }
+      var failure: CommandFailure?
+      try Target.update(path, console: console) { current in
+        guard current.values[key] != nil else {
+          failure = missing
+          return [:]
+        }
+        return [key: nil]
       }
-      store.removeObject(forKey: key)
-      try Target.synchronize(store, console: console)
+      if let failure { throw failure }
     } else {
       do {
-        try store.removePersistentDomain()
+        try DomainFile(url: URL(fileURLWithPath: path)).removeDomain()
       } catch {
         throw CommandFailure(error)
       }

@@ -276,25 +276,17 @@ enum Export {
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }
+    // OpenStep text cannot hold numbers, booleans or dates: it grows into GNUstep's typed text.
+    let written =
+      format == .openStep ? DomainFile.format(for: result.legacy, current: .openStep) : format
     let data: Data
     do {
-      if format == .openStep,
-        case .success(let text) = Result(catching: { () throws(PlistError) in
-          try PropertyList.write(.dictionary(result.legacy), as: .openStep)
-        })
-      {
-        data = text
-      } else {
-        data = try PropertyList.write(
-          .dictionary(result.legacy), as: format == .openStep ? .gnustep : format)
-      }
+      data = try PropertyList.write(.dictionary(result.legacy), as: written)
     } catch {
       throw CommandFailure(.dataError, "\(path): \(error)")
     }
-    do {
-      try FileAccess.atomicWrite(data, to: out)
-    } catch {
-      throw CommandFailure(error)
+    try Target.write(data, to: out, value: .dictionary(result.legacy), console: console) {
+      written
     }
     return .ok
   }

@@ -135,24 +135,29 @@ enum Rename {
     }
     let path = try Target.path(args.positional[0])
     let (old, new) = (args.positional[1], args.positional[2])
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+    // Checked first without the lock, so that a rename that fails touches nothing, then
+    // again under the lock, where the rename happens.
+    func check(_ domain: [String: PlistValue]) -> Result<PlistValue, CommandFailure> {
+      guard let value = domain[old] else {
+        return .failure(
+          CommandFailure(.notFound, "the key \"\(old)\" does not exist in \(path)"))
+      }
+      guard domain[new] == nil else {
+        return .failure(CommandFailure(.usage, "the key \"\(new)\" already exists in \(path)"))
+      }
+      return .success(value)
     }
-    let store = try Target.openStore(path, console: console)
-    let domain = store.persistentDomain()
-    guard let value = domain[old] else {
-      throw CommandFailure(.notFound, "the key \"\(old)\" does not exist in \(path)")
+    if case .failure(let failure) = check(try Target.existingDomain(path)) { throw failure }
+    var failure: CommandFailure?
+    try Target.update(path, console: console) { current in
+      switch check(current.values) {
+      case .success(let value): return [new: value, old: nil]
+      case .failure(let reason):
+        failure = reason
+        return [:]
+      }
     }
-    guard domain[new] == nil else {
-      throw CommandFailure(.usage, "the key \"\(new)\" already exists in \(path)")
-    }
-    do {
-      try store.set(value, forKey: new)
-    } catch {
-      throw CommandFailure(error)
-    }
-    store.removeObject(forKey: old)
-    try Target.synchronize(store, console: console)
+    if let failure { throw failure }
     return .ok
   }
 }
@@ -233,13 +238,12 @@ enum Import {
     guard case .dictionary(let values) = document.value else {
       throw CommandFailure(.dataError, "\(source): the top level is not a dictionary")
     }
-    let store = try Target.openStore(path, console: console)
     do {
-      for (key, value) in values { try store.set(value, forKey: key) }
+      for (key, value) in values { try DefaultsStore.validate(value, forKey: key) }
     } catch {
       throw CommandFailure(error)
     }
-    try Target.synchronize(store, console: console)
+    try Target.update(path, console: console) { _ in values }
     return .ok
   }
 }

@@ -135,21 +135,41 @@ import Testing
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["b": 2])
   }
 
-  @Test func aCorruptFileIsMovedAsideNeverOverwritten() throws {
+  @Test func aCorruptFileIsMovedAsideAtTheFirstWriteNeverOverwritten() throws {
     let folder = try TemporaryFolder()
     let file = folder.file("corrupt.plist")
     let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>a</key>".utf8)
     try garbage.write(to: file)
     let store = try DefaultsStore(url: file, flushAtExit: false)
-    let recovery = try #require(store.recoveries.first)
-    #expect(recovery.path == file.path)
-    #expect(recovery.movedTo.hasPrefix(file.path + ".corrupt-"))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == garbage)
+    // Opening and reading change nothing: the file stays, reported, the domain reads empty.
+    let found = try #require(store.recoveries.first)
+    #expect(found.path == file.path)
+    #expect(found.movedTo == nil)
     #expect(store.object(forKey: "a") == nil)
+    try store.synchronizeOrThrow()
+    #expect(try Data(contentsOf: file) == garbage)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["corrupt.plist"])
+    // The first write moves it aside, then writes a fresh file.
     try store.set(1, forKey: "fresh")
     try store.synchronizeOrThrow()
+    let moved = try #require(store.recoveries.last?.movedTo)
+    #expect(moved.hasPrefix(file.path + ".corrupt-"))
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["fresh": 1])
-    #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == garbage)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: moved)) == garbage)
+  }
+
+  @Test(arguments: [PlistFormat.xml, .binary, .openStep])
+  func aValidFileThatIsNotADictionaryIsRefusedAndLeftAlone(format: PlistFormat) throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("array.plist")
+    let bytes = try PropertyList.write(["a", "b"], as: format)
+    try bytes.write(to: file)
+    #expect(throws: DefaultsError.notADictionary(path: file.path, type: "array")) {
+      try DefaultsStore(url: file, flushAtExit: false)
+    }
+    #expect(try Data(contentsOf: file) == bytes)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["array.plist"])
   }
 
   @Test func aFileCorruptedByAnotherProcessIsMovedAsideAtSynchronize() throws {

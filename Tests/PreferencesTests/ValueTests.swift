@@ -34,6 +34,8 @@ enum Level: Int, CaseIterable, Sendable, PreferenceValue {
     #expect(store.readIssues.isEmpty, "\(store.readIssues)")
     let reopened = try PreferencesStore(url: file)
     #expect(try reopened.value(for: key) == value, "\(key)")
+    // Removing a key from a domain that has no file writes nothing.
+    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
     let document = try PropertyList.read(Data(contentsOf: file))
     #expect(document.format == .binary)
     return document.value[key.name]
