@@ -9,14 +9,14 @@ import Foundation
 /// Reading files with a size cap and precise errors, and replacing files atomically
 /// (temporary file created exclusively in the same folder, flushed, renamed over the target,
 /// folder flushed).
-public enum FileAccess {
-  public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FileAccess {
+  package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
     case missing(path: String, reason: String)
     case tooLarge(path: String, size: Int, limit: Int)
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .missing(let path, let reason): "\(path): \(reason)"
       case .tooLarge(let path, let size, let limit):
@@ -31,7 +31,7 @@ public enum FileAccess {
   static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
   /// The whole file, refusing one larger than `limit` bytes before reading it.
-  public static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
+  package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -78,7 +78,7 @@ public enum FileAccess {
   /// With `durable: false` the flushes are left out: the replacement is still atomic for every
   /// reader, but survives a crash only after a later ``flushFileSystem(containing:)`` (a batch
   /// of many new files flushes once at the end instead of twice per file).
-  public static func atomicWrite(_ data: Data, to path: String, durable: Bool = true)
+  package static func atomicWrite(_ data: Data, to path: String, durable: Bool = true)
     throws(Failure)
   {
     let url = URL(fileURLWithPath: path)
@@ -131,7 +131,7 @@ public enum FileAccess {
 
   /// Flushes what was written to disk (`sync`, which on Linux waits for the writes): what a
   /// batch wrote with `durable: false` under `path` is on disk once this returns.
-  public static func flushFileSystem(containing path: String) throws(Failure) {
+  package static func flushFileSystem(containing path: String) throws(Failure) {
     var info = stat()
     guard stat(path, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
     sync()

@@ -5,13 +5,13 @@ import Foundation
 /// Used instead of `Synchronization.Mutex` because ThreadSanitizer on Linux does not see the
 /// futex that `Mutex` is built on, and so reports every access it guards as a race; with a
 /// pthread mutex, `swift test --sanitize=thread` can check the store for real races.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  public init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
-  public func withLock<Result, Failure: Error>(
+  package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock.lock()

@@ -1,0 +1,237 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+import Synchronization
+import TestSupport
+import Testing
+
+/// The store's behaviour, run over each storage: the file and memory run the same code, so a
+/// difference between them (as the UID one was) fails here.
+enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case file, memory
+
+  var testDescription: String { rawValue }
+
+  /// A place to open stores on: every store opened from one place shares its domain, as
+  /// processes share a file.
+  final class Place: Sendable {
+    let kind: StorageKind
+    let folder: TemporaryFolder
+    let memory: InMemoryStorage
+
+    init(_ kind: StorageKind, _ values: [String: PlistValue] = [:]) throws {
+      self.kind = kind
+      folder = try TemporaryFolder()
+      memory = InMemoryStorage(values)
+      if kind == .file, !values.isEmpty {
+        try PropertyList.write(.dictionary(values), as: .xml).write(to: file)
+      }
+    }
+
+    var file: URL { folder.file("domain.plist") }
+
+    func store() throws -> DefaultsStore {
+      switch kind {
+      case .file: try DefaultsStore(url: file, flushAtExit: false)
+      case .memory: try DefaultsStore(storage: memory, flushAtExit: false)
+      }
+    }
+
+    /// What the storage holds, read afresh.
+    func stored() throws -> [String: PlistValue] {
+      try store().persistentDomain()
+    }
+  }
+}
+
+@Suite struct StorageSeamTests {
+  @Test(arguments: StorageKind.allCases)
+  func setReadRemoveAndTheRegisteredDefault(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["size": 12])
+    let store = try place.store()
+    store.register(defaults: ["size": 5, "name": "Lucas"])
+    #expect(store.integer(forKey: "size") == 12)
+    store.removeObject(forKey: "size")
+    #expect(store.integer(forKey: "size") == 5)
+    try store.set("Grijander", forKey: "name")
+    #expect(store.hasPendingChanges)
+    try store.synchronizeOrThrow()
+    #expect(!store.hasPendingChanges)
+    #expect(try place.stored() == ["name": "Grijander"])
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func everyWriterRefusesTheEmptyKeyAndUIDs(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind)
+    let store = try place.store()
+    #expect(throws: DefaultsError.emptyKey) { try store.set(1, forKey: "") }
+    #expect(throws: DefaultsError.emptyKey) { try store.update("") { _ in 1 } }
+    #expect(throws: DefaultsError.unsupportedValue(key: "k", type: "UID")) {
+      try store.set(.array([.uid(3)]), forKey: "k")
+    }
+    #expect(throws: DefaultsError.unsupportedValue(key: "k", type: "UID")) {
+      try store.update("k") { _ in .dictionary(["u": .uid(1)]) }
+    }
+    #expect(store.object(forKey: "k") == nil)
+    #expect(try place.stored() == [:])
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func anotherWritersKeysSurviveAndRemovalsMerge(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["gone": 1])
+    let first = try place.store()
+    let second = try place.store()
+    try first.set("one", forKey: "a")
+    first.removeObject(forKey: "gone")
+    try second.set("two", forKey: "b")
+    try first.synchronizeOrThrow()
+    try second.synchronizeOrThrow()
+    #expect(try place.stored() == ["a": "one", "b": "two"])
+    #expect(first.object(forKey: "b") == nil)
+    try first.synchronizeOrThrow()
+    #expect(first.object(forKey: "b") == "two")
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func updatesFromTwoStoresInterleavedLoseNothing(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind)
+    let stores = [try place.store(), try place.store()]
+    for i in 0..<50 {
+      for (n, store) in stores.enumerated() {
+        try store.update("list") { old in .array((old?.arrayValue ?? []) + [.string("\(n)-\(i)")]) }
+      }
+    }
+    let list = try place.stored()["list"]?.arrayValue ?? []
+    #expect(list.count == 100)
+    #expect(Set(list).count == 100)
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func observersSeeLocalAndOtherStoresChanges(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind)
+    let store = try place.store()
+    let seen = Mutex<[PlistValue?]>([])
+    let observation = store.observe("name") { value in seen.withLock { $0.append(value) } }
+    try store.set("Lucas", forKey: "name")
+    try store.set("Lucas", forKey: "name")
+    try store.synchronizeOrThrow()
+    let other = try place.store()
+    try other.set("Grijander", forKey: "name")
+    try other.synchronizeOrThrow()
+    try store.synchronizeOrThrow()
+    store.removeObject(forKey: "name")
+    #expect(seen.withLock { $0 } == ["Lucas", "Grijander", nil])
+    observation.cancel()
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func removePersistentDomainEmptiesTheStorage(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["a": 1, "b": 2])
+    let store = try place.store()
+    try store.set(3, forKey: "c")
+    try store.removePersistentDomain()
+    #expect(store.persistentDomain() == [:])
+    #expect(!store.hasPendingChanges)
+    #expect(try place.stored() == [:])
+  }
+
+  // MARK: - Re-entrancy and lock scope
+
+  /// A transform that reads the same store, sets and synchronizes another key of it, and
+  /// writes another store: completes (it deadlocked when the state lock was held), and every
+  /// write lands.
+  @Test(arguments: StorageKind.allCases)
+  func anUpdateBodyMayReadAndWriteTheSameStoreAndOthers(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["a": 1, "b": 10])
+    let elsewhere = try StorageKind.Place(kind)
+    let store = try place.store()
+    let other = try elsewhere.store()
+    let sameDomain = try place.store()
+    try store.update("a") { old in
+      let b = store.integer(forKey: "b")
+      do {
+        try store.set(b + 1, forKey: "c")
+        try store.synchronizeOrThrow()  // nested on the same domain
+        try sameDomain.set("nested", forKey: "d")
+        try sameDomain.synchronizeOrThrow()  // another store of the same domain
+        try other.update("x") { _ in .int(b) }  // another domain
+      } catch {
+        Issue.record("nested write failed: \(error)")
+      }
+      return .int(Dialect.apple.integer(old) + b)
+    }
+    #expect(try place.stored() == ["a": 11, "b": 10, "c": 11, "d": "nested"])
+    #expect(try elsewhere.stored() == ["x": 10])
+    #expect(store.integer(forKey: "a") == 11)
+  }
+
+  /// Observers run without the store's lock: one that reads and writes the store completes.
+  @Test(arguments: StorageKind.allCases)
+  func anObserverMayUseTheStore(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind)
+    let store = try place.store()
+    let observation = store.observe("trigger") { value in
+      guard value != nil else { return }
+      _ = store.dictionaryRepresentation()
+      try? store.set(.string("seen"), forKey: "echo")
+    }
+    try store.set(1, forKey: "trigger")
+    try store.synchronizeOrThrow()
+    #expect(try place.stored() == ["trigger": 1, "echo": "seen"])
+    observation.cancel()
+  }
+
+  /// Eight threads mixing locked increments, plain writes, reads and observers on one store:
+  /// no deadlock, no lost increment.
+  @Test(arguments: StorageKind.allCases)
+  func eightThreadsMixingUpdatesReadsAndObservers(kind: StorageKind) async throws {
+    let place = try StorageKind.Place(kind)
+    let store = try place.store()
+    let notified = Locked(0)
+    let observation = store.observe("counter") { _ in
+      _ = store.integer(forKey: "counter")
+      notified.withLock { $0 += 1 }
+    }
+    let failures = Locked<[String]>([])
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for i in 0..<50 {
+            do {
+              try store.update("counter") { old in
+                _ = store.object(forKey: "t\(task)")
+                return .int(Dialect.apple.integer(old) + 1)
+              }
+              try store.set(i, forKey: "t\(task)")
+              if i % 10 == 0 { try store.synchronizeOrThrow() }
+              _ = store.dictionaryRepresentation()
+            } catch {
+              failures.withLock { $0.append("\(error)") }
+            }
+          }
+        }
+      }
+    }
+    try store.synchronizeOrThrow()
+    #expect(failures.withLock { $0 } == [])
+    let stored = try place.stored()
+    #expect(stored["counter"] == 400)
+    for task in 0..<8 { #expect(stored["t\(task)"] == 49) }
+    #expect(notified.withLock { $0 } >= 1)
+    observation.cancel()
+  }
+
+  // MARK: - The flush at exit
+
+  @Test func aFailedFlushAtExitIsReportedOnStandardError() throws {
+    let folder = try TemporaryFolder()
+    let blocker = folder.file("not-a-folder")
+    try Data("x".utf8).write(to: blocker)
+    let file = blocker.appendingPathComponent("d.plist")
+    let result = try External.run(
+      External.product("prefs-stress"), ["exit-pending", file.path, "name", "Lucas"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("pending changes were not written at exit"), "\(result.stderr)")
+    #expect(result.stderr.contains(file.path))
+  }
+}
