@@ -59,7 +59,8 @@ mkdir -p "$build"
 # libFuzzer (coverage + comparisons) and AddressSanitizer, then one executable per target.
 # Everything is rebuilt when any input (sources, harness, compiler) changes.
 modules=(PropertyList LegacyDefaults Preferences PreferencesMigration)
-swiftflags=(-O -g -sanitize=fuzzer,address -parse-as-library -wmo)
+# One package name, as SwiftPM gives: the modules share their `package` declarations.
+swiftflags=(-O -g -sanitize=fuzzer,address -parse-as-library -wmo -package-name prefs)
 
 stamp_of() {
   {

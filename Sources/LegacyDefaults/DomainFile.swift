@@ -37,6 +37,8 @@ package struct DomainFile: DefaultsStorage {
 
   package var path: String { url.path }
   var lockPath: String { path + ".lock" }
+  /// The in-process lock's name: one per file, however the path was spelled.
+  private var lockKey: String { url.standardizedFileURL.path }
 
   package var location: DefaultsStore.Location { .file(url) }
 
@@ -128,8 +130,8 @@ package struct DomainFile: DefaultsStorage {
         throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
       }
     }
-    let exclusion = DomainLocks.acquire(path)
-    defer { DomainLocks.release(path) }
+    let exclusion = DomainLocks.acquire(lockKey)
+    defer { DomainLocks.release(lockKey) }
     return try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
       var snapshot = try read()
       let generation = exclusion.generation
@@ -165,8 +167,8 @@ package struct DomainFile: DefaultsStorage {
   /// Deletes the file under the domain's locks.
   package func removeDomain() throws(DefaultsError) {
     try refuseSymbolicLink()
-    let exclusion = DomainLocks.acquire(path)
-    defer { DomainLocks.release(path) }
+    let exclusion = DomainLocks.acquire(lockKey)
+    defer { DomainLocks.release(lockKey) }
     try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
       if unlink(path) != 0, errno != ENOENT {
         throw .cannotWrite(path: path, reason: FileAccess.errnoText(errno))

@@ -290,8 +290,8 @@ enum Delete {
       throw CommandFailure(.usage, "delete takes a file and at most one key")
     }
     let path = try Target.path(args.positional[0])
-    let domain = try Target.existingDomain(path)
     if args.positional.count == 2 {
+      let domain = try Target.existingDomain(path)
       let key = args.positional[1]
       let missing = CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
       guard domain[key] != nil else { throw missing }
@@ -305,6 +305,11 @@ enum Delete {
       }
       if let failure { throw failure }
     } else {
+      // The whole domain goes, whatever it holds (a corrupt file too).
+      var info = stat()
+      guard lstat(path, &info) == 0 else {
+        throw CommandFailure(.notFound, "the domain \(path) does not exist")
+      }
       do {
         try DomainFile(url: URL(fileURLWithPath: path)).removeDomain()
       } catch {

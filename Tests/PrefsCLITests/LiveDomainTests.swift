@@ -182,6 +182,17 @@ import Testing
     }
   }
 
+  /// Deleting a whole domain removes it whatever it holds; a missing one exits 1.
+  @Test func deletingAWholeCorruptDomainRemovesIt() throws {
+    let folder = try TemporaryFolder()
+    try Data("<plist><dict><key>name</key>".utf8).write(to: folder.file("C.plist"))
+    let env = ["XDG_CONFIG_HOME": folder.url.path]
+    let result = try External.run(Self.binary, ["delete", "C"], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("C.plist").path))
+    #expect(try External.run(Self.binary, ["delete", "C"], environment: env).status == 1)
+  }
+
   /// A symbolic link as a domain file is refused by every writer, the link left as it was.
   @Test(arguments: [
     ["write", "L", "k", "v"], ["delete", "L", "name"], ["rename", "L", "name", "n2"],
