@@ -32,6 +32,18 @@ public protocol DefaultsStorage: Sendable {
 
   /// Removes the whole domain.
   func removeDomain() throws(DefaultsError)
+
+  /// Starts telling `handler` when the domain may have been changed by another writer the
+  /// medium can announce (another `UserDefaults` instance of this process); the returned token
+  /// keeps it going until released. nil: the medium announces nothing (a file's other writers
+  /// are seen at the next synchronize).
+  func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)?
+}
+
+extension DefaultsStorage {
+  public func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
+    nil
+  }
 }
 
 /// What a storage holds for a domain at one moment.

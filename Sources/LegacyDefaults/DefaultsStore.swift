@@ -25,6 +25,8 @@ public final class DefaultsStore: Sendable {
   public enum Location: Sendable, Hashable {
     case file(URL)
     case memory
+    /// A `UserDefaults` persistent domain (suite name or bundle identifier).
+    case userDefaults(String)
   }
 
   public let dialect: Dialect
@@ -35,6 +37,8 @@ public final class DefaultsStore: Sendable {
   private let globalFile: DomainFile?
   private let state: Locked<State>
   private let exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
+  /// Keeps the storage's change announcements coming (nil when it has none).
+  private let announcements = Locked<(any Sendable)?>(nil)
 
   struct Pending {
     /// The value, or nil for a removal.
@@ -126,6 +130,18 @@ public final class DefaultsStore: Sendable {
     }
     self.state = Locked(initial)
     if flushAtExit { ExitFlush.register(self) }
+    let token = storage.observeChanges { [weak self] in self?.refresh() }
+    announcements.withLock { $0 = token }
+  }
+
+  /// Another writer changed the storage (as the storage announced): read it and tell this
+  /// store's observers. A failure to read is left for the next synchronize to report.
+  private func refresh() {
+    let ticket = state.withLock { $0.takeTicket() }
+    let loaded = Result { () throws(DefaultsError) in try storage.load() }
+    // A read that fails here fails again, with its error, at the next synchronize.
+    guard case .success(let snapshot) = loaded else { return }
+    publish(snapshot, ticket: ticket, written: [:], global: nil)
   }
 
   /// A store over the domain file at `url` (read now; created on the first write).
@@ -154,6 +170,26 @@ public final class DefaultsStore: Sendable {
     try self.init(
       url: try locator.url(forDomain: name), dialect: dialect, arguments: arguments,
       newFileFormat: newFileFormat, flushAtExit: flushAtExit)
+  }
+
+  /// A store over a `UserDefaults` persistent domain (see ``UserDefaultsStorage``): the way
+  /// for an app on Apple platforms, where `cfprefsd` owns the files.
+  public convenience init(
+    userDefaults: UserDefaults, domain: String, dialect: Dialect = .apple,
+    arguments: [String] = []
+  ) throws(DefaultsError) {
+    try self.init(
+      storage: UserDefaultsStorage(userDefaults, domain: domain), dialect: dialect,
+      arguments: arguments, flushAtExit: true)
+  }
+
+  /// A store over `UserDefaults(suiteName:)`.
+  public convenience init(suiteName: String, dialect: Dialect = .apple, arguments: [String] = [])
+    throws(DefaultsError)
+  {
+    try self.init(
+      storage: try UserDefaultsStorage(suiteName: suiteName), dialect: dialect,
+      arguments: arguments, flushAtExit: true)
   }
 
   /// A store whose application domain lives in memory only (for tests and previews): an
@@ -415,12 +451,27 @@ public final class DefaultsStore: Sendable {
     try publish(snapshot, ticket: ticket, written: written)
   }
 
-  /// Makes a storage snapshot this store's view: drops the pending changes it holds (those
-  /// changed again meanwhile stay pending), re-reads the global domain, and tells observers.
+  /// ``publish(_:ticket:written:global:)`` with the global domain read again; a global file that
+  /// cannot be read is thrown after the application domain's snapshot is published (what was
+  /// written is not pending any more).
   private func publish(_ snapshot: DomainSnapshot, ticket: UInt64, written: [String: UInt64])
     throws(DefaultsError)
   {
-    let global = try globalFile?.read()
+    switch Result(catching: { () throws(DefaultsError) in try globalFile?.read() }) {
+    case .success(let global):
+      publish(snapshot, ticket: ticket, written: written, global: global)
+    case .failure(let error):
+      publish(snapshot, ticket: ticket, written: written, global: nil)
+      throw error
+    }
+  }
+
+  /// Makes a storage snapshot this store's view: drops the pending changes it holds (those
+  /// changed again meanwhile stay pending), takes the global domain, and tells observers.
+  private func publish(
+    _ snapshot: DomainSnapshot, ticket: UInt64, written: [String: UInt64],
+    global: DomainSnapshot?
+  ) {
     let fires = state.withLock { s -> [@Sendable () -> Void] in
       let observed = Array(s.observers.keys)
       let before = observed.map { s.value($0) }

@@ -130,8 +130,8 @@ package struct DomainFile: DefaultsStorage {
         throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
       }
     }
-    let exclusion = DomainLocks.acquire(lockKey)
-    defer { DomainLocks.release(lockKey) }
+    let exclusion = ExclusionTable.files.acquire(lockKey)
+    defer { ExclusionTable.files.release(lockKey) }
     return try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
       var snapshot = try read()
       let generation = exclusion.generation
@@ -167,8 +167,8 @@ package struct DomainFile: DefaultsStorage {
   /// Deletes the file under the domain's locks.
   package func removeDomain() throws(DefaultsError) {
     try refuseSymbolicLink()
-    let exclusion = DomainLocks.acquire(lockKey)
-    defer { DomainLocks.release(lockKey) }
+    let exclusion = ExclusionTable.files.acquire(lockKey)
+    defer { ExclusionTable.files.release(lockKey) }
     try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
       if unlink(path) != 0, errno != ENOENT {
         throw .cannotWrite(path: path, reason: FileAccess.errnoText(errno))
@@ -295,28 +295,28 @@ package struct DomainFile: DefaultsStorage {
   }
 }
 
-/// The in-process locks of domain files, one per path while someone uses it: threads of one
-/// process serialize here before the `flock`, and a thread that already holds a path's lock
-/// (a nested update from user code) goes on without taking the `flock` a second time.
-enum DomainLocks {
-  private static let table = Locked<[String: (exclusion: ReentrantExclusion, users: Int)]>([:])
+/// The in-process locks of one kind of domain (files by path, `UserDefaults` domains by name),
+/// one per domain while someone uses it: threads of one process serialize here (before the
+/// `flock`, for a file), and a thread that already holds a domain's lock (a nested update from
+/// user code) goes on without taking the `flock` a second time.
+final class ExclusionTable: Sendable {
+  static let files = ExclusionTable()
+  static let userDefaults = ExclusionTable()
 
-  static func acquire(_ path: String) -> ReentrantExclusion {
+  private let table = Locked<[String: (exclusion: ReentrantExclusion, users: Int)]>([:])
+
+  func acquire(_ name: String) -> ReentrantExclusion {
     table.withLock { entries in
-      if let entry = entries[path] {
-        entries[path] = (entry.exclusion, entry.users + 1)
-        return entry.exclusion
-      }
-      let exclusion = ReentrantExclusion()
-      entries[path] = (exclusion, 1)
-      return exclusion
+      let entry = entries[name] ?? (ReentrantExclusion(), 0)
+      entries[name] = (entry.exclusion, entry.users + 1)
+      return entry.exclusion
     }
   }
 
-  static func release(_ path: String) {
+  func release(_ name: String) {
     table.withLock { entries in
-      guard let entry = entries[path] else { return }
-      entries[path] = entry.users > 1 ? (entry.exclusion, entry.users - 1) : nil
+      guard let entry = entries[name] else { return }
+      entries[name] = entry.users > 1 ? (entry.exclusion, entry.users - 1) : nil
     }
   }
 }

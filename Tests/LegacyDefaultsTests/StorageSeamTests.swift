@@ -5,10 +5,12 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The store's behaviour, run over each storage: the file and memory run the same code, so a
-/// difference between them (as the UID one was) fails here.
+/// The store's behaviour, run over each storage: the file, memory and `UserDefaults` run the
+/// same code, so a difference between them (as the UID one was) fails here. The `UserDefaults`
+/// storage runs over swift-corelibs-foundation here, on a suite named by an absolute path in a
+/// temporary folder (corelibs keeps it in `<path>.plist`), never the user's own files.
 enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-  case file, memory
+  case file, memory, userDefaults
 
   var testDescription: String { rawValue }
 
@@ -23,17 +25,21 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
       self.kind = kind
       folder = try TemporaryFolder()
       memory = InMemoryStorage(values)
-      if kind == .file, !values.isEmpty {
+      if kind != .memory, !values.isEmpty {
         try PropertyList.write(.dictionary(values), as: .xml).write(to: file)
       }
     }
 
     var file: URL { folder.file("domain.plist") }
+    /// The suite whose corelibs file is `file`.
+    var suite: String { folder.file("domain").path }
 
     func store() throws -> DefaultsStore {
       switch kind {
       case .file: try DefaultsStore(url: file, flushAtExit: false)
       case .memory: try DefaultsStore(storage: memory, flushAtExit: false)
+      case .userDefaults:
+        try DefaultsStore(storage: UserDefaultsStorage(suiteName: suite), flushAtExit: false)
       }
     }
 
@@ -87,7 +93,9 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     try first.synchronizeOrThrow()
     try second.synchronizeOrThrow()
     #expect(try place.stored() == ["a": "one", "b": "two"])
-    #expect(first.object(forKey: "b") == nil)
+    // A file and memory announce nothing: another writer's key is seen at synchronize.
+    // UserDefaults announces it at once (didChangeNotification).
+    #expect(first.object(forKey: "b") == (kind == .userDefaults ? "two" : nil))
     try first.synchronizeOrThrow()
     #expect(first.object(forKey: "b") == "two")
   }
