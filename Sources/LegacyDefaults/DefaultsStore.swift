@@ -22,11 +22,20 @@ import PropertyList
 /// cross-process lock or the disk: readers never wait for a write.
 public final class DefaultsStore: Sendable {
   /// Where the application domain lives.
-  public enum Location: Sendable, Hashable {
+  public enum Location: Sendable, Hashable, CustomStringConvertible {
     case file(URL)
     case memory
     /// A `UserDefaults` persistent domain (suite name or bundle identifier).
     case userDefaults(String)
+
+    /// The path, `memory`, or `UserDefaults(<domain>)`, for messages and reports.
+    public var description: String {
+      switch self {
+      case .file(let url): url.path
+      case .memory: "memory"
+      case .userDefaults(let domain): "UserDefaults(\(domain))"
+      }
+    }
   }
 
   public let dialect: Dialect
@@ -410,15 +419,27 @@ public final class DefaultsStore: Sendable {
     _ key: String, _ transform: (PlistValue?) -> PlistValue?
   ) throws(DefaultsError) {
     guard !key.isEmpty else { throw .emptyKey }
-    try withoutActuallyEscaping(transform) { (escaping) throws(DefaultsError) in
-      try synchronize(applying: (key, escaping))
+    try updateDomain { values in [key: transform(values[key])] }
+  }
+
+  /// Reads, changes and writes several keys as one step under the storage's exclusion (for a
+  /// file, one hold of the cross-process lock; for `UserDefaults`, all or nothing). `change`
+  /// gets the application domain as stored, with this store's pending changes applied, and
+  /// returns the changes key by key (nil removes); they are validated as ``set(_:forKey:)``
+  /// validates, and everything pending is written with them. When `change` throws, nothing is
+  /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
+  public func updateDomain(
+    _ change: ([String: PlistValue]) throws(DefaultsError) -> [String: PlistValue?]
+  ) throws(DefaultsError) {
+    try withoutActuallyEscaping(change) { (escaping) throws(DefaultsError) in
+      try synchronize(applying: escaping)
     }
   }
 
-  private func synchronize(applying update: (key: String, transform: (PlistValue?) -> PlistValue?)?)
-    throws(DefaultsError)
-  {
-    if update == nil, !hasPendingChanges {
+  private func synchronize(
+    applying change: (([String: PlistValue]) throws(DefaultsError) -> [String: PlistValue?])?
+  ) throws(DefaultsError) {
+    if change == nil, !hasPendingChanges {
       // Nothing to write: read what is there, without the lock (files are replaced atomically).
       let ticket = state.withLock { $0.takeTicket() }
       try publish(try storage.load(), ticket: ticket, written: [:])
@@ -427,25 +448,25 @@ public final class DefaultsStore: Sendable {
     var written: [String: UInt64] = [:]
     var ticket: UInt64 = 0
     let snapshot = try storage.update { (current) throws(DefaultsError) -> [String: PlistValue?] in
-      var changes: [String: PlistValue?] = [:]
-      var transformed: (key: String, value: PlistValue?)?
-      if let update {
-        let pending = state.withLock { $0.pending[update.key] }
-        let value = update.transform(pending.map(\.value) ?? current.values[update.key])
-        try Self.validate(value, forKey: update.key)
-        transformed = (update.key, value)
+      var requested: [String: PlistValue?] = [:]
+      if let change {
+        var view = current.values
+        for (key, pending) in state.withLock({ $0.pending }) { view[key] = pending.value }
+        requested = try change(view)
+        for (key, value) in requested { try Self.validate(value, forKey: key) }
       }
-      // Taken after the transform: what its body set is written too.
+      // Taken after `change`: what its body set is written too.
       let pending = state.withLock { s -> [String: Pending] in
         ticket = s.takeTicket()
         return s.pending
       }
+      var changes: [String: PlistValue?] = [:]
       written = [:]
-      for (key, change) in pending {
-        changes[key] = .some(change.value)
-        written[key] = change.generation
+      for (key, entry) in pending {
+        changes[key] = .some(entry.value)
+        written[key] = entry.generation
       }
-      if let transformed { changes[transformed.key] = .some(transformed.value) }
+      for (key, value) in requested { changes[key] = .some(value) }
       return changes
     }
     try publish(snapshot, ticket: ticket, written: written)
@@ -531,11 +552,18 @@ public final class DefaultsStore: Sendable {
     }
   }
 
-  /// The values of `key` as they change (see ``observe(_:handler:)``). The stream ends when
-  /// the consuming task is cancelled.
-  public func changes(_ key: String) -> AsyncStream<PlistValue?> {
+  /// The values of `key`: the current one, then each change (see ``observe(_:handler:)``).
+  /// The stream ends when the consuming task is cancelled.
+  ///
+  /// - Parameter initial: yield the current value first (the default), so a subscriber does
+  ///   not have to read once and then subscribe. A change racing the subscription may repeat
+  ///   the current value; none is lost or reordered.
+  public func changes(_ key: String, initial: Bool = true) -> AsyncStream<PlistValue?> {
     AsyncStream { continuation in
-      let observation = observe(key) { continuation.yield($0) }
+      // One lock orders the first value and the observer's values.
+      let order = Locked(())
+      let observation = observe(key) { value in order.withLock { _ in _ = continuation.yield(value) } }
+      if initial { order.withLock { _ in _ = continuation.yield(object(forKey: key)) } }
       continuation.onTermination = { _ in observation.cancel() }
     }
   }

@@ -29,17 +29,68 @@ public final class PreferencesStore: Sendable {
     self.writesThrough = writesThrough
   }
 
-  /// The store of a domain, resolved to the platform's preferences folder.
+  /// The store of a domain: on Apple platforms its `UserDefaults` suite (`cfprefsd` owns the
+  /// files there; the app's bundle identifier is `UserDefaults.standard`), elsewhere its file
+  /// in the platform's preferences folder.
   public convenience init(
     domain: String, locator: DomainLocator = DomainLocator(), writesThrough: Bool = true
   ) throws(PreferenceError) {
     do {
+      #if canImport(Darwin)
+        let storage: any DefaultsStorage =
+          domain == Bundle.main.bundleIdentifier
+          ? UserDefaultsStorage.standard() : try UserDefaultsStorage(suiteName: domain)
+        self.init(try DefaultsStore(storage: storage), writesThrough: writesThrough)
+      #else
+        self.init(
+          try DefaultsStore(domain: domain, locator: locator, newFileFormat: .binary),
+          writesThrough: writesThrough)
+      #endif
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// The store of a `UserDefaults` persistent domain (`domain`: its suite name, or the app's
+  /// bundle identifier for `.standard`).
+  public convenience init(
+    userDefaults: UserDefaults, domain: String, writesThrough: Bool = true
+  ) throws(PreferenceError) {
+    do {
       self.init(
-        try DefaultsStore(domain: domain, locator: locator, newFileFormat: .binary),
+        try DefaultsStore(userDefaults: userDefaults, domain: domain),
         writesThrough: writesThrough)
     } catch {
       throw .storage(error)
     }
+  }
+
+  /// The store of `UserDefaults(suiteName:)`.
+  public convenience init(suiteName: String, writesThrough: Bool = true) throws(PreferenceError) {
+    do {
+      self.init(try DefaultsStore(suiteName: suiteName), writesThrough: writesThrough)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// The app's own store: `UserDefaults.standard` on Apple platforms; elsewhere the file of
+  /// the domain named by the bundle identifier (or the process name).
+  public static func standard(writesThrough: Bool = true) throws(PreferenceError)
+    -> PreferencesStore
+  {
+    #if canImport(Darwin)
+      do {
+        return PreferencesStore(
+          try DefaultsStore(storage: UserDefaultsStorage.standard()), writesThrough: writesThrough)
+      } catch {
+        throw .storage(error)
+      }
+    #else
+      return try PreferencesStore(
+        domain: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+        writesThrough: writesThrough)
+    #endif
   }
 
   /// The store of a domain file.
@@ -181,10 +232,15 @@ public final class PreferencesStore: Sendable {
     }
   }
 
-  /// The key's values as they change.
-  public func changes<Value>(for key: Key<Value>) -> AsyncStream<Value> {
+  /// The key's values: the current one, then each change.
+  ///
+  /// - Parameter initial: yield the current value first (the default, as Defaults'
+  ///   `updates(_:initial:)`), so `for await` over it never waits for a first change.
+  public func changes<Value>(for key: Key<Value>, initial: Bool = true) -> AsyncStream<Value> {
     AsyncStream { continuation in
-      let observation = observe(key) { continuation.yield($0) }
+      let order = Locked(())
+      let observation = observe(key) { value in order.withLock { _ in _ = continuation.yield(value) } }
+      if initial { order.withLock { _ in _ = continuation.yield(self[key]) } }
       continuation.onTermination = { _ in observation.cancel() }
     }
   }

@@ -63,3 +63,68 @@ public struct MigrationReport: Sendable, Hashable {
     return (try? PropertyList.json(value, lossless: false, compact: true)) ?? "null"
   }
 }
+
+extension MigrationReport {
+  /// The report as a person reads it (what `prefs migrate` prints): each file, each legacy
+  /// key's fate, and the totals.
+  public func text() -> String {
+    let report = self
+    var out = ""
+    for file in report.files {
+      let target = file.output.map { " → \($0)" } ?? ""
+      let status =
+        report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
+      out += "\(file.path)\(target): \(status)\n"
+      if let message = file.message { out += "  \(message)\n" }
+      let fromWidth = min(32, file.keys.map { ($0.from ?? "").count }.max() ?? 0)
+      let toWidth = min(32, file.keys.map { ($0.to ?? "–").count }.max() ?? 0)
+      for key in file.keys {
+        let from = (key.from ?? "").padding(
+          toLength: max(fromWidth, (key.from ?? "").count), withPad: " ", startingAt: 0)
+        let to = (key.to ?? "–").padding(
+          toLength: max(toWidth, (key.to ?? "–").count), withPad: " ", startingAt: 0)
+        let action = key.action.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+        var detail = ""
+        switch (key.legacy, key.value) {
+        case (nil, nil): detail = ""
+        case (let legacy?, let value?) where legacy == value: detail = Self.short(value)
+        case (let legacy?, let value?): detail = "\(Self.short(legacy)) → \(Self.short(value))"
+        case (let legacy?, nil): detail = Self.short(legacy)
+        case (nil, let value?): detail = "→ \(Self.short(value))"
+        }
+        if let note = key.note, key.action != .migrated, key.action != .kept {
+          detail += detail.isEmpty ? note : "  (\(note))"
+        }
+        out += "  \(from)  →  \(to)  \(action)\(detail)\n"
+      }
+    }
+    var summary = "\(report.files.count) file\(report.files.count == 1 ? "" : "s"): "
+    summary += FileStatus.allCases.compactMap { status in
+      let n = report.count(status)
+      return n > 0 ? "\(n) \(status.rawValue)" : nil
+    }.joined(separator: ", ")
+    let actions = report.actions
+    summary += ". Keys: "
+    summary += KeyAction.allCases.compactMap { action in
+      actions[action].map { "\($0) \(action.rawValue)" }
+    }.joined(separator: ", ")
+    if report.dryRun { summary += ". Dry run: nothing was written" }
+    return out + summary + ".\n"
+  }
+
+  static func short(_ value: PlistValue) -> String {
+    var text: String
+    switch value {
+    case .string(let s): text = "\"\(s)\""
+    case .bool(let b): text = b ? "true" : "false"
+    case .data(let d): text = "<\(d.count) bytes>"
+    default:
+      text = PropertyList.describe(value).split(separator: "\n").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }.joined(separator: " ")
+    }
+    if text.count > 48 { text = String(text.prefix(45)) + "…" }
+    return text
+  }
+}
+

@@ -147,7 +147,15 @@ public struct MigrationRunner: Sendable {
       outcome.message = "\(outcome.path): no such file"
       return nil
     }
-    let legacy = snapshot.values
+    return Self.migrate(snapshot.values, plan: plan, &outcome)
+  }
+
+  /// The migrated values of a legacy domain's values, or nil with the outcome saying why not
+  /// (already migrated: `unchanged`; another schema or refused by the plan: `refused`). Used
+  /// for files and for a store's own domain at launch.
+  static func migrate(
+    _ legacy: [String: PlistValue], plan: MigrationPlan, _ outcome: inout FileOutcome
+  ) -> [String: PlistValue]? {
     // Already a store of this plan: nothing to do (running the plan twice changes nothing).
     if let recorded = legacy[MigrationPlan.schemaVersionKey] {
       outcome.keys = legacy.keys.sorted().map {

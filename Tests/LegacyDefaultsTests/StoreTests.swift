@@ -238,14 +238,16 @@ import Testing
     #expect(seen.withLock { $0.count } == 3)
   }
 
-  @Test func changesStream() async throws {
+  @Test(arguments: [true, false])
+  func changesStream(initial: Bool) async throws {
     let store = DefaultsStore(inMemory: [:])
-    let stream = store.changes("size")
+    let stream = store.changes("size", initial: initial)
+    let expected: [PlistValue?] = initial ? [nil, 3, 5] : [3, 5]
     let reader = Task {
       var values: [PlistValue?] = []
       for await value in stream {
         values.append(value)
-        if values.count == 2 { break }
+        if values.count == expected.count { break }
       }
       return values
     }
@@ -253,7 +255,7 @@ import Testing
     try store.set(3, forKey: "size")
     store.register(defaults: ["size": 5])  // hidden behind 3: no change
     store.removeObject(forKey: "size")  // now the registered 5 shows through
-    #expect(await reader.value == [3, 5])
+    #expect(await reader.value == expected)
   }
 
   @Test func concurrentWritersInOneProcess() async throws {

@@ -18,7 +18,7 @@ func readmeExample(store: PreferencesStore) async throws {
   store[Keys.lastPlace] = UserLocationData(address: "Seoul", lat: "37.57", lon: "126.98")
   let theme = try store.value(for: Keys.theme)  // throws if the stored value is corrupt
 
-  for await mode in store.changes(for: Keys.theme) {  // local and other processes' changes
+  for await mode in store.changes(for: Keys.theme) {  // now, then each change
     print("theme is now \(mode) (was \(theme)), volume \(volume)")
     break
   }

@@ -78,14 +78,15 @@ import Testing
       var values: [ColorModeOption] = []
       for await value in stream {
         values.append(value)
-        if values.count == 2 { break }
+        if values.count == 3 { break }
       }
       return values
     }
     try await Task.sleep(for: .milliseconds(20))
     store[Keys.colorMode] = .dark
     store[Keys.colorMode] = .light
-    #expect(await reader.value == [.dark, .light])
+    // The current value first, then each change.
+    #expect(await reader.value == [.system, .dark, .light])
   }
 
   @Test func propertyWrapperForPlainClasses() {

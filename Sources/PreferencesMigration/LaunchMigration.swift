@@ -1,0 +1,94 @@
+import Foundation
+import LegacyDefaults
+import Preferences
+import PropertyList
+
+/// Migration at launch, in the app: the plan run over the store's own domain, where the old
+/// flat keys and the new typed keys live side by side.
+extension DefaultsStore {
+  /// Runs `plan` over this store's domain as one update: each legacy key read as the plan's
+  /// dialect getter reads it, written under its typed key; legacy keys removed or kept as the
+  /// plan says; the schema version written. Returns the report `prefs migrate` prints.
+  ///
+  /// Idempotent: once the domain carries the plan's schema version, a call reports `unchanged`
+  /// and writes nothing. Atomic on a file (one hold of the domain's lock) and all-or-nothing on
+  /// `UserDefaults` (when its synchronize fails, every key it set is restored). A refusal (an
+  /// unconvertible value, an unmapped key under `unmapped: error`, another schema version)
+  /// writes nothing and is in the report, not thrown; a storage failure is thrown.
+  public func migrate(_ plan: MigrationPlan) throws(DefaultsError) -> MigrationReport {
+    let name = location.description
+    var outcome = FileOutcome(
+      path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
+    try updateDomain { values in
+      outcome = FileOutcome(
+        path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
+      guard let migrated = MigrationRunner.migrate(values, plan: plan, &outcome) else {
+        return [:]
+      }
+      return .replacing(values, with: migrated)
+    }
+    return MigrationReport(files: [outcome], dryRun: false)
+  }
+
+  /// Runs `plan` over another domain (`source`: a suite the app is leaving, a file) into this
+  /// store: the migrated keys are set here, one update, and the source is left as it was.
+  /// Idempotent on this store's schema version, as ``migrate(_:)``.
+  public func migrate(_ plan: MigrationPlan, from source: any DefaultsStorage)
+    throws(DefaultsError) -> MigrationReport
+  {
+    let legacy = try source.load()
+    let name = source.location.description
+    var outcome = FileOutcome(
+      path: name, output: location.description, status: .migrated, message: nil, keys: [],
+      backup: nil)
+    if let unreadable = legacy.unreadable {
+      outcome.status = .malformed
+      outcome.message = unreadable.description
+      return MigrationReport(files: [outcome], dryRun: false)
+    }
+    try updateDomain { values in
+      if let recorded = values[MigrationPlan.schemaVersionKey] {
+        outcome.status = recorded == .int(plan.schemaVersion) ? .unchanged : .refused
+        outcome.message = "\(location) is already migrated with schema version "
+          + PropertyList.describe(recorded)
+        return [:]
+      }
+      guard let migrated = MigrationRunner.migrate(legacy.values, plan: plan, &outcome) else {
+        return [:]
+      }
+      return migrated
+    }
+    return MigrationReport(files: [outcome], dryRun: false)
+  }
+
+  /// ``migrate(_:from:)`` from a `UserDefaults` persistent domain.
+  public func migrate(_ plan: MigrationPlan, from userDefaults: UserDefaults, domain: String)
+    throws(DefaultsError) -> MigrationReport
+  {
+    try migrate(plan, from: UserDefaultsStorage(userDefaults, domain: domain))
+  }
+}
+
+extension PreferencesStore {
+  /// ``LegacyDefaults/DefaultsStore/migrate(_:)`` on this store's domain (call it once at
+  /// launch, before the first read of a typed key). Failures of the storage are thrown as
+  /// ``PreferenceError/storage(_:)``.
+  public func migrate(_ plan: MigrationPlan) throws(PreferenceError) -> MigrationReport {
+    do {
+      return try defaults.migrate(plan)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// ``LegacyDefaults/DefaultsStore/migrate(_:from:)``: another domain into this store.
+  public func migrate(_ plan: MigrationPlan, from source: any DefaultsStorage)
+    throws(PreferenceError) -> MigrationReport
+  {
+    do {
+      return try defaults.migrate(plan, from: source)
+    } catch {
+      throw .storage(error)
+    }
+  }
+}
