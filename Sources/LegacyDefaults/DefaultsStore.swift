@@ -562,7 +562,9 @@ public final class DefaultsStore: Sendable {
     AsyncStream { continuation in
       // One lock orders the first value and the observer's values.
       let order = Locked(())
-      let observation = observe(key) { value in order.withLock { _ in _ = continuation.yield(value) } }
+      let observation = observe(key) { value in
+        order.withLock { _ in _ = continuation.yield(value) }
+      }
       if initial { order.withLock { _ in _ = continuation.yield(object(forKey: key)) } }
       continuation.onTermination = { _ in observation.cancel() }
     }

@@ -239,7 +239,9 @@ public final class PreferencesStore: Sendable {
   public func changes<Value>(for key: Key<Value>, initial: Bool = true) -> AsyncStream<Value> {
     AsyncStream { continuation in
       let order = Locked(())
-      let observation = observe(key) { value in order.withLock { _ in _ = continuation.yield(value) } }
+      let observation = observe(key) { value in
+        order.withLock { _ in _ = continuation.yield(value) }
+      }
       if initial { order.withLock { _ in _ = continuation.yield(self[key]) } }
       continuation.onTermination = { _ in observation.cancel() }
     }

@@ -49,7 +49,8 @@ extension DefaultsStore {
     try updateDomain { values in
       if let recorded = values[MigrationPlan.schemaVersionKey] {
         outcome.status = recorded == .int(plan.schemaVersion) ? .unchanged : .refused
-        outcome.message = "\(location) is already migrated with schema version "
+        outcome.message =
+          "\(location) is already migrated with schema version "
           + PropertyList.describe(recorded)
         return [:]
       }

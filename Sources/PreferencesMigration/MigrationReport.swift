@@ -127,4 +127,3 @@ extension MigrationReport {
     return text
   }
 }
-

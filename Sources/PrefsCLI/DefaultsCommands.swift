@@ -32,8 +32,9 @@ enum Read {
     let getter = try args.choice(
       "--as", Dictionary(uniqueKeysWithValues: Getter.allCases.map { ($0.rawValue, $0) }))
     let dialect = try args.choice("--dialect", Target.dialects) ?? .apple
-    let path = try Target.path(args.positional[0])
-    let document = try Prefs.load(path)
+    let domain = try Target.domain(args.positional[0])
+    let path = domain.name
+    let document = try Target.document(domain)
     Prefs.warn(document, path: path, console: console)
     let json = args.has("--json")
 
@@ -163,7 +164,7 @@ enum Write {
     guard arguments.count >= 3 else {
       throw CommandFailure(.usage, "write takes a file, a key and a value (see prefs write --help)")
     }
-    let path = try Target.path(arguments[0])
+    let domain = try Target.domain(arguments[0])
     let key = arguments[1]
     let value = try parseValue(Array(arguments.dropFirst(2)))
     do {
@@ -171,7 +172,7 @@ enum Write {
     } catch {
       throw CommandFailure(error)
     }
-    try Target.update(path, console: console) { _ in [key: value] }
+    try Target.update(domain, console: console) { _ in [key: value] }
     return .ok
   }
 
@@ -289,14 +290,15 @@ enum Delete {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "delete takes a file and at most one key")
     }
-    let path = try Target.path(args.positional[0])
+    let domain = try Target.domain(args.positional[0])
+    let path = domain.name
     if args.positional.count == 2 {
-      let domain = try Target.existingDomain(path)
+      let values = try Target.existingDomain(domain)
       let key = args.positional[1]
       let missing = CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
-      guard domain[key] != nil else { throw missing }
+      guard values[key] != nil else { throw missing }
       var failure: CommandFailure?
-      try Target.update(path, console: console) { current in
+      try Target.update(domain, console: console) { current in
         guard current.values[key] != nil else {
           failure = missing
           return [:]
@@ -306,12 +308,17 @@ enum Delete {
       if let failure { throw failure }
     } else {
       // The whole domain goes, whatever it holds (a corrupt file too).
-      var info = stat()
-      guard lstat(path, &info) == 0 else {
-        throw CommandFailure(.notFound, "the domain \(path) does not exist")
+      if case .file(let file) = domain {
+        var info = stat()
+        guard lstat(file, &info) == 0 else {
+          throw CommandFailure(.notFound, "the domain \(path) does not exist")
+        }
+      } else {
+        _ = try Target.existingDomain(domain)
       }
+      let storage = try domain.storage()
       do {
-        try DomainFile(url: URL(fileURLWithPath: path)).removeDomain()
+        try storage.removeDomain()
       } catch {
         throw CommandFailure(error)
       }

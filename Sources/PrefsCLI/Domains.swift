@@ -2,17 +2,43 @@ import Foundation
 import LegacyDefaults
 import PropertyList
 
-/// Turns a FILE argument into a path: an existing file, anything with a `/` or a `.plist`
-/// ending is a path; any other word is a domain name, resolved to the platform's folder.
+/// What a FILE|DOMAIN argument names.
 enum Target {
+  /// A domain as the `defaults`-style verbs reach it.
+  enum Domain {
+    /// A file (a path, or a domain name resolved to the platform's folder).
+    case file(String)
+    /// A `UserDefaults` persistent domain: a domain name on Apple platforms, as `defaults`
+    /// reaches it, so that `cfprefsd` sees the change.
+    case userDefaults(String)
+
+    /// The path, or `UserDefaults(name)`, for messages.
+    var name: String {
+      switch self {
+      case .file(let path): path
+      case .userDefaults(let domain): "UserDefaults(\(domain))"
+      }
+    }
+
+    func storage() throws(CommandFailure) -> any DefaultsStorage {
+      switch self {
+      case .file(let path): return DomainFile(url: URL(fileURLWithPath: path))
+      case .userDefaults(let domain):
+        do {
+          return try UserDefaultsStorage(suiteName: domain)
+        } catch {
+          throw CommandFailure(error)
+        }
+      }
+    }
+  }
+
+  /// Turns a FILE argument into a path: an existing file, anything with a `/` or a `.plist`
+  /// ending is a path; any other word is a domain name, resolved to the platform's folder.
   static func path(_ argument: String, locator: DomainLocator = DomainLocator())
     throws(CommandFailure) -> String
   {
-    if argument.contains("/") || argument.hasSuffix(".plist")
-      || FileManager.default.fileExists(atPath: argument)
-    {
-      return argument
-    }
+    if isPath(argument) { return argument }
     do {
       return try locator.url(forDomain: argument).path
     } catch {
@@ -20,45 +46,95 @@ enum Target {
     }
   }
 
+  static func isPath(_ argument: String) -> Bool {
+    argument.contains("/") || argument.hasSuffix(".plist")
+      || FileManager.default.fileExists(atPath: argument)
+  }
+
+  /// A FILE|DOMAIN argument of the `defaults`-style verbs (read, read-type, write, delete,
+  /// rename, import): a path is a file; a domain name is a `UserDefaults` domain on Apple
+  /// platforms (`PREFS_DOMAIN_STORAGE=userdefaults` elsewhere, `=file` to force files) and the
+  /// file in the platform's folder otherwise.
+  static func domain(_ argument: String, locator: DomainLocator = DomainLocator())
+    throws(CommandFailure) -> Domain
+  {
+    guard !isPath(argument) else { return .file(argument) }
+    let choice = locator.environment["PREFS_DOMAIN_STORAGE"]
+    #if canImport(Darwin)
+      let userDefaults = choice != "file"
+    #else
+      let userDefaults = choice == "userdefaults"
+    #endif
+    guard userDefaults else { return .file(try path(argument, locator: locator)) }
+    do {
+      try DomainLocator.validate(argument)
+    } catch {
+      throw CommandFailure(.usage, error.description)
+    }
+    return .userDefaults(argument)
+  }
+
   static let dialects: [String: Dialect] = Dictionary(
     uniqueKeysWithValues: Dialect.allCases.map { ($0.rawValue, $0) })
 
-  /// The domain file at `path` as it is now, read without locking, moving or creating
-  /// anything: a failing command leaves the folder exactly as it was.
-  static func inspect(_ path: String) throws(CommandFailure) -> DomainSnapshot {
+  /// The domain as it is now, read without locking, moving or creating anything: a failing
+  /// command leaves the folder exactly as it was.
+  static func inspect(_ domain: Domain) throws(CommandFailure) -> DomainSnapshot {
+    let storage = try domain.storage()
     do {
-      return try DomainFile(url: URL(fileURLWithPath: path)).read()
+      return try storage.load()
     } catch {
       throw CommandFailure(error)
     }
   }
 
-  /// The domain's values for a verb that needs them to exist (delete, rename): a missing
-  /// file exits 1, an unparseable one 65, and nothing is touched.
-  static func existingDomain(_ path: String) throws(CommandFailure) -> [String: PlistValue] {
-    let snapshot = try inspect(path)
-    if let unreadable = snapshot.unreadable {
-      throw CommandFailure(.dataError, "\(path) does not parse: \(unreadable.reason)")
+  /// Whether the domain exists: its file, or a `UserDefaults` domain with a key.
+  static func exists(_ domain: Domain, _ snapshot: DomainSnapshot) -> Bool {
+    switch domain {
+    case .file: snapshot.format != nil || snapshot.unreadable != nil
+    case .userDefaults: !snapshot.values.isEmpty
     }
-    guard snapshot.format != nil else {
-      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+  }
+
+  /// The domain's values for a verb that needs them to exist (delete, rename): a missing
+  /// domain exits 1, an unparseable file 65, and nothing is touched.
+  static func existingDomain(_ domain: Domain) throws(CommandFailure) -> [String: PlistValue] {
+    let snapshot = try inspect(domain)
+    if let unreadable = snapshot.unreadable {
+      throw CommandFailure(.dataError, "\(domain.name) does not parse: \(unreadable.reason)")
+    }
+    guard exists(domain, snapshot) else {
+      throw CommandFailure(.notFound, "the domain \(domain.name) does not exist")
     }
     return snapshot.values
   }
 
-  /// Changes the domain file at `path` through its one way in (lock, re-read, change, atomic
+  /// The domain as a document for the verbs that print it: a file as it parses (any top
+  /// level, with its format and warnings), a `UserDefaults` domain as its dictionary.
+  static func document(_ domain: Domain) throws(CommandFailure) -> PlistDocument {
+    switch domain {
+    case .file(let path): return try Prefs.load(path)
+    case .userDefaults:
+      let snapshot = try inspect(domain)
+      guard exists(domain, snapshot) else {
+        throw CommandFailure(.noInput, "the domain \(domain.name) does not exist")
+      }
+      return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
+    }
+  }
+
+  /// Changes the domain through its one way in (for a file: lock, re-read, change, atomic
   /// write), after a read that refuses a file that is not a domain without locking it. Files
   /// moved aside are reported once. `change` may record a failure and return no change.
   static func update(
-    _ path: String, format: PlistFormat? = nil, truncatingDates: Bool = true,
-    always: Bool = false, console: Console,
+    _ domain: Domain, console: Console,
     _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
   ) throws(CommandFailure) {
-    _ = try inspect(path)
+    _ = try inspect(domain)
+    let storage = try domain.storage()
     let snapshot: DomainSnapshot
     do {
-      snapshot = try DomainFile(url: URL(fileURLWithPath: path)).update(
-        format: format, truncatingDates: truncatingDates, always: always, change)
+      snapshot = try storage.update(change)
     } catch {
       throw CommandFailure(error)
     }

@@ -133,7 +133,8 @@ enum Rename {
     guard args.positional.count == 3 else {
       throw CommandFailure(.usage, "rename takes a file, the old key and the new key")
     }
-    let path = try Target.path(args.positional[0])
+    let domain = try Target.domain(args.positional[0])
+    let path = domain.name
     let (old, new) = (args.positional[1], args.positional[2])
     // Checked first without the lock, so that a rename that fails touches nothing, then
     // again under the lock, where the rename happens.
@@ -147,9 +148,9 @@ enum Rename {
       }
       return .success(value)
     }
-    if case .failure(let failure) = check(try Target.existingDomain(path)) { throw failure }
+    if case .failure(let failure) = check(try Target.existingDomain(domain)) { throw failure }
     var failure: CommandFailure?
-    try Target.update(path, console: console) { current in
+    try Target.update(domain, console: console) { current in
       switch check(current.values) {
       case .success(let value): return [new: value, old: nil]
       case .failure(let reason):
@@ -179,8 +180,9 @@ enum ReadType {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "read-type takes a file and a key")
     }
-    let path = try Target.path(args.positional[0])
-    let document = try Prefs.load(path)
+    let domain = try Target.domain(args.positional[0])
+    let path = domain.name
+    let document = try Target.document(domain)
     guard case .dictionary(let values) = document.value else {
       throw CommandFailure(.dataError, "\(path): the top level is not a dictionary")
     }
@@ -223,7 +225,7 @@ enum Import {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "import takes a domain and a property list")
     }
-    let path = try Target.path(args.positional[0])
+    let domain = try Target.domain(args.positional[0])
     let source = args.positional[1]
     let document: PlistDocument
     if source == "-" {
@@ -243,7 +245,7 @@ enum Import {
     } catch {
       throw CommandFailure(error)
     }
-    try Target.update(path, console: console) { _ in values }
+    try Target.update(domain, console: console) { _ in values }
     return .ok
   }
 }

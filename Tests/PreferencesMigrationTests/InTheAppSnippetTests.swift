@@ -47,8 +47,10 @@ import Testing
     let bytes = try Data(contentsOf: file)
     // The second launch sets the legacy values again (the snippet does), then migrates:
     // the schema version says it is done, so nothing changes but those two keys.
-    #expect(try PreferencesStore(suiteName: suite).migrate(
-      MigrationPlan(schemaVersion: 2, entries: [])).files.first?.status == .unchanged)
+    #expect(
+      try PreferencesStore(suiteName: suite).migrate(
+        MigrationPlan(schemaVersion: 2, entries: [])
+      ).files.first?.status == .unchanged)
     #expect(try Data(contentsOf: file) == bytes)
   }
 }

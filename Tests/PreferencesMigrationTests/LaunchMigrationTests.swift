@@ -13,7 +13,8 @@ import Testing
   static let samples = External.packageRoot.appendingPathComponent("Legacy/Samples")
   static let sample = samples.appendingPathComponent("com.exmo.equizmo.plist")
   static func samplePlan() throws -> MigrationPlan {
-    try MigrationPlan.load(json: Data(contentsOf: samples.appendingPathComponent("equizmo-plan.json")))
+    try MigrationPlan.load(
+      json: Data(contentsOf: samples.appendingPathComponent("equizmo-plan.json")))
   }
 
   /// A suite holding `values`, as the Objective-C app left it (corelibs reads `<suite>.plist`).
@@ -31,7 +32,8 @@ import Testing
   /// and a second launch reports `unchanged` and writes nothing.
   @Test func theSampleMigratesAtLaunchAsTheCommandMigratesTheFile() throws {
     let folder = try TemporaryFolder()
-    let legacy = try #require(PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
+    let legacy = try #require(
+      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
     let suite = try Self.suite(folder, legacy)
     let plan = try Self.samplePlan()
     let store = try PreferencesStore(suiteName: suite)
@@ -126,7 +128,8 @@ import Testing
 
   @Test func aFailureInTheMiddleLeavesTheDomainAsItWas() throws {
     let folder = try TemporaryFolder()
-    let legacy = try #require(PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
+    let legacy = try #require(
+      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
     let suite = try Self.suite(folder, legacy)
     let defaults = try #require(FailingDefaults(suiteName: suite))
     let store = try DefaultsStore(userDefaults: defaults, domain: suite)
@@ -151,13 +154,18 @@ import Testing
     let store = try PreferencesStore(suiteName: new.file("new").path)
     let plan = MigrationPlan(
       schemaVersion: 1,
-      entries: [.map("PREFS_SOUND_ENABLED", to: Keys.soundEnabled), .map("PREFS_RANKING_SIZE", to: Keys.rankingSize)])
+      entries: [
+        .map("PREFS_SOUND_ENABLED", to: Keys.soundEnabled),
+        .map("PREFS_RANKING_SIZE", to: Keys.rankingSize),
+      ])
     let report = try store.migrate(plan, from: UserDefaultsStorage(suiteName: oldSuite))
     #expect(report.files.first?.status == .migrated)
     #expect(store[Keys.soundEnabled] == false)
     #expect(store[Keys.rankingSize] == 9)
     #expect(try Self.persisted(oldSuite) == legacy)
-    #expect(try store.migrate(plan, from: UserDefaultsStorage(suiteName: oldSuite)).files.first?.status == .unchanged)
+    #expect(
+      try store.migrate(plan, from: UserDefaultsStorage(suiteName: oldSuite)).files.first?.status
+        == .unchanged)
   }
 
   /// Two stores on one suite: a change through one reaches the other's observers without
@@ -168,7 +176,8 @@ import Testing
     let first = try PreferencesStore(suiteName: suite)
     let second = try PreferencesStore(suiteName: suite)
     let seen = Mutex<[Int]>([])
-    let observation = second.observe(Keys.rankingSize) { value in seen.withLock { $0.append(value) } }
+    let observation = second.observe(Keys.rankingSize) { value in seen.withLock { $0.append(value) }
+    }
     first[Keys.rankingSize] = 8
     first[Keys.rankingSize] = 9
     #expect(seen.withLock { $0 } == [8, 9])
@@ -189,7 +198,8 @@ import Testing
         let defaults = try #require(UserDefaults(suiteName: suite))
         let overDefaults = Preference.load(from: defaults)
         let overFile = Preference.load(
-          from: try DefaultsStore(url: folder.file("app.plist"), dialect: .corelibs, flushAtExit: false))
+          from: try DefaultsStore(
+            url: folder.file("app.plist"), dialect: .corelibs, flushAtExit: false))
         #expect(overDefaults == overFile, "\(a), \(b)")
         compared += 1
       }
@@ -202,7 +212,8 @@ import Testing
     #expect(
       try PropertyList.read(Data(contentsOf: folder.file("fresh.plist"))).value
         == ["PREFS_SOUND_ENABLED": false, "PREFS_RANKING_SIZE": 12])
-    print("Preference over UserDefaults: \(compared) hand-edited pairs agree with the corelibs dialect")
+    print(
+      "Preference over UserDefaults: \(compared) hand-edited pairs agree with the corelibs dialect")
   }
 
   /// After a launch migration, `export` gives back what the Objective-C `Preference` (GNUstep)

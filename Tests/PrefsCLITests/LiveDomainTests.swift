@@ -213,3 +213,35 @@ import Testing
     #expect(try Self.listing(folder.url) == before)
   }
 }
+
+/// The `defaults` verbs given a domain name go through `UserDefaults(suiteName:)` on Apple
+/// platforms (so `cfprefsd` sees the change). Here the same path runs over corelibs'
+/// `UserDefaults`, chosen with PREFS_DOMAIN_STORAGE=userdefaults, in a temporary
+/// XDG_CONFIG_HOME: corelibs keeps the suite in `<domain>.plist` there, and never beside it the
+/// lock file prefs' own file storage would leave.
+@Suite struct UserDefaultsCommandTests {
+  static let binary = External.product("prefs")
+
+  @Test func writeReadRenameDeleteThroughUserDefaults() throws {
+    let folder = try TemporaryFolder()
+    let env = ["XDG_CONFIG_HOME": folder.url.path, "PREFS_DOMAIN_STORAGE": "userdefaults"]
+    func prefs(_ arguments: String...) throws -> ProcessResult {
+      try External.run(Self.binary, arguments, environment: env)
+    }
+    #expect(try prefs("read", "com.example.ud").status == 66)
+    #expect(try prefs("write", "com.example.ud", "size", "-int", "12").status == 0)
+    #expect(try prefs("write", "com.example.ud", "name", "Lucas").status == 0)
+    let file = folder.file("com.example.ud.plist")
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["size": 12, "name": "Lucas"])
+    #expect(!FileManager.default.fileExists(atPath: file.path + ".lock"))
+    #expect(try prefs("read", "com.example.ud", "size").output == "12\n")
+    #expect(try prefs("read-type", "com.example.ud", "name").output == "Type is string\n")
+    #expect(try prefs("rename", "com.example.ud", "name", "user").status == 0)
+    #expect(try prefs("rename", "com.example.ud", "nope", "x").status == 1)
+    #expect(try prefs("delete", "com.example.ud", "size").status == 0)
+    #expect(try prefs("delete", "com.example.ud", "size").status == 1)
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["user": "Lucas"])
+    #expect(try prefs("delete", "com.example.ud").status == 0)
+    #expect(try prefs("read", "com.example.ud").status == 66)
+  }
+}
