@@ -102,37 +102,14 @@ func makeDomain(_ count: Int) -> [String: PlistValue] {
   return dictionary
 }
 
-/// The same value as Foundation objects, for the baselines.
-func foundationObject(_ value: PlistValue) -> Any {
-  switch value {
-  case .string(let s): return s
-  case .integer(let i): return NSNumber(value: i)
-  case .unsignedInteger(let u): return NSNumber(value: u)
-  case .real(let d): return NSNumber(value: d)
-  case .bool(let b): return NSNumber(value: b)
-  case .date(let d): return d
-  case .data(let d): return d
-  case .uid(let u): return NSNumber(value: u)
-  case .array(let a): return a.map(foundationObject)
-  case .dictionary(let d): return d.mapValues(foundationObject)
-  }
+/// The same value as Foundation objects, for the baselines (through the library's one bridge,
+/// as `UserDefaultsStorage` converts).
+func foundationObject(_ value: PlistValue) throws -> Any {
+  try FoundationBridge.object(value, key: "bench")
 }
 
 /// Foundation objects back to PlistValue: the cost of the "wrap PropertyListSerialization"
 /// option, on top of its parse.
-func plistValue(_ object: Any) -> PlistValue {
-  switch object {
-  case let s as String: return .string(s)
-  case let d as Date: return .date(d)
-  case let d as Data: return .data(d)
-  case let a as [Any]: return .array(a.map(plistValue))
-  case let d as [String: Any]: return .dictionary(d.mapValues(plistValue))
-  case let n as NSNumber:
-    switch n.objCType.pointee {
-    case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")): return .bool(n.boolValue)
-    case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")): return .real(n.doubleValue)
-    default: return .integer(n.int64Value)
-    }
-  default: return .string("\(object)")
-  }
+func plistValue(_ object: Any) throws -> PlistValue {
+  try FoundationBridge.value(object, key: "bench")
 }

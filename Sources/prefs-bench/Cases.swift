@@ -8,7 +8,7 @@ extension Bench {
   /// Load and write a large domain, against PropertyListSerialization.
   func loadAndWrite() throws {
     let domain = PlistValue.dictionary(makeDomain(keyCount))
-    let object = foundationObject(domain)
+    let object = try foundationObject(domain)
     for format in [PlistFormat.binary, .xml] {
       let data = try PropertyList.write(domain, as: format)
       let foundationFormat: PropertyListSerialization.PropertyListFormat =
@@ -24,7 +24,7 @@ extension Bench {
           name: "load \(label)", prefs: readOurs, baseline: "PropertyListSerialization",
           baselineMs: readTheirs))
       let readWrapped = try median {
-        _ = plistValue(
+        _ = try plistValue(
           try PropertyListSerialization.propertyList(from: data, options: [], format: nil))
       }
       cases.append(
@@ -127,7 +127,7 @@ extension Bench {
     guard let defaults = UserDefaults(suiteName: suite) else {
       throw BenchError(description: "UserDefaults(suiteName:) failed")
     }
-    for (key, value) in domain { defaults.set(foundationObject(value), forKey: key) }
+    for (key, value) in domain { defaults.set(try foundationObject(value), forKey: key) }
     defaults.synchronize()
     let theirs = median {
       n += 1

@@ -6,28 +6,12 @@ import TestSupport
 import Testing
 
 @Suite struct InTheAppSnippetTests {
-  static func lines(_ text: String, from begin: String, to end: String) -> [String] {
-    let all = text.components(separatedBy: "\n")
-    guard let start = all.firstIndex(where: { $0.contains(begin) }),
-      let stop = all[start...].firstIndex(where: { $0.contains(end) })
-    else { return [] }
-    return Array(all[(start + 1)..<stop])
-  }
-
-  /// The README block under "In the app" is the compiled snippet, line for line.
+  /// The README block is the compiled snippet, line for line.
   @Test func readmeShowsTheCompiledSnippet() throws {
-    let root = External.packageRoot
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try String(
-      contentsOf: root.appendingPathComponent(
-        "Tests/PreferencesMigrationTests/InTheAppSnippet.swift"),
-      encoding: .utf8)
-    let shown = Array(
-      Self.lines(readme, from: "<!-- snippet: in-the-app -->", to: "<!-- end snippet -->")
-        .drop { !$0.hasPrefix("```swift") }.dropFirst().prefix { $0 != "```" })
-    let compiled = Self.lines(source, from: "// README BEGIN", to: "// README END")
+    let compiled = try ReadmeSnippet.compiled(
+      "Tests/PreferencesMigrationTests/InTheAppSnippet.swift")
     #expect(!compiled.isEmpty)
-    #expect(shown == compiled)
+    #expect(try ReadmeSnippet.shown("in-the-app") == compiled)
   }
 
   /// It runs: the legacy values are migrated (the spec's coercions: "NO" → false, " 12" → 12),
