@@ -157,9 +157,14 @@ public final class DefaultsStore: Sendable {
   ///
   /// - Parameters:
   ///   - url: the domain file.
+  ///   - dialect: whose getters decide what loose values mean.
+  ///   - arguments: the process arguments that form the argument domain (`-key value`).
+  ///   - globalDomain: an optional second file read after the application domain.
   ///   - newFileFormat: the format of a file this store creates (an existing file keeps its own).
   ///   - limits: the safety limits for reading the domain files.
-  ///   - The others: as ``init(storage:dialect:arguments:globalDomain:limits:flushAtExit:exitFlushFailure:)``.
+  ///   - flushAtExit: write pending changes when the process exits normally.
+  ///   - exitFlushFailure: told when that write fails (default: a line on standard error;
+  ///     nil: silent).
   public convenience init(
     url: URL, dialect: Dialect = .apple, arguments: [String] = [], globalDomain: URL? = nil,
     newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default, flushAtExit: Bool = true,
@@ -425,8 +430,8 @@ public final class DefaultsStore: Sendable {
   /// Reads, changes and writes several keys as one step under the storage's exclusion (for a
   /// file, one hold of the cross-process lock; for `UserDefaults`, all or nothing). `change`
   /// gets the application domain as stored, with this store's pending changes applied, and
-  /// returns the changes key by key (nil removes); they are validated as ``set(_:forKey:)``
-  /// validates, and everything pending is written with them. When `change` throws, nothing is
+  /// returns the changes key by key (nil removes); they are validated as
+  /// ``set(_:forKey:)-(PlistValue?,_)`` validates, and everything pending is written with them. When `change` throws, nothing is
   /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
   public func updateDomain(
     _ change: ([String: PlistValue]) throws(DefaultsError) -> [String: PlistValue?]
@@ -555,7 +560,9 @@ public final class DefaultsStore: Sendable {
   /// The values of `key`: the current one, then each change (see ``observe(_:handler:)``).
   /// The stream ends when the consuming task is cancelled.
   ///
-  /// - Parameter initial: yield the current value first (the default), so a subscriber does
+  /// - Parameters:
+  ///   - key: the key whose values to follow.
+  ///   - initial: yield the current value first (the default), so a subscriber does
   ///   not have to read once and then subscribe. A change racing the subscription may repeat
   ///   the current value; none is lost or reordered.
   public func changes(_ key: String, initial: Bool = true) -> AsyncStream<PlistValue?> {

@@ -5,7 +5,7 @@ import PropertyList
 /// platforms, where `cfprefsd` owns the preferences files and a process that rewrites them
 /// behind its back has its change ignored or overwritten.
 ///
-/// Values go through `UserDefaults` as property-list objects (``FoundationBridge``). An update
+/// Values go through `UserDefaults` as property-list objects (one bridge, `PlistValue+Foundation.swift`). An update
 /// is all-or-nothing: the keys are set, then `synchronize()`; when that fails, every key it set
 /// is restored and the error thrown. It never calls `set(nil, forKey:)` (corelibs loops forever
 /// on it): a removal is `removeObject(forKey:)`.

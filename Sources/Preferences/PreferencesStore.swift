@@ -234,8 +234,10 @@ public final class PreferencesStore: Sendable {
 
   /// The key's values: the current one, then each change.
   ///
-  /// - Parameter initial: yield the current value first (the default, as Defaults'
-  ///   `updates(_:initial:)`), so `for await` over it never waits for a first change.
+  /// - Parameters:
+  ///   - key: the key whose values to follow.
+  ///   - initial: yield the current value first (the default, as Defaults'
+  ///     `updates(_:initial:)`), so `for await` over it never waits for a first change.
   public func changes<Value>(for key: Key<Value>, initial: Bool = true) -> AsyncStream<Value> {
     AsyncStream { continuation in
       let order = Locked(())

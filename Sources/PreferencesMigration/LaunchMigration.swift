@@ -32,7 +32,7 @@ extension DefaultsStore {
 
   /// Runs `plan` over another domain (`source`: a suite the app is leaving, a file) into this
   /// store: the migrated keys are set here, one update, and the source is left as it was.
-  /// Idempotent on this store's schema version, as ``migrate(_:)``.
+  /// Idempotent on this store's schema version, as `migrate(_:)`.
   public func migrate(_ plan: MigrationPlan, from source: any DefaultsStorage)
     throws(DefaultsError) -> MigrationReport
   {
@@ -62,7 +62,7 @@ extension DefaultsStore {
     return MigrationReport(files: [outcome], dryRun: false)
   }
 
-  /// ``migrate(_:from:)`` from a `UserDefaults` persistent domain.
+  /// `migrate(_:from:)` from a `UserDefaults` persistent domain.
   public func migrate(_ plan: MigrationPlan, from userDefaults: UserDefaults, domain: String)
     throws(DefaultsError) -> MigrationReport
   {
@@ -71,9 +71,9 @@ extension DefaultsStore {
 }
 
 extension PreferencesStore {
-  /// ``LegacyDefaults/DefaultsStore/migrate(_:)`` on this store's domain (call it once at
+  /// `DefaultsStore.migrate(_:)` on this store's domain (call it once at
   /// launch, before the first read of a typed key). Failures of the storage are thrown as
-  /// ``PreferenceError/storage(_:)``.
+  /// `PreferenceError.storage(_:)`.
   public func migrate(_ plan: MigrationPlan) throws(PreferenceError) -> MigrationReport {
     do {
       return try defaults.migrate(plan)
@@ -82,7 +82,7 @@ extension PreferencesStore {
     }
   }
 
-  /// ``LegacyDefaults/DefaultsStore/migrate(_:from:)``: another domain into this store.
+  /// `DefaultsStore.migrate(_:from:)`: another domain into this store.
   public func migrate(_ plan: MigrationPlan, from source: any DefaultsStorage)
     throws(PreferenceError) -> MigrationReport
   {
