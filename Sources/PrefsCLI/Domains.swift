@@ -143,15 +143,17 @@ enum Target {
 }
 
 extension Target {
-  /// Writes a converted or exported file: a dictionary in a property-list format is a domain
-  /// and goes through the domain's one way in (locked, atomic, exactly `data`'s bytes); any
-  /// other output (JSON, a top-level array), or a target that is itself not a domain, is
-  /// replaced atomically.
+  /// Writes a converted or exported file. When the target is a domain (a dictionary in a
+  /// property-list format, written where a store keeps a domain: a `<file>.lock` is beside it,
+  /// or it is in the platform's preferences folder) it goes through the domain's one way in
+  /// (locked, atomic, exactly `data`'s bytes), so a running app's synchronize is not undone.
+  /// Any other output (JSON, a top-level array, a file of the user's elsewhere) is replaced
+  /// atomically, leaving no lock file behind.
   static func write(
     _ data: Data, to out: String, value: PlistValue, console: Console,
     format: () -> PlistFormat?
   ) throws(CommandFailure) {
-    if case .dictionary(let values) = value, let format = format() {
+    if case .dictionary(let values) = value, let format = format(), isDomain(out) {
       do {
         let domain = DomainFile(url: URL(fileURLWithPath: out))
         _ = try domain.read()
@@ -171,6 +173,19 @@ extension Target {
     } catch {
       throw CommandFailure(error)
     }
+  }
+}
+
+extension Target {
+  /// Whether `path` is a domain some store uses: a lock file beside it, or the platform's
+  /// preferences folder holds it.
+  static func isDomain(_ path: String, locator: DomainLocator = DomainLocator()) -> Bool {
+    if FileManager.default.fileExists(atPath: path + ".lock") { return true }
+    guard case .success(let folder) = Result(catching: { () throws(DefaultsError) in
+      try locator.folder()
+    }) else { return false }
+    let parent = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+    return parent.path == folder.standardizedFileURL.path
   }
 }
 

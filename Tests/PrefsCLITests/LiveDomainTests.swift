@@ -182,6 +182,30 @@ import Testing
     }
   }
 
+  /// `convert -o` and `export --to` write a domain (in the preferences folder, or with a lock
+  /// file beside it) under the domain's lock; a file elsewhere is replaced atomically with no
+  /// lock file left beside it.
+  @Test func convertWritesADomainUnderItsLockAndAPlainFileWithout() throws {
+    let config = try TemporaryFolder()
+    let elsewhere = try TemporaryFolder()
+    let source = elsewhere.file("source.plist")
+    try PropertyList.write(["name": "Lucas"], as: .xml).write(to: source)
+    let env = ["XDG_CONFIG_HOME": config.url.path]
+    let plain = elsewhere.file("plain.plist")
+    let first = try External.run(
+      Self.binary, ["convert", source.path, "--to", "binary", "-o", plain.path], environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path).sorted()
+        == ["plain.plist", "source.plist"])
+    let domain = config.file("com.example.app.plist")
+    let second = try External.run(
+      Self.binary, ["convert", source.path, "--to", "binary", "-o", domain.path], environment: env)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(FileManager.default.fileExists(atPath: domain.path + ".lock"))
+    #expect(try Data(contentsOf: domain) == Data(contentsOf: plain))
+  }
+
   /// Deleting a whole domain removes it whatever it holds; a missing one exits 1.
   @Test func deletingAWholeCorruptDomainRemovesIt() throws {
     let folder = try TemporaryFolder()
