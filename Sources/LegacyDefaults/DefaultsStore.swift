@@ -268,10 +268,13 @@ public final class DefaultsStore: Sendable {
   /// Every key the search list can see, with the value it finds.
   public func dictionaryRepresentation() -> [String: PlistValue] {
     state.withLock { s in
+      // A pending removal takes the key out of the application domain only: a lower domain's
+      // value shows through, as `object(forKey:)` finds it (and as GNUstep answers).
+      var application = s.base
+      for (key, change) in s.pending { application[key] = change.value }
       var all = s.registration
       all.merge(s.global) { $1 }
-      all.merge(s.base) { $1 }
-      for (key, change) in s.pending { all[key] = change.value }
+      all.merge(application) { $1 }
       all.merge(s.arguments) { $1 }
       return all
     }

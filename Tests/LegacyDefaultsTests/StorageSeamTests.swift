@@ -66,6 +66,20 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     #expect(try place.stored() == ["name": "Grijander"])
   }
 
+  /// After `removeObject`, `dictionaryRepresentation` shows the registered value, as
+  /// `object(forKey:)` does (GNUstep: `"r"`; it was missing until the next synchronize).
+  @Test(arguments: StorageKind.allCases)
+  func aRemovalLetsLowerDomainsShowInTheDictionaryRepresentation(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["k": 5])
+    let store = try place.store()
+    store.register(defaults: ["k": "r"])
+    store.removeObject(forKey: "k")
+    #expect(store.object(forKey: "k") == "r")
+    #expect(store.dictionaryRepresentation()["k"] == "r")
+    try store.synchronizeOrThrow()
+    #expect(store.dictionaryRepresentation()["k"] == "r")
+  }
+
   @Test(arguments: StorageKind.allCases)
   func everyWriterRefusesTheEmptyKeyAndUIDs(kind: StorageKind) throws {
     let place = try StorageKind.Place(kind)
