@@ -119,7 +119,7 @@ import Testing
 
   /// `UserDefaults` whose synchronize fails once `failing` is set: the failure injected in the
   /// middle of the migration (after its keys are set, before they are durable).
-  final class FailingDefaults: UserDefaults, @unchecked Sendable {
+  final class FailingDefaults: UserDefaults {
     let failing = Mutex(false)
     override func synchronize() -> Bool {
       failing.withLock { $0 } ? false : super.synchronize()
