@@ -31,7 +31,7 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .notADictionary(let path, let type):
       "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
-    case .cannotLock(let path, let reason): "\(path): cannot lock: \(reason)"
+    case .cannotLock(let path, let reason): "\(path): cannot write: \(reason)"
     case .cannotEncode(let path, let error): "\(path): \(error)"
     }
   }

@@ -56,9 +56,9 @@ package struct DomainFile: DefaultsStorage {
       case .missing(_, let reason) where reason == "no such file":
         return DomainSnapshot()
       case .tooLarge:
-        return unreadable(error.description)
+        return unreadable(error.reason)
       default:
-        throw .cannotRead(path: path, reason: error.description)
+        throw .cannotRead(path: path, reason: error.reason)
       }
     }
     let document: PlistDocument
@@ -213,7 +213,8 @@ package struct DomainFile: DefaultsStorage {
         atPath: folder, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
     } catch {
-      throw .cannotWrite(path: folder, reason: "cannot create the folder: \(error)")
+      throw .cannotWrite(
+        path: folder, reason: "cannot create the folder: \(FileAccess.reason(of: error))")
     }
   }
 
@@ -222,10 +223,16 @@ package struct DomainFile: DefaultsStorage {
   private func withFileLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     try ensureFolder()
     let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else { throw .cannotLock(path: lockPath, reason: FileAccess.errnoText(errno)) }
+    guard fd >= 0 else {
+      throw .cannotLock(
+        path: path, reason: "cannot open its lock file \(lockPath): \(FileAccess.errnoText(errno))")
+    }
     defer { close(fd) }
     while flock(fd, LOCK_EX) != 0 {
-      if errno != EINTR { throw .cannotLock(path: lockPath, reason: FileAccess.errnoText(errno)) }
+      if errno != EINTR {
+        throw .cannotLock(
+          path: path, reason: "cannot lock \(lockPath): \(FileAccess.errnoText(errno))")
+      }
     }
     defer { flock(fd, LOCK_UN) }
     return try body()
@@ -282,7 +289,7 @@ package struct DomainFile: DefaultsStorage {
   /// The values as a text format stores them: XML and GNUstep text hold dates to the whole
   /// second (as Apple's and GNUstep's writers do), so the fraction is dropped before writing and
   /// the in-memory view matches the file.
-  static func storable(_ value: PlistValue, in format: PlistFormat) -> PlistValue {
+  package static func storable(_ value: PlistValue, in format: PlistFormat) -> PlistValue {
     guard format == .xml || format == .gnustep else { return value }
     switch value {
     case .date(let d):

@@ -16,6 +16,16 @@ package enum FileAccess {
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
 
+    /// What went wrong, without the path (for messages that name the file themselves).
+    package var reason: String {
+      switch self {
+      case .missing(_, let reason), .io(_, let reason): reason
+      case .tooLarge(_, let size, let limit):
+        "\(size) bytes is larger than the \(limit)-byte input limit"
+      case .cannotCreate(_, let reason): "cannot create: \(reason)"
+      }
+    }
+
     package var description: String {
       switch self {
       case .missing(let path, let reason): "\(path): \(reason)"
@@ -29,6 +39,19 @@ package enum FileAccess {
   }
 
   static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+  /// A Foundation error as a person reads it: the POSIX reason under an `NSError` (never its
+  /// `Error Domain=… UserInfo={…}` dump).
+  package static func reason(of error: any Error) -> String {
+    let nsError = error as NSError
+    if nsError.domain == NSPOSIXErrorDomain { return errnoText(Int32(nsError.code)) }
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return errnoText(Int32(underlying.code))
+    }
+    return nsError.localizedDescription
+  }
 
   /// The whole file, refusing one larger than `limit` bytes before reading it.
   package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {

@@ -3,7 +3,7 @@ import PropertyList
 
 /// A JSON document, parsed strictly (RFC 8259) with integers kept apart from reals so that
 /// 64-bit integers survive. Used for plan files and for legacy values holding JSON.
-enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case integer(Int64)
@@ -12,13 +12,13 @@ enum JSONValue: Sendable, Hashable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  struct ParseError: Error, CustomStringConvertible {
+  package struct ParseError: Error, CustomStringConvertible {
     var offset: Int
     var reason: String
-    var description: String { "\(reason) at byte \(offset)" }
+    package var description: String { "\(reason) at byte \(offset)" }
   }
 
-  static func parse(_ data: Data) throws(ParseError) -> JSONValue {
+  package static func parse(_ data: Data) throws(ParseError) -> JSONValue {
     var parser = Parser(bytes: [UInt8](data))
     let value = try parser.value(depth: 0)
     parser.skipSpace()

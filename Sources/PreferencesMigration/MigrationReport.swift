@@ -104,10 +104,10 @@ extension MigrationReport {
       return n > 0 ? "\(n) \(status.rawValue)" : nil
     }.joined(separator: ", ")
     let actions = report.actions
-    summary += ". Keys: "
-    summary += KeyAction.allCases.compactMap { action in
+    let keyCounts = KeyAction.allCases.compactMap { action in
       actions[action].map { "\($0) \(action.rawValue)" }
-    }.joined(separator: ", ")
+    }
+    if !keyCounts.isEmpty { summary += ". Keys: " + keyCounts.joined(separator: ", ") }
     if report.dryRun { summary += ". Dry run: nothing was written" }
     return out + summary + ".\n"
   }

@@ -46,15 +46,19 @@ public struct MigrationRunner: Sendable {
   public var format: PlistFormat
   public var dryRun: Bool
   public var limits: PlistLimits
+  /// Write a date with a fraction of a second to the whole second in XML (which holds whole
+  /// seconds); off (the default), such a file is refused naming the key.
+  public var truncatingDates: Bool
 
   public init(
     plan: MigrationPlan, format: PlistFormat = .binary, dryRun: Bool = false,
-    limits: PlistLimits = .default
+    limits: PlistLimits = .default, truncatingDates: Bool = false
   ) {
     self.plan = plan
     self.format = format
     self.dryRun = dryRun
     self.limits = limits
+    self.truncatingDates = truncatingDates
   }
 
   public func outputPath(for legacy: String, _ destination: Destination) -> String {
@@ -95,7 +99,7 @@ public struct MigrationRunner: Sendable {
         outcome = FileOutcome(
           path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
           backup: nil)
-        _ = try legacyFile.update(format: format, truncatingDates: false) {
+        _ = try legacyFile.update(format: format, truncatingDates: truncatingDates) {
           (current) throws(DefaultsError) -> [String: PlistValue?] in
           guard let values = migrate(current, &outcome) else { return [:] }
           do {
@@ -110,7 +114,7 @@ public struct MigrationRunner: Sendable {
       }
       let output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
       _ = try output.update(
-        format: format, durable: durable, truncatingDates: false, createsFolder: false
+        format: format, durable: durable, truncatingDates: truncatingDates, createsFolder: false
       ) {
         (current) throws(DefaultsError) -> [String: PlistValue?] in
         if current.values == values, current.format == format {
@@ -184,8 +188,10 @@ public struct MigrationRunner: Sendable {
 
   /// A dry run reports a value the output format cannot hold as a real run would.
   private func checkEncodes(_ values: [String: PlistValue], path: String) throws(DefaultsError) {
+    let value = PlistValue.dictionary(values)
     do {
-      _ = try PropertyList.write(.dictionary(values), as: format)
+      _ = try PropertyList.write(
+        truncatingDates ? DomainFile.storable(value, in: format) : value, as: format)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }

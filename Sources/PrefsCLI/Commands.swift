@@ -5,7 +5,7 @@ import PropertyList
 /// `prefs lint FILE… [--json]`
 enum Lint {
   static let help = """
-    usage: prefs lint FILE... [--json]
+    usage: prefs lint FILE|DOMAIN... [--json]
     Parses each file. Exit 0 when all are well-formed, 65 when any is malformed (the reason is
     printed per file), 66 when any is missing and none is malformed.
 
@@ -20,9 +20,10 @@ enum Lint {
     guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
     var worst = ExitCode.ok
     var reports: [String] = []
-    for path in args.positional {
-      var fields = ["\"path\": \(json(path))"]
+    for argument in args.positional {
+      var fields = ["\"path\": \(json(argument))"]
       do {
+        let path = try Target.path(argument)
         let document = try Prefs.load(path)
         fields.append("\"status\": \"ok\"")
         fields.append("\"format\": \(json(document.format.rawValue))")
@@ -30,8 +31,8 @@ enum Lint {
           "\"warnings\": [\(document.warnings.map { json($0.description) }.joined(separator: ", "))]"
         )
         if !args.has("--json") {
-          console.line("\(path): OK (\(document.format))")
-          Prefs.warn(document, path: path, console: console)
+          console.line("\(argument): OK (\(document.format))")
+          Prefs.warn(document, path: argument, console: console)
         }
       } catch {
         let status =
@@ -53,9 +54,11 @@ enum Lint {
 /// `prefs convert FILE --to FORMAT [-o OUT]`
 enum Convert {
   static let help = """
-    usage: prefs convert FILE --to xml|binary|openstep|gnustep|json [-o OUT]
+    usage: prefs convert FILE|DOMAIN --to xml|binary|openstep|gnustep|json [-o OUT]
+                         [--truncate-dates]
     Rewrites FILE in another format, without loss: a value the format cannot hold (a date in
-    OpenStep text, data in JSON, …) is refused with exit 65 naming the value. Writes to OUT
+    OpenStep text, data in JSON, a fractional-second date in XML unless --truncate-dates) is
+    refused with exit 65 naming the value. Writes to OUT
     atomically (a temporary file renamed over it), or to standard output without -o.
 
     """
@@ -63,14 +66,16 @@ enum Convert {
   enum Output { case plist(PlistFormat), json }
 
   static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: ["--to", "-o", "--output"], flags: ["--help"])
+    let args = try Arguments(
+      arguments, valued: ["--to", "-o", "--output"], flags: ["--help", DatePolicy.flag])
     if args.has("--help") {
       console.out(help)
       return .ok
     }
-    guard args.positional.count == 1, let path = args.positional.first else {
+    guard args.positional.count == 1, let argument = args.positional.first else {
       throw CommandFailure(.usage, "convert takes exactly one file")
     }
+    let path = try Target.path(argument)
     let outputs: [String: Output] = [
       "xml": .plist(.xml), "xml1": .plist(.xml), "binary": .plist(.binary),
       "binary1": .plist(.binary), "openstep": .plist(.openStep), "gnustep": .plist(.gnustep),
@@ -81,24 +86,30 @@ enum Convert {
     }
     let document = try Prefs.load(path)
     Prefs.warn(document, path: path, console: console)
+    let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
+    let value =
+      format.map {
+        DatePolicy.apply(document.value, truncating: args.has(DatePolicy.flag), format: $0)
+      } ?? document.value
     let output: Data
     do {
-      switch target {
-      case .plist(let format): output = try PropertyList.write(document.value, as: format)
-      case .json: output = Data((try PropertyList.json(document.value, lossless: true) + "\n").utf8)
+      if let format {
+        output = try PropertyList.write(value, as: format)
+      } else {
+        output = Data((try PropertyList.json(value, lossless: true) + "\n").utf8)
       }
     } catch {
       throw CommandFailure(.dataError, "\(path): \(error)")
     }
     guard let out = args.value("-o") ?? args.value("--output"), out != "-" else {
+      if format == .binary, console.outputIsTerminal {
+        throw CommandFailure(
+          .usage, "binary output is not written to a terminal: use -o OUT or redirect it")
+      }
       console.out(output)
       return .ok
     }
-    try Target.write(output, to: out, value: document.value, console: console) {
-      () -> PlistFormat? in
-      if case .plist(let format) = target { return format }
-      return nil
-    }
+    try Target.write(output, to: out, value: value, console: console) { format }
     return .ok
   }
 }

@@ -6,6 +6,9 @@ public protocol Console: AnyObject {
   func err(_ text: String)
   /// Whether standard error is a terminal (progress is shown only then).
   var errorIsTerminal: Bool { get }
+  /// Whether standard output is a terminal (binary output is refused there, as `plutil`
+  /// refuses it).
+  var outputIsTerminal: Bool { get }
 }
 
 extension Console {
@@ -21,6 +24,7 @@ public final class StandardConsole: Console {
   public func out(_ data: Data) { FileHandle.standardOutput.write(data) }
   public func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
   public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+  public var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }
 
 /// Collects what a command writes (for tests and for embedding).
@@ -28,7 +32,10 @@ public final class CapturingConsole: Console {
   public private(set) var stdout = Data()
   public private(set) var stderr = ""
 
-  public init() {}
+  /// Whether to behave as if standard output were a terminal.
+  public var outputIsTerminal: Bool
+
+  public init(outputIsTerminal: Bool = false) { self.outputIsTerminal = outputIsTerminal }
 
   public var output: String { String(decoding: stdout, as: UTF8.self) }
   public func out(_ data: Data) { stdout.append(data) }

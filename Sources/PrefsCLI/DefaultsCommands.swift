@@ -47,8 +47,16 @@ enum Read {
       guard let found = dictionary[key] else {
         throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
       }
-      let value = getter.map { apply($0, dialect: dialect, to: found) } ?? found
-      try print(value, json: json, path: path, console: console)
+      guard let getter else {
+        try print(found, json: json, path: path, console: console)
+        return .ok
+      }
+      let value = apply(getter, dialect: dialect, to: found)
+      if json {
+        try print(value, json: true, path: path, console: console)
+      } else {
+        console.line(getterResult(value))
+      }
       return .ok
     }
     guard let getter else {
@@ -77,7 +85,7 @@ enum Read {
     } else {
       for (key, value) in PlistValue.sortedEntries(dictionary) {
         let result = apply(getter, dialect: dialect, to: value)
-        console.line("\(key) = \(result.map(human) ?? "nil")")
+        console.line("\(key) = \(getterResult(result))")
       }
     }
     return .ok
@@ -107,6 +115,20 @@ enum Read {
     case .bool(let b): b ? "true" : "false"
     default: PropertyList.describe(value)
     }
+  }
+
+  /// What a getter returned, for a person: as ``human(_:)``, but a string that would read as
+  /// something else bare (empty, white space at either end, the word nil, a line break) is
+  /// quoted, so `" 12"` and `12` never print alike.
+  static func getterResult(_ value: PlistValue?) -> String {
+    guard let value else { return "nil" }
+    if case .string(let s) = value,
+      s.isEmpty || s == "nil" || s.first?.isWhitespace == true || s.last?.isWhitespace == true
+        || s.contains(where: \.isNewline)
+    {
+      return PropertyList.jsonString(s)
+    }
+    return human(value)
   }
 
   /// JSON for output (display mode: data as base64, dates as ISO 8601).
@@ -146,13 +168,15 @@ enum Read {
 /// `prefs write FILE KEY [-bool|-int|-float|-string|-date|-data] VALUE`, `-array V…`, `-dict K V…`
 enum Write {
   static let help = """
-    usage: prefs write FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE
+    usage: prefs write FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE [--truncate-dates]
            prefs write FILE|DOMAIN KEY -array VALUE...
            prefs write FILE|DOMAIN KEY -dict KEY VALUE...
     Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
     Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
     -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-    "2011-03-14 15:09:26 +0000"; -data takes hex digits.
+    "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
+    is refused by an XML or GNUstep text file unless --truncate-dates (first or last) writes
+    it to the whole second.
 
     """
 
@@ -160,6 +184,15 @@ enum Write {
     if arguments.contains("--help") {
       console.out(help)
       return .ok
+    }
+    var arguments = arguments
+    var truncatingDates = false
+    if arguments.first == DatePolicy.flag {
+      arguments.removeFirst()
+      truncatingDates = true
+    } else if arguments.last == DatePolicy.flag, arguments.count > 3 {
+      arguments.removeLast()
+      truncatingDates = true
     }
     guard arguments.count >= 3 else {
       throw CommandFailure(.usage, "write takes a file, a key and a value (see prefs write --help)")
@@ -172,7 +205,9 @@ enum Write {
     } catch {
       throw CommandFailure(error)
     }
-    try Target.update(domain, console: console) { _ in [key: value] }
+    try Target.update(domain, truncatingDates: truncatingDates, console: console) { _ in
+      [key: value]
+    }
     return .ok
   }
 

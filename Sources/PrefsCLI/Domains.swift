@@ -113,11 +113,17 @@ enum Target {
   /// level, with its format and warnings), a `UserDefaults` domain as its dictionary.
   static func document(_ domain: Domain) throws(CommandFailure) -> PlistDocument {
     switch domain {
-    case .file(let path): return try Prefs.load(path)
+    case .file(let path):
+      // A domain that does not exist is 1, as for `defaults` (a file verb says 66).
+      var info = stat()
+      guard lstat(path, &info) == 0 else {
+        throw CommandFailure(.notFound, "the domain \(path) does not exist")
+      }
+      return try Prefs.load(path)
     case .userDefaults:
       let snapshot = try inspect(domain)
       guard exists(domain, snapshot) else {
-        throw CommandFailure(.noInput, "the domain \(domain.name) does not exist")
+        throw CommandFailure(.notFound, "the domain \(domain.name) does not exist")
       }
       return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
     }
@@ -126,15 +132,23 @@ enum Target {
   /// Changes the domain through its one way in (for a file: lock, re-read, change, atomic
   /// write), after a read that refuses a file that is not a domain without locking it. Files
   /// moved aside are reported once. `change` may record a failure and return no change.
+  ///
+  /// A date with a fraction of a second is refused by XML and GNUstep text files (naming the
+  /// key) unless `truncatingDates`, which writes it to the whole second.
   static func update(
-    _ domain: Domain, console: Console,
+    _ domain: Domain, truncatingDates: Bool = false, console: Console,
     _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
   ) throws(CommandFailure) {
     _ = try inspect(domain)
     let storage = try domain.storage()
     let snapshot: DomainSnapshot
     do {
-      snapshot = try storage.update(change)
+      if case .file(let path) = domain {
+        snapshot = try DomainFile(url: URL(fileURLWithPath: path)).update(
+          format: nil, truncatingDates: truncatingDates, change)
+      } else {
+        snapshot = try storage.update(change)
+      }
     } catch {
       throw CommandFailure(error)
     }
@@ -181,11 +195,30 @@ extension Target {
   /// preferences folder holds it.
   static func isDomain(_ path: String, locator: DomainLocator = DomainLocator()) -> Bool {
     if FileManager.default.fileExists(atPath: path + ".lock") { return true }
-    guard case .success(let folder) = Result(catching: { () throws(DefaultsError) in
-      try locator.folder()
-    }) else { return false }
+    guard
+      case .success(let folder) = Result(catching: { () throws(DefaultsError) in
+        try locator.folder()
+      })
+    else { return false }
     let parent = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
     return parent.path == folder.standardizedFileURL.path
+  }
+}
+
+/// The way forward offered with every refusal of a fractional-second date.
+enum DatePolicy {
+  static let flag = "--truncate-dates"
+
+  /// `message`, with the flag named when it is about a date's fraction of a second.
+  static func hint(_ message: String) -> String {
+    guard message.contains("fraction of a second") else { return message }
+    return message + " (\(flag) writes such dates to the whole second)"
+  }
+
+  /// The value with its dates' fractions dropped when `truncating` and `format` is a text
+  /// format that holds whole seconds (XML, GNUstep text); else as it is.
+  static func apply(_ value: PlistValue, truncating: Bool, format: PlistFormat) -> PlistValue {
+    truncating ? DomainFile.storable(value, in: format) : value
   }
 }
 
@@ -194,7 +227,7 @@ extension CommandFailure {
   init(_ error: DefaultsError) {
     switch error {
     case .emptyKey, .unsupportedValue, .invalidDomainName: self.init(.usage, error.description)
-    case .cannotRead: self.init(.ioError, error.description)
+    case .cannotRead: self.init(.noInput, error.description)
     case .notADictionary: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
     case .cannotEncode: self.init(.dataError, error.description)

@@ -18,6 +18,18 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case ioError = 74
 }
 
+extension ExitCode {
+  /// The exit-code rules, said once: `prefs help` and the manual page print this text.
+  static let rules = """
+    Exit codes: 0 done; 1 a domain or key that does not exist (read, read-type, delete,
+    rename, find); 64 usage; 65 malformed input (a file, a plan, or a value the output
+    format cannot hold); 66 an input that does not exist or cannot be read (the FILE of lint,
+    convert, migrate, export and import, a plan, or a domain file that cannot be read);
+    73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
+    74 I/O error.
+    """
+}
+
 /// A failure that ends a command with an exit code and a message for standard error.
 struct CommandFailure: Error {
   var code: ExitCode

@@ -8,7 +8,8 @@ import PropertyList
 enum Migrate {
   static let help = """
     usage: prefs migrate --plan PLAN (--to OUT | --in-place) [--dry-run] [--backup DIR]
-                         [--format xml|binary] [--jobs N] [--shard I/N] [--json] LEGACY...
+                         [--format xml|binary] [--truncate-dates] [--jobs N] [--shard I/N]
+                         [--json] LEGACY...
     Runs the plan over each legacy file (a path, a domain name, a folder of .plist files, or -
     for a list of paths on standard input). One file with --to OUT writes OUT; several write
     OUT/<name> each. The legacy file is never changed, unless --in-place, and then only after
@@ -24,7 +25,7 @@ enum Migrate {
     let args = try Arguments(
       arguments,
       valued: ["--plan", "--to", "--backup", "--format", "--jobs", "--shard"],
-      flags: ["--in-place", "--dry-run", "--json", "--help"])
+      flags: ["--in-place", "--dry-run", "--json", "--help", DatePolicy.flag])
     if args.has("--help") {
       console.out(help)
       return .ok
@@ -57,7 +58,8 @@ enum Migrate {
               atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
             )
           } catch {
-            throw CommandFailure(.cannotCreate, "\(out): cannot create the folder: \(error)")
+            throw CommandFailure(
+              .cannotCreate, "\(out): cannot create the folder: \(FileAccess.reason(of: error))")
           }
         } else if exists, !isFolder.boolValue {
           throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")
@@ -75,7 +77,9 @@ enum Migrate {
       throw CommandFailure(.usage, "--backup goes with --in-place")
     }
 
-    let runner = MigrationRunner(plan: plan, format: format, dryRun: args.has("--dry-run"))
+    let runner = MigrationRunner(
+      plan: plan, format: format, dryRun: args.has("--dry-run"),
+      truncatingDates: args.has(DatePolicy.flag))
     let progress = Progress(console: console, total: legacy.count)
     let outcomes = runner.runBatch(
       legacy, to: destination, jobs: jobs,
@@ -88,7 +92,8 @@ enum Migrate {
       console.out(report.text())
     }
     for file in outcomes where file.message != nil && file.status != .unchanged {
-      console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
+      console.message(
+        DatePolicy.hint("\(file.path): \(file.status.rawValue): \(file.message ?? "")"))
     }
     if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
     if report.count(.missing) > 0 { return .noInput }
@@ -107,7 +112,7 @@ enum Migrate {
     do {
       return try MigrationPlan.load(json: data)
     } catch {
-      throw CommandFailure(.usage, "\(path): \(error)")
+      throw CommandFailure(.dataError, "\(path): \(error)")
     }
   }
 
@@ -135,7 +140,8 @@ enum Migrate {
         do {
           names = try FileManager.default.contentsOfDirectory(atPath: item)
         } catch {
-          throw CommandFailure(.noInput, "\(item): cannot list the folder: \(error)")
+          throw CommandFailure(
+            .noInput, "\(item): cannot list the folder: \(FileAccess.reason(of: error))")
         }
         paths += names.filter { $0.hasSuffix(".plist") }.sorted().map {
           URL(fileURLWithPath: item).appendingPathComponent($0).path
@@ -184,7 +190,8 @@ final class Progress: @unchecked Sendable {
 /// `prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep]`
 enum Export {
   static let help = """
-    usage: prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep]
+    usage: prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep|gnustep]
+                        [--truncate-dates]
     The plan backwards: each typed key back to its legacy key, in the type the legacy code
     wrote (setBool: a boolean, setInteger: an integer, an enum its raw string, JSON values as
     JSON bytes), so a release can be rolled back. Written atomically; binary by default.
@@ -192,7 +199,8 @@ enum Export {
     """
 
   static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: ["--plan", "--to", "--format"], flags: ["--help"])
+    let args = try Arguments(
+      arguments, valued: ["--plan", "--to", "--format"], flags: ["--help", DatePolicy.flag])
     if args.has("--help") {
       console.out(help)
       return .ok
@@ -202,9 +210,14 @@ enum Export {
       throw CommandFailure(.usage, "export takes exactly one store")
     }
     guard let out = args.value("--to") else { throw CommandFailure(.usage, "export needs --to") }
+    // The same words name the same formats as `convert --to`: openstep holds only strings,
+    // data, arrays and dictionaries; gnustep is OpenStep text with GNUstep's typed values.
     let format =
       try args.choice(
-        "--format", ["xml": PlistFormat.xml, "binary": .binary, "openstep": .openStep]) ?? .binary
+        "--format",
+        [
+          "xml": PlistFormat.xml, "binary": .binary, "openstep": .openStep, "gnustep": .gnustep,
+        ]) ?? .binary
     let path = try Target.path(storeArgument)
     let document = try Prefs.load(path)
     guard case .dictionary(let store) = document.value else {
@@ -214,18 +227,15 @@ enum Export {
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }
-    // OpenStep text cannot hold numbers, booleans or dates: it grows into GNUstep's typed text.
-    let written =
-      format == .openStep ? DomainFile.format(for: result.legacy, current: .openStep) : format
+    let legacy = DatePolicy.apply(
+      .dictionary(result.legacy), truncating: args.has(DatePolicy.flag), format: format)
     let data: Data
     do {
-      data = try PropertyList.write(.dictionary(result.legacy), as: written)
+      data = try PropertyList.write(legacy, as: format)
     } catch {
       throw CommandFailure(.dataError, "\(path): \(error)")
     }
-    try Target.write(data, to: out, value: .dictionary(result.legacy), console: console) {
-      written
-    }
+    try Target.write(data, to: out, value: legacy, console: console) { format }
     return .ok
   }
 }

@@ -98,8 +98,7 @@ enum Manual {
     }
     out += """
       .SH EXIT STATUS
-      0 done, 1 no such key or domain, 64 usage, 65 malformed input, 66 input missing,
-      73 output cannot be created, 74 I/O error.
+      \(escaped(ExitCode.rules))
       .SH SEE ALSO
       defaults(1), plutil(1)
 

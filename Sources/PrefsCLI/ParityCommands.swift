@@ -26,7 +26,8 @@ enum Domains {
     } catch {
       // No preferences folder yet: no domains.
       if !FileManager.default.fileExists(atPath: folder.path) { return (folder, []) }
-      throw CommandFailure(.ioError, "\(folder.path): cannot list the folder: \(error)")
+      throw CommandFailure(
+        .ioError, "\(folder.path): cannot list the folder: \(FileAccess.reason(of: error))")
     }
     let names = entries.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
       .map { String($0.dropLast(".plist".count)) }.sorted()
@@ -97,7 +98,12 @@ enum Find {
         )
       }
     }
-    return results.isEmpty ? .notFound : .ok
+    guard !results.isEmpty else {
+      // As `defaults find` says it.
+      console.message("No domain, key, nor value containing '\(word)'")
+      return .notFound
+    }
+    return .ok
   }
 
   static func contains(_ text: String, _ word: String) -> Bool {
@@ -144,7 +150,8 @@ enum Rename {
           CommandFailure(.notFound, "the key \"\(old)\" does not exist in \(path)"))
       }
       guard domain[new] == nil else {
-        return .failure(CommandFailure(.usage, "the key \"\(new)\" already exists in \(path)"))
+        return .failure(
+          CommandFailure(.cannotCreate, "the key \"\(new)\" already exists in \(path)"))
       }
       return .success(value)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 /// The `prefs` command: parses the arguments, runs one subcommand, and returns its exit code.
@@ -71,7 +72,7 @@ public enum Prefs {
         console.out(usage)
         return .ok
       case "help":
-        guard let name = rest.first else {
+        guard let name = rest.first, name != "help" else {
           console.out(usage)
           return .ok
         }
@@ -90,7 +91,7 @@ public enum Prefs {
         return try command.run(rest, console)
       }
     } catch {
-      console.message(error.message)
+      console.message(DatePolicy.hint(error.message))
       return error.code
     }
   }
@@ -109,8 +110,7 @@ public enum Prefs {
       FILE may be a path or a domain name (resolved to the platform's preferences folder).
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version.
-      Exit codes: 0 done, 1 no such key or domain, 64 usage, 65 malformed input, 66 input
-      missing, 73 output cannot be created, 74 I/O error.
+      \(ExitCode.rules)
 
       """
   }
@@ -130,8 +130,26 @@ public enum Prefs {
     do {
       return try PropertyList.read(data)
     } catch {
-      throw CommandFailure(.dataError, "\(path): \(error)")
+      throw CommandFailure(.dataError, "\(path): " + explain(error, data: data))
     }
+  }
+
+  /// Why `data` did not read, said from what it is: text that starts like no property list
+  /// is "not a property list" before the OpenStep reader's place; JSON is named as JSON
+  /// (prefs writes JSON but reads only property lists).
+  static func explain(_ error: PlistError, data: Data) -> String {
+    guard error.format == .openStep || error.format == .gnustep else { return "\(error)" }
+    let first = data.first { !Set(" \t\r\n".utf8).contains($0) }
+    if let first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      if case .success = Result(catching: { () throws(JSONValue.ParseError) in
+        try JSONValue.parse(data)
+      }) {
+        return "this is JSON, which prefs writes (convert --to json, read --json) but does "
+          + "not read: give it a property list (XML, binary, OpenStep or GNUstep text)"
+      }
+    }
+    if let first, "{(<\"/".utf8.contains(first) { return "\(error)" }
+    return "not a property list (no XML or binary header, and not OpenStep text: \(error))"
   }
 
   static func warn(_ document: PlistDocument, path: String, console: Console) {

@@ -7,7 +7,8 @@ struct JSONWriter {
     /// Dates, data, UIDs and non-finite reals are refused.
     case lossless
     /// A readable rendering for output: data as base64, dates as ISO 8601 strings, UIDs as
-    /// `{"CF$UID": n}`, non-finite reals as the strings `"nan"`, `"inf"`, `"-inf"`.
+    /// `{"CF$UID": n}`. Non-finite reals are refused here too (one policy for every JSON
+    /// output: JSON has no such number, and a string "nan" would read back as a string).
     case display
   }
 
@@ -32,7 +33,7 @@ struct JSONWriter {
   }
 
   private func refuse(_ reason: String) -> PlistError {
-    .unrepresentable(format: .xml, keyPath: ValuePath(path).description, reason: reason)
+    .unrepresentableInJSON(keyPath: ValuePath(path).description, reason: reason)
   }
 
   private mutating func newline(_ indent: Int) {
@@ -66,13 +67,8 @@ struct JSONWriter {
     case .unsignedInteger(let u): out += String(u)
     case .bool(let b): out += b ? "true" : "false"
     case .real(let d):
-      if d.isFinite {
-        out += d.description
-      } else if mode == .display {
-        out += Self.quoted(d.isNaN ? "nan" : d < 0 ? "-inf" : "inf")
-      } else {
-        throw refuse("JSON has no number \(d)")
-      }
+      guard d.isFinite else { throw refuse("JSON has no number \(d)") }
+      out += d.description
     case .date(let date):
       guard mode == .display else { throw refuse("JSON has no date type") }
       out += Self.quoted(CivilTime.iso8601(date))

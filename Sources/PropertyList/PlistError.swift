@@ -72,6 +72,9 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
   case unsupported(format: PlistFormat, at: SourceLocation, feature: String)
   /// A writer was given a value its format cannot hold without loss.
   case unrepresentable(format: PlistFormat, keyPath: String, reason: String)
+  /// The JSON writer was given a value JSON cannot hold (a date or data when lossless, a
+  /// non-finite real, a UID).
+  case unrepresentableInJSON(keyPath: String, reason: String)
 
   public var description: String {
     switch self {
@@ -92,6 +95,9 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     case .unrepresentable(let format, let keyPath, let reason):
       let place = keyPath.isEmpty ? "the top-level value" : "the value at \(keyPath)"
       return "\(format) cannot hold \(place): \(reason)"
+    case .unrepresentableInJSON(let keyPath, let reason):
+      let place = keyPath.isEmpty ? "the top-level value" : "the value at \(keyPath)"
+      return "JSON cannot hold \(place): \(reason)"
     }
   }
 
@@ -100,7 +106,7 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
   /// The format the error is about, when it is known.
   public var format: PlistFormat? {
     switch self {
-    case .empty: nil
+    case .empty, .unrepresentableInJSON: nil
     case .truncated(let f, _, _), .malformed(let f, _, _), .invalidText(let f, _, _),
       .limitExceeded(let f, _, _), .unsupported(let f, _, _), .unrepresentable(let f, _, _):
       f

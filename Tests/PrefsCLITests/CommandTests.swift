@@ -79,12 +79,14 @@ import Testing
     #expect(run.stderr.contains("PREFS_NOPE"))
   }
 
+  /// A missing input file of a file verb is 66; a missing domain of a `defaults` verb is 1.
   @Test func missingFileIsExit66() throws {
-    for verb in ["read", "lint"] {
-      let run = try Self.prefs(verb, "/nonexistent/prefs-test.plist")
-      #expect(run.status == 66, "\(verb)")
-      #expect(run.stderr.contains("/nonexistent/prefs-test.plist"), "\(verb)")
-    }
+    let lint = try Self.prefs("lint", "/nonexistent/prefs-test.plist")
+    #expect(lint.status == 66)
+    #expect(lint.stderr.contains("/nonexistent/prefs-test.plist"))
+    let read = try Self.prefs("read", "/nonexistent/prefs-test.plist")
+    #expect(read.status == 1)
+    #expect(read.stderr.contains("/nonexistent/prefs-test.plist"))
     #expect(try Self.prefs("convert", "/nonexistent/x.plist", "--to", "xml").status == 66)
   }
 

@@ -97,7 +97,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.file("com.exmo.equizmo.plist").path))
     #expect(
       try Self.prefs(["read", "com.exmo.equizmo", "PREFS_RANKING_SIZE"], env: env).output == "7\n")
-    #expect(try Self.prefs(["read", "no.such.domain"], env: env).status == 66)
+    #expect(try Self.prefs(["read", "no.such.domain"], env: env).status == 1)
     #expect(try Self.prefs(["delete", "com.exmo.equizmo"], env: env).status == 0)
   }
 

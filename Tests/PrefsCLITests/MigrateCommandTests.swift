@@ -223,14 +223,14 @@ import Testing
         == Data(contentsOf: URL(fileURLWithPath: second)))
   }
 
-  @Test func planErrorsAreUsageErrors() throws {
+  @Test func planErrorsAreDataErrors() throws {
     let folder = try TemporaryFolder()
     let plan = folder.file("plan.json")
     try Data(#"{"plan": 1, "schemaVersion": 1, "keys": [], "bogus": true}"#.utf8).write(to: plan)
     let result = try Self.prefs([
       "migrate", "--plan", plan.path, "--to", folder.file("o").path, Self.sample,
     ])
-    #expect(result.status == 64)
+    #expect(result.status == 65)
     #expect(result.stderr.contains("bogus"))
     #expect(
       try Self.prefs(["migrate", "--plan", "/nonexistent/plan.json", "--to", "o", Self.sample])

@@ -39,7 +39,7 @@ import Testing
     #expect(try Self.prefs(["rename", file.path, "old", "new"]).status == 0)
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["new": 5, "flag": true])
     #expect(try Self.prefs(["rename", file.path, "old", "other"]).status == 1)
-    #expect(try Self.prefs(["rename", file.path, "new", "flag"]).status == 64)
+    #expect(try Self.prefs(["rename", file.path, "new", "flag"]).status == 73)
     #expect(try Self.prefs(["read-type", file.path, "flag"]).output == "Type is boolean\n")
     #expect(try Self.prefs(["read-type", file.path, "new"]).output == "Type is integer\n")
     #expect(try Self.prefs(["read-type", file.path, "missing"]).status == 1)

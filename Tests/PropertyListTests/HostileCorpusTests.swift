@@ -35,7 +35,7 @@ import Testing
     case .limitExceeded: "limitExceeded"
     case .cycle: "cycle"
     case .unsupported: "unsupported"
-    case .unrepresentable: "unrepresentable"
+    case .unrepresentable, .unrepresentableInJSON: "unrepresentable"
     }
   }
 
