@@ -9,9 +9,11 @@ struct Arguments {
   /// - Parameters:
   ///   - valued: options that take a value (`--to xml`, `-o out`).
   ///   - flags: options that take none (`--json`).
-  init(_ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>)
-    throws(CommandFailure)
-  {
+  ///   - aliases: second spellings, stored under their option's name (`-o` → `--output`).
+  init(
+    _ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>,
+    aliases: [String: String] = [:]
+  ) throws(CommandFailure) {
     var index = 0
     var onlyPositional = false
     while index < arguments.count {
@@ -31,23 +33,29 @@ struct Arguments {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
+      let canonical = aliases[name] ?? name
       if valued.contains(name) {
         if let inlineValue {
-          options[name] = inlineValue
+          options[canonical] = inlineValue
         } else {
           guard index < arguments.count else {
             throw CommandFailure(.usage, "\(name) needs a value")
           }
-          options[name] = arguments[index]
+          options[canonical] = arguments[index]
           index += 1
         }
       } else if allowedFlags.contains(name), inlineValue == nil {
-        flags.insert(name)
+        flags.insert(canonical)
       } else {
         throw CommandFailure(.usage, "unknown option \(argument)")
       }
     }
   }
+
+  /// No arguments (for the verbs that scan their own words).
+  static let none = Arguments()
+
+  private init() {}
 
   func value(_ name: String) -> String? { options[name] }
   func has(_ flag: String) -> Bool { flags.contains(flag) }

@@ -4,19 +4,7 @@ import PropertyList
 
 /// `prefs lint FILE… [--json]`
 enum Lint {
-  static let help = """
-    usage: prefs lint FILE|DOMAIN... [--json]
-    Parses each file. Exit 0 when all are well-formed, 65 when any is malformed (the reason is
-    printed per file), 66 when any is missing and none is malformed.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
     var worst = ExitCode.ok
     var reports: [String] = []
@@ -53,25 +41,9 @@ enum Lint {
 
 /// `prefs convert FILE --to FORMAT [-o OUT]`
 enum Convert {
-  static let help = """
-    usage: prefs convert FILE|DOMAIN --to xml|binary|openstep|gnustep|json [-o OUT]
-                         [--truncate-dates]
-    Rewrites FILE in another format, without loss: a value the format cannot hold (a date in
-    OpenStep text, data in JSON, a fractional-second date in XML unless --truncate-dates) is
-    refused with exit 65 naming the value. Writes to OUT
-    atomically (a temporary file renamed over it), or to standard output without -o.
-
-    """
-
   enum Output { case plist(PlistFormat), json }
 
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(
-      arguments, valued: ["--to", "-o", "--output"], flags: ["--help", DatePolicy.flag])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 1, let argument = args.positional.first else {
       throw CommandFailure(.usage, "convert takes exactly one file")
     }
@@ -101,7 +73,7 @@ enum Convert {
     } catch {
       throw CommandFailure(.dataError, "\(path): \(error)")
     }
-    guard let out = args.value("-o") ?? args.value("--output"), out != "-" else {
+    guard let out = args.value("--output"), out != "-" else {
       if format == .binary, console.outputIsTerminal {
         throw CommandFailure(
           .usage, "binary output is not written to a terminal: use -o OUT or redirect it")

@@ -4,28 +4,12 @@ import PropertyList
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
 enum Read {
-  static let help = """
-    usage: prefs read FILE|DOMAIN [KEY] [--as TYPE] [--dialect apple|gnustep|corelibs] [--json]
-    Prints the whole property list, or the value of KEY, as `defaults read` does (strings
-    bare); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
-    --as TYPE prints what the dialect's getter returned for each value:
-      bool integer double float string string-array array dictionary data date url object
-    Reading never changes the file. Exit 1 when KEY does not exist.
-
-    """
-
   enum Getter: String, CaseIterable {
     case bool, integer, double, float, string, stringArray = "string-array", array, dictionary,
       data, date, url, object
   }
 
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(
-      arguments, valued: ["--as", "--dialect"], flags: ["--json", "--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "read takes a file and at most one key")
     }
@@ -167,24 +151,7 @@ enum Read {
 
 /// `prefs write FILE KEY [-bool|-int|-float|-string|-date|-data] VALUE`, `-array V…`, `-dict K V…`
 enum Write {
-  static let help = """
-    usage: prefs write FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE [--truncate-dates]
-           prefs write FILE|DOMAIN KEY -array VALUE...
-           prefs write FILE|DOMAIN KEY -dict KEY VALUE...
-    Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
-    Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
-    -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-    "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
-    is refused by an XML or GNUstep text file unless --truncate-dates (first or last) writes
-    it to the whole second.
-
-    """
-
   static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    if arguments.contains("--help") {
-      console.out(help)
-      return .ok
-    }
     var arguments = arguments
     var truncatingDates = false
     if arguments.first == DatePolicy.flag {
@@ -309,19 +276,7 @@ enum Write {
 
 /// `prefs delete FILE [KEY]`
 enum Delete {
-  static let help = """
-    usage: prefs delete FILE|DOMAIN [KEY]
-    Removes KEY and synchronizes; without KEY removes the whole domain (its file).
-    Exit 1 when the key or the domain does not exist.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "delete takes a file and at most one key")
     }

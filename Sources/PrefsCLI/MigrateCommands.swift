@@ -6,30 +6,7 @@ import PropertyList
 /// `prefs migrate` and `prefs export`: argument parsing and printing around
 /// `PreferencesMigration`.
 enum Migrate {
-  static let help = """
-    usage: prefs migrate --plan PLAN (--to OUT | --in-place) [--dry-run] [--backup DIR]
-                         [--format xml|binary] [--truncate-dates] [--jobs N] [--shard I/N]
-                         [--json] LEGACY...
-    Runs the plan over each legacy file (a path, a domain name, a folder of .plist files, or -
-    for a list of paths on standard input). One file with --to OUT writes OUT; several write
-    OUT/<name> each. The legacy file is never changed, unless --in-place, and then only after
-    a backup copy is complete (--backup DIR, default beside the file). Output is written
-    atomically; running the same plan again changes nothing. --dry-run writes nothing and
-    prints the same report. Files run in parallel (--jobs, default the core count); a bad file
-    does not stop the others. --shard I/N takes the I-th of N disjoint parts of the list.
-    Exit 65 when any input is malformed or refused, 66 when any is missing.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(
-      arguments,
-      valued: ["--plan", "--to", "--backup", "--format", "--jobs", "--shard"],
-      flags: ["--in-place", "--dry-run", "--json", "--help", DatePolicy.flag])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     let plan = try loadPlan(args.value("--plan"))
     let format =
       try args.choice("--format", ["xml": PlistFormat.xml, "binary": .binary]) ?? .binary
@@ -189,22 +166,7 @@ final class Progress: @unchecked Sendable {
 
 /// `prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep]`
 enum Export {
-  static let help = """
-    usage: prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep|gnustep]
-                        [--truncate-dates]
-    The plan backwards: each typed key back to its legacy key, in the type the legacy code
-    wrote (setBool: a boolean, setInteger: an integer, an enum its raw string, JSON values as
-    JSON bytes), so a release can be rolled back. Written atomically; binary by default.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(
-      arguments, valued: ["--plan", "--to", "--format"], flags: ["--help", DatePolicy.flag])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     let plan = try Migrate.loadPlan(args.value("--plan"))
     guard args.positional.count == 1, let storeArgument = args.positional.first else {
       throw CommandFailure(.usage, "export takes exactly one store")

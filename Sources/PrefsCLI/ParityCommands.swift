@@ -4,13 +4,6 @@ import PropertyList
 
 /// The rest of the verbs people know from macOS `defaults`.
 enum Domains {
-  static let help = """
-    usage: prefs domains [--json]
-    Lists the domains in the platform's preferences folder ($XDG_CONFIG_HOME, else ~/.config,
-    on Linux; ~/Library/Preferences on macOS): the names of its .plist files.
-
-    """
-
   static func names(locator: DomainLocator = DomainLocator()) throws(CommandFailure) -> (
     folder: URL, names: [String]
   ) {
@@ -34,12 +27,7 @@ enum Domains {
     return (folder, names)
   }
 
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.isEmpty else { throw CommandFailure(.usage, "domains takes no files") }
     let names = try names().names
     if args.has("--json") {
@@ -53,20 +41,7 @@ enum Domains {
 
 /// `prefs find WORD`
 enum Find {
-  static let help = """
-    usage: prefs find WORD [--json]
-    Searches every domain of the preferences folder for keys and values containing WORD
-    (ignoring case), and prints the matches per domain. A file that does not parse is named
-    on standard error and skipped. Exit 1 when nothing matches.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--json", "--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 1, let word = args.positional.first, !word.isEmpty else {
       throw CommandFailure(.usage, "find takes one word")
     }
@@ -123,19 +98,7 @@ enum Find {
 
 /// `prefs rename FILE OLD NEW`
 enum Rename {
-  static let help = """
-    usage: prefs rename FILE|DOMAIN OLD_KEY NEW_KEY
-    Renames a key (its value unchanged) and synchronizes, under the domain's lock. Exit 1 when
-    OLD_KEY does not exist; NEW_KEY must not exist yet.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 3 else {
       throw CommandFailure(.usage, "rename takes a file, the old key and the new key")
     }
@@ -172,18 +135,7 @@ enum Rename {
 
 /// `prefs read-type FILE KEY`
 enum ReadType {
-  static let help = """
-    usage: prefs read-type FILE|DOMAIN KEY
-    Prints the type of KEY's value, as `defaults read-type` does ("Type is boolean").
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "read-type takes a file and a key")
     }
@@ -216,19 +168,7 @@ enum ReadType {
 
 /// `prefs import FILE PLIST`
 enum Import {
-  static let help = """
-    usage: prefs import FILE|DOMAIN PLIST
-    Merges the dictionary in PLIST (any format; - for standard input) into the domain, key by
-    key, with the same lock and atomic write as every other change.
-
-    """
-
-  static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    let args = try Arguments(arguments, valued: [], flags: ["--help"])
-    if args.has("--help") {
-      console.out(help)
-      return .ok
-    }
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "import takes a domain and a property list")
     }

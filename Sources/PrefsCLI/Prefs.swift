@@ -8,56 +8,8 @@ import PropertyList
 public enum Prefs {
   public static let version = "0.1.0"
 
-  /// One subcommand: its name, a one-line summary, its help, and what runs it.
-  struct Command: Sendable {
-    var name: String
-    var summary: String
-    var help: String
-    var run: @Sendable ([String], Console) throws(CommandFailure) -> ExitCode
-  }
-
-  static let commands: [Command] = [
-    Command(
-      name: "migrate", summary: "move legacy files into the typed store, with a report",
-      help: Migrate.help, run: Migrate.run),
-    Command(
-      name: "export", summary: "the plan backwards, for a rollback", help: Export.help,
-      run: Export.run),
-    Command(
-      name: "read", summary: "print a property list, one key, or what a getter read",
-      help: Read.help, run: Read.run),
-    Command(
-      name: "write", summary: "set one key and synchronize", help: Write.help, run: Write.run),
-    Command(
-      name: "delete", summary: "remove a key (or the whole domain) and synchronize",
-      help: Delete.help, run: Delete.run),
-    Command(
-      name: "rename", summary: "rename a key and synchronize", help: Rename.help,
-      run: Rename.run),
-    Command(
-      name: "read-type", summary: "print the type of a key's value", help: ReadType.help,
-      run: ReadType.run),
-    Command(
-      name: "import", summary: "merge a property list into a domain", help: Import.help,
-      run: Import.run),
-    Command(
-      name: "domains", summary: "list the domains of the preferences folder",
-      help: Domains.help, run: Domains.run),
-    Command(
-      name: "find", summary: "search every domain for a word", help: Find.help, run: Find.run),
-    Command(
-      name: "lint", summary: "check that files parse (exit 65 if any does not)",
-      help: Lint.help, run: Lint.run),
-    Command(
-      name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
-      help: Convert.help, run: Convert.run),
-    Command(
-      name: "completion", summary: "print a bash or zsh completion script",
-      help: Completion.help, run: Completion.run),
-    Command(
-      name: "man", summary: "print the manual page (roff)", help: Manual.help,
-      run: Manual.run),
-  ]
+  /// The verbs, in the order help lists them.
+  public static var commandNames: [String] { commands.map(\.name) }
 
   /// Runs `prefs` with `arguments` (without the program name).
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
@@ -88,7 +40,19 @@ public enum Prefs {
         guard let command = commands.first(where: { $0.name == verb }) else {
           throw CommandFailure(.usage, "unknown command \"\(verb)\" (see prefs help)")
         }
-        return try command.run(rest, console)
+        if command.scansItself {
+          if rest.contains("--help") {
+            console.out(command.help)
+            return .ok
+          }
+          return try command.run(Invocation(arguments: .none, raw: rest), console)
+        }
+        let arguments = try command.scan(rest)
+        if arguments.has("--help") {
+          console.out(command.help)
+          return .ok
+        }
+        return try command.run(Invocation(arguments: arguments, raw: rest), console)
       }
     } catch {
       console.message(DatePolicy.hint(error.message))

@@ -1,4 +1,5 @@
 import Foundation
+import PrefsCLI
 import PropertyList
 import TestSupport
 import Testing
@@ -83,6 +84,46 @@ import Testing
     #expect(run.output == "migrate\n")
     #expect(try Self.prefs(["completion", "zsh"]).output.hasPrefix("#compdef prefs"))
     #expect(try Self.prefs(["completion", "fish"]).status == 64)
+  }
+
+  /// Completion comes from the command table: a verb's options, an option's values, and
+  /// for a domain operand the names `prefs domains` lists.
+  @Test func bashCompletionKnowsOptionsValuesAndDomains() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("prefs.bash")
+    try Self.prefs(["completion", "bash"]).stdout.write(to: file)
+    try PropertyList.write(["a": 1], as: .xml).write(to: folder.file("com.example.app.plist"))
+    let bin = URL(fileURLWithPath: Self.binary).deletingLastPathComponent().path
+    func complete(_ words: [String]) throws -> String {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let run = try External.run(
+        "/bin/bash",
+        [
+          "-c",
+          "export PATH=\(bin):$PATH XDG_CONFIG_HOME=\(folder.url.path); cd \(folder.url.path); "
+            + "source \(file.path); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); "
+            + "_prefs; echo ${COMPREPLY[@]}",
+        ])
+      return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(try complete(["prefs", "convert", "--t"]) == "--to --truncate-dates")
+    #expect(try complete(["prefs", "convert", "x", "--to", "bin"]) == "binary binary1")
+    #expect(try complete(["prefs", "read", "com.ex"]).hasPrefix("com.example.app"))
+    #expect(try complete(["prefs", "read", "x", "--as", "string"]) == "string string-array")
+  }
+
+  /// Every option a verb's help shows is one it accepts, and an option it does not show is a
+  /// usage error: both come from the one declaration.
+  @Test func helpAndScannerAgreeForEveryVerb() throws {
+    for verb in Prefs.commandNames {
+      let help = try Self.prefs(["help", verb])
+      #expect(help.status == 0)
+      #expect(try Self.prefs([verb, "--no-such-option"]).status == 64, "\(verb)")
+    }
+    let convert = try Self.prefs(["help", "convert"]).output
+    for option in ["--to FORMAT", "--output, -o OUT", "--truncate-dates"] {
+      #expect(convert.contains(option), "\(option)")
+    }
   }
 
   /// The committed manual page is what `prefs man` generates from the help texts.

@@ -1,0 +1,288 @@
+/// One verb, declared once. `prefs help`, `prefs VERB --help`, the manual page, the shell
+/// completions and the argument scanner all read this declaration, so no option is listed
+/// twice and a verb cannot accept an option its help does not show.
+struct CommandSpec: Sendable {
+  struct Option: Sendable {
+    /// `--to`; `alias` is a second spelling (`-o` for `--output`).
+    var name: String
+    var alias: String? = nil
+    /// The value's name (`FORMAT`); nil for a flag.
+    var value: String? = nil
+    /// The values it takes, when they are a fixed set (shown and completed).
+    var choices: [String] = []
+    var help: String
+
+    var spellings: [String] { [name] + (alias.map { [$0] } ?? []) }
+  }
+
+  /// What a positional argument is, for completion.
+  enum Operand: Sendable { case file, domain, key, value, plan, word, shell, command }
+
+  var name: String
+  var summary: String
+  /// The synopsis lines, after `prefs NAME`.
+  var synopsis: [String]
+  var discussion: String
+  var options: [Option] = []
+  /// The completion of each positional argument (the last one repeats).
+  var operands: [Operand] = []
+  /// The verb scans its own words (`write KEY -int 5`): the table gives its help and its
+  /// options for completion, the verb reads `raw`.
+  var scansItself = false
+  var run: @Sendable (Invocation, Console) throws(CommandFailure) -> ExitCode
+
+  /// `prefs VERB --help`.
+  var help: String {
+    var text = ""
+    for (n, line) in synopsis.enumerated() {
+      text += (n == 0 ? "usage: " : "       ") + "prefs \(name)" + (line.isEmpty ? "" : " " + line)
+      text += "\n"
+    }
+    text += discussion
+    if !text.hasSuffix("\n") { text += "\n" }
+    if !options.isEmpty {
+      let labels = options.map { option -> String in
+        var label = option.spellings.joined(separator: ", ")
+        if let value = option.value { label += " " + value }
+        return label
+      }
+      let width = min(28, (labels.map(\.count).max() ?? 0) + 2)
+      text += "Options:\n"
+      for (label, option) in zip(labels, options) {
+        let padded =
+          label.count < width
+          ? label.padding(toLength: width, withPad: " ", startingAt: 0) : label + "  "
+        var line = "  " + padded + option.help
+        if !option.choices.isEmpty, !option.help.contains(option.choices.joined(separator: "|")) {
+          line += " (" + option.choices.joined(separator: ", ") + ")"
+        }
+        text += line + "\n"
+      }
+    }
+    return text + "\n"
+  }
+
+  /// The scanner for this verb's options (and `--help`).
+  func scan(_ arguments: [String]) throws(CommandFailure) -> Arguments {
+    var valued: Set<String> = []
+    var flags: Set<String> = ["--help"]
+    for option in options {
+      for spelling in option.spellings {
+        if option.value == nil { flags.insert(spelling) } else { valued.insert(spelling) }
+      }
+    }
+    return try Arguments(arguments, valued: valued, flags: flags, aliases: aliases)
+  }
+
+  private var aliases: [String: String] {
+    var map: [String: String] = [:]
+    for option in options { if let alias = option.alias { map[alias] = option.name } }
+    return map
+  }
+}
+
+/// What a verb is given: its arguments scanned against its declaration, and as typed.
+struct Invocation {
+  var arguments: Arguments
+  var raw: [String]
+}
+
+extension CommandSpec.Option {
+  static let json = Self(name: "--json", help: "print JSON instead of text")
+  static let truncateDates = Self(
+    name: DatePolicy.flag,
+    help: "write a date's fraction of a second away (XML and GNUstep text hold whole seconds)")
+  static func plan(_ help: String = "the migration plan (JSON)") -> Self {
+    Self(name: "--plan", value: "PLAN", help: help)
+  }
+}
+
+extension Prefs {
+  /// Every verb of `prefs`, in the order help lists them.
+  static let commands: [CommandSpec] = [
+    CommandSpec(
+      name: "migrate", summary: "move legacy files into the typed store, with a report",
+      synopsis: [
+        "--plan PLAN (--to OUT | --in-place) [options] LEGACY..."
+      ],
+      discussion: """
+        Runs the plan over each legacy file (a path, a domain name, a folder of .plist files, or -
+        for a list of paths on standard input). One file with --to OUT writes OUT; several write
+        OUT/<name> each. The legacy file is never changed, unless --in-place, and then only after
+        a backup copy is complete (--backup DIR, default beside the file), all under the domain's
+        lock. Output is written atomically; running the same plan again changes nothing. Files
+        run in parallel; a bad file does not stop the others.
+        Exit 65 when any input is malformed or refused, 66 when any is missing.
+        """,
+      options: [
+        .plan(),
+        .init(name: "--to", value: "OUT", help: "the new store (a folder for several files)"),
+        .init(name: "--in-place", help: "replace each legacy file, after its backup"),
+        .init(name: "--backup", value: "DIR", help: "where --in-place copies the originals"),
+        .init(name: "--dry-run", help: "write nothing; print the same report"),
+        .init(
+          name: "--format", value: "FORMAT", choices: ["binary", "xml"],
+          help: "the new store's format (default binary)"),
+        .truncateDates,
+        .init(name: "--jobs", value: "N", help: "files at a time (default: the core count)"),
+        .init(name: "--shard", value: "I/N", help: "the I-th of N disjoint parts of the list"),
+        .json,
+      ],
+      operands: [.file],
+      run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "export", summary: "the plan backwards, for a rollback",
+      synopsis: ["--plan PLAN STORE --to LEGACY_OUT [--format FORMAT] [--truncate-dates]"],
+      discussion: """
+        The plan backwards: each typed key back to its legacy key, in the type the legacy code
+        wrote (setBool: a boolean, setInteger: an integer, an enum its raw string, JSON values as
+        JSON bytes), so a release can be rolled back. Written atomically; binary by default.
+        """,
+      options: [
+        .plan(), .init(name: "--to", value: "LEGACY_OUT", help: "the legacy file to write"),
+        .init(
+          name: "--format", value: "FORMAT", choices: ["binary", "xml", "openstep", "gnustep"],
+          help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)"),
+        .truncateDates,
+      ],
+      operands: [.file],
+      run: { (i, c) throws(CommandFailure) in try Export.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "read", summary: "print a property list, one key, or what a getter read",
+      synopsis: ["FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json]"],
+      discussion: """
+        Prints the whole property list, or the value of KEY, as `defaults read` does (strings
+        bare); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+        --as TYPE prints what the dialect's getter returned for each value (a string that would
+        read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
+        or KEY does not exist.
+        """,
+      options: [
+        .init(
+          name: "--as", value: "TYPE",
+          choices: Read.Getter.allCases.map(\.rawValue), help: "read through this getter"),
+        .init(
+          name: "--dialect", value: "DIALECT", choices: ["apple", "gnustep", "corelibs"],
+          help: "whose getters (default apple)"),
+        .json,
+      ],
+      operands: [.domain, .key],
+      run: { (i, c) throws(CommandFailure) in try Read.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "write", summary: "set one key and synchronize",
+      synopsis: [
+        "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE [--truncate-dates]",
+        "FILE|DOMAIN KEY -array VALUE...",
+        "FILE|DOMAIN KEY -dict KEY VALUE...",
+      ],
+      discussion: """
+        Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
+        Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
+        -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
+        "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
+        is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
+        """,
+      options: [.truncateDates], operands: [.domain, .key, .value], scansItself: true,
+      run: { (i, c) throws(CommandFailure) in try Write.run(i.raw, console: c) }),
+    CommandSpec(
+      name: "delete", summary: "remove a key (or the whole domain) and synchronize",
+      synopsis: ["FILE|DOMAIN [KEY]"],
+      discussion: """
+        Removes KEY and synchronizes; without KEY removes the whole domain (its file).
+        Exit 1 when the key or the domain does not exist.
+        """,
+      operands: [.domain, .key],
+      run: { (i, c) throws(CommandFailure) in try Delete.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "rename", summary: "rename a key and synchronize",
+      synopsis: ["FILE|DOMAIN OLD_KEY NEW_KEY"],
+      discussion: """
+        Renames a key (its value unchanged) and synchronizes, under the domain's lock. Exit 1 when
+        OLD_KEY does not exist, 73 when NEW_KEY exists already.
+        """,
+      operands: [.domain, .key, .word],
+      run: { (i, c) throws(CommandFailure) in try Rename.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "read-type", summary: "print the type of a key's value",
+      synopsis: ["FILE|DOMAIN KEY"],
+      discussion: """
+        Prints the type of KEY's value, as `defaults read-type` does ("Type is boolean").
+        """,
+      operands: [.domain, .key],
+      run: { (i, c) throws(CommandFailure) in try ReadType.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "import", summary: "merge a property list into a domain",
+      synopsis: ["FILE|DOMAIN PLIST"],
+      discussion: """
+        Merges the dictionary in PLIST (any format; - for standard input) into the domain, key by
+        key, with the same lock and atomic write as every other change.
+        """,
+      operands: [.domain, .file],
+      run: { (i, c) throws(CommandFailure) in try Import.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "domains", summary: "list the domains of the preferences folder",
+      synopsis: ["[--json]"],
+      discussion: """
+        Lists the domains in the platform's preferences folder ($XDG_CONFIG_HOME, else ~/.config,
+        on Linux; ~/Library/Preferences on macOS): the names of its .plist files.
+        """,
+      options: [.json],
+      run: { (i, c) throws(CommandFailure) in try Domains.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "find", summary: "search every domain for a word",
+      synopsis: ["WORD [--json]"],
+      discussion: """
+        Searches every domain of the preferences folder for keys and values containing WORD
+        (ignoring case), and prints the matches per domain. A file that does not parse is named
+        on standard error and skipped. Exit 1 when nothing matches.
+        """,
+      options: [.json], operands: [.word],
+      run: { (i, c) throws(CommandFailure) in try Find.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "lint", summary: "check that files parse (exit 65 if any does not)",
+      synopsis: ["FILE|DOMAIN... [--json]"],
+      discussion: """
+        Parses each file. Exit 0 when all are well-formed, 65 when any is malformed (the reason is
+        printed per file), 66 when any is missing and none is malformed.
+        """,
+      options: [.json], operands: [.domain],
+      run: { (i, c) throws(CommandFailure) in try Lint.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
+      synopsis: ["FILE|DOMAIN --to FORMAT [-o OUT] [--truncate-dates]"],
+      discussion: """
+        Rewrites FILE in another format, without loss: a value the format cannot hold (a date in
+        OpenStep text, data in JSON, a fractional-second date in XML unless --truncate-dates) is
+        refused with exit 65 naming the value. Writes to OUT atomically (a temporary file renamed
+        over it), or to standard output without -o (never binary to a terminal).
+        """,
+      options: [
+        .init(
+          name: "--to", value: "FORMAT",
+          choices: ["xml", "binary", "openstep", "gnustep", "json", "xml1", "binary1"],
+          help: "the format to write"),
+        .init(
+          name: "--output", alias: "-o", value: "OUT",
+          help: "the file to write (- or none: standard output)"),
+        .truncateDates,
+      ],
+      operands: [.domain],
+      run: { (i, c) throws(CommandFailure) in try Convert.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "completion", summary: "print a bash or zsh completion script",
+      synopsis: ["bash|zsh"],
+      discussion: """
+        Prints a completion script: `prefs completion bash > /etc/bash_completion.d/prefs`, or
+        `prefs completion zsh > "${fpath[1]}/_prefs"`. Verbs, their options and the values of
+        options complete; domain names complete from `prefs domains`.
+        """,
+      operands: [.shell],
+      run: { (i, c) throws(CommandFailure) in try Completion.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "man", summary: "print the manual page (roff)", synopsis: [""],
+      discussion: """
+        Prints the manual page in roff: `prefs man > /usr/local/share/man/man1/prefs.1`.
+        """,
+      run: { (i, c) throws(CommandFailure) in try Manual.run(i.arguments, console: c) }),
+  ]
+}
