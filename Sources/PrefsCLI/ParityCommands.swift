@@ -149,20 +149,23 @@ enum ReadType {
       throw CommandFailure(
         .notFound, "the key \"\(args.positional[1])\" does not exist in \(path)")
     }
-    let name =
-      switch value {
-      case .bool: "boolean"
-      case .integer, .unsignedInteger: "integer"
-      case .real: "float"
-      case .string: "string"
-      case .date: "date"
-      case .data: "data"
-      case .array: "array"
-      case .dictionary: "dictionary"
-      case .uid: "uid"
-      }
-    console.line("Type is \(name)")
+    console.line("Type is \(typeName(value))")
     return .ok
+  }
+
+  /// The type as `defaults read-type` names it.
+  static func typeName(_ value: PlistValue) -> String {
+    switch value {
+    case .bool: "boolean"
+    case .integer, .unsignedInteger: "integer"
+    case .real: "float"
+    case .string: "string"
+    case .date: "date"
+    case .data: "data"
+    case .array: "array"
+    case .dictionary: "dictionary"
+    case .uid: "uid"
+    }
   }
 }
 

@@ -11,6 +11,17 @@ public enum Prefs {
   /// The verbs, in the order help lists them.
   public static var commandNames: [String] { commands.map(\.name) }
 
+  /// Runs the binary as it was invoked: as `defaults` or `plutil` (a link of that name) it
+  /// speaks that command's syntax; as anything else, `prefs`.
+  public static func main(_ commandLine: [String], console: Console) -> ExitCode {
+    let name = commandLine.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "prefs"
+    let rest = Array(commandLine.dropFirst())
+    switch name {
+    case "defaults": return DefaultsPersonality.run(rest, console: console)
+    default: return run(rest, console: console)
+    }
+  }
+
   /// Runs `prefs` with `arguments` (without the program name).
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
     guard let verb = arguments.first else {
@@ -33,6 +44,8 @@ public enum Prefs {
         }
         console.out(command.help)
         return .ok
+      case "defaults":
+        return DefaultsPersonality.run(rest, console: console)
       case "--version", "version":
         console.line("prefs \(version)")
         return .ok

@@ -1,5 +1,5 @@
 import Foundation
 import PrefsCLI
 
-let code = Prefs.run(Array(CommandLine.arguments.dropFirst()), console: StandardConsole())
+let code = Prefs.main(CommandLine.arguments, console: StandardConsole())
 exit(code.rawValue)

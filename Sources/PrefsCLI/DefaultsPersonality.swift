@@ -1,0 +1,287 @@
+import Foundation
+import LegacyDefaults
+import PropertyList
+
+/// `defaults` as macOS spells it, over the same library calls and the same locked, atomic
+/// writes as the native verbs: `prefs defaults …`, or the binary invoked as `defaults`.
+///
+/// ```
+/// defaults read [DOMAIN [KEY]]        defaults read-type DOMAIN KEY
+/// defaults write DOMAIN KEY VALUE     defaults write DOMAIN KEY -TYPE VALUE…
+/// defaults write DOMAIN 'PLIST'       defaults rename DOMAIN OLD NEW
+/// defaults delete DOMAIN [KEY]        defaults domains | find WORD | help
+/// defaults export DOMAIN PATH|-       defaults import DOMAIN PATH|-
+/// ```
+/// TYPE: -string -int[eger] -float -bool[ean] -date -data -array -array-add -dict -dict-add.
+/// DOMAIN may be `-g`, `-globalDomain` or `NSGlobalDomain` (the global domain), a domain name
+/// or a path. Exit 0, or 1 with `defaults`' message (64 for a usage error).
+enum DefaultsPersonality {
+  static let usage = """
+    Command line interface to a user's defaults.
+    Syntax:
+
+    'defaults' [-currentHost | -host <hostname>] followed by one of the following:
+
+      read                                 shows all defaults
+      read <domain>                        shows defaults for given domain
+      read <domain> <key>                  shows defaults for given domain, key
+
+      read-type <domain> <key>             shows the type for the given domain, key
+
+      write <domain> <domain_rep>          writes domain (overwrites existing)
+      write <domain> <key> <value>         writes key for domain
+
+      rename <domain> <old_key> <new_key>  renames old_key to new_key
+
+      delete <domain>                      deletes domain
+      delete <domain> <key>                deletes key in domain
+
+      import <domain> <path to plist>      writes the plist at path to domain
+      import <domain> -                    writes a plist from stdin to domain
+      export <domain> <path to plist>      saves domain as a binary plist to path
+      export <domain> -                    writes domain as an xml plist to stdout
+      domains                              lists all domains
+      find <word>                          lists all entries containing word
+      help                                 print this help
+
+    <domain> is ( <domain_name> | -app <application_name> | -globalDomain )
+             or a path to a file omitting the '.plist' extension
+
+    <value> is one of:
+      <value_rep>
+      -string <string_value>
+      -data <hex_digits>
+      -int[eger] <integer_value>
+      -float  <floating-point_value>
+      -bool[ean] (true | false | yes | no)
+      -date <date_rep>
+      -array <value1> <value2> ...
+      -array-add <value1> <value2> ...
+      -dict <key1> <value1> <key2> <value2> ...
+      -dict-add <key1> <value1> ...
+
+    """
+
+  /// The global domain's name: the file CoreFoundation keeps it in.
+  static let globalDomain = ".GlobalPreferences"
+
+  static func run(_ arguments: [String], console: Console) -> ExitCode {
+    do throws(CommandFailure) {
+      return try dispatch(arguments, console: BareConsole(console))
+    } catch {
+      // `defaults` prints its messages bare, without a program prefix.
+      console.err(DatePolicy.hint(error.message) + "\n")
+      return error.code
+    }
+  }
+
+  static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    var words = arguments
+    if let first = words.first, first == "-currentHost" || first == "-host" {
+      throw CommandFailure(.usage, "prefs keeps no per-host defaults: \(first) is not supported")
+    }
+    guard let verb = words.first else {
+      console.out(usage)
+      return .usage
+    }
+    words.removeFirst()
+    switch verb {
+    case "help", "-h", "--help":
+      console.out(usage)
+      return .ok
+    case "read":
+      guard words.count <= 2 else { throw usageError() }
+      guard let domainWord = words.first else { return try readAll(console: console) }
+      let domain = try self.domain(domainWord)
+      let document = try exists(domain, key: words.dropFirst().first)
+      guard words.count == 2 else {
+        console.line(PropertyList.describe(document.value))
+        return .ok
+      }
+      let value = document.value.dictionaryValue?[words[1]]
+      console.line(value.map(Read.human) ?? "")
+      return .ok
+    case "read-type":
+      guard words.count == 2 else { throw usageError() }
+      let domain = try self.domain(words[0])
+      let document = try exists(domain, key: words[1])
+      guard let value = document.value.dictionaryValue?[words[1]] else { throw usageError() }
+      console.line("Type is \(ReadType.typeName(value))")
+      return .ok
+    case "write":
+      return try write(words, console: console)
+    case "rename":
+      guard words.count == 3 else { throw usageError() }
+      let domain = try self.domain(words[0])
+      _ = try exists(domain, key: words[1])
+      return try native(Rename.run, [domain.argument, words[1], words[2]], console)
+    case "delete":
+      guard (1...2).contains(words.count) else { throw usageError() }
+      let domain = try self.domain(words[0])
+      do {
+        return try native(Delete.run, [domain.argument] + words.dropFirst(), console)
+      } catch {
+        guard error.code == .notFound else { throw error }
+        throw CommandFailure(
+          .notFound, "Domain (\(words[0])) not found.\nDefaults have not been changed.")
+      }
+    case "domains":
+      guard words.isEmpty else { throw usageError() }
+      console.line(try Domains.names().names.joined(separator: ", "))
+      return .ok
+    case "find":
+      guard words.count == 1 else { throw usageError() }
+      let code = try native(Find.run, words, console)
+      return code
+    case "export":
+      guard words.count == 2 else { throw usageError() }
+      let domain = try self.domain(words[0])
+      let document = try exists(domain, key: nil)
+      // To standard output as XML; to a path as binary, as `defaults` does.
+      let format: PlistFormat = words[1] == "-" ? .xml : .binary
+      let data: Data
+      do {
+        data = try PropertyList.write(document.value, as: format)
+      } catch {
+        throw CommandFailure(.dataError, "\(words[0]): \(error)")
+      }
+      if words[1] == "-" {
+        console.out(data)
+      } else {
+        do {
+          try FileAccess.atomicWrite(data, to: words[1])
+        } catch {
+          throw CommandFailure(error)
+        }
+      }
+      return .ok
+    case "import":
+      guard words.count == 2 else { throw usageError() }
+      let domain = try self.domain(words[0])
+      return try native(Import.run, [domain.argument, words[1]], console)
+    default:
+      throw usageError()
+    }
+  }
+
+  /// A DOMAIN word as the native verbs take it.
+  struct Domain {
+    var word: String
+    var argument: String
+  }
+
+  static func domain(_ word: String) throws(CommandFailure) -> Domain {
+    switch word {
+    case "-g", "-globalDomain", "NSGlobalDomain": return Domain(word: word, argument: globalDomain)
+    case "-app": throw CommandFailure(.usage, "-app is not supported: name the domain")
+    default:
+      // `defaults` takes a path without its `.plist` extension.
+      if word.hasPrefix("/") || word.hasPrefix("~") || word.hasPrefix(".") && word.contains("/") {
+        return Domain(word: word, argument: word.hasSuffix(".plist") ? word : word + ".plist")
+      }
+      return Domain(word: word, argument: word)
+    }
+  }
+
+  /// The domain's document, or `defaults`' messages for a missing domain or key.
+  static func exists(_ domain: Domain, key: String?) throws(CommandFailure) -> PlistDocument {
+    let document: PlistDocument
+    do {
+      document = try Target.document(try Target.domain(domain.argument))
+    } catch {
+      guard error.code == .notFound else { throw error }
+      throw CommandFailure(.notFound, "\nDomain \(domain.word) does not exist")
+    }
+    if let key, document.value.dictionaryValue?[key] == nil {
+      throw CommandFailure(
+        .notFound, "\nThe domain/default pair of (\(domain.word), \(key)) does not exist")
+    }
+    return document
+  }
+
+  static func readAll(console: Console) throws(CommandFailure) -> ExitCode {
+    let (folder, names) = try Domains.names()
+    var all: [String: PlistValue] = [:]
+    for name in names {
+      let path = folder.appendingPathComponent(name + ".plist").path
+      guard let document = try? Prefs.load(path) else { continue }
+      all[name] = document.value
+    }
+    console.line(PropertyList.describe(.dictionary(all)))
+    return .ok
+  }
+
+  static func write(_ words: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    guard words.count >= 2 else { throw usageError() }
+    let domain = try self.domain(words[0])
+    if words.count == 2 {
+      // write DOMAIN 'PLIST': the domain becomes that dictionary.
+      let value: PlistValue
+      do {
+        value = try PropertyList.read(Data(words[1].utf8)).value
+      } catch {
+        throw CommandFailure(.usage, "Could not parse: \(words[1]).  Try single-quoting it.")
+      }
+      guard case .dictionary(let values) = value else {
+        throw CommandFailure(
+          .usage, "Rep argument is not a dictionary\nDefaults have not been changed.")
+      }
+      try Target.update(try Target.domain(domain.argument), console: console) { current in
+        .replacing(current.values, with: values)
+      }
+      return .ok
+    }
+    let key = words[1]
+    let rest = Array(words.dropFirst(2))
+    switch rest.first {
+    case "-array-add", "-dict-add":
+      let adding = try Write.parseValue(
+        ["-" + (rest[0] == "-array-add" ? "array" : "dict")] + rest.dropFirst())
+      try Target.update(try Target.domain(domain.argument), console: console) { current in
+        switch (current.values[key], adding) {
+        case (.array(let old)?, .array(let new)): return [key: .array(old + new)]
+        case (.dictionary(let old)?, .dictionary(let new)):
+          return [key: .dictionary(old.merging(new) { $1 })]
+        default: return [key: adding]
+        }
+      }
+      return .ok
+    default:
+      return try native(Write.run, [domain.argument, key] + rest, console)
+    }
+  }
+
+  static func usageError() -> CommandFailure {
+    CommandFailure(.usage, usage)
+  }
+
+  /// Runs a native verb with native words, through its declaration.
+  static func native(
+    _ run: (Arguments, Console) throws(CommandFailure) -> ExitCode, _ words: [String],
+    _ console: Console
+  ) throws(CommandFailure) -> ExitCode {
+    // After `--` every word is positional: a key may start with a dash.
+    try run(try Arguments(["--"] + words, valued: [], flags: []), console)
+  }
+
+  static func native(
+    _ run: ([String], Console) throws(CommandFailure) -> ExitCode, _ words: [String],
+    _ console: Console
+  ) throws(CommandFailure) -> ExitCode {
+    try run(words, console)
+  }
+}
+
+/// A console whose messages carry no `prefs: ` prefix, as `defaults` and `plutil` print them.
+final class BareConsole: Console {
+  let base: Console
+
+  init(_ base: Console) { self.base = base }
+
+  func out(_ data: Data) { base.out(data) }
+  func err(_ text: String) {
+    base.err(text.hasPrefix("prefs: ") ? String(text.dropFirst("prefs: ".count)) : text)
+  }
+  var errorIsTerminal: Bool { base.errorIsTerminal }
+  var outputIsTerminal: Bool { base.outputIsTerminal }
+}

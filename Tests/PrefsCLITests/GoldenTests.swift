@@ -1,0 +1,134 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// Golden transcripts of every verb in each personality: each scenario runs its command lines
+/// in order (real processes) on a temporary preferences folder seeded with a sample domain,
+/// and the transcript (each command, its exit status, standard output and standard error,
+/// with the folder's path as `$TMP`) must equal `Golden/<scenario>.txt`.
+/// PREFS_RECORD_GOLDEN=1 swift test --filter GoldenTests  re-records them.
+@Suite struct GoldenTests {
+  static let binary = External.product("prefs")
+  static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Golden")
+
+  struct Scenario: Sendable, CustomTestStringConvertible {
+    var name: String
+    /// Each line's words; the first is the program (`prefs`, `defaults`, `plutil`).
+    var lines: [[String]]
+    var testDescription: String { name }
+  }
+
+  /// The seeded domain, `com.example.app`.
+  static let sample: PlistValue = [
+    "name": "Lucas", "size": 5, "ratio": .real(0.5), "enabled": true,
+    "colors": ["red", "green"], "window": ["x": 10, "y": 20],
+    "launched": .date(Date(timeIntervalSinceReferenceDate: 420_000_000)),
+    "token": .data(Data([0xCA, 0xFE])),
+  ]
+
+  static let scenarios: [Scenario] = [
+    // From the defaults(1) manual page: "defaults write com.companyname.appname
+    // "Default Color" '(255, 0, 0)'" and "… "Default Color" -array 255 0 0" both set an array
+    // of the strings 255, 0 and 0; "defaults read com.apple.TextEdit" prints the domain.
+    Scenario(
+      name: "defaults-read-write",
+      lines: [
+        ["defaults", "read", "com.example.app"],
+        ["defaults", "read", "com.example.app", "name"],
+        ["defaults", "read", "com.example.app", "window"],
+        ["defaults", "read-type", "com.example.app", "enabled"],
+        ["defaults", "read-type", "com.example.app", "ratio"],
+        ["defaults", "write", "com.example.app", "Default Color", "(255, 0, 0)"],
+        ["defaults", "read", "com.example.app", "Default Color"],
+        ["defaults", "write", "com.example.app", "Default Color", "-array", "255", "0", "0"],
+        ["defaults", "read", "com.example.app", "Default Color"],
+        ["defaults", "write", "com.example.app", "colors", "-array-add", "blue"],
+        ["defaults", "write", "com.example.app", "window", "-dict-add", "w", "300"],
+        ["defaults", "write", "com.example.app", "count", "-int", "3"],
+        ["defaults", "write", "com.example.app", "flag", "-bool", "YES"],
+        ["defaults", "write", "com.example.app", "when", "-date", "2011-03-14 15:09:26 +0000"],
+        ["defaults", "read", "com.example.app"],
+        ["defaults", "rename", "com.example.app", "count", "total"],
+        ["defaults", "delete", "com.example.app", "total"],
+        ["defaults", "write", "-g", "AppleLocale", "en_US"],
+        ["defaults", "read", "NSGlobalDomain", "AppleLocale"],
+        ["defaults", "domains"],
+        ["defaults", "find", "lucas"],
+        ["defaults", "export", "com.example.app", "-"],
+      ]),
+    Scenario(
+      name: "defaults-errors",
+      lines: [
+        ["defaults", "read", "com.example.missing"],
+        ["defaults", "read", "com.example.app", "missing"],
+        ["defaults", "read-type", "com.example.app", "missing"],
+        ["defaults", "delete", "com.example.missing"],
+        ["defaults", "rename", "com.example.app", "missing", "other"],
+        ["defaults", "find", "nothing-matches-this"],
+        ["defaults", "write", "com.example.app", "k", "-int", "ten"],
+        ["defaults", "write", "com.example.app", "{not a plist"],
+        ["defaults", "frobnicate"],
+        ["defaults", "-currentHost", "read"],
+      ]),
+    Scenario(
+      name: "prefs-verbs",
+      lines: [
+        ["prefs", "read", "com.example.app"],
+        ["prefs", "read", "com.example.app", "size", "--as", "string"],
+        ["prefs", "read", "com.example.app", "window", "--json"],
+        ["prefs", "write", "com.example.app", "size", "-int", "6"],
+        ["prefs", "read-type", "com.example.app", "size"],
+        ["prefs", "rename", "com.example.app", "size", "count"],
+        ["prefs", "delete", "com.example.app", "count"],
+        ["prefs", "lint", "com.example.app"],
+        ["prefs", "convert", "com.example.app", "--to", "openstep"],
+        ["prefs", "convert", "com.example.app", "--to", "gnustep"],
+        ["prefs", "domains"],
+        ["prefs", "find", "green"],
+        ["prefs", "read", "com.example.missing"],
+        ["prefs", "delete", "com.example.app", "missing"],
+        ["prefs", "convert", "com.example.app", "--to", "json"],
+        ["prefs", "frob"],
+      ]),
+  ]
+
+  static func transcript(_ scenario: Scenario) throws -> String {
+    let folder = try TemporaryFolder()
+    try PropertyList.write(sample, as: .xml).write(to: folder.file("com.example.app.plist"))
+    let link = folder.url.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: link, withIntermediateDirectories: true)
+    for name in ["defaults", "plutil"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: link.appendingPathComponent(name).path, withDestinationPath: binary)
+    }
+    var text = ""
+    for words in scenario.lines {
+      let program =
+        words[0] == "prefs" ? binary : link.appendingPathComponent(words[0]).path
+      let result = try External.run(
+        program, Array(words.dropFirst()),
+        environment: ["XDG_CONFIG_HOME": folder.url.path, "TZ": "UTC"])
+      text += "$ " + words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
+      text += "status: \(result.status)\n"
+      if !result.stdout.isEmpty { text += "stdout:\n" + result.output }
+      if !result.stderr.isEmpty { text += "stderr:\n" + result.stderr }
+      if !text.hasSuffix("\n") { text += "\n" }
+      text += "\n"
+    }
+    return text.replacingOccurrences(of: folder.url.path, with: "$TMP")
+  }
+
+  @Test(arguments: scenarios)
+  func transcriptMatchesTheGoldenFile(_ scenario: Scenario) throws {
+    let text = try Self.transcript(scenario)
+    let file = Self.golden.appendingPathComponent(scenario.name + ".txt")
+    if ProcessInfo.processInfo.environment["PREFS_RECORD_GOLDEN"] == "1" {
+      try Data(text.utf8).write(to: file)
+      return
+    }
+    let expected = try String(contentsOf: file, encoding: .utf8)
+    #expect(text == expected, "re-record with PREFS_RECORD_GOLDEN=1 if the change is meant")
+  }
+}
