@@ -30,7 +30,7 @@ package enum JSONValue: Sendable, Hashable {
 
   /// The value as a property list: `null` members of objects are left out; `null` anywhere
   /// else makes it unrepresentable (nil).
-  var plistValue: PlistValue? {
+  package var plistValue: PlistValue? {
     switch self {
     case .null: return nil
     case .bool(let b): return .bool(b)

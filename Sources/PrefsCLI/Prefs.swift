@@ -18,6 +18,7 @@ public enum Prefs {
     let rest = Array(commandLine.dropFirst())
     switch name {
     case "defaults": return DefaultsPersonality.run(rest, console: console)
+    case "plutil": return PlutilPersonality.run(rest, console: console)
     default: return run(rest, console: console)
     }
   }
@@ -46,6 +47,8 @@ public enum Prefs {
         return .ok
       case "defaults":
         return DefaultsPersonality.run(rest, console: console)
+      case "plutil":
+        return PlutilPersonality.run(rest, console: console)
       case "--version", "version":
         console.line("prefs \(version)")
         return .ok

@@ -105,6 +105,15 @@ public enum PropertyList {
   /// A JSON string literal of `text` (quotes and escapes).
   public static func jsonString(_ text: String) -> String { JSONWriter.quoted(text) }
 
+  /// A date as `defaults read` and `plutil -p` show it: `2011-03-14 15:09:26 +0000` (ISO 8601
+  /// when it has a fraction of a second or a year outside 0...9999).
+  public static func describe(_ date: Date) -> String {
+    CivilTime.gnustepString(date) ?? CivilTime.iso8601(date)
+  }
+
+  /// A date in ISO 8601 (`2011-03-14T15:09:26Z`, with the fraction when there is one).
+  public static func iso8601(_ date: Date) -> String { CivilTime.iso8601(date) }
+
   /// The value as `defaults read` shows it to a person.
   public static func describe(_ value: PlistValue) -> String {
     (try? OpenStepWriter.write(value, style: .description, maxDepth: .max)) ?? ""

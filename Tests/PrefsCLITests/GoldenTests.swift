@@ -72,6 +72,45 @@ import Testing
         ["defaults", "frobnicate"],
         ["defaults", "-currentHost", "read"],
       ]),
+    // plutil(1): "-lint … check the named property list files for syntax errors" (the
+    // default command), "-p … print property list in a human-readable fashion", key paths of
+    // dot-separated keys and array indices.
+    Scenario(
+      name: "plutil",
+      lines: [
+        ["plutil", "-lint", "$TMP/com.example.app.plist"],
+        ["plutil", "$TMP/com.example.app.plist"],
+        ["plutil", "-p", "$TMP/com.example.app.plist"],
+        ["plutil", "-type", "window.x", "$TMP/com.example.app.plist"],
+        ["plutil", "-type", "colors", "$TMP/com.example.app.plist"],
+        ["plutil", "-extract", "colors.1", "raw", "$TMP/com.example.app.plist"],
+        ["plutil", "-extract", "window", "json", "$TMP/com.example.app.plist"],
+        ["plutil", "-extract", "window", "xml1", "-o", "-", "$TMP/com.example.app.plist"],
+        ["plutil", "-insert", "window.w", "-integer", "300", "$TMP/com.example.app.plist"],
+        [
+          "plutil", "-insert", "colors", "-string", "blue", "-append", "$TMP/com.example.app.plist",
+        ],
+        ["plutil", "-insert", "colors.0", "-string", "black", "$TMP/com.example.app.plist"],
+        ["plutil", "-replace", "name", "-string", "Grijander", "$TMP/com.example.app.plist"],
+        ["plutil", "-insert", "dotted\\.key", "-bool", "YES", "$TMP/com.example.app.plist"],
+        [
+          "plutil", "-insert", "json", "-json", "{\"a\": [1, 2.5, true]}",
+          "$TMP/com.example.app.plist",
+        ],
+        ["plutil", "-remove", "token", "$TMP/com.example.app.plist"],
+        ["plutil", "-p", "$TMP/com.example.app.plist"],
+        ["plutil", "-convert", "json", "-r", "-o", "-", "$TMP/com.example.app.plist"],
+        ["plutil", "-create", "xml1", "$TMP/new.plist"],
+        ["plutil", "-convert", "binary1", "$TMP/new.plist"],
+        ["plutil", "-p", "$TMP/new.plist"],
+        // Errors: exit 1 with plutil's message shape.
+        ["plutil", "-extract", "nope", "raw", "$TMP/com.example.app.plist"],
+        ["plutil", "-insert", "name", "-string", "again", "$TMP/com.example.app.plist"],
+        ["plutil", "-remove", "nope.deeper", "$TMP/com.example.app.plist"],
+        ["plutil", "-convert", "json", "-o", "-", "$TMP/dated.plist"],
+        ["plutil", "-lint", "$TMP/missing.plist"],
+        ["plutil", "-convert", "swift", "$TMP/new.plist"],
+      ]),
     Scenario(
       name: "prefs-verbs",
       lines: [
@@ -97,6 +136,8 @@ import Testing
   static func transcript(_ scenario: Scenario) throws -> String {
     let folder = try TemporaryFolder()
     try PropertyList.write(sample, as: .xml).write(to: folder.file("com.example.app.plist"))
+    try PropertyList.write(["d": .date(Date(timeIntervalSinceReferenceDate: 0))], as: .xml)
+      .write(to: folder.file("dated.plist"))
     let link = folder.url.appendingPathComponent("bin")
     try FileManager.default.createDirectory(at: link, withIntermediateDirectories: true)
     for name in ["defaults", "plutil"] {
@@ -107,8 +148,11 @@ import Testing
     for words in scenario.lines {
       let program =
         words[0] == "prefs" ? binary : link.appendingPathComponent(words[0]).path
+      let arguments = words.dropFirst().map {
+        $0.replacingOccurrences(of: "$TMP", with: folder.url.path)
+      }
       let result = try External.run(
-        program, Array(words.dropFirst()),
+        program, arguments,
         environment: ["XDG_CONFIG_HOME": folder.url.path, "TZ": "UTC"])
       text += "$ " + words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
       text += "status: \(result.status)\n"
