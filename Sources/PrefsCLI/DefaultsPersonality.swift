@@ -81,7 +81,7 @@ enum DefaultsPersonality {
       throw CommandFailure(.usage, "prefs keeps no per-host defaults: \(first) is not supported")
     }
     guard let verb = words.first else {
-      console.out(usage)
+      console.err(usage)
       return .usage
     }
     words.removeFirst()

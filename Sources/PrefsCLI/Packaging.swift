@@ -150,6 +150,10 @@ enum Manual {
     out += """
       .SH EXIT STATUS
       \(escaped(ExitCode.rules))
+      .SH PERSONALITIES
+      Invoked as \\fBdefaults\\fR or \\fBplutil\\fR (a link of that name), or as
+      \\fBprefs defaults\\fR and \\fBprefs plutil\\fR, the binary takes the macOS commands' syntax
+      and prints their output, over the same library calls and locked, atomic writes.
       .SH SEE ALSO
       defaults(1), plutil(1)
 

@@ -89,7 +89,8 @@ public enum Prefs {
 
       FILE may be a path or a domain name (resolved to the platform's preferences folder).
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
-      `prefs --version` for the version.
+      `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
+      linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.
       \(ExitCode.rules)
 
       """
