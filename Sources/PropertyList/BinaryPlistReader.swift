@@ -24,7 +24,22 @@ struct BinaryPlistReader {
   private static let inProgressBit: UInt8 = 0x80
   /// Decoded objects that are referenced more than once, with how many values each expands
   /// to. Objects referenced once are not kept: that is most of them, and most of the memory.
-  private var shared: [Int: (value: PlistValue, expansion: Int)] = [:]
+  private var shared: [Int: (value: PlistValue, expansion: Expansion)] = [:]
+
+  /// What a value expands to: how many values, and about how many bytes (strings and data by
+  /// their length, every other value as 8), each use of a shared object counted.
+  struct Expansion {
+    var values: Int
+    var bytes: Int
+
+    static func of(_ value: PlistValue) -> Expansion {
+      switch value {
+      case .string(let s): Expansion(values: 1, bytes: 8 + s.utf8.count)
+      case .data(let d): Expansion(values: 1, bytes: 8 + d.count)
+      default: Expansion(values: 1, bytes: 8)
+      }
+    }
+  }
 
   static let trailerSize = 32
   static let magic: [UInt8] = Array("bplist00".utf8)
@@ -391,7 +406,7 @@ struct BinaryPlistReader {
         reason: "dictionary key (object \(index)) is a container, not a string")
     }
     if case .string(let s) = value {
-      if isShared(index) { shared[index] = (value, 1) }
+      if isShared(index) { shared[index] = (value, Expansion.of(value)) }
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
@@ -414,7 +429,7 @@ struct BinaryPlistReader {
     /// (no parallel key and value arrays: they would double the peak memory of a large domain).
     var values: [PlistValue] = []
     var dictionary: [String: PlistValue] = [:]
-    var expanded = 1
+    var expanded = Expansion(values: 1, bytes: 8)
   }
 
   /// Adds the frame's next value: appended to an array, or stored under its key (decoded now)
@@ -424,7 +439,7 @@ struct BinaryPlistReader {
       let refOffset = frame.keyRefs + frame.next * objectRefSize
       let keyIndex = try checkedReference(at: refOffset, from: frame.object)
       let key = try decodeKey(keyIndex, refOffset: refOffset)
-      try addExpansion(&frame, 1, at: refOffset)
+      try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
       if frame.dictionary.updateValue(value, forKey: key) != nil {
         warnings.append(.duplicateKey(key, at: .byteOffset(refOffset)))
       }
@@ -434,13 +449,26 @@ struct BinaryPlistReader {
     frame.next += 1
   }
 
-  private mutating func addExpansion(_ frame: inout Frame, _ amount: Int, at offset: Int)
+  private mutating func addExpansion(_ frame: inout Frame, _ amount: Expansion, at offset: Int)
     throws(PlistError)
   {
-    frame.expanded += amount
-    guard frame.expanded <= limits.maxObjects else {
+    frame.expanded.values += amount.values
+    frame.expanded.bytes += amount.bytes
+    guard frame.expanded.values <= limits.maxObjects else {
       throw .limitExceeded(
         format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects))
+    }
+    // The ratio bound: a subtree's size is at most the document's, so checking each frame
+    // stops the document as soon as its expansion is too large for its input.
+    let expanded = frame.expanded.bytes
+    if expanded > limits.amplificationThreshold,
+      expanded / max(bytes.count, 1) >= limits.maxAmplification
+    {
+      throw .limitExceeded(
+        format: .binary, at: .byteOffset(offset),
+        limit: .amplification(
+          factor: limits.maxAmplification, inputBytes: bytes.count,
+          threshold: limits.amplificationThreshold))
     }
   }
 
@@ -493,8 +521,9 @@ struct BinaryPlistReader {
         if isInProgress(child) { throw .cycle(at: .byteOffset(refOffset), object: child) }
         switch try decodeObject(child) {
         case .scalar(let value):
-          if isShared(child) { shared[child] = (value, 1) }
-          try addExpansion(&frame, 1, at: refOffset)
+          let expansion = Expansion.of(value)
+          if isShared(child) { shared[child] = (value, expansion) }
+          try addExpansion(&frame, expansion, at: refOffset)
           try add(value, to: &frame)
         case .container(let isDictionary, let count, let refs, let isSet):
           let depth = stack.count + 2

@@ -43,12 +43,18 @@ public enum PlistLimit: Sendable, Hashable, CustomStringConvertible {
   case objects(Int)
   /// An input larger than this many bytes.
   case inputBytes(Int)
+  /// A document that expands (through shared binary objects) to more than `factor` times its
+  /// `inputBytes`, past the activation threshold of `threshold` expanded bytes.
+  case amplification(factor: Int, inputBytes: Int, threshold: Int)
 
   public var description: String {
     switch self {
     case .depth(let n): "nesting deeper than \(n) levels"
     case .objects(let n): "more than \(n) values"
     case .inputBytes(let n): "input larger than \(n) bytes"
+    case .amplification(let factor, let inputBytes, let threshold):
+      "its \(inputBytes) bytes expand (through shared objects) to more than \(factor) times "
+        + "their size, past \(threshold) bytes: a \"billion laughs\" file"
     }
   }
 }
@@ -145,11 +151,23 @@ public struct PlistLimits: Sendable, Hashable {
   public var maxObjects: Int
   /// The largest input accepted, in bytes.
   public var maxInputBytes: Int
+  /// The most a document may expand relative to its input, as libexpat bounds entity
+  /// expansion: once the expanded size (every use of a shared binary object counted, strings
+  /// and data by their bytes, every other value as 8) passes
+  /// ``amplificationThreshold``, it may be at most this many times the input's size.
+  public var maxAmplification: Int
+  /// The expanded size, in bytes, from which ``maxAmplification`` applies.
+  public var amplificationThreshold: Int
 
-  public init(maxDepth: Int = 512, maxObjects: Int = 20_000_000, maxInputBytes: Int = 512 << 20) {
+  public init(
+    maxDepth: Int = 512, maxObjects: Int = 20_000_000, maxInputBytes: Int = 512 << 20,
+    maxAmplification: Int = 100, amplificationThreshold: Int = 8 << 20
+  ) {
     self.maxDepth = maxDepth
     self.maxObjects = maxObjects
     self.maxInputBytes = maxInputBytes
+    self.maxAmplification = maxAmplification
+    self.amplificationThreshold = amplificationThreshold
   }
 
   public static let `default` = PlistLimits()

@@ -306,8 +306,19 @@ def binary_cases():
     good("shared-object-not-a-cycle.bplist",
          bplist([Arr([1, 2, 1]), Arr([3, 3]), Arr([3]), b_ascii("x")]),
          "a DAG: [[x, x], [x], [x, x]] with the inner array and x shared; not a cycle")
-    good("laughs-20-levels.bplist", bplist([Arr([i + 1, i + 1]) for i in range(20)] + [b_ascii("lol")]),
-         "20 levels of arrays holding the previous level twice: 2,097,151 values, under the limit")
+    bad("laughs-20-levels.bplist", bplist([Arr([i + 1, i + 1]) for i in range(20)] + [b_ascii("lol")]),
+        ["limitExceeded"],
+        "20 levels of arrays holding the previous level twice: 2,097,151 values, under the value "
+        "limit, but 16 MiB expanded from 125 bytes: past the amplification bound (100x past 8 MiB)")
+    good("laughs-16-levels.bplist", bplist([Arr([i + 1, i + 1]) for i in range(16)] + [b_ascii("lol")]),
+         "16 levels of arrays holding the previous level twice: 131,071 values (about 1 MiB "
+         "expanded): under the amplification bound's 8 MiB activation threshold")
+    # 200 references to one array of 200 strings: 40,000 values, which CoreFoundation and
+    # plistlib read; far below the activation threshold.
+    good("shared-200x200.bplist",
+         bplist([Arr([1] * 200), Arr(list(range(2, 202)))] + [b_ascii("s%d" % i) for i in range(200)],
+                ref_size=1 if 202 < 256 else 2),
+         "an array of 200 references to one array of 200 strings: 40,000 values shared")
 
     # ---- counts and lengths
     bad("array-count-2p62.bplist",
