@@ -244,9 +244,25 @@ struct OpenStepReader {
     }
     let body = b[bodyStart..<i]
     i += 2
-    switch XMLPlistReader.decodeBase64(body) {
+    // As GNUstep Base reads it (NSDataBase64DecodingIgnoreUnknownCharacters): bytes outside
+    // the base64 alphabet are skipped. What GNUstep then decodes by accident (more than two
+    // '=', nothing left at all) is refused.
+    let kept = body.filter { Self.isBase64Byte($0) || $0 == UInt8(ascii: "=") }
+    if kept.isEmpty, !body.isEmpty {
+      throw fail("<[…]> holds no base64 characters", at: bodyStart)
+    }
+    switch XMLPlistReader.decodeBase64(kept[...]) {
     case .success(let data): return .data(data)
-    case .failure(let bad): throw fail("<[…]> is not valid base64", at: bad.offset)
+    case .failure: throw fail("<[…]> is not valid base64", at: bodyStart)
+    }
+  }
+
+  static func isBase64Byte(_ c: UInt8) -> Bool {
+    switch c {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+      true
+    default: false
     }
   }
 
@@ -261,8 +277,12 @@ struct OpenStepReader {
     guard i < b.count else {
       throw .truncated(format: .gnustep, at: location(start), expected: "'>' to end the value")
     }
-    let body = String(decoding: b[bodyStart..<i], as: UTF8.self)
+    var body = String(decoding: b[bodyStart..<i], as: UTF8.self)
     i += 1
+    // GNUstep allows a quoted value (`<*I"42">`) when both quotes are there.
+    if body.utf8.count > 2, body.hasPrefix("\""), body.hasSuffix("\"") {
+      body = String(body.dropFirst().dropLast())
+    }
     switch type {
     case UInt8(ascii: "I"):
       let text = body.trimmingCharacters(in: .whitespaces)
@@ -442,7 +462,10 @@ struct OpenStepReader {
         guard try skipSpace() else { throw eof("';' or '}'") }
         if b[i] == UInt8(ascii: ";") {
           i += 1
-        } else if b[i] != UInt8(ascii: "}") {
+        } else if b[i] == UInt8(ascii: "}") {
+          // GNUstep reads it (with a logged warning); CoreFoundation refuses the file.
+          warnings.append(.missingSemicolon(after: key, at: location(i)))
+        } else {
           throw fail("expected ';' after the value of \"\(key)\"")
         }
       } else {

@@ -130,6 +130,9 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
   case nonStringKey(String, at: SourceLocation)
   /// A binary `NSSet` was read as an array.
   case setReadAsArray(at: SourceLocation)
+  /// A dictionary entry of OpenStep text not ended by `;` before `}`: GNUstep reads it,
+  /// CoreFoundation (Apple platforms) refuses the whole file.
+  case missingSemicolon(after: String, at: SourceLocation)
 
   public var description: String {
     switch self {
@@ -139,6 +142,9 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):
       "a set at \(at) was read as an array"
+    case .missingSemicolon(let key, let at):
+      "no ';' after the value of \"\(key)\" at \(at): GNUstep reads it, CoreFoundation "
+        + "(Apple platforms) refuses the file"
     }
   }
 }
