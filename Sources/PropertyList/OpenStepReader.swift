@@ -95,8 +95,31 @@ struct OpenStepReader {
 
   private mutating func readUnquoted() -> String {
     let start = i
-    while i < b.count, OpenStepWriter.isUnquotedCharacter(b[i]) { i += 1 }
-    return String(decoding: b[start..<i], as: UTF8.self)
+    var beyondCoreFoundation = false
+    while i < b.count, Self.isGNUstepUnquoted(b[i]) {
+      if !OpenStepWriter.isUnquotedCharacter(b[i]) { beyondCoreFoundation = true }
+      i += 1
+    }
+    let text = String(decoding: b[start..<i], as: UTF8.self)
+    if beyondCoreFoundation {
+      warnings.append(.unquotedBeyondCoreFoundation(text, at: location(start)))
+    }
+    return text
+  }
+
+  /// GNUstep's unquoted characters (`quotables` in NSPropertyList.m): printable ASCII but
+  /// space and `" ' ( ) , ; < = > [ \ ] ` { }`. CoreFoundation's are fewer (letters, digits and
+  /// `_ $ / : . -`); a string using the others is read, with a warning.
+  static func isGNUstepUnquoted(_ c: UInt8) -> Bool {
+    guard c > 0x20, c < 0x7F else { return false }
+    switch c {
+    case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: "="),
+      UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"),
+      UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+      return false
+    default: return true
+    }
   }
 
   private mutating func readQuoted() throws(PlistError) -> String {
@@ -368,7 +391,7 @@ struct OpenStepReader {
     case UInt8(ascii: "<"): return .value(try readAngle())
     case UInt8(ascii: "\""), UInt8(ascii: "'"): return .value(.string(try readQuoted()))
     default:
-      guard OpenStepWriter.isUnquotedCharacter(c) else {
+      guard Self.isGNUstepUnquoted(c) else {
         throw fail("unexpected '\(Character(Unicode.Scalar(c)))' where a value should start")
       }
       return .value(.string(readUnquoted()))

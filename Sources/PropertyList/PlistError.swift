@@ -133,6 +133,9 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
   /// A dictionary entry of OpenStep text not ended by `;` before `}`: GNUstep reads it,
   /// CoreFoundation (Apple platforms) refuses the whole file.
   case missingSemicolon(after: String, at: SourceLocation)
+  /// An unquoted OpenStep string with characters GNUstep allows bare and CoreFoundation does
+  /// not (`a+b`, `x@y`): read; Apple platforms would refuse the file.
+  case unquotedBeyondCoreFoundation(String, at: SourceLocation)
 
   public var description: String {
     switch self {
@@ -142,6 +145,9 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):
       "a set at \(at) was read as an array"
+    case .unquotedBeyondCoreFoundation(let text, let at):
+      "the unquoted string \"\(text)\" at \(at) uses characters GNUstep reads bare and "
+        + "CoreFoundation (Apple platforms) refuses"
     case .missingSemicolon(let key, let at):
       "no ';' after the value of \"\(key)\" at \(at): GNUstep reads it, CoreFoundation "
         + "(Apple platforms) refuses the file"

@@ -59,6 +59,11 @@ import Testing
     Case(text: "(<*I12abc>)", prefs: nil, gnustep: #"{"array": [{"integer": "12"}]}"#),
     Case(text: "(<*R1.5x>)", prefs: nil, gnustep: #"{"array": [{"real": "1.5"}]}"#),
     Case(text: #"(<*I"">)"#, prefs: nil, gnustep: #"{"array": [{"integer": "0"}]}"#),
+    // GNUstep's unquoted characters are more than CoreFoundation's: read, with a warning.
+    Case(
+      text: "(a+b, c, x@y!, #d)", prefs: ["a+b", "c", "x@y!", "#d"],
+      gnustep:
+        ##"{"array": [{"string": "a+b"}, {"string": "c"}, {"string": "x@y!"}, {"string": "#d"}]}"##),
     // No ';' before '}': GNUstep reads it with a logged warning; CoreFoundation refuses it.
     Case(text: #"{"A"=A}"#, prefs: ["A": "A"], gnustep: #"{"dict": {"A": {"string": "A"}}}"#),
   ]
@@ -81,6 +86,12 @@ import Testing
     let warning = try #require(document.warnings.first)
     #expect(warning.description.contains("CoreFoundation"))
     #expect(warning.description.contains("line 4"))
+  }
+
+  @Test func unquotedCharactersBeyondCoreFoundationAreAWarning() throws {
+    let document = try PropertyList.read(Data("(plain, a+b)".utf8))
+    #expect(document.warnings.count == 1)
+    #expect(document.warnings.first?.description.contains("\"a+b\"") == true)
   }
 
   /// GNUstep itself gives the recorded answers (the live reference; required under CI).

@@ -655,8 +655,10 @@ def openstep_cases():
     bad("array-unterminated.openstep", o("( a, b"), ["truncated"], "an array with no )")
     bad("content-after-value.openstep", o("( a ) b\n"), ["malformed"], "( a ) followed by b")
     bad("two-dicts.openstep", o("{ a = b; }\n{ c = d; }\n"), ["malformed"], "two top-level dictionaries")
-    bad("unexpected-character.openstep", o("{ a = #b; }\n"),
-        ["malformed"], "'#' where a value should start")
+    bad("unexpected-character.openstep", o("{ a = `b; }\n"),
+        ["malformed"], "'`' where a value should start (GNUstep refuses it too)")
+    good("unquoted-gnustep-characters.openstep", o("{ a = #b; c = a+b; d = x@y!; }\n"),
+         "unquoted strings with characters GNUstep reads bare (# + @ !) and CoreFoundation does not")
     bad("unicode-escape-no-digits.openstep", o('{ a = "\\Uzz"; }\n'), ["malformed"],
         "\\U without hex digits")
 
