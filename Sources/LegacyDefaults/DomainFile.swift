@@ -70,6 +70,9 @@ package struct DomainFile: DefaultsStorage {
     guard case .dictionary(let values) = document.value else {
       throw .notADictionary(path: path, type: document.value.typeName)
     }
+    for case .indistinctKeys(let first, let second, _) in document.warnings {
+      throw .indistinctKeys(path: path, keys: [first, second])
+    }
     var snapshot = DomainSnapshot(values: values, format: document.format)
     snapshot.bytes = data
     return snapshot

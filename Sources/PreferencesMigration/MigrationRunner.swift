@@ -127,7 +127,7 @@ public struct MigrationRunner: Sendable {
       outcome.status =
         switch error {
         case .cannotRead: .missing
-        case .notADictionary: .malformed
+        case .notADictionary, .indistinctKeys: .malformed
         case .cannotEncode, .unsupportedValue, .emptyKey: .refused
         default: .failed
         }

@@ -228,7 +228,7 @@ extension CommandFailure {
     switch error {
     case .emptyKey, .unsupportedValue, .invalidDomainName: self.init(.usage, error.description)
     case .cannotRead: self.init(.noInput, error.description)
-    case .notADictionary: self.init(.dataError, error.description)
+    case .notADictionary, .indistinctKeys: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
     case .cannotEncode: self.init(.dataError, error.description)
     }

@@ -440,8 +440,8 @@ struct BinaryPlistReader {
       let keyIndex = try checkedReference(at: refOffset, from: frame.object)
       let key = try decodeKey(keyIndex, refOffset: refOffset)
       try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
-      if frame.dictionary.updateValue(value, forKey: key) != nil {
-        warnings.append(.duplicateKey(key, at: .byteOffset(refOffset)))
+      if let warning = frame.dictionary.store(value, forKey: key, at: .byteOffset(refOffset)) {
+        warnings.append(warning)
       }
     } else {
       frame.values.append(value)

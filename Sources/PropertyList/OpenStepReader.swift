@@ -478,8 +478,9 @@ struct OpenStepReader {
       let top = stack.count - 1
       if stack[top].isDictionary {
         let key = stack[top].key ?? ""
-        if stack[top].dictionary.updateValue(value, forKey: key) != nil {
-          warnings.append(.duplicateKey(key, at: location(stack[top].keyOffset)))
+        let place = location(stack[top].keyOffset)
+        if let warning = stack[top].dictionary.store(value, forKey: key, at: place) {
+          warnings.append(warning)
         }
         stack[top].key = nil
         guard try skipSpace() else { throw eof("';' or '}'") }
@@ -538,8 +539,8 @@ struct OpenStepReader {
       }
       i += 1
       try count(at: keyOffset)
-      if dictionary.updateValue(value, forKey: key) != nil {
-        warnings.append(.duplicateKey(key, at: location(keyOffset)))
+      if let warning = dictionary.store(value, forKey: key, at: location(keyOffset)) {
+        warnings.append(warning)
       }
     }
     return .dictionary(dictionary)

@@ -67,7 +67,9 @@ private final class EncodingBox: Encoder {
     case let date as Date: value = .date(date)
     case let data as Data: value = .data(data)
     case let url as URL: value = .string(url.absoluteString)
-    case let decimal as Decimal: value = .real(NSDecimalNumber(decimal: decimal).doubleValue)
+    // A Decimal is kept exact as its decimal text: a real would lose digits (0.1, or more
+    // than 17 significant digits), and Decimal's own Codable form is not a plist value.
+    case let decimal as Decimal: value = .string(decimal.description)
     default: try v.encode(to: self)
     }
   }
@@ -263,6 +265,19 @@ private struct DecodingBox: Decoder {
       guard case .string(let s) = value, let url = URL(string: s), let result = url as? T else {
         throw mismatch(type)
       }
+      return result
+    }
+    if type == Decimal.self {
+      let decimal: Decimal?
+      switch value {
+      case .string(let s): decimal = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX"))
+      case .integer(let i): decimal = Decimal(i)
+      case .unsignedInteger(let u): decimal = Decimal(u)
+      // Written as a real by earlier versions: the nearest decimal of that real.
+      case .real(let d) where d.isFinite: decimal = Decimal(d)
+      default: decimal = nil
+      }
+      guard let decimal, let result = decimal as? T else { throw mismatch(type) }
       return result
     }
     if let scalar = try scalar(type) { return scalar }

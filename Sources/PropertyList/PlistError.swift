@@ -123,8 +123,19 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
 
 /// Something a reader accepted but that a user should know about.
 public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
+  /// A key with its scalars spelled out: `"é" (U+0065 U+0301)`.
+  static func scalars(_ key: String) -> String {
+    "\"\(key)\" ("
+      + key.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
+      + ")"
+  }
+
   /// A dictionary named the same key twice; the last value was kept (as CoreFoundation does).
   case duplicateKey(String, at: SourceLocation)
+  /// Two keys that differ only in Unicode normalization (`é` as one scalar and as `e` + U+0301):
+  /// CoreFoundation keeps both, a Swift dictionary cannot, so the second value replaced the
+  /// first. Writers of domains refuse such a file rather than lose a key.
+  case indistinctKeys(String, String, at: SourceLocation)
   /// A dictionary key that was not a string (GNUstep and binary plists allow them); it was kept
   /// under its text form.
   case nonStringKey(String, at: SourceLocation)
@@ -141,6 +152,9 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .duplicateKey(let key, let at):
       "duplicate key \"\(key)\" at \(at): the last value was kept"
+    case .indistinctKeys(let first, let second, let at):
+      "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
+        + "Unicode normalization: CoreFoundation keeps both, this reader kept one value"
     case .nonStringKey(let key, let at):
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):
@@ -183,4 +197,24 @@ public struct PlistLimits: Sendable, Hashable {
   }
 
   public static let `default` = PlistLimits()
+}
+
+extension Dictionary where Key == String, Value == PlistValue {
+  /// Stores `value` under `key` as the readers do; when the key is there already, the warning:
+  /// an exact duplicate (the last value wins, as in CoreFoundation), or a key that only Unicode
+  /// normalization makes equal to another (CoreFoundation would keep both).
+  mutating func store(_ value: PlistValue, forKey key: String, at place: SourceLocation)
+    -> PlistWarning?
+  {
+    guard let index = index(forKey: key) else {
+      self[key] = value
+      return nil
+    }
+    let existing = self[index].key
+    self[key] = value
+    if existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
+      return .duplicateKey(key, at: place)
+    }
+    return .indistinctKeys(existing, key, at: place)
+  }
 }

@@ -506,9 +506,12 @@ struct XMLPlistReader {
             produced = .uid(uid)
           } else {
             var dictionary = [String: PlistValue](minimumCapacity: top.entries.count)
-            for entry in top.entries
-            where dictionary.updateValue(entry.value, forKey: entry.key) != nil {
-              warnings.append(.duplicateKey(entry.key, at: location(entry.offset)))
+            for entry in top.entries {
+              if let warning = dictionary.store(
+                entry.value, forKey: entry.key, at: location(entry.offset))
+              {
+                warnings.append(warning)
+              }
             }
             produced = .dictionary(dictionary)
           }

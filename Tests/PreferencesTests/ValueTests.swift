@@ -178,3 +178,33 @@ final class LockedList: Sendable {
   func append(_ s: String) { list.withLock { $0.append(s) } }
   var items: [String] { list.withLock { $0 } }
 }
+
+/// A `Decimal` in a Codable preference: stored exact as its decimal text, read back equal
+/// (it was written as a lossy real and never decoded back).
+struct Price: Codable, Hashable, Sendable, CodablePreference {
+  var amount: Decimal
+  var tax: Decimal?
+}
+
+@Suite struct DecimalValueTests {
+  @Test(arguments: ["0.1", "12345678901234567890.123", "-3.5", "0", "1e-20"])
+  func decimalsRoundTripExactly(text: String) throws {
+    let amount = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+    let folder = try TemporaryFolder()
+    let store = try PreferencesStore(url: folder.file("price.plist"))
+    let key = Key<Price?>("price")
+    store[key] = Price(amount: amount, tax: Decimal(string: "0.07"))
+    #expect(store.readIssues.isEmpty, "\(store.readIssues)")
+    let reopened = try PreferencesStore(url: folder.file("price.plist"))
+    #expect(try reopened.value(for: key) == Price(amount: amount, tax: Decimal(string: "0.07")))
+    // Stored as text, so other readers (and prefs read) see the exact digits.
+    let stored = try PropertyList.read(Data(contentsOf: folder.file("price.plist"))).value
+    #expect(stored["price"]?["amount"] == .string(amount.description))
+  }
+
+  /// A value earlier versions wrote as a real still decodes (to that real's decimal).
+  @Test func aDecimalWrittenAsARealStillReads() throws {
+    let store = PreferencesStore.inMemory(["price": ["amount": .real(2.5)]])
+    #expect(try store.value(for: Key<Price?>("price"))?.amount == Decimal(string: "2.5"))
+  }
+}
