@@ -130,11 +130,11 @@ public final class DefaultsStore: Sendable {
     self.exitFlushFailure = exitFlushFailure
     var initial = State()
     initial.arguments = ArgumentDomain.parse(arguments)
-    initial.base = loaded.values
+    initial.base = dialect.adopting(loaded.values, readFrom: loaded.format)
     initial.format = loaded.format
     initial.record(loaded.unreadable.map { [$0] } ?? [])
     if let global {
-      initial.global = global.values
+      initial.global = dialect.adopting(global.values, readFrom: global.format)
       initial.record(global.unreadable.map { [$0] } ?? [])
     }
     self.state = Locked(initial)
@@ -509,9 +509,9 @@ public final class DefaultsStore: Sendable {
       }
       if ticket > s.publishedTicket {
         s.publishedTicket = ticket
-        s.base = snapshot.values
+        s.base = dialect.adopting(snapshot.values, readFrom: snapshot.format)
         s.format = snapshot.format
-        if let global { s.global = global.values }
+        if let global { s.global = dialect.adopting(global.values, readFrom: global.format) }
       }
       s.record(snapshot.recoveries)
       s.record(snapshot.unreadable.map { [$0] } ?? [])

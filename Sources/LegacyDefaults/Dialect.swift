@@ -111,18 +111,50 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case none
   }
 
-  /// Integers above Int64.max: Apple clamps them to Int.max in `integer` only; GNUstep's
-  /// XML reader clamps them to Int64.max before any getter runs. corelibs reads them (and
-  /// Int64.max itself) as nothing at all, a plain bug: prefs reads them as Apple does.
+  /// Integers above Int64.max: Apple clamps them to Int.max in `integer` only. GNUstep's XML
+  /// reader clamps them to Int64.max before any getter runs (``adopting(_:readFrom:)`` does
+  /// that where GNUstep does, when the store reads an XML file), while its typed-text reader
+  /// keeps them unsigned: `double` is then the unsigned value, and `integer` clamps (GNUstep
+  /// wraps, MIGRATION.md). corelibs reads them (and Int64.max itself) as nothing at all, a
+  /// plain bug: prefs reads them as Apple does.
   func number(_ value: PlistValue) -> Number {
     switch value {
     case .bool(let b): .bool(b)
     case .integer(let i): .integer(Int(i))
     case .unsignedInteger(let u) where u <= UInt64(Int.max): .integer(Int(u))
-    case .unsignedInteger(let u): self == .gnustep ? .integer(.max) : .unsigned(u)
+    case .unsignedInteger(let u): .unsigned(u)
     case .real(let d): .real(d)
     case .string(let s): .text(s)
     case .date, .data, .array, .dictionary, .uid: .none
+    }
+  }
+
+  /// A domain's values as this dialect's reader left them for the getters. GNUstep's XML
+  /// reader clamps an integer above Int64.max to Int64.max (so `objectForKey:` sees it clamped
+  /// too); its binary and typed-text readers, and the other dialects, keep what the file holds.
+  public func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
+    -> [String: PlistValue]
+  {
+    guard self == .gnustep, format == .xml, values.values.contains(where: Self.holdsUnsigned)
+    else { return values }
+    return values.mapValues(Self.clampingUnsigned)
+  }
+
+  private static func holdsUnsigned(_ value: PlistValue) -> Bool {
+    switch value {
+    case .unsignedInteger(let u): u > UInt64(Int64.max)
+    case .array(let a): a.contains(where: holdsUnsigned)
+    case .dictionary(let d): d.values.contains(where: holdsUnsigned)
+    default: false
+    }
+  }
+
+  private static func clampingUnsigned(_ value: PlistValue) -> PlistValue {
+    switch value {
+    case .unsignedInteger(let u) where u > UInt64(Int64.max): .integer(.max)
+    case .array(let a): .array(a.map(clampingUnsigned))
+    case .dictionary(let d): .dictionary(d.mapValues(clampingUnsigned))
+    default: value
     }
   }
 
