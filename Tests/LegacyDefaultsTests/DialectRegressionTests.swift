@@ -30,6 +30,7 @@ import Testing
       _ = dialect.string(value)
       _ = dialect.url(value, home: "/home/test")
     }
-    #expect(clock.now - start < .seconds(1), "\(name)")
+    // Catches a hang, not slowness (speed targets live in prefs-bench).
+    #expect(clock.now - start < .seconds(30), "\(name)")
   }
 }

@@ -40,9 +40,11 @@ import Testing
     let expected = Dictionary(uniqueKeysWithValues: Self.values)
     // In this process, through a second UserDefaults instance of the suite.
     #expect(try UserDefaultsStorage(suiteName: suite).load().values == expected)
-    // In the file corelibs wrote, as python's plistlib reads it.
+    // In the file corelibs wrote, as python's plistlib reads it (python3 comes with the
+    // machine and is installed by .ci/run's image; a missing one fails here).
     let file = folder.file("bridge.plist")
-    if let python = External.which("python3") {
+    do {
+      let python = try #require(External.which("python3"), "python3 is not installed")
       let script = """
         import plistlib, sys
         d = plistlib.load(open(sys.argv[1], 'rb'))

@@ -43,19 +43,11 @@ import Testing
     return try JSONDecoder().decode(Loaded.self, from: result.stdout)
   }
 
-  static var driver: LegacyDriver? {
-    if LegacyDriver.shared == nil {
-      print("GNUstep is not installed: Objective-C Preference comparisons skipped")
-    }
-    return LegacyDriver.shared
-  }
-
-  @Test(arguments: cases)
+  @Test(
+    .enabled(if: Tools.gnustep || External.required, "needs GNUstep (the Objective-C class)"),
+    arguments: cases)
   func handEditedFilesLoadAlike(name: String, format: PlistFormat) throws {
-    guard let driver = Self.driver else {
-      #expect(!External.required, "GNUstep is missing under CI")
-      return
-    }
+    let driver = try LegacyDriver.require()
     let values = try #require(Self.handEdited.first { $0.0 == name }?.1)
     let folder = try TemporaryFolder()
     let file = folder.file("legacy.plist")
@@ -68,22 +60,19 @@ import Testing
       "\(name) as \(format)")
   }
 
-  @Test func absentFileLoadsTheDefaults() throws {
-    guard let driver = Self.driver else {
-      #expect(!External.required, "GNUstep is missing under CI")
-      return
-    }
+  @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep (the Objective-C class)"))
+  func absentFileLoadsTheDefaults() throws {
+    let driver = try LegacyDriver.require()
     #expect(
       try Self.objectiveCLoad(nil, driver: driver) == Loaded(isSoundEnabled: true, rankingSize: 5))
     #expect(Preference.load(from: DefaultsStore(inMemory: [:])) == Preference())
   }
 
-  @Test(arguments: [(false, 12), (true, 5), (false, -1), (true, 0)])
+  @Test(
+    .enabled(if: Tools.gnustep || External.required, "needs GNUstep (the Objective-C class)"),
+    arguments: [(false, 12), (true, 5), (false, -1), (true, 0)])
   func whatObjectiveCSavesSwiftLoads(sound: Bool, size: Int) throws {
-    guard let driver = Self.driver else {
-      #expect(!External.required, "GNUstep is missing under CI")
-      return
-    }
+    let driver = try LegacyDriver.require()
     let (result, saved) = try driver.run(["save", sound ? "YES" : "NO", String(size)], file: nil)
     #expect(result.status == 0, "\(result.stderr)")
     let data = try #require(saved, "prefs-driver save wrote no file")
@@ -96,12 +85,11 @@ import Testing
     }
   }
 
-  @Test(arguments: [(false, 12), (true, 5), (false, -1)], [PlistFormat.xml, .binary])
+  @Test(
+    .enabled(if: Tools.gnustep || External.required, "needs GNUstep (the Objective-C class)"),
+    arguments: [(false, 12), (true, 5), (false, -1)], [PlistFormat.xml, .binary])
   func whatSwiftSavesObjectiveCLoads(values: (Bool, Int), format: PlistFormat) throws {
-    guard let driver = Self.driver else {
-      #expect(!External.required, "GNUstep is missing under CI")
-      return
-    }
+    let driver = try LegacyDriver.require()
     let folder = try TemporaryFolder()
     let file = folder.file("swift.plist")
     let store = try DefaultsStore(url: file, newFileFormat: format, flushAtExit: false)

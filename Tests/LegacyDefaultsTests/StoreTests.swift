@@ -251,7 +251,6 @@ import Testing
       }
       return values
     }
-    try await Task.sleep(for: .milliseconds(20))
     try store.set(3, forKey: "size")
     store.register(defaults: ["size": 5])  // hidden behind 3: no change
     store.removeObject(forKey: "size")  // now the registered 5 shows through

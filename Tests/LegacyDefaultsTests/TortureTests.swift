@@ -7,7 +7,7 @@ import Testing
 
 /// Abuse with real processes: many writers mixing operations, a full disk, SIGKILL over many
 /// cycles (longer with PREFS_TORTURE_ROUNDS), and files that try to point elsewhere.
-@Suite struct TortureTests {
+@Suite(.tags(.slow)) struct TortureTests {
   static let stress = External.product("prefs-stress")
 
   /// 8 processes mixing set, modify and removeObject on one domain: no lost update.

@@ -218,9 +218,9 @@ import Testing
 
   /// After a launch migration, `export` gives back what the Objective-C `Preference` (GNUstep)
   /// loads the same as before.
-  @Test(.enabled(if: LegacyDriver.shared != nil, "needs GNUstep (Legacy/build.sh)"))
+  @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep (Legacy/build.sh)"))
   func exportAfterALaunchMigrationLoadsLikeTheOriginalInObjectiveC() throws {
-    let driver = try #require(LegacyDriver.shared)
+    let driver = try LegacyDriver.require()
     let folder = try TemporaryFolder()
     let legacy: [String: PlistValue] = ["PREFS_SOUND_ENABLED": "NO", "PREFS_RANKING_SIZE": " 12"]
     let suite = try Self.suite(folder, legacy)

@@ -82,7 +82,7 @@ import Testing
       }
       return values
     }
-    try await Task.sleep(for: .milliseconds(20))
+    // The observer is registered when the stream is made: no wait is needed.
     store[Keys.colorMode] = .dark
     store[Keys.colorMode] = .light
     // The current value first, then each change.

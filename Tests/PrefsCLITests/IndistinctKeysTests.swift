@@ -9,7 +9,7 @@ import Testing
 @Suite struct IndistinctKeysTests {
   static let binary = External.product("prefs")
 
-  @Test(.enabled(if: External.which("python3") != nil, "needs python3 (plistlib writes the file)"))
+  @Test(.enabled(if: Tools.python || External.required, "needs python3 (plistlib writes the file)"))
   func twinKeysAreRefusedByEveryWriterAndKeptByNone() throws {
     let folder = try TemporaryFolder()
     let file = folder.file("twins.plist")

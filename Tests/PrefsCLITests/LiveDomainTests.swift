@@ -20,7 +20,7 @@ import Testing
   /// write is in the final file, the migration is not undone, and the final file is exactly
   /// the migration of the backup plus the writer's keys. PREFS_RACE_ROUNDS sets the rounds
   /// (default 24; Scripts/torture.sh runs more).
-  @Test func inPlaceMigrationBesideALiveWriterLosesNothing() throws {
+  @Test(.tags(.slow)) func inPlaceMigrationBesideALiveWriterLosesNothing() throws {
     let rounds = Int(ProcessInfo.processInfo.environment["PREFS_RACE_ROUNDS"] ?? "") ?? 24
     let legacy = try Self.values(Self.sample)
     let sampleBytes = try Data(contentsOf: Self.sample)

@@ -135,7 +135,7 @@ import Testing
     #expect(try Data(contentsOf: input.appendingPathComponent("bad.plist")) == bad)
   }
 
-  @Test func aBatchOfTenThousandFilesSumsUp() throws {
+  @Test(.tags(.slow)) func aBatchOfTenThousandFilesSumsUp() throws {
     let folder = try TemporaryFolder()
     let input = folder.url.appendingPathComponent("in")
     try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)

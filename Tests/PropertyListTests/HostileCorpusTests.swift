@@ -65,7 +65,8 @@ import Testing
         error == .empty || text.contains("byte offset") || text.contains("line"),
         "\(name): \(text)")
     }
-    #expect(clock.now - start < .seconds(1), "\(name) took too long")
+    // Catches a hang, not slowness (speed targets live in prefs-bench).
+    #expect(clock.now - start < .seconds(30), "\(name) took too long")
   }
 
   @Test(arguments: accepted)

@@ -11,7 +11,8 @@ import Testing
     let start = clock.now
     defer {
       let elapsed = clock.now - start
-      #expect(elapsed < .seconds(1), "\(label) took \(elapsed)")
+      // Catches a hang, not slowness (speed targets live in prefs-bench).
+      #expect(elapsed < .seconds(30), "\(label) took \(elapsed)")
     }
     do {
       let document = try PropertyList.read(data)

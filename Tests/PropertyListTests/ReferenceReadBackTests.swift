@@ -27,7 +27,9 @@ import Testing
   }
 
   static func plistlib(_ file: URL) throws -> PlistValue? {
-    guard let python = External.which("python3") else { return nil }
+    guard let python = External.which("python3") else {
+      throw TypedJSONError(description: "python3 is not installed")
+    }
     let script = Fixtures.root.appendingPathComponent("typed_json.py").path
     let result = try External.run(python, [script, file.path])
     guard result.status == 0 else {
@@ -37,27 +39,24 @@ import Testing
     return try TypedJSON.decode(result.stdout)
   }
 
-  @Test(arguments: values, [PlistFormat.binary, .xml])
+  @Test(
+    .enabled(if: Tools.python || External.required, "needs python3 (plistlib)"),
+    arguments: values, [PlistFormat.binary, .xml])
   func plistlibReadsWhatPrefsWrites(name: String, format: PlistFormat) throws {
     let value = try Self.value(name)
     guard let data = try? PropertyList.write(value, as: format) else { return }
     let folder = try TemporaryFolder()
     let file = folder.file("out.plist")
     try data.write(to: file)
-    guard let read = try Self.plistlib(file) else {
-      #expect(!External.required, "python3 is missing")
-      return
-    }
+    guard let read = try Self.plistlib(file) else { return }
     #expect(read == (format == .xml ? Self.uidsAsDictionaries(value) : value), "\(name)")
   }
 
-  @Test(arguments: values, [PlistFormat.binary, .xml])
+  @Test(
+    .enabled(if: Tools.plistutil || External.required, "needs plistutil (libplist-utils)"),
+    arguments: values, [PlistFormat.binary, .xml])
   func plistutilReadsWhatPrefsWrites(name: String, format: PlistFormat) throws {
-    guard let plistutil = External.which("plistutil") else {
-      print("plistutil is not installed: skipped (apt-get install libplist-utils)")
-      #expect(!External.required, "plistutil is missing under CI")
-      return
-    }
+    let plistutil = try #require(External.which("plistutil"), "plistutil is not installed")
     if format == .binary, let reason = Self.plistutilXMLLoses[name] {
       print("\(name): binary → plistutil → XML not compared: \(reason)")
       return
@@ -83,13 +82,12 @@ import Testing
       "plistutil writes a raw carriage return, which python's expat reads as a newline",
   ]
 
-  @Test(arguments: values, [PlistFormat.binary, .xml, .gnustep])
+  @Test(
+    .enabled(if: Tools.gnustep || External.required, "needs GNUstep (gnustep-config, gcc)"),
+    arguments: values, [PlistFormat.binary, .xml, .gnustep])
   func gnustepReadsWhatPrefsWrites(name: String, format: PlistFormat) throws {
-    guard let gnustep = GNUstepDump.shared else {
-      print("GNUstep is not installed: skipped (apt-get install gobjc libgnustep-base-dev)")
-      #expect(!External.required, "GNUstep is missing under CI")
-      return
-    }
+    let gnustep = try #require(
+      GNUstepDump.shared, "GNUstep is missing or gnustep_dump did not build")
     var value = try Self.value(name)
     if let known = GNUstepDump.knownReadBugs[name] {
       // A value GNUstep itself cannot read back; listed with the reason.

@@ -1,5 +1,12 @@
 import Foundation
 import PropertyList
+import Testing
+
+extension Tag {
+  /// Tests that take seconds (the 10,000-file batch, SIGKILL rounds, races): skip them for a
+  /// quick run with `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter'`.
+  @Tag public static var slow: Self
+}
 
 public struct TypedJSONError: Error, CustomStringConvertible {
   public var description: String
@@ -154,22 +161,48 @@ extension External {
   }
 }
 
+/// Whether a reference tool is installed. A test that needs one is enabled with
+/// `.enabled(if: Tools.gnustep || External.required, …)`: without the tool it is reported as
+/// skipped (never as passed), and under CI, where `.ci/run` installs every tool, it runs and
+/// fails if the tool is missing.
+public enum Tools {
+  public static let gnustep =
+    External.which("gnustep-config") != nil && External.which("gcc") != nil
+  public static let plistutil = External.which("plistutil") != nil
+  public static let python = External.which("python3") != nil
+}
+
 /// The Objective-C driver of `Legacy/` under GNUstep, built once per test run into a
 /// temporary folder, with GNUstep's defaults folder confined to a temporary folder per run.
 public final class LegacyDriver: Sendable {
   public let executable: String
 
-  public static let shared: LegacyDriver? = {
-    guard External.which("gnustep-config") != nil, External.which("gcc") != nil else {
-      return nil
-    }
+  /// The built driver, or why it could not be built (a failed build is a failure, never a
+  /// skip); nil only when GNUstep is not installed.
+  public static let built: Result<LegacyDriver, TypedJSONError>? = {
+    guard Tools.gnustep else { return nil }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "prefs-legacy-driver-\(UUID().uuidString)")
     let build = External.packageRoot.appendingPathComponent("Legacy/build.sh").path
-    guard let result = try? External.run("/bin/bash", [build, folder.path]), result.status == 0
-    else { return nil }
-    return LegacyDriver(executable: folder.appendingPathComponent("prefs-driver").path)
+    do {
+      let result = try External.run("/bin/bash", [build, folder.path])
+      guard result.status == 0 else {
+        return .failure(TypedJSONError(description: "Legacy/build.sh failed: \(result.stderr)"))
+      }
+    } catch {
+      return .failure(TypedJSONError(description: "Legacy/build.sh did not run: \(error)"))
+    }
+    return .success(LegacyDriver(executable: folder.appendingPathComponent("prefs-driver").path))
   }()
+
+  /// The driver, for a test enabled by `Tools.gnustep || External.required`: throws when
+  /// GNUstep is missing (under CI) or the build failed.
+  public static func require() throws -> LegacyDriver {
+    guard let built else {
+      throw TypedJSONError(description: "GNUstep is not installed (.ci/run installs it)")
+    }
+    return try built.get()
+  }
 
   init(executable: String) { self.executable = executable }
 
