@@ -105,7 +105,7 @@ extension URL: PreferenceValue {
   /// keyed-archived `NSURL`.
   public static func decode(_ stored: PlistValue) throws(DecodeFailure) -> URL {
     if case .string(let s) = stored, s.hasPrefix("/") || s.hasPrefix("~") {
-      guard let url = Dialect.apple.url(stored) else { throw .invalid("not a path: \(s)") }
+      guard let url = legacyURL(stored) else { throw .invalid("not a path: \(s)") }
       return url
     }
     if case .string(let s) = stored {
@@ -113,12 +113,18 @@ extension URL: PreferenceValue {
       return url
     }
     if case .data = stored {
-      guard let url = Dialect.apple.url(stored) else {
+      guard let url = legacyURL(stored) else {
         throw .invalid("data that is not a keyed-archived URL")
       }
       return url
     }
     throw .wrongType(expected: "a URL string")
+  }
+
+  /// What `URLForKey:` read from a legacy value, through the one vocabulary of legacy types.
+  private static func legacyURL(_ stored: PlistValue) -> URL? {
+    guard case .string(let text)? = Dialect.apple.read(stored, as: .url).value else { return nil }
+    return URL(string: text)
   }
 }
 

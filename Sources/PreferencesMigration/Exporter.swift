@@ -46,7 +46,7 @@ public struct Exporter: Sendable {
       return typed
     case (.double, .integer(let i)): return .real(Double(i))
     case (.stringArray, .array(let list)):
-      return list.allSatisfy { $0.typeName == "string" } ? typed : nil
+      return list.allSatisfy { if case .string = $0 { true } else { false } } ? typed : nil
     case (.url, .string(let text)):
       guard let url = URL(string: text) else { return nil }
       if url.isFileURL { return .string(url.path) }

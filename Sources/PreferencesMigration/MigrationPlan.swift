@@ -19,9 +19,30 @@ public struct MigrationPlan: Sendable, Hashable {
     case array, dictionary
     case `enum`
     case json, any
+
+    /// The legacy getter this type reads through; nil for `enum` (a string with a fallback),
+    /// `json` (parsed) and `any` (copied).
+    public var legacyType: LegacyType? {
+      switch self {
+      case .bool: .bool
+      case .integer: .integer
+      case .double: .double
+      case .string: .string
+      case .date: .date
+      case .data: .data
+      case .url: .url
+      case .stringArray: .stringArray
+      case .array: .array
+      case .dictionary: .dictionary
+      case .enum, .json, .any: nil
+      }
+    }
   }
 
   /// What a value the target type cannot hold does to the file.
+  ///
+  /// (ValueType keeps the plan file's JSON words; ``ValueType/legacyType`` is the getter each
+  /// one reads through.)
   public enum Invalid: String, Sendable, Hashable, CaseIterable {
     /// The file is refused, nothing written (the default).
     case refuse

@@ -126,53 +126,33 @@ public struct Migrator: Sendable {
   /// What the legacy code read, in the typed key's stored form.
   func convert(_ value: PlistValue, _ entry: MigrationPlan.Entry) -> Conversion {
     let dialect = plan.dialect
-    let scalar: Bool
-    switch value {
-    case .string, .integer, .unsignedInteger, .real, .bool: scalar = true
-    default: scalar = false
-    }
-    func read(_ typed: PlistValue, exact: Bool) -> Conversion {
-      exact
-        ? .success(typed, .migrated, nil)
-        : .success(typed, .coerced, "read as \(dialect)'s \(entry.type.rawValue) getter reads it")
-    }
     func cannot() -> Conversion {
       .failure("a \(value.typeName) cannot be read as \(entry.type.rawValue)")
     }
+    /// The legacy getter's answer, through the one vocabulary of legacy types.
+    func read(as type: LegacyType) -> Conversion {
+      let reading = dialect.read(value, as: type)
+      guard let answer = reading.value else { return cannot() }
+      switch reading.conversion {
+      case .exact: return .success(answer, .migrated, nil)
+      case .coerced:
+        return .success(
+          answer, .coerced, "read as \(dialect)'s \(entry.type.rawValue) getter reads it")
+      case .unreadable: return cannot()
+      }
+    }
+    if let type = entry.type.legacyType { return read(as: type) }
     switch entry.type {
-    case .bool:
-      guard scalar else { return cannot() }
-      return read(.bool(dialect.bool(value)), exact: value.typeName == "bool")
-    case .integer:
-      guard scalar else { return cannot() }
-      return read(.int(dialect.integer(value)), exact: value.typeName == "integer")
-    case .double:
-      guard scalar else { return cannot() }
-      return read(.real(dialect.double(value)), exact: value.typeName == "real")
-    case .string:
-      guard let s = dialect.string(value) else { return cannot() }
-      return read(.string(s), exact: value.typeName == "string")
-    case .date:
-      guard let d = dialect.date(value) else { return cannot() }
-      return read(.date(d), exact: true)
-    case .data:
-      guard let d = dialect.data(value) else { return cannot() }
-      return read(.data(d), exact: true)
-    case .url:
-      guard let url = dialect.url(value) else { return cannot() }
-      return read(.string(url.absoluteString), exact: false)
-    case .stringArray:
-      guard let list = dialect.stringArray(value) else { return cannot() }
-      return read(.array(list.map(PlistValue.string)), exact: true)
-    case .array:
-      guard let list = dialect.array(value) else { return cannot() }
-      return read(.array(list), exact: true)
-    case .dictionary:
-      guard let d = dialect.dictionary(value) else { return cannot() }
-      return read(.dictionary(d), exact: true)
     case .enum:
-      guard scalar, let raw = dialect.string(value) else { return cannot() }
-      if entry.values.contains(raw) { return read(.string(raw), exact: value.typeName == "string") }
+      let reading = dialect.read(value, as: .string)
+      guard reading.conversion != .unreadable, case .string(let raw)? = reading.value,
+        value.isScalar
+      else { return cannot() }
+      if entry.values.contains(raw) {
+        return reading.conversion == .exact
+          ? .success(.string(raw), .migrated, nil)
+          : .success(.string(raw), .coerced, "read as \(dialect)'s string getter reads it")
+      }
       guard let defaultValue = entry.defaultValue else {
         return .failure(
           "\"\(raw)\" is not one of \(entry.values.joined(separator: ", ")) and there is no default"
@@ -186,7 +166,7 @@ public struct Migrator: Sendable {
       switch value {
       case .data(let d): bytes = d
       case .string(let s): bytes = Data(s.utf8)
-      case .dictionary, .array: return read(value, exact: true)
+      case .dictionary, .array: return .success(value, .migrated, nil)
       default: return cannot()
       }
       let parsed: JSONValue
@@ -200,7 +180,9 @@ public struct Migrator: Sendable {
       }
       return .success(native, .coerced, "JSON \(value.typeName) stored as a native structure")
     case .any:
-      return read(value, exact: true)
+      return .success(value, .migrated, nil)
+    default:
+      return cannot()
     }
   }
 }

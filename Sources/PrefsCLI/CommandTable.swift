@@ -1,3 +1,5 @@
+import LegacyDefaults
+
 /// One verb, declared once. `prefs help`, `prefs VERB --help`, the manual page, the shell
 /// completions and the argument scanner all read this declaration, so no option is listed
 /// twice and a verb cannot accept an option its help does not show.
@@ -160,7 +162,7 @@ extension Prefs {
       options: [
         .init(
           name: "--as", value: "TYPE",
-          choices: Read.Getter.allCases.map(\.rawValue), help: "read through this getter"),
+          choices: LegacyType.allCases.map(\.rawValue), help: "read through this getter"),
         .init(
           name: "--dialect", value: "DIALECT", choices: ["apple", "gnustep", "corelibs"],
           help: "whose getters (default apple)"),

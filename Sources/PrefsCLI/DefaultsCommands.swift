@@ -4,17 +4,12 @@ import PropertyList
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
 enum Read {
-  enum Getter: String, CaseIterable {
-    case bool, integer, double, float, string, stringArray = "string-array", array, dictionary,
-      data, date, url, object
-  }
-
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "read takes a file and at most one key")
     }
     let getter = try args.choice(
-      "--as", Dictionary(uniqueKeysWithValues: Getter.allCases.map { ($0.rawValue, $0) }))
+      "--as", Dictionary(uniqueKeysWithValues: LegacyType.allCases.map { ($0.rawValue, $0) }))
     let dialect = try args.choice("--dialect", Target.dialects) ?? .apple
     let domain = try Target.domain(args.positional[0])
     let path = domain.name
@@ -76,21 +71,8 @@ enum Read {
   }
 
   /// What the getter returned, as a value to print (nil: the getter returned nil).
-  static func apply(_ getter: Getter, dialect: Dialect, to value: PlistValue) -> PlistValue? {
-    switch getter {
-    case .bool: .bool(dialect.bool(value))
-    case .integer: .int(dialect.integer(value))
-    case .double: .real(dialect.double(value))
-    case .float: .real(Double(dialect.float(value)))
-    case .string: dialect.string(value).map(PlistValue.string)
-    case .stringArray: dialect.stringArray(value).map { .array($0.map(PlistValue.string)) }
-    case .array: dialect.array(value).map(PlistValue.array)
-    case .dictionary: dialect.dictionary(value).map(PlistValue.dictionary)
-    case .data: dialect.data(value).map(PlistValue.data)
-    case .date: dialect.date(value).map(PlistValue.date)
-    case .url: dialect.url(value).map { .string($0.absoluteString) }
-    case .object: value
-    }
+  static func apply(_ getter: LegacyType, dialect: Dialect, to value: PlistValue) -> PlistValue? {
+    dialect.read(value, as: getter).value
   }
 
   static func human(_ value: PlistValue) -> String {

@@ -409,7 +409,7 @@ struct OpenStepReader {
   private mutating func keyString(_ token: Token, at offset: Int) throws(PlistError) -> String {
     switch token {
     case .value(.string(let s)): return s
-    case .value(let scalar) where scalar.typeName != "data":
+    case .value(let scalar) where scalar.isScalar || scalar.dateValue != nil:
       let text = OpenStepWriter.describeScalar(scalar)
       warnings.append(.nonStringKey(text, at: location(offset)))
       return text

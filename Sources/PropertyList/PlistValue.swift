@@ -43,6 +43,29 @@ public enum PlistValue: Sendable {
     }
   }
 
+  /// Whether the value is a scalar a number or string getter can read (string, integer, real,
+  /// bool), as opposed to a container, data or a date.
+  public var isScalar: Bool {
+    switch self {
+    case .string, .integer, .unsignedInteger, .real, .bool: true
+    default: false
+    }
+  }
+
+  /// Whether the value is an integer (signed or above Int64.max).
+  public var isInteger: Bool {
+    switch self {
+    case .integer, .unsignedInteger: true
+    default: false
+    }
+  }
+
+  /// The date, if the value is one.
+  public var dateValue: Date? {
+    if case .date(let d) = self { return d }
+    return nil
+  }
+
   public var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil

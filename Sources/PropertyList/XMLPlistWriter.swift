@@ -124,7 +124,7 @@ struct XMLPlistWriter {
       line("</array>", indent: indent)
     case .dictionary(let dictionary):
       guard indent < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-      if dictionary.count == 1, let only = dictionary["CF$UID"], only.typeName == "integer" {
+      if dictionary.count == 1, let only = dictionary["CF$UID"], only.isInteger {
         throw refuse(
           "a dictionary holding only the integer \"CF$UID\" reads back from XML as a UID "
             + "(CoreFoundation's rule); binary can hold it")
