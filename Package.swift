@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "LegacyDefaults", targets: ["LegacyDefaults"]),
     .library(name: "Preferences", targets: ["Preferences"]),
     .library(name: "PreferencesMigration", targets: ["PreferencesMigration"]),
+    // The seed apps' settings, ported: examples of the library, not part of its namespace.
+    .library(name: "PreferencesExamples", targets: ["PreferencesExamples"]),
     .executable(name: "prefs", targets: ["prefs"]),
   ],
   targets: [
@@ -18,6 +20,8 @@ let package = Package(
     .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
     // Layer 3: typed keys, Codable and enum values, observation.
     .target(name: "Preferences", dependencies: ["LegacyDefaults", "PropertyList"]),
+    // Examples: the three seed apps' settings on the typed store (built and tested).
+    .target(name: "PreferencesExamples", dependencies: ["Preferences", "PropertyList"]),
     // Layer 4: plans, the migrator, the report, the export back.
     .target(
       name: "PreferencesMigration", dependencies: ["Preferences", "LegacyDefaults", "PropertyList"]),
@@ -51,12 +55,15 @@ let package = Package(
     ),
     .testTarget(
       name: "PreferencesTests",
-      dependencies: ["Preferences", "LegacyDefaults", "PropertyList", "TestSupport"]
+      dependencies: [
+        "Preferences", "PreferencesExamples", "LegacyDefaults", "PropertyList", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "PreferencesMigrationTests",
       dependencies: [
-        "PreferencesMigration", "Preferences", "LegacyDefaults", "PropertyList", "TestSupport",
+        "PreferencesMigration", "Preferences", "PreferencesExamples", "LegacyDefaults",
+        "PropertyList", "TestSupport",
       ]
     ),
     .testTarget(

@@ -187,7 +187,8 @@ extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValu
 }
 
 /// Enums stored by raw value (`String` or `Int`). A raw value that names no case reads as the
-/// key's default, and is reported (the seed's `ColorModeOption(rawValue:) ?? .system`).
+/// key's default, and is reported (what `Mode(rawValue: raw) ?? .default` did by hand, made
+/// visible).
 extension PreferenceValue where Self: RawRepresentable, RawValue: PreferenceValue {
   public func plistValue() throws(PreferenceError) -> PlistValue? { try rawValue.plistValue() }
   public static func decode(_ stored: PlistValue) throws(DecodeFailure) -> Self {
@@ -200,7 +201,7 @@ extension PreferenceValue where Self: RawRepresentable, RawValue: PreferenceValu
 }
 
 /// `Codable` values, stored as native property-list structures (readable by Objective-C and
-/// by `prefs read`), not as JSON text. Reading also accepts what the seed-001 pattern stored:
+/// by `prefs read`), not as JSON text. Reading also accepts what apps commonly stored before:
 /// JSON bytes in a data value, or a JSON string.
 public protocol CodablePreference: Codable, PreferenceValue {}
 

@@ -7,6 +7,8 @@ import PropertyList
 ///
 /// ```swift
 /// let store = try PreferencesStore(domain: "com.exmo.equizmo")
+/// extension Keys { static let rankingSize = Key<Int>("ranking.size", default: 5) }
+///
 /// store[Keys.rankingSize] = 10          // written through (locked, merged, atomic)
 /// let size = store[Keys.rankingSize]    // 10; the key's default when absent
 /// ```

@@ -1,6 +1,8 @@
 /// A property backed by a typed key, for plain classes and structs:
 ///
 /// ```swift
+/// extension Keys { static let soundEnabled = Key<Bool>("sound.enabled", default: true) }
+///
 /// final class SoundSettings {
 ///   @StoredPreference var soundEnabled: Bool
 ///   init(store: PreferencesStore) {
@@ -11,7 +13,7 @@
 ///
 /// Inside an `@Observable` class a property wrapper does not work (the macro turns stored
 /// properties into computed ones, which cannot carry a wrapper): use a plain stored property
-/// with a write-through `didSet`, as ``AppSettings`` does.
+/// with a write-through `didSet` (the `PreferencesExamples` module's `AppSettings` shows how).
 @propertyWrapper
 public struct StoredPreference<Value: PreferenceValue>: Sendable {
   public let key: Key<Value>

@@ -4,7 +4,8 @@ import PropertyList
 
 /// The plan backwards: typed values back to legacy keys, in the types the legacy code wrote
 /// (`setBool:` a boolean, `setInteger:` an integer, an enum its raw string, a `json` value the
-/// JSON bytes the seed-001 pattern stored), so that a release can be rolled back.
+/// JSON bytes an app that stored `Codable` values as JSON wrote), so that a release can be
+/// rolled back.
 public struct Exporter: Sendable {
   public let plan: MigrationPlan
 

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyDefaults
 import Preferences
+import PreferencesExamples
 import PreferencesMigration
 import PropertyList
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Preferences
+import PreferencesExamples
 import PreferencesMigration
 import PropertyList
 import TestSupport

@@ -3,6 +3,7 @@
 // show code that does not build.
 import Foundation
 import Preferences
+import PreferencesExamples
 
 // README BEGIN
 extension Keys {

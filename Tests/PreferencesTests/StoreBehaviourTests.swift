@@ -2,6 +2,7 @@ import Foundation
 import LegacyDefaults
 import Observation
 import Preferences
+import PreferencesExamples
 import PropertyList
 import Synchronization
 import TestSupport

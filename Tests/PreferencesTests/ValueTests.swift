@@ -1,6 +1,7 @@
 import Foundation
 import LegacyDefaults
 import Preferences
+import PreferencesExamples
 import PropertyList
 import Synchronization
 import TestSupport

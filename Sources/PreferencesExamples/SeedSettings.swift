@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Preferences
 
 // The three seed apps' settings, ported onto the typed store.
 
@@ -14,7 +15,7 @@ extension Keys {
 
 // MARK: - Seed 000: `Storage` + `AppData`, one observable settings model
 
-/// The seed-000 color schemes, stored by raw value.
+/// A color scheme, stored by its raw value.
 public enum ColorModeOption: String, CaseIterable, Sendable, PreferenceValue {
   case light = "Light"
   case dark = "Dark"
@@ -22,13 +23,13 @@ public enum ColorModeOption: String, CaseIterable, Sendable, PreferenceValue {
 }
 
 extension Keys {
-  /// The seed-000 `nombreUsuario` (default "Lucas").
+  /// The user's name (default "Lucas").
   public static let username = Key<String>("username", default: "Lucas")
-  /// The seed-000 `colorMode`; an unknown raw value reads as `.system` and is reported.
+  /// The color scheme; an unknown raw value reads as `.system` and is reported.
   public static let colorMode = Key<ColorModeOption>("appearance.colorMode", default: .system)
 }
 
-/// The seed-000 `AppData`: an `@Observable` model whose properties read from the store at
+/// An `@Observable` settings model whose properties read from the store at
 /// start, write through on every change (`didSet`), and follow changes made elsewhere (another
 /// model on the same store, or another process, picked up at `synchronize()`).
 ///

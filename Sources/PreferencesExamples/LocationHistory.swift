@@ -1,4 +1,5 @@
 import Foundation
+import Preferences
 
 // Seed 001: the weather app's location history, without its flaws: no singleton (the store
 // is injected), no `try?` that silently drops data on a decode failure, no crash on a bad
@@ -45,7 +46,7 @@ public enum LocationHistoryError: Error, Sendable, Hashable, CustomStringConvert
   }
 }
 
-/// The seed-001 `UserDefaultsManager`'s behaviour: current location, a history with the newest
+/// A location history on the typed store: current location, a history with the newest
 /// first, removal at an index, removal of all. Optionally capped in length and de-duplicated by
 /// address (inserting an address already present moves it to the front).
 public struct LocationHistory: Sendable {
