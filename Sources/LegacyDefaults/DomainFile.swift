@@ -67,15 +67,25 @@ package struct DomainFile: DefaultsStorage {
     } catch {
       return unreadable(error.description)
     }
+    let values = try Self.domain(of: document, path: path)
+    var snapshot = DomainSnapshot(values: values, format: document.format)
+    snapshot.bytes = data
+    return snapshot
+  }
+
+  /// A parsed document as a domain: its dictionary, or the one error for a top level that is
+  /// not a dictionary, or keys a dictionary cannot keep apart. Every reader of domains (the
+  /// store, the migration, the command's verbs) goes through this.
+  package static func domain(of document: PlistDocument, path: String) throws(DefaultsError)
+    -> [String: PlistValue]
+  {
     guard case .dictionary(let values) = document.value else {
       throw .notADictionary(path: path, type: document.value.typeName)
     }
     for case .indistinctKeys(let first, let second, _) in document.warnings {
       throw .indistinctKeys(path: path, keys: [first, second])
     }
-    var snapshot = DomainSnapshot(values: values, format: document.format)
-    snapshot.bytes = data
-    return snapshot
+    return values
   }
 
   private func unreadable(_ reason: String) -> DomainSnapshot {

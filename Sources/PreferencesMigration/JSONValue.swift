@@ -7,6 +7,8 @@ package enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case integer(Int64)
+  /// An integer above Int64.max.
+  case unsigned(UInt64)
   case number(Double)
   case string(String)
   case array([JSONValue])
@@ -35,6 +37,7 @@ package enum JSONValue: Sendable, Hashable {
     case .null: return nil
     case .bool(let b): return .bool(b)
     case .integer(let i): return .integer(i)
+    case .unsigned(let u): return .unsignedInteger(u)
     case .number(let d): return .real(d)
     case .string(let s): return .string(s)
     case .array(let list):
@@ -55,11 +58,89 @@ package enum JSONValue: Sendable, Hashable {
     }
   }
 
+  /// A property-list value as JSON shows it to a person: data as base64, dates as ISO 8601,
+  /// UIDs as `{"CF$UID": n}`; a non-finite real is refused (JSON has no such number).
+  package init(displaying value: PlistValue) throws(PlistError) {
+    switch value {
+    case .string(let s): self = .string(s)
+    case .integer(let i): self = .integer(i)
+    case .unsignedInteger(let u): self = .unsigned(u)
+    case .real(let d):
+      guard d.isFinite else {
+        throw .unrepresentableInJSON(keyPath: "", reason: "JSON has no number \(d)")
+      }
+      self = .number(d)
+    case .bool(let b): self = .bool(b)
+    case .date(let d): self = .string(PropertyList.iso8601(d))
+    case .data(let d): self = .string(d.base64EncodedString())
+    case .uid(let u): self = .object(["CF$UID": .unsigned(u)])
+    case .array(let a):
+      var list: [JSONValue] = []
+      for element in a { list.append(try JSONValue(displaying: element)) }
+      self = .array(list)
+    case .dictionary(let d):
+      var object: [String: JSONValue] = [:]
+      for (key, element) in d { object[key] = try JSONValue(displaying: element) }
+      self = .object(object)
+    }
+  }
+
+  /// The JSON text: keys sorted, two-space indentation (or none when `compact`), so equal
+  /// values print alike. The one JSON writer of the reports and the command's outputs.
+  package func text(compact: Bool = false) -> String {
+    var out = ""
+    write(to: &out, indent: 0, compact: compact)
+    return out
+  }
+
+  private func write(to out: inout String, indent: Int, compact: Bool) {
+    func newline(_ level: Int) {
+      guard !compact else { return }
+      out += "\n" + String(repeating: "  ", count: level)
+    }
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .integer(let i): out += String(i)
+    case .unsigned(let u): out += String(u)
+    case .number(let d): out += d.description
+    case .string(let s): out += PropertyList.jsonString(s)
+    case .array(let list):
+      guard !list.isEmpty else {
+        out += "[]"
+        return
+      }
+      out += "["
+      for (n, element) in list.enumerated() {
+        newline(indent + 1)
+        element.write(to: &out, indent: indent + 1, compact: compact)
+        if n < list.count - 1 { out += "," }
+      }
+      newline(indent)
+      out += "]"
+    case .object(let object):
+      guard !object.isEmpty else {
+        out += "{}"
+        return
+      }
+      out += "{"
+      for (n, key) in object.keys.sorted().enumerated() {
+        newline(indent + 1)
+        out += PropertyList.jsonString(key) + (compact ? ":" : ": ")
+        object[key]?.write(to: &out, indent: indent + 1, compact: compact)
+        if n < object.count - 1 { out += "," }
+      }
+      newline(indent)
+      out += "}"
+    }
+  }
+
   var summary: String {
     switch self {
     case .null: "null"
     case .bool(let b): String(b)
     case .integer(let i): String(i)
+    case .unsigned(let u): String(u)
     case .number(let d): String(d)
     case .string(let s): "\"\(s)\""
     case .array: "an array"
@@ -175,6 +256,7 @@ package enum JSONValue: Sendable, Hashable {
       }
       let text = String(decoding: bytes[start..<i], as: UTF8.self)
       if isInteger, let integer = Int64(text) { return .integer(integer) }
+      if isInteger, let unsigned = UInt64(text) { return .unsigned(unsigned) }
       guard let double = Double(text) else { throw fail("not a number") }
       return .number(double)
     }
@@ -192,16 +274,10 @@ package enum JSONValue: Sendable, Hashable {
         if c == UInt8(ascii: "\"") {
           flush(i, &units)
           i += 1
-          var result = ""
-          var iterator = units.makeIterator()
-          var decoder = UTF16()
-          while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
-            case .emptyInput: return result
-            case .error: throw fail("an unpaired surrogate escape")
-            }
+          guard let text = TextInput.string(fromUTF16: units) else {
+            throw fail("an unpaired surrogate escape")
           }
+          return text
         }
         if c < 0x20 { throw fail("a control character in a string") }
         guard c == UInt8(ascii: "\\") else {

@@ -26,41 +26,41 @@ public struct MigrationReport: Sendable, Hashable {
 
   /// The JSON report: data as base64, dates as ISO 8601, absent values as null.
   public func json() -> String {
-    var out = "{\"files\": ["
-    for (n, file) in files.enumerated() {
-      out += n == 0 ? "\n  " : ",\n  "
-      out +=
-        "{\"path\": \(Self.quoted(file.path)), \"output\": \(file.output.map(Self.quoted) ?? "null"), "
-      out +=
-        "\"status\": \"\(file.status.rawValue)\", \"message\": \(file.message.map(Self.quoted) ?? "null"), "
-      if let backup = file.backup { out += "\"backup\": \(Self.quoted(backup)), " }
-      out += "\"keys\": ["
-      for (k, key) in file.keys.enumerated() {
-        out += k == 0 ? "" : ", "
-        out +=
-          "{\"from\": \(key.from.map(Self.quoted) ?? "null"), \"to\": \(key.to.map(Self.quoted) ?? "null"), "
-        out += "\"action\": \"\(key.action.rawValue)\", \"legacy\": \(Self.value(key.legacy)), "
-        out +=
-          "\"value\": \(Self.value(key.value)), \"note\": \(key.note.map(Self.quoted) ?? "null")}"
+    func value(_ v: PlistValue?) -> JSONValue {
+      guard let v else { return .null }
+      // A value JSON cannot show (NaN, infinity) is null in the report.
+      switch Result(catching: { () throws(PlistError) in try JSONValue(displaying: v) }) {
+      case .success(let json): return json
+      case .failure: return .null
       }
-      out += "]}"
     }
-    out += files.isEmpty ? "],\n" : "\n],\n"
-    let statuses = FileStatus.allCases.map { "\"\($0.rawValue)\": \(count($0))" }
-    let actionCounts = KeyAction.allCases.map { "\"\($0.rawValue)\": \(actions[$0] ?? 0)" }
-    out += "\"summary\": {\"files\": \(files.count), \"dryRun\": \(dryRun), "
-    out += statuses.joined(separator: ", ")
-    out += ", \"keys\": {" + actionCounts.joined(separator: ", ") + "}}}"
-    return out
-  }
-
-  static func quoted(_ text: String) -> String {
-    PropertyList.jsonString(text)
-  }
-
-  static func value(_ value: PlistValue?) -> String {
-    guard let value else { return "null" }
-    return (try? PropertyList.json(value, lossless: false, compact: true)) ?? "null"
+    func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+    let files = self.files.map { file -> JSONValue in
+      var object: [String: JSONValue] = [
+        "path": .string(file.path), "output": text(file.output),
+        "status": .string(file.status.rawValue), "message": text(file.message),
+        "keys": .array(
+          file.keys.map { key in
+            .object([
+              "from": text(key.from), "to": text(key.to), "action": .string(key.action.rawValue),
+              "legacy": value(key.legacy), "value": value(key.value), "note": text(key.note),
+            ])
+          }),
+      ]
+      if let backup = file.backup { object["backup"] = .string(backup) }
+      return .object(object)
+    }
+    var summary: [String: JSONValue] = [
+      "files": .integer(Int64(self.files.count)), "dryRun": .bool(dryRun),
+    ]
+    for status in FileStatus.allCases { summary[status.rawValue] = .integer(Int64(count(status))) }
+    let actions = self.actions
+    summary["keys"] = .object(
+      Dictionary(
+        uniqueKeysWithValues: KeyAction.allCases.map {
+          ($0.rawValue, JSONValue.integer(Int64(actions[$0] ?? 0)))
+        }))
+    return JSONValue.object(["files": .array(files), "summary": .object(summary)]).text()
   }
 }
 

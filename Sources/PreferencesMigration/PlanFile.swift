@@ -182,15 +182,7 @@ extension MigrationPlan {
 /// fractional seconds.
 enum ISO8601 {
   static func parse(_ text: String) -> Date? {
-    let wrapped = "<plist><date>\(text)</date></plist>"
-    guard !text.contains("<"), !text.contains("&") else { return nil }
-    switch Result(catching: { () throws(PlistError) in try PropertyList.read(Data(wrapped.utf8)) })
-    {
-    case .success(let document):
-      if case .date(let date) = document.value { return date }
-      return nil
-    case .failure:
-      return nil
-    }
+    guard text.contains("T") else { return nil }
+    return PropertyList.date(fromText: text)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 /// `prefs lint FILE… [--json]`
@@ -7,17 +8,15 @@ enum Lint {
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
     var worst = ExitCode.ok
-    var reports: [String] = []
+    var reports: [JSONValue] = []
     for argument in args.positional {
-      var fields = ["\"path\": \(json(argument))"]
+      var fields: [String: JSONValue] = ["path": .string(argument)]
       do {
         let path = try Target.path(argument)
         let document = try Prefs.load(path)
-        fields.append("\"status\": \"ok\"")
-        fields.append("\"format\": \(json(document.format.rawValue))")
-        fields.append(
-          "\"warnings\": [\(document.warnings.map { json($0.description) }.joined(separator: ", "))]"
-        )
+        fields["status"] = .string("ok")
+        fields["format"] = .string(document.format.rawValue)
+        fields["warnings"] = .array(document.warnings.map { .string($0.description) })
         if !args.has("--json") {
           console.line("\(argument): OK (\(document.format))")
           Prefs.warn(document, path: argument, console: console)
@@ -25,15 +24,15 @@ enum Lint {
       } catch {
         let status =
           error.code == .dataError ? "malformed" : error.code == .noInput ? "missing" : "error"
-        fields.append("\"status\": \(json(status))")
-        fields.append("\"error\": \(json(error.message))")
+        fields["status"] = .string(status)
+        fields["error"] = .string(error.message)
         console.message(error.message)
         if worst == .ok || error.code == .dataError { worst = error.code }
       }
-      reports.append("{" + fields.joined(separator: ", ") + "}")
+      reports.append(.object(fields))
     }
     if args.has("--json") {
-      console.line("{\"files\": [" + reports.joined(separator: ", ") + "]}")
+      console.line(JSONValue.object(["files": .array(reports)]).text(compact: true))
     }
     return worst
   }

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
@@ -19,10 +20,7 @@ enum Read {
 
     if args.positional.count == 2 {
       let key = args.positional[1]
-      guard case .dictionary(let dictionary) = document.value else {
-        throw CommandFailure(
-          .dataError, "\(path): the top level is a \(document.value.typeName), not a dictionary")
-      }
+      let dictionary = try Prefs.domain(document, path: path)
       guard let found = dictionary[key] else {
         throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
       }
@@ -42,25 +40,23 @@ enum Read {
       try print(document.value, json: json, path: path, console: console)
       return .ok
     }
-    guard case .dictionary(let dictionary) = document.value else {
-      throw CommandFailure(
-        .dataError, "\(path): the top level is a \(document.value.typeName), not a dictionary")
-    }
-    // Every key through the getter: one JSON object, or `key = value` lines.
+    let dictionary = try Prefs.domain(document, path: path)
+    // Every key through the getter: one JSON object (null where the getter returned nil), or
+    // `key = value` lines.
     if json {
-      var object: [String: PlistValue] = [:]
-      var nils: [String] = []
+      var object: [String: JSONValue] = [:]
       for (key, value) in dictionary {
-        if let result = apply(getter, dialect: dialect, to: value) {
-          object[key] = result
-        } else {
-          nils.append(key)
+        guard let result = apply(getter, dialect: dialect, to: value) else {
+          object[key] = .null
+          continue
+        }
+        do {
+          object[key] = try JSONValue(displaying: result)
+        } catch {
+          throw CommandFailure(.dataError, "\(path): \(key): \(error)")
         }
       }
-      var text = try encode(.dictionary(object), path: path)
-      // JSON null for the getters that returned nil, added in key order.
-      if !nils.isEmpty { text = withNulls(text, keys: nils, others: object.isEmpty) }
-      console.line(text)
+      console.line(JSONValue.object(object).text())
     } else {
       for (key, value) in PlistValue.sortedEntries(dictionary) {
         let result = apply(getter, dialect: dialect, to: value)
@@ -120,15 +116,6 @@ enum Read {
     console.line(json ? try encode(value, path: path) : human(value))
   }
 
-  /// Adds `"key": null` members to a JSON object printed by the JSON writer.
-  static func withNulls(_ text: String, keys: [String], others empty: Bool) -> String {
-    let members = keys.sorted().map { "  \(json($0)): null" }.joined(separator: ",\n")
-    if empty { return "{\n" + members + "\n}" }
-    var body = text
-    body.removeLast()  // the closing brace
-    while body.hasSuffix("\n") { body.removeLast() }
-    return body + ",\n" + members + "\n}"
-  }
 }
 
 /// `prefs write FILE KEY [-bool|-int|-float|-string|-date|-data] VALUE`, `-array V…`, `-dict K V…`
@@ -225,21 +212,7 @@ enum Write {
     }
   }
 
-  static func parseDate(_ text: String) -> Date? {
-    let wrapped = "<plist><date>\(text)</date></plist>"
-    if !text.contains("<"), let document = try? PropertyList.read(Data(wrapped.utf8)),
-      case .date(let date) = document.value
-    {
-      return date
-    }
-    let typed = "<*D\(text)>"
-    if !text.contains(">"), let document = try? PropertyList.read(Data(typed.utf8)),
-      case .date(let date) = document.value
-    {
-      return date
-    }
-    return nil
-  }
+  static func parseDate(_ text: String) -> Date? { PropertyList.date(fromText: text) }
 
   static func parseHex(_ text: String) -> Data? {
     let digits = text.filter { !$0.isWhitespace }

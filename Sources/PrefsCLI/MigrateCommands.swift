@@ -182,9 +182,7 @@ enum Export {
         ]) ?? .binary
     let path = try Target.path(storeArgument)
     let document = try Prefs.load(path)
-    guard case .dictionary(let store) = document.value else {
-      throw CommandFailure(.dataError, "\(path): the top level is not a dictionary")
-    }
+    let store = try Prefs.domain(document, path: path)
     let result = Exporter(plan: plan).export(store)
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))

@@ -56,7 +56,14 @@ enum Find {
         console.message(error.message)
         continue
       }
-      guard case .dictionary(let values) = document.value else { continue }
+      // A file that is not a domain is not searched (its name is said on standard error).
+      let values: [String: PlistValue]
+      do {
+        values = try Prefs.domain(document, path: path)
+      } catch {
+        console.message(error.message)
+        continue
+      }
       var matches: [String: PlistValue] = [:]
       for (key, value) in values where contains(key, word) || contains(value, word) {
         matches[key] = value
@@ -142,9 +149,7 @@ enum ReadType {
     let domain = try Target.domain(args.positional[0])
     let path = domain.name
     let document = try Target.document(domain)
-    guard case .dictionary(let values) = document.value else {
-      throw CommandFailure(.dataError, "\(path): the top level is not a dictionary")
-    }
+    let values = try Prefs.domain(document, path: path)
     guard let value = values[args.positional[1]] else {
       throw CommandFailure(
         .notFound, "the key \"\(args.positional[1])\" does not exist in \(path)")
@@ -187,9 +192,7 @@ enum Import {
     } else {
       document = try Prefs.load(source)
     }
-    guard case .dictionary(let values) = document.value else {
-      throw CommandFailure(.dataError, "\(source): the top level is not a dictionary")
-    }
+    let values = try Prefs.domain(document, path: source)
     do {
       for (key, value) in values { try DefaultsStore.validate(value, forKey: key) }
     } catch {

@@ -133,6 +133,17 @@ public enum Prefs {
     return "not a property list (no XML or binary header, and not OpenStep text: \(error))"
   }
 
+  /// A document's dictionary, or the domain error (65) for anything else.
+  static func domain(_ document: PlistDocument, path: String) throws(CommandFailure)
+    -> [String: PlistValue]
+  {
+    do {
+      return try DomainFile.domain(of: document, path: path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
   static func warn(_ document: PlistDocument, path: String, console: Console) {
     for warning in document.warnings { console.message("\(path): warning: \(warning)") }
   }

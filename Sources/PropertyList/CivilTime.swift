@@ -78,6 +78,17 @@ enum CivilTime {
     )
   }
 
+  /// The decimal number in `count` ASCII digits of `bytes` from `from`; nil when one is not a
+  /// digit (the XML and GNUstep date readers' fields).
+  static func digits(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
+    var value = 0
+    for k in from..<(from + count) {
+      guard bytes[k] >= UInt8(ascii: "0"), bytes[k] <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(bytes[k] - UInt8(ascii: "0"))
+    }
+    return value
+  }
+
   static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
   static func fourDigits(_ n: Int) -> String {

@@ -203,17 +203,10 @@ struct OpenStepReader {
   }
 
   private func string(fromUTF16 units: [UInt16], start: Int) throws(PlistError) -> String {
-    var result = ""
-    var iterator = units.makeIterator()
-    var decoder = UTF16()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
-      case .emptyInput: return result
-      case .error:
-        throw .invalidText(format: format, at: location(start), encoding: "UTF-16 (\\U escapes)")
-      }
+    guard let text = TextInput.string(fromUTF16: units) else {
+      throw .invalidText(format: format, at: location(start), encoding: "UTF-16 (\\U escapes)")
     }
+    return text
   }
 
   // MARK: - Data and typed values
@@ -339,14 +332,7 @@ struct OpenStepReader {
   static func parseGNUstepDate(_ text: String) -> Date? {
     let u = Array(text.utf8)
     guard u.count == 25 else { return nil }
-    func number(_ from: Int, _ count: Int) -> Int? {
-      var value = 0
-      for k in from..<(from + count) {
-        guard u[k] >= UInt8(ascii: "0"), u[k] <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int(u[k] - UInt8(ascii: "0"))
-      }
-      return value
-    }
+    func number(_ from: Int, _ count: Int) -> Int? { CivilTime.digits(u, from, count) }
     guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == 0x20,
       u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u[19] == 0x20,
       u[20] == UInt8(ascii: "+") || u[20] == UInt8(ascii: "-"),

@@ -114,6 +114,12 @@ public enum PropertyList {
   /// A date in ISO 8601 (`2011-03-14T15:09:26Z`, with the fraction when there is one).
   public static func iso8601(_ date: Date) -> String { CivilTime.iso8601(date) }
 
+  /// A date from text in either form property lists use: ISO 8601 as XML holds it
+  /// (`2011-03-14T15:09:26Z`, optional fraction) or GNUstep's `2011-03-14 15:09:26 +0000`.
+  public static func date(fromText text: String) -> Date? {
+    XMLPlistReader.parseDate(text[...]) ?? OpenStepReader.parseGNUstepDate(text)
+  }
+
   /// The value as `defaults read` shows it to a person.
   public static func describe(_ value: PlistValue) -> String {
     (try? OpenStepWriter.write(value, style: .description, maxDepth: .max)) ?? ""

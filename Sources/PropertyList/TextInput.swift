@@ -5,7 +5,22 @@ import Foundation
 /// an XML declaration without one) and Latin-1 when an XML declaration names it, and checks
 /// that every byte sequence is valid UTF-8, reporting the line and column of the first one
 /// that is not.
-enum TextInput {
+package enum TextInput {
+  /// UTF-16 code units (from `\U` or `\u` escapes) as a string; nil when a surrogate is
+  /// unpaired (the JSON and OpenStep readers' escapes).
+  package static func string(fromUTF16 units: [UInt16]) -> String? {
+    var result = ""
+    var iterator = units.makeIterator()
+    var decoder = UTF16()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): result.unicodeScalars.append(scalar)
+      case .emptyInput: return result
+      case .error: return nil
+      }
+    }
+  }
+
   enum Encoding {
     case utf8
     case utf16BigEndian

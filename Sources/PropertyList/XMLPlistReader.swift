@@ -354,14 +354,7 @@ struct XMLPlistReader {
   static func parseDate(_ text: Substring) -> Date? {
     let u = Array(text.utf8)
     guard u.count >= 20 else { return nil }
-    func number(_ from: Int, _ count: Int) -> Int? {
-      var value = 0
-      for k in from..<(from + count) {
-        guard u[k] >= UInt8(ascii: "0"), u[k] <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int(u[k] - UInt8(ascii: "0"))
-      }
-      return value
-    }
+    func number(_ from: Int, _ count: Int) -> Int? { CivilTime.digits(u, from, count) }
     guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
       u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u.last == UInt8(ascii: "Z"),
       let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
