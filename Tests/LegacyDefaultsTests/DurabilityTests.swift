@@ -39,21 +39,11 @@ import Testing
   @Test func killedWritersNeverLoseAnAcknowledgedValue() throws {
     let folder = try TemporaryFolder()
     let file = folder.file("killed.plist")
-    var generator = SystemRandomNumberGenerator()
     var cycles = 0
     var lastAcked = 0
     for round in 0..<20 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Self.stress)
-      process.arguments = ["cycle", file.path, "1000000"]
-      let out = Pipe()
-      process.standardOutput = out
-      try process.run()
-      usleep(UInt32.random(in: 20_000...80_000, using: &generator))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+      let acks = try KilledWriter.run(
+        Self.stress, ["cycle", file.path, "1000000"], killAfter: 20_000...80_000)
       cycles += acks.count
       if let last = acks.last { lastAcked = last }
       guard FileManager.default.fileExists(atPath: file.path) else { continue }

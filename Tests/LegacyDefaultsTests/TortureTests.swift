@@ -83,20 +83,10 @@ import Testing
     let rounds = Int(ProcessInfo.processInfo.environment["PREFS_TORTURE_ROUNDS"] ?? "") ?? 10
     let folder = try TemporaryFolder()
     let file = folder.file("killed.plist")
-    var generator = SystemRandomNumberGenerator()
     var cycles = 0
     for round in 0..<rounds {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Self.stress)
-      process.arguments = ["cycle", file.path, "1000000"]
-      let out = Pipe()
-      process.standardOutput = out
-      try process.run()
-      usleep(UInt32.random(in: 10_000...150_000, using: &generator))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+      let acks = try KilledWriter.run(
+        Self.stress, ["cycle", file.path, "1000000"], killAfter: 10_000...150_000)
       cycles += acks.count
       guard FileManager.default.fileExists(atPath: file.path) else { continue }
       let document = try PropertyList.read(Data(contentsOf: file))

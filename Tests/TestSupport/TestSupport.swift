@@ -261,3 +261,26 @@ public enum ReadmeSnippet {
     return lines(source, from: "// README BEGIN", to: "// README END")
   }
 }
+
+/// A writer process killed with SIGKILL at a random moment: the durability and torture tests'
+/// one loop.
+public enum KilledWriter {
+  /// Runs `executable arguments`, kills it after a random pause within `window` microseconds,
+  /// and returns the numbers it acknowledged on standard output (lines `ack N`).
+  public static func run(
+    _ executable: String, _ arguments: [String], killAfter window: ClosedRange<UInt32>
+  ) throws -> [Int] {
+    var generator = SystemRandomNumberGenerator()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    usleep(UInt32.random(in: window, using: &generator))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+  }
+}
