@@ -158,18 +158,13 @@ enum ReadType {
     return .ok
   }
 
-  /// The type as `defaults read-type` names it.
+  /// The type as `defaults read-type` names it: the value's type name, but `boolean` and
+  /// `float`.
   static func typeName(_ value: PlistValue) -> String {
     switch value {
     case .bool: "boolean"
-    case .integer, .unsignedInteger: "integer"
     case .real: "float"
-    case .string: "string"
-    case .date: "date"
-    case .data: "data"
-    case .array: "array"
-    case .dictionary: "dictionary"
-    case .uid: "uid"
+    default: value.typeName
     }
   }
 }

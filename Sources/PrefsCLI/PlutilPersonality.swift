@@ -365,18 +365,10 @@ enum PlutilPersonality {
     return .ok
   }
 
+  /// The type as `plutil -type` names it: the value's type name, but `float` for a real.
   static func typeName(_ value: PlistValue) -> String {
-    switch value {
-    case .string: "string"
-    case .integer, .unsignedInteger: "integer"
-    case .real: "float"
-    case .bool: "bool"
-    case .date: "date"
-    case .data: "data"
-    case .array: "array"
-    case .dictionary: "dictionary"
-    case .uid: "uid"
-    }
+    if case .real = value { return "float" }
+    return value.typeName
   }
 
   /// `plutil -p`: `"key" => value`, arrays by index, two-space indentation.
