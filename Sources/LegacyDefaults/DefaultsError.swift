@@ -5,7 +5,7 @@ import PropertyList
 public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
   /// `set(_:forKey:)` with the empty string as key.
   case emptyKey
-  /// A value that is not a property-list value (a UID, or nesting too deep).
+  /// A value that is not a property-list value (a UID), or one a storage cannot hold.
   case unsupportedValue(key: String, type: String)
   /// A domain name that could name a file outside the preferences folder.
   case invalidDomainName(String, reason: String)

@@ -53,7 +53,7 @@ package struct DomainFile: DefaultsStorage {
       data = try FileAccess.readFile(path, limit: limits.maxInputBytes)
     } catch {
       switch error {
-      case .missing(_, let reason) where reason == "no such file":
+      case .missing:
         return DomainSnapshot()
       case .tooLarge:
         return unreadable(error.reason)

@@ -11,7 +11,12 @@ import Foundation
 /// folder flushed).
 package enum FileAccess {
   package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
-    case missing(path: String, reason: String)
+    /// Nothing at the path.
+    case missing(path: String)
+    /// The file exists and this process may not read it.
+    case denied(path: String)
+    /// The path names a folder, not a file.
+    case isFolder(path: String)
     case tooLarge(path: String, size: Int, limit: Int)
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
@@ -19,7 +24,10 @@ package enum FileAccess {
     /// What went wrong, without the path (for messages that name the file themselves).
     package var reason: String {
       switch self {
-      case .missing(_, let reason), .io(_, let reason): reason
+      case .missing: "no such file"
+      case .denied: "permission denied"
+      case .isFolder: "is a folder"
+      case .io(_, let reason): reason
       case .tooLarge(_, let size, let limit):
         "\(size) bytes is larger than the \(limit)-byte input limit"
       case .cannotCreate(_, let reason): "cannot create: \(reason)"
@@ -28,7 +36,7 @@ package enum FileAccess {
 
     package var description: String {
       switch self {
-      case .missing(let path, let reason): "\(path): \(reason)"
+      case .missing(let path), .denied(let path), .isFolder(let path): "\(path): \(reason)"
       case .tooLarge(let path, let size, let limit):
         "\(path): \(size) bytes is larger than the \(limit)-byte input limit"
       case .io(let path, let reason): "\(path): \(reason)"
@@ -59,15 +67,15 @@ package enum FileAccess {
     guard fd >= 0 else {
       let code = errno
       switch code {
-      case ENOENT, ENOTDIR: throw .missing(path: path, reason: "no such file")
-      case EACCES, EPERM: throw .missing(path: path, reason: "permission denied")
+      case ENOENT, ENOTDIR: throw .missing(path: path)
+      case EACCES, EPERM: throw .denied(path: path)
       default: throw .io(path: path, reason: errnoText(code))
       }
     }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw .missing(path: path, reason: "is a folder") }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw .isFolder(path: path) }
     let expected = Int(info.st_size)
     if expected > limit { throw .tooLarge(path: path, size: expected, limit: limit) }
     var data = Data(count: max(expected, 0))

@@ -14,7 +14,7 @@ import PropertyList
 /// ```
 ///
 /// Reads through the subscript never fail: absent gives the default, and a value that does not
-/// decode gives the default too and is *reported* (``readIssues``, ``onReadIssue``). Use
+/// decode gives the default too and is *reported* (``issues``, ``onIssue``). Use
 /// ``value(for:)`` to tell absent from corrupt.
 public final class PreferencesStore: Sendable {
   /// The defaults store underneath (its dialect plays no part in typed reads).
@@ -23,7 +23,7 @@ public final class PreferencesStore: Sendable {
   /// (and the flush at process exit).
   public let writesThrough: Bool
 
-  private let issues = Locked<[PreferenceError]>([])
+  private let reported = Locked<[PreferenceError]>([])
   private let issueHandler = Locked<(@Sendable (PreferenceError) -> Void)?>(nil)
 
   public init(_ defaults: DefaultsStore, writesThrough: Bool = true) {
@@ -265,16 +265,16 @@ public final class PreferencesStore: Sendable {
 
   /// Values that did not decode (read as their key's default) and writes that failed through
   /// the subscript, most recent last (at most 100 kept).
-  public var readIssues: [PreferenceError] { issues.withLock { $0 } }
+  public var issues: [PreferenceError] { reported.withLock { $0 } }
 
   /// Called for each issue as it happens (for logging).
-  public var onReadIssue: (@Sendable (PreferenceError) -> Void)? {
+  public var onIssue: (@Sendable (PreferenceError) -> Void)? {
     get { issueHandler.withLock { $0 } }
     set { issueHandler.withLock { $0 = newValue } }
   }
 
   func report(_ error: PreferenceError) {
-    issues.withLock { list in
+    reported.withLock { list in
       list.append(error)
       if list.count > 100 { list.removeFirst(list.count - 100) }
     }

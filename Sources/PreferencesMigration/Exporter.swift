@@ -11,22 +11,22 @@ public struct Exporter: Sendable {
 
   public init(plan: MigrationPlan) { self.plan = plan }
 
-  public struct Result: Sendable, Hashable {
+  /// What the export produced.
+  public struct Output: Sendable, Hashable {
     public var legacy: [String: PlistValue]
     /// Typed values that do not have their entry's type (the file is refused).
     public var problems: [String]
   }
 
-  public func export(_ store: [String: PlistValue]) -> Result {
+  public func export(_ store: [String: PlistValue]) -> Output {
     var legacy: [String: PlistValue] = [:]
     var problems: [String] = []
     let targets = Set(plan.entries.map(\.to))
     for entry in plan.entries {
       guard let typed = store[entry.to] else { continue }
       switch back(typed, entry) {
-      case .some(let value): legacy[entry.from] = value
-      case .none:
-        problems.append("\(entry.to): a \(typed.typeName) is not a \(entry.type.rawValue) value")
+      case .success(let value): legacy[entry.from] = value
+      case .failure(let problem): problems.append("\(entry.to): \(problem.reason)")
       }
     }
     let legacyNames = Set(plan.entries.map(\.from))
@@ -36,30 +36,46 @@ public struct Exporter: Sendable {
     {
       legacy[key] = value
     }
-    return Result(legacy: legacy, problems: problems)
+    return Output(legacy: legacy, problems: problems)
   }
 
-  func back(_ typed: PlistValue, _ entry: MigrationPlan.Entry) -> PlistValue? {
+  /// Why a typed value cannot go back to its legacy key.
+  struct Problem: Error {
+    var reason: String
+  }
+
+  func back(_ typed: PlistValue, _ entry: MigrationPlan.Entry) -> Swift.Result<PlistValue, Problem>
+  {
+    let wrongType = Problem(reason: "a \(typed.typeName) is not a \(entry.type.rawValue) value")
     switch (entry.type, typed) {
     case (.bool, .bool), (.integer, .integer), (.integer, .unsignedInteger), (.double, .real),
       (.string, .string), (.date, .date), (.data, .data), (.array, .array),
       (.dictionary, .dictionary), (.any, _), (.enum, .string):
-      return typed
-    case (.double, .integer(let i)): return .real(Double(i))
+      return .success(typed)
+    case (.double, .integer(let i)): return .success(.real(Double(i)))
     case (.stringArray, .array(let list)):
-      return list.allSatisfy { if case .string = $0 { true } else { false } } ? typed : nil
+      return list.allSatisfy { if case .string = $0 { true } else { false } }
+        ? .success(typed) : .failure(wrongType)
     case (.url, .string(let text)):
-      guard let url = URL(string: text) else { return nil }
-      if url.isFileURL { return .string(url.path) }
-      return try? .data(KeyedArchive.archive(url))
+      guard let url = URL(string: text) else {
+        return .failure(Problem(reason: "\"\(text)\" is not a URL"))
+      }
+      if url.isFileURL { return .success(.string(url.path)) }
+      do {
+        return .success(.data(try KeyedArchive.archive(url)))
+      } catch {
+        return .failure(Problem(reason: "the URL \(text) cannot be archived: \(error)"))
+      }
     case (.json, .dictionary), (.json, .array), (.json, .string), (.json, .integer),
       (.json, .real), (.json, .bool):
-      guard let text = try? PropertyList.json(typed, lossless: true, compact: true) else {
-        return nil
+      do {
+        return .success(
+          .data(Data(try PropertyList.json(typed, lossless: true, compact: true).utf8)))
+      } catch {
+        return .failure(Problem(reason: "it has no JSON form: \(error)"))
       }
-      return .data(Data(text.utf8))
     default:
-      return nil
+      return .failure(wrongType)
     }
   }
 }

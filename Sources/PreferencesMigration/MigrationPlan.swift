@@ -97,35 +97,33 @@ public struct MigrationPlan: Sendable, Hashable {
 // MARK: - Typed entries from keys
 
 extension MigrationPlan.Entry {
-  private static func stored<V: PreferenceValue>(_ key: Key<V>) -> PlistValue? {
-    (try? key.defaultValue.plistValue()) ?? nil
-  }
-
   /// A legacy key read as a bool (`boolForKey:`) into a `Bool` key.
   public static func map(_ from: String, to key: Key<Bool>) -> Self {
-    Self(from: from, to: key.name, type: .bool, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .bool, defaultValue: .bool(key.defaultValue))
   }
   /// A legacy key read as an integer (`integerForKey:`) into an `Int` key.
   public static func map(_ from: String, to key: Key<Int>) -> Self {
-    Self(from: from, to: key.name, type: .integer, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .integer, defaultValue: .int(key.defaultValue))
   }
   public static func map(_ from: String, to key: Key<Double>) -> Self {
-    Self(from: from, to: key.name, type: .double, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .double, defaultValue: .real(key.defaultValue))
   }
   public static func map(_ from: String, to key: Key<String>) -> Self {
-    Self(from: from, to: key.name, type: .string, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .string, defaultValue: .string(key.defaultValue))
   }
   public static func map(_ from: String, to key: Key<Date>) -> Self {
-    Self(from: from, to: key.name, type: .date, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .date, defaultValue: .date(key.defaultValue))
   }
   public static func map(_ from: String, to key: Key<Data>) -> Self {
-    Self(from: from, to: key.name, type: .data, defaultValue: stored(key))
+    Self(from: from, to: key.name, type: .data, defaultValue: .data(key.defaultValue))
   }
   public static func map(_ from: String, to key: Key<URL?>) -> Self {
     Self(from: from, to: key.name, type: .url)
   }
   public static func map(_ from: String, to key: Key<[String]>) -> Self {
-    Self(from: from, to: key.name, type: .stringArray, defaultValue: stored(key))
+    Self(
+      from: from, to: key.name, type: .stringArray,
+      defaultValue: .array(key.defaultValue.map(PlistValue.string)))
   }
   /// An enum stored by its `String` raw value; a raw value that names no case becomes the
   /// key's default.
@@ -135,9 +133,12 @@ extension MigrationPlan.Entry {
       from: from, to: key.name, type: .enum, defaultValue: .string(key.defaultValue.rawValue),
       values: E.allCases.map(\.rawValue))
   }
-  /// A `Codable` value the legacy app stored as JSON (bytes or text), stored natively.
-  public static func map<C: CodablePreference>(_ from: String, to key: Key<C>) -> Self {
-    Self(from: from, to: key.name, type: .json, defaultValue: stored(key))
+  /// A `Codable` value the legacy app stored as JSON (bytes or text), stored natively. Throws
+  /// when the key's default has no property-list form (the plan would otherwise lose it).
+  public static func map<C: CodablePreference>(_ from: String, to key: Key<C>)
+    throws(PreferenceError) -> Self
+  {
+    Self(from: from, to: key.name, type: .json, defaultValue: try key.defaultValue.plistValue())
   }
   public static func map<C: CodablePreference>(_ from: String, to key: Key<C?>) -> Self {
     Self(from: from, to: key.name, type: .json)

@@ -178,12 +178,13 @@ public struct MigrationRunner: Sendable {
     }
     let migration = Migrator(plan: plan).migrate(legacy)
     outcome.keys = migration.keys
-    guard let values = migration.output else {
+    switch migration.result {
+    case .migrated(let values): return values
+    case .refused(let reason):
       outcome.status = .refused
-      outcome.message = migration.refusal
+      outcome.message = reason
       return nil
     }
-    return values
   }
 
   /// A dry run reports a value the output format cannot hold as a real run would.
@@ -228,7 +229,7 @@ public struct MigrationRunner: Sendable {
 
   /// Runs every file, `jobs` at a time; `progress(done, total)` after each. Each file succeeds
   /// or fails on its own; the outcomes come back in the order of `paths`. New files in an output
-  /// folder are flushed to disk once, at the end (`syncfs`), rather than twice each: the batch
+  /// folder are flushed to disk once, at the end (`sync()`), rather than twice each: the batch
   /// reports them migrated only after that flush succeeded.
   public func runBatch(
     _ paths: [String], to destination: Destination, jobs: Int,

@@ -33,11 +33,28 @@ public struct KeyReport: Sendable, Hashable {
 
 /// The migration of one legacy domain, before anything is written.
 public struct DomainMigration: Sendable, Hashable {
+  /// How the domain ended.
+  public enum Result: Sendable, Hashable {
+    /// The new store's values (including the schema version).
+    case migrated([String: PlistValue])
+    /// Why the file is refused (unconvertible values, unmapped keys under `unmapped: error`).
+    case refused(String)
+  }
+
   public var keys: [KeyReport]
-  /// The new store's values (including the schema version), or nil when refused.
-  public var output: [String: PlistValue]?
-  /// Why the file is refused (unconvertible values, unmapped keys under `unmapped: error`).
-  public var refusal: String?
+  public var result: Result
+
+  /// The new store's values, or nil when refused.
+  public var output: [String: PlistValue]? {
+    if case .migrated(let values) = result { return values }
+    return nil
+  }
+
+  /// Why the file is refused, or nil when migrated.
+  public var refusal: String? {
+    if case .refused(let reason) = result { return reason }
+    return nil
+  }
 }
 
 /// Applies a plan to legacy values. Pure: no files, no printing.
@@ -111,11 +128,10 @@ public struct Migrator: Sendable {
     }
 
     guard problems.isEmpty else {
-      return DomainMigration(
-        keys: reports, output: nil, refusal: problems.joined(separator: "; "))
+      return DomainMigration(keys: reports, result: .refused(problems.joined(separator: "; ")))
     }
     output[MigrationPlan.schemaVersionKey] = .int(plan.schemaVersion)
-    return DomainMigration(keys: reports, output: output, refusal: nil)
+    return DomainMigration(keys: reports, result: .migrated(output))
   }
 
   enum Conversion {

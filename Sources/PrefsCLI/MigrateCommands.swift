@@ -132,6 +132,8 @@ enum Migrate {
 }
 
 /// Progress on standard error: count, rate and time left, at most ten times a second.
+/// `@unchecked Sendable`: workers call ``update(_:_:)`` from many threads, and every use of the
+/// console (which is not `Sendable`) happens inside `state`'s lock.
 final class Progress: @unchecked Sendable {
   let console: Console
   let total: Int
@@ -145,22 +147,20 @@ final class Progress: @unchecked Sendable {
 
   func update(_ done: Int, _ total: Int) {
     let now = Date()
-    let show = state.withLock { s -> Bool in
-      guard now.timeIntervalSince(s.last) >= 0.1 || done == total else { return false }
+    state.withLock { s in
+      guard now.timeIntervalSince(s.last) >= 0.1 || done == total else { return }
       s.last = now
       s.shown = true
-      return true
+      let elapsed = max(now.timeIntervalSince(start), 0.001)
+      let rate = Double(done) / elapsed
+      let left = rate > 0 ? Double(total - done) / rate : 0
+      console.err(
+        String(format: "\r%d/%d files, %.0f files/s, %.0fs left   ", done, total, rate, left))
     }
-    guard show else { return }
-    let elapsed = max(now.timeIntervalSince(start), 0.001)
-    let rate = Double(done) / elapsed
-    let left = rate > 0 ? Double(total - done) / rate : 0
-    console.err(
-      String(format: "\r%d/%d files, %.0f files/s, %.0fs left   ", done, total, rate, left))
   }
 
   func finish() {
-    if state.withLock({ $0.shown }) { console.err("\n") }
+    state.withLock { s in if s.shown { console.err("\n") } }
   }
 }
 

@@ -426,7 +426,7 @@ struct XMLPlistReader {
     let value: PlistValue
     if root.is("plist") {
       guard root.kind == .open else { throw fail("<plist/> holds no value", at: root.start) }
-      value = try readValue(first: nil)
+      value = try readValue()
       try skipMisc()
       guard i < b.count else { throw eof("</plist>") }
       let close = try readTag()
@@ -435,7 +435,7 @@ struct XMLPlistReader {
       }
     } else {
       i = rootStart
-      value = try readValue(first: nil)
+      value = try readValue()
     }
     try skipMisc()
     if i < b.count { throw fail("content after the end of the property list") }
@@ -468,7 +468,7 @@ struct XMLPlistReader {
   }
 
   /// Reads one value (with everything nested in it).
-  private mutating func readValue(first: Tag?) throws(PlistError) -> PlistValue {
+  private mutating func readValue() throws(PlistError) -> PlistValue {
     var stack: [Frame] = []
     while true {
       try skipMisc()

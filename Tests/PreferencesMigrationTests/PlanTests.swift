@@ -93,8 +93,8 @@ import Testing
     }
   }
 
-  @Test func typedPlansFromKeys() {
-    let plan = MigrationPlan(
+  @Test func typedPlansFromKeys() throws {
+    let plan = try MigrationPlan(
       dialect: .gnustep, schemaVersion: 1,
       entries: [
         .map("PREFS_SOUND_ENABLED", to: Keys.soundEnabled),
@@ -109,5 +109,24 @@ import Testing
     #expect(plan.entries[2].values == ["Light", "Dark", "System"])
     #expect(plan.entries[2].defaultValue == "System")
     #expect(plan.entries[3].defaultValue == ["history": []])
+  }
+}
+
+/// A `Codable` default with no property-list form is a typed error when the plan is built,
+/// not a default silently dropped.
+struct Unencodable: CodablePreference, Hashable, Sendable {
+  init() {}
+  init(from decoder: any Decoder) throws { self.init() }
+  func encode(to encoder: any Encoder) throws {
+    throw EncodingError.invalidValue(
+      self, .init(codingPath: [], debugDescription: "never encodes"))
+  }
+}
+
+@Suite struct PlanDefaultTests {
+  @Test func aDefaultThatDoesNotEncodeIsAnError() {
+    #expect(throws: PreferenceError.self) {
+      try MigrationPlan.Entry.map("x", to: Key("y", default: Unencodable()))
+    }
   }
 }

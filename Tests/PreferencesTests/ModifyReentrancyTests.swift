@@ -30,7 +30,7 @@ import Testing
       store[Self.c] = 7  // written through: a nested synchronize of the same domain
       other[Self.a] = value  // another store, written through
     }
-    #expect(store.readIssues.isEmpty, "\(store.readIssues)")
+    #expect(store.issues.isEmpty, "\(store.issues)")
     #expect(store[Self.a] == 105)
     #expect(store[Self.c] == 7)
     #expect(other[Self.a] == 105)
@@ -64,7 +64,7 @@ import Testing
         }
       }
     }
-    #expect(store.readIssues.isEmpty, "\(store.readIssues)")
+    #expect(store.issues.isEmpty, "\(store.issues)")
     #expect(store[Self.a] == 320)
     for task in 0..<8 { #expect(store[Key("t\(task)", default: -1)] == 39) }
     #expect(seen.withLock { $0 } >= 1)

@@ -53,7 +53,7 @@ import Testing
     let reopened = try PreferencesStore(url: file)
     for task in 0..<8 { #expect(reopened[Key("task\(task)", default: -1)] == 999) }
     #expect(reopened[counter] == 800)
-    #expect(store.readIssues.isEmpty)
+    #expect(store.issues.isEmpty)
   }
 
   @Test func observationSeesLocalAndExternalChanges() async throws {
@@ -203,7 +203,7 @@ import Testing
     let store = PreferencesStore.inMemory(["appearance.colorMode": "Unknown"])
     let settings = AppSettings(store: store)
     #expect(settings.colorMode == .system)  // the seed's `?? .system`, reported
-    #expect(store.readIssues.count == 1)
+    #expect(store.issues.count == 1)
     let changed = Mutex(false)
     withObservationTracking {
       _ = settings.username

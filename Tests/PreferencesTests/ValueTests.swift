@@ -32,7 +32,7 @@ enum Level: Int, CaseIterable, Sendable, PreferenceValue {
     let file = folder.file("values.plist")
     let store = try PreferencesStore(url: file)
     store[key] = value
-    #expect(store.readIssues.isEmpty, "\(store.readIssues)")
+    #expect(store.issues.isEmpty, "\(store.issues)")
     let reopened = try PreferencesStore(url: file)
     #expect(try reopened.value(for: key) == value, "\(key)")
     // Removing a key from a domain that has no file writes nothing.
@@ -107,7 +107,7 @@ enum Level: Int, CaseIterable, Sendable, PreferenceValue {
     // The subscript reads the default and reports.
     #expect(store[Keys.rankingSize] == 5)
     #expect(store[Keys.soundEnabled] == true)
-    #expect(store.readIssues.count == 2)
+    #expect(store.issues.count == 2)
   }
 
   @Test func integersThatDoNotFitAreErrors() {
@@ -121,7 +121,7 @@ enum Level: Int, CaseIterable, Sendable, PreferenceValue {
   @Test func unknownEnumRawValueFallsBackAndIsReported() throws {
     let store = PreferencesStore.inMemory(["appearance.colorMode": "Sepia"])
     let reported = LockedList()
-    store.onReadIssue = { reported.append("\($0)") }
+    store.onIssue = { reported.append("\($0)") }
     #expect(store[Keys.colorMode] == .system)
     #expect(reported.items.count == 1)
     #expect(
@@ -195,7 +195,7 @@ struct Price: Codable, Hashable, Sendable, CodablePreference {
     let store = try PreferencesStore(url: folder.file("price.plist"))
     let key = Key<Price?>("price")
     store[key] = Price(amount: amount, tax: Decimal(string: "0.07"))
-    #expect(store.readIssues.isEmpty, "\(store.readIssues)")
+    #expect(store.issues.isEmpty, "\(store.issues)")
     let reopened = try PreferencesStore(url: folder.file("price.plist"))
     #expect(try reopened.value(for: key) == Price(amount: amount, tax: Decimal(string: "0.07")))
     // Stored as text, so other readers (and prefs read) see the exact digits.
