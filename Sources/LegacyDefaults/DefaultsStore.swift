@@ -39,6 +39,8 @@ public final class DefaultsStore: Sendable {
   }
 
   public let dialect: Dialect
+  /// The home folder `~` stands for in file URLs (from the environment the store was given).
+  private let home: String?
   /// The storage of the application domain.
   public let storage: any DefaultsStorage
   public var location: Location { storage.location }
@@ -107,24 +109,31 @@ public final class DefaultsStore: Sendable {
   ///   - flushAtExit: write pending changes when the process exits normally.
   ///   - exitFlushFailure: told when that write fails (default: a line on standard error;
   ///     nil: silent).
+  ///   - environment: where `HOME` (and, for corelibs, `CFFIXED_USER_HOME`) come from, for
+  ///     `~` in file URLs.
   public convenience init(
     storage: any DefaultsStorage, dialect: Dialect = .apple, arguments: [String] = [],
     globalDomain: URL? = nil, limits: PlistLimits = .default, flushAtExit: Bool = true,
-    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(DefaultsError) {
     let globalFile = globalDomain.map { DomainFile(url: $0, limits: limits) }
     self.init(
       storage: storage, loaded: try storage.load(), globalFile: globalFile,
       global: try globalFile?.read(), dialect: dialect, arguments: arguments,
-      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure)
+      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure, environment: environment)
   }
 
   private init(
     storage: any DefaultsStorage, loaded: DomainSnapshot, globalFile: DomainFile?,
     global: DomainSnapshot?, dialect: Dialect, arguments: [String], flushAtExit: Bool,
-    exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)?, environment: [String: String]
   ) {
     self.dialect = dialect
+    self.home =
+      dialect == .corelibs
+      ? environment["CFFIXED_USER_HOME"] ?? PathText.homeOf(user: nil)
+      : environment["HOME"] ?? PathText.homeOf(user: nil)
     self.storage = storage
     self.globalFile = globalFile
     self.exitFlushFailure = exitFlushFailure
@@ -165,15 +174,18 @@ public final class DefaultsStore: Sendable {
   ///   - flushAtExit: write pending changes when the process exits normally.
   ///   - exitFlushFailure: told when that write fails (default: a line on standard error;
   ///     nil: silent).
+  ///   - environment: where `HOME` (and, for corelibs, `CFFIXED_USER_HOME`) come from, for
+  ///     `~` in file URLs.
   public convenience init(
     url: URL, dialect: Dialect = .apple, arguments: [String] = [], globalDomain: URL? = nil,
     newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default, flushAtExit: Bool = true,
-    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError
+    exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(DefaultsError) {
     try self.init(
       storage: DomainFile(url: url, newFileFormat: newFileFormat, limits: limits),
       dialect: dialect, arguments: arguments, globalDomain: globalDomain, limits: limits,
-      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure)
+      flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure, environment: environment)
   }
 
   /// A store over the domain named `name`, resolved to the platform's file by `locator`.
@@ -183,7 +195,7 @@ public final class DefaultsStore: Sendable {
   ) throws(DefaultsError) {
     try self.init(
       url: try locator.url(forDomain: name), dialect: dialect, arguments: arguments,
-      newFileFormat: newFileFormat, flushAtExit: flushAtExit)
+      newFileFormat: newFileFormat, flushAtExit: flushAtExit, environment: locator.environment)
   }
 
   /// A store over a `UserDefaults` persistent domain (see ``UserDefaultsStorage``): the way
@@ -215,7 +227,7 @@ public final class DefaultsStore: Sendable {
     self.init(
       storage: InMemoryStorage(values), loaded: DomainSnapshot(values: values), globalFile: nil,
       global: nil, dialect: dialect, arguments: arguments, flushAtExit: false,
-      exitFlushFailure: nil)
+      exitFlushFailure: nil, environment: ProcessInfo.processInfo.environment)
   }
 
   /// The flush at process exit: a failure goes to ``exitFlushFailure`` (never lost silently
@@ -263,7 +275,7 @@ public final class DefaultsStore: Sendable {
   public func stringArray(forKey key: String) -> [String]? {
     dialect.stringArray(object(forKey: key))
   }
-  public func url(forKey key: String) -> URL? { dialect.url(object(forKey: key)) }
+  public func url(forKey key: String) -> URL? { dialect.url(object(forKey: key), home: home) }
 
   /// Every key the search list can see, with the value it finds.
   public func dictionaryRepresentation() -> [String: PlistValue] {
@@ -350,7 +362,7 @@ public final class DefaultsStore: Sendable {
   /// the home folder abbreviated to `~`, any other URL as a keyed-archived `NSURL`.
   public func set(_ url: URL, forKey key: String) throws(DefaultsError) {
     if url.isFileURL {
-      try set(.string(PathText.abbreviatingHome(url.path)), forKey: key)
+      try set(.string(PathText.abbreviatingHome(url.path, home: home)), forKey: key)
     } else {
       let data: Data
       do {
@@ -593,9 +605,8 @@ public final class DefaultsStore: Sendable {
 
 extension PathText {
   /// `/home/me/x` → `~/x` (as `stringByAbbreviatingWithTildeInPath`).
-  static func abbreviatingHome(_ path: String) -> String {
-    guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty, home != "/"
-    else { return path }
+  static func abbreviatingHome(_ path: String, home: String?) -> String {
+    guard let home, !home.isEmpty, home != "/" else { return path }
     if path == home { return "~" }
     if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
     return path

@@ -42,27 +42,29 @@ enum NumberText {
   static func decimalPrefix(_ scalars: Substring.UnicodeScalarView) -> String? {
     var index = scalars.startIndex
     let end = scalars.endIndex
-    func isDigit(_ i: Substring.UnicodeScalarView.Index) -> Bool {
-      i < end && scalars[i].value >= 0x30 && scalars[i].value <= 0x39
+    /// The end of the run of ASCII digits starting at `start`, and how many there were.
+    func digitRun(from start: Substring.UnicodeScalarView.Index)
+      -> (end: Substring.UnicodeScalarView.Index, count: Int)
+    {
+      var i = start
+      var count = 0
+      while i < end, scalars[i].value >= 0x30, scalars[i].value <= 0x39 {
+        count += 1
+        i = scalars.index(after: i)
+      }
+      return (i, count)
     }
     if index < end, scalars[index] == "+" || scalars[index] == "-" {
       index = scalars.index(after: index)
     }
-    var digits = 0
-    while isDigit(index) {
-      digits += 1
-      index = scalars.index(after: index)
-    }
+    let integer = digitRun(from: index)
+    var digits = integer.count
+    index = integer.end
     if index < end, scalars[index] == "." {
-      var lookahead = scalars.index(after: index)
-      var fractionDigits = 0
-      while isDigit(lookahead) {
-        fractionDigits += 1
-        lookahead = scalars.index(after: lookahead)
-      }
-      if digits + fractionDigits > 0 {
-        digits += fractionDigits
-        index = lookahead
+      let fraction = digitRun(from: scalars.index(after: index))
+      if digits + fraction.count > 0 {
+        digits += fraction.count
+        index = fraction.end
       }
     }
     guard digits > 0 else { return nil }
@@ -71,12 +73,8 @@ enum NumberText {
       if lookahead < end, scalars[lookahead] == "+" || scalars[lookahead] == "-" {
         lookahead = scalars.index(after: lookahead)
       }
-      var exponentDigits = 0
-      while isDigit(lookahead) {
-        exponentDigits += 1
-        lookahead = scalars.index(after: lookahead)
-      }
-      if exponentDigits > 0 { index = lookahead }
+      let exponent = digitRun(from: lookahead)
+      if exponent.count > 0 { index = exponent.end }
     }
     return String(scalars[scalars.startIndex..<index])
   }

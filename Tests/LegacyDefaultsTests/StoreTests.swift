@@ -270,3 +270,20 @@ import Testing
     #expect(store.integer(forKey: "t3-9") == 199)
   }
 }
+
+/// The home folder of `~` comes from the environment the store was given, not the process's.
+@Suite struct StoreEnvironmentTests {
+  @Test func tildeUsesTheInjectedHome() throws {
+    let folder = try TemporaryFolder()
+    let store = try DefaultsStore(
+      url: folder.file("env.plist"), flushAtExit: false, environment: ["HOME": "/home/ana"])
+    try store.set(URL(fileURLWithPath: "/home/ana/notes.txt"), forKey: "file")
+    #expect(store.object(forKey: "file") == "~/notes.txt")
+    #expect(store.url(forKey: "file") == URL(fileURLWithPath: "/home/ana/notes.txt"))
+    let locator = DomainLocator(
+      platform: .linux, environment: ["XDG_CONFIG_HOME": folder.url.path, "HOME": "/home/bo"])
+    let named = try DefaultsStore(domain: "d", locator: locator, flushAtExit: false)
+    try named.set(.string("~/x"), forKey: "f")
+    #expect(named.url(forKey: "f") == URL(fileURLWithPath: "/home/bo/x"))
+  }
+}
