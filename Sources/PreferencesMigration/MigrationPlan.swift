@@ -5,7 +5,7 @@ import PropertyList
 
 /// How legacy flat keys become typed keys: the same plan drives the migration forward and the
 /// export back. Build it in Swift (the `map(_:to:)` functions of ``Entry``) or load the JSON plan file
-/// (``load(json:)``, the form `shared/spec/migration-plan.md` defines).
+/// (``load(json:)``, the form MIGRATION.md and <doc:MigratingLegacyDefaults> describe).
 public struct MigrationPlan: Sendable, Hashable {
   /// What happens to legacy keys no entry names.
   public enum Unmapped: String, Sendable, Hashable, CaseIterable {
