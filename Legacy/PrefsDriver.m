@@ -6,6 +6,8 @@
  *                                   {"isSoundEnabled": true, "rankingSize": 5}
  *   prefs-driver save YES|NO N      sets both properties, calls -save (which
  *                                   synchronizes); exit 0
+ *   prefs-driver args ARG...        the argument domain GNUstep made of this
+ *                                   process's arguments, as an XML property list
  *   prefs-driver dump               for each key of the persistent domain named
  *                                   after the process (sorted), what the getters
  *                                   return, as one line of JSON:
@@ -105,7 +107,8 @@ usage(void)
   fprintf(stderr,
     "usage: prefs-driver load\n"
     "       prefs-driver save YES|NO INTEGER\n"
-    "       prefs-driver dump\n");
+    "       prefs-driver dump\n"
+    "       prefs-driver args ARG...\n");
   return 2;
 }
 
@@ -187,6 +190,27 @@ doDump(void)
   return 0;
 }
 
+/* The argument domain, as GNUstep's NSUserDefaults parsed it from this process's
+ * arguments (all of them: the program name, "args", then the caller's). */
+static int
+doArgs(void)
+{
+  NSDictionary *domain = [[NSUserDefaults standardUserDefaults]
+    volatileDomainForName: NSArgumentDomain];
+  NSString *error = nil;
+  NSData *xml = [NSPropertyListSerialization dataFromPropertyList: domain
+    format: NSPropertyListXMLFormat_v1_0 errorDescription: &error];
+
+  if (xml == nil)
+    {
+      fprintf(stderr, "prefs-driver: %s\n", [[error description] UTF8String]);
+      return 1;
+    }
+  fwrite([xml bytes], 1, [xml length], stdout);
+  fflush(stdout);
+  return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -199,6 +223,8 @@ main(int argc, char **argv)
     rc = doSave(argv[2], argv[3]);
   else if (argc == 2 && strcmp(argv[1], "dump") == 0)
     rc = doDump();
+  else if (argc >= 2 && strcmp(argv[1], "args") == 0)
+    rc = doArgs();
   else
     rc = usage();
   [pool release];

@@ -138,7 +138,7 @@ public final class DefaultsStore: Sendable {
     self.globalFile = globalFile
     self.exitFlushFailure = exitFlushFailure
     var initial = State()
-    initial.arguments = ArgumentDomain.parse(arguments)
+    initial.arguments = ArgumentDomain.parse(arguments, dialect: dialect)
     initial.base = dialect.adopting(loaded.values, readFrom: loaded.format)
     initial.format = loaded.format
     initial.record(loaded.unreadable.map { [$0] } ?? [])

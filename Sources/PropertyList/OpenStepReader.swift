@@ -12,8 +12,22 @@ import Foundation
 ///   or nothing at all (an empty dictionary).
 ///
 /// Containers nest on an explicit stack bounded by ``PlistLimits/maxDepth``.
+/// Whose OpenStep text grammar to read.
+package enum OpenStepGrammar: Sendable {
+  /// Files: what either reference reads (CoreFoundation's single quotes and `.strings` top
+  /// level, GNUstep's typed values and wider unquoted characters, with a warning for what
+  /// CoreFoundation would refuse).
+  case lenient
+  /// CoreFoundation's alone: no typed values, only its unquoted characters.
+  case coreFoundation
+  /// GNUstep Base's alone (`NSPropertyList.m`): no single quotes, no `.strings` top level, and
+  /// an empty document is no property list.
+  case gnustep
+}
+
 struct OpenStepReader {
   private let b: [UInt8]
+  private var grammar: OpenStepGrammar = .lenient
   private var i = 0
   private let limits: PlistLimits
   private var warnings: [PlistWarning] = []
@@ -26,11 +40,12 @@ struct OpenStepReader {
   }
 
   /// The value, the flavour found (`.gnustep` when a typed value appeared) and the warnings.
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, PlistFormat, [PlistWarning]
-  ) {
+  static func read(
+    _ data: Data, limits: PlistLimits, grammar: OpenStepGrammar = .lenient
+  ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
     var reader = OpenStepReader(
       bytes: try TextInput.utf8Bytes(data, format: .openStep), limits: limits)
+    reader.grammar = grammar
     let value = try reader.readDocument()
     return (value, reader.sawTypedValue ? .gnustep : .openStep, reader.warnings)
   }
@@ -96,15 +111,21 @@ struct OpenStepReader {
   private mutating func readUnquoted() -> String {
     let start = i
     var beyondCoreFoundation = false
-    while i < b.count, Self.isGNUstepUnquoted(b[i]) {
+    while i < b.count, isUnquoted(b[i]) {
       if !OpenStepWriter.isUnquotedCharacter(b[i]) { beyondCoreFoundation = true }
       i += 1
     }
     let text = String(decoding: b[start..<i], as: UTF8.self)
-    if beyondCoreFoundation {
+    if beyondCoreFoundation, grammar == .lenient {
       warnings.append(.unquotedBeyondCoreFoundation(text, at: location(start)))
     }
     return text
+  }
+
+  /// Whether `c` may stand in an unquoted string in this grammar.
+  private func isUnquoted(_ c: UInt8) -> Bool {
+    grammar == .coreFoundation
+      ? OpenStepWriter.isUnquotedCharacter(c) : Self.isGNUstepUnquoted(c)
   }
 
   /// GNUstep's unquoted characters (`quotables` in NSPropertyList.m): printable ASCII but
@@ -214,10 +235,10 @@ struct OpenStepReader {
   private mutating func readAngle() throws(PlistError) -> PlistValue {
     let start = i
     i += 1
-    if i < b.count, b[i] == UInt8(ascii: "*") {
+    if grammar != .coreFoundation, i < b.count, b[i] == UInt8(ascii: "*") {
       return try readTyped(start: start)
     }
-    if i < b.count, b[i] == UInt8(ascii: "[") {
+    if grammar != .coreFoundation, i < b.count, b[i] == UInt8(ascii: "[") {
       return try readBase64Data(start: start)
     }
     var bytes: [UInt8] = []
@@ -375,9 +396,11 @@ struct OpenStepReader {
       i += 1
       return .open(isDictionary: false)
     case UInt8(ascii: "<"): return .value(try readAngle())
-    case UInt8(ascii: "\""), UInt8(ascii: "'"): return .value(.string(try readQuoted()))
+    case UInt8(ascii: "\""): return .value(.string(try readQuoted()))
+    case UInt8(ascii: "'") where grammar != .gnustep:
+      return .value(.string(try readQuoted()))
     default:
-      guard Self.isGNUstepUnquoted(c) else {
+      guard isUnquoted(c) else {
         throw fail("unexpected '\(Character(Unicode.Scalar(c)))' where a value should start")
       }
       return .value(.string(readUnquoted()))
@@ -493,11 +516,16 @@ struct OpenStepReader {
   // MARK: - Document
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
-    guard try skipSpace() else { return .dictionary([:]) }
+    guard try skipSpace() else {
+      guard grammar != .gnustep else { throw eof("a value") }
+      return .dictionary([:])
+    }
     let start = i
     let value = try readValue()
     guard try skipSpace() else { return value }
-    if case .string = value, b[i] == UInt8(ascii: "=") || b[i] == UInt8(ascii: ";") {
+    if grammar != .gnustep, case .string = value,
+      b[i] == UInt8(ascii: "=") || b[i] == UInt8(ascii: ";")
+    {
       i = start
       return try readStringsFile()
     }

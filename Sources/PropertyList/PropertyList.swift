@@ -55,6 +55,25 @@ public enum PropertyList {
     return isHex ? .openStep : .xml
   }
 
+  /// Parses a property list in whatever format the bytes are in, reading OpenStep text with
+  /// `grammar` (the readers of files use CoreFoundation's; GNUstep's argument domain its own).
+  package static func read(_ data: Data, limits: PlistLimits, grammar: OpenStepGrammar)
+    throws(PlistError) -> PlistDocument
+  {
+    var format = try detectFormat(data)
+    // GNUstep takes text as XML only from its declaration on; `<plist>…` alone is OpenStep.
+    if grammar == .gnustep, format == .xml, !data.starts(with: Array("<?xml".utf8)) {
+      format = .openStep
+    }
+    switch format {
+    case .openStep, .gnustep:
+      let (value, format, warnings) = try OpenStepReader.read(
+        data, limits: limits, grammar: grammar)
+      return PlistDocument(value: value, format: format, warnings: warnings)
+    default: return try read(data, limits: limits)
+    }
+  }
+
   /// Parses a property list in whatever format the bytes are in.
   public static func read(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
     -> PlistDocument

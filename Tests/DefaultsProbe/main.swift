@@ -16,6 +16,8 @@
 //       string "<trap>" in place of its value.
 //   defaults-probe entries KEY...   (internal) one line `"KEY": {...}` per key
 //   defaults-probe get GETTER KEY   (internal) the JSON value of one getter
+//   defaults-probe args ARG...      the argument domain corelibs made of this process's
+//                                   arguments, as an XML property list
 //
 // Some getters trap on some stored values (`url` of a data value that is not a
 // keyed archive; `integer` of some strings), and a trap cannot be caught in
@@ -211,7 +213,18 @@ if arguments.count == 2 && arguments[1] == "dump" {
 {
   writeLine(value)
   exit(0)
+} else if arguments.count >= 2 && arguments[1] == "args" {
+  let domain = UserDefaults.standard.volatileDomain(forName: UserDefaults.argumentDomain)
+  do {
+    let xml = try PropertyListSerialization.data(
+      fromPropertyList: domain, format: .xml, options: 0)
+    FileHandle.standardOutput.write(xml)
+    exit(0)
+  } catch {
+    standardError("defaults-probe: \(error)")
+    exit(1)
+  }
 } else {
-  standardError("usage: defaults-probe dump")
+  standardError("usage: defaults-probe dump | args ARG...")
   exit(2)
 }
