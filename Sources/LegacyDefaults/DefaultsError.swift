@@ -9,6 +9,8 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   case unsupportedValue(key: String, type: String)
   /// A domain name that could name a file outside the preferences folder.
   case invalidDomainName(String, reason: String)
+  /// A volatile domain of that name exists already.
+  case domainExists(String)
   /// The domain's file exists but cannot be read.
   case cannotRead(path: String, reason: String)
   /// The domain's file holds keys that differ only in Unicode normalization, which a Swift
@@ -30,6 +32,7 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .unsupportedValue(let key, let type):
       "the value for \"\(key)\" is a \(type), which is not a property-list value"
     case .invalidDomainName(let name, let reason): "the domain name \"\(name)\" \(reason)"
+    case .domainExists(let name): "a volatile domain named \"\(name)\" exists already"
     case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
     case .indistinctKeys(let path, let keys):
       "\(path) holds keys that differ only in Unicode normalization ("

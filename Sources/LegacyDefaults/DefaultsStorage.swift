@@ -38,12 +38,19 @@ public protocol DefaultsStorage: Sendable {
   /// keeps it going until released. nil: the medium announces nothing (a file's other writers
   /// are seen at the next synchronize).
   func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)?
+
+  /// The storage of another domain of the same medium, by name (`persistentDomain(forName:)`):
+  /// the file of that name in the same folder, the suite of that name, another in-memory
+  /// domain of the same medium. nil: the medium cannot reach it.
+  func storage(forDomain name: String) -> (any DefaultsStorage)?
 }
 
 extension DefaultsStorage {
   public func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
     nil
   }
+
+  public func storage(forDomain name: String) -> (any DefaultsStorage)? { nil }
 }
 
 /// What a storage holds for a domain at one moment.
@@ -90,8 +97,27 @@ extension Dictionary where Key == String, Value == PlistValue? {
 public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
   private let exclusion = ReentrantExclusion()
   private var values: [String: PlistValue]  // guarded by `exclusion`
+  /// The other domains of the same medium, by name (shared by every domain of it).
+  private let medium: Locked<[String: InMemoryStorage]>
 
-  public init(_ values: [String: PlistValue] = [:]) { self.values = values }
+  public init(_ values: [String: PlistValue] = [:]) {
+    self.values = values
+    self.medium = Locked([:])
+  }
+
+  private init(medium: Locked<[String: InMemoryStorage]>) {
+    self.values = [:]
+    self.medium = medium
+  }
+
+  public func storage(forDomain name: String) -> (any DefaultsStorage)? {
+    medium.withLock { domains in
+      if let existing = domains[name] { return existing }
+      let created = InMemoryStorage(medium: medium)
+      domains[name] = created
+      return created
+    }
+  }
 
   public var location: DefaultsStore.Location { .memory }
 

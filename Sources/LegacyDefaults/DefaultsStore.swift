@@ -28,6 +28,18 @@ public final class DefaultsStore: Sendable {
     /// A `UserDefaults` persistent domain (suite name or bundle identifier).
     case userDefaults(String)
 
+    /// The persistent domain's name: the file's name without `.plist`, the suite name, or
+    /// `memory`.
+    public var domainName: String {
+      switch self {
+      case .file(let url):
+        url.lastPathComponent.hasSuffix(".plist")
+          ? String(url.lastPathComponent.dropLast(6)) : url.lastPathComponent
+      case .memory: "memory"
+      case .userDefaults(let domain): domain
+      }
+    }
+
     /// The path, `memory`, or `UserDefaults(<domain>)`, for messages and reports.
     public var description: String {
       switch self {
@@ -45,7 +57,7 @@ public final class DefaultsStore: Sendable {
   public let storage: any DefaultsStorage
   public var location: Location { storage.location }
 
-  private let globalFile: DomainFile?
+  let globalFile: DomainFile?
   private let state: Locked<State>
   private let exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
   /// Keeps the storage's change announcements coming (nil when it has none).
@@ -72,6 +84,8 @@ public final class DefaultsStore: Sendable {
     var format: PlistFormat?
     var global: [String: PlistValue] = [:]
     var registration: [String: PlistValue] = [:]
+    /// Volatile domains set by name (not in the search list, as in NSUserDefaults).
+    var volatile: [String: [String: PlistValue]] = [:]
     var observers: [String: [UInt64: @Sendable (PlistValue?) -> Void]] = [:]
     var nextObserver: UInt64 = 0
     var recoveries: [CorruptFileRecovery] = []
@@ -600,6 +614,112 @@ public final class DefaultsStore: Sendable {
     guard after != before else { return nil }
     let list = Array(handlers.values)
     return { for handler in list { handler(after) } }
+  }
+}
+
+// MARK: - The domains themselves
+
+extension DefaultsStore {
+  /// The argument domain's name (`-key value` arguments).
+  public static let argumentDomain = "NSArgumentDomain"
+  /// The registration domain's name (``register(defaults:)``).
+  public static let registrationDomain = "NSRegistrationDomain"
+  /// The global domain's name (the `globalDomain:` file, or `.GlobalPreferences`).
+  public static let globalDomain = "NSGlobalDomain"
+
+  /// The application domain's name.
+  public var domainName: String { location.domainName }
+
+  /// The domains reads look through, in order (GNUstep's own domains and language domains
+  /// are not reproduced: MIGRATION.md).
+  public var searchList: [String] {
+    [Self.argumentDomain, domainName] + (globalFile == nil ? [] : [Self.globalDomain])
+      + [Self.registrationDomain]
+  }
+
+  /// The names of the volatile domains: the argument and registration domains and those set
+  /// with ``setVolatileDomain(_:forName:)``.
+  public var volatileDomainNames: [String] {
+    [Self.argumentDomain, Self.registrationDomain]
+      + state.withLock { $0.volatile.keys.sorted() }
+  }
+
+  /// A volatile domain's values (the argument and registration domains included); empty when
+  /// there is none of that name.
+  public func volatileDomain(forName name: String) -> [String: PlistValue] {
+    state.withLock { s in
+      switch name {
+      case Self.argumentDomain: s.arguments
+      case Self.registrationDomain: s.registration
+      default: s.volatile[name] ?? [:]
+      }
+    }
+  }
+
+  /// Sets a volatile domain (memory only, not in the search list). As NSUserDefaults, a
+  /// name that is already a volatile domain is refused; remove it first.
+  public func setVolatileDomain(_ values: [String: PlistValue], forName name: String)
+    throws(DefaultsError)
+  {
+    for (key, value) in values { try Self.validate(value, forKey: key) }
+    try state.withLock { (s) throws(DefaultsError) in
+      guard name != Self.argumentDomain, name != Self.registrationDomain, s.volatile[name] == nil
+      else { throw .domainExists(name) }
+      s.volatile[name] = values
+    }
+  }
+
+  /// Removes a volatile domain set with ``setVolatileDomain(_:forName:)``.
+  public func removeVolatileDomain(forName name: String) {
+    state.withLock { s in s.volatile[name] = nil }
+  }
+
+  /// A persistent domain by name: this store's own (with its pending changes), the global
+  /// domain, or another domain beside this one (the file of that name in the same folder, the
+  /// `UserDefaults` suite of that name); nil when it does not exist.
+  public func persistentDomain(forName name: String) throws(DefaultsError) -> [String: PlistValue]?
+  {
+    if name == domainName { return persistentDomain() }
+    guard let storage = storage(forDomain: name) else { return nil }
+    let snapshot = try storage.load()
+    // No file, and nothing stored: the domain does not exist.
+    if snapshot.values.isEmpty, snapshot.format == nil, snapshot.unreadable == nil { return nil }
+    return snapshot.values
+  }
+
+  /// Replaces a persistent domain by name with `values` (one locked, atomic update; this
+  /// store's own domain through ``updateDomain(_:)``).
+  public func setPersistentDomain(_ values: [String: PlistValue], forName name: String)
+    throws(DefaultsError)
+  {
+    for (key, value) in values { try Self.validate(value, forKey: key) }
+    if name == domainName {
+      try updateDomain { current in .replacing(current, with: values) }
+      return
+    }
+    guard let storage = storage(forDomain: name) else {
+      throw .invalidDomainName(name, reason: "names no domain this store can reach")
+    }
+    _ = try storage.update { current in .replacing(current.values, with: values) }
+    if name == Self.globalDomain { try synchronizeOrThrow() }
+  }
+
+  /// Removes a persistent domain by name (this store's own: ``removePersistentDomain()``).
+  public func removePersistentDomain(forName name: String) throws(DefaultsError) {
+    if name == domainName {
+      try removePersistentDomain()
+      return
+    }
+    guard let storage = storage(forDomain: name) else { return }
+    try storage.removeDomain()
+    if name == Self.globalDomain { try synchronizeOrThrow() }
+  }
+
+  /// The storage of another domain: the global file for the global domain, else the
+  /// storage's own neighbour of that name.
+  func storage(forDomain name: String) -> (any DefaultsStorage)? {
+    if name == Self.globalDomain, let globalFile { return globalFile }
+    return storage.storage(forDomain: name)
   }
 }
 

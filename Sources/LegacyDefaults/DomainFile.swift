@@ -42,6 +42,20 @@ package struct DomainFile: DefaultsStorage {
 
   package var location: DefaultsStore.Location { .file(url) }
 
+  /// The file of domain `name` in the same folder (the global domain's is
+  /// `.GlobalPreferences.plist`).
+  package func storage(forDomain name: String) -> (any DefaultsStorage)? {
+    let file = name == DefaultsStore.globalDomain ? ".GlobalPreferences" : name
+    guard
+      case .success = Result(catching: { () throws(DefaultsError) in
+        try DomainLocator.validate(file)
+      })
+    else { return nil }
+    return DomainFile(
+      url: url.deletingLastPathComponent().appendingPathComponent(file + ".plist"),
+      newFileFormat: newFileFormat, limits: limits)
+  }
+
   // MARK: - Reading
 
   /// Reads the file, changing nothing. Absent: empty. Does not parse (or is larger than the

@@ -44,6 +44,22 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
 
   public var location: DefaultsStore.Location { .userDefaults(domain) }
 
+  /// The suite of that name (beside this one when this suite is named by a path, as corelibs
+  /// allows). The global domain is not reached this way.
+  public func storage(forDomain name: String) -> (any DefaultsStorage)? {
+    guard name != DefaultsStore.globalDomain, !name.contains("/") else { return nil }
+    let suite =
+      domain.hasPrefix("/")
+      ? URL(fileURLWithPath: domain).deletingLastPathComponent().appendingPathComponent(name).path
+      : name
+    guard
+      case .success(let storage) = Result(catching: { () throws(DefaultsError) in
+        try UserDefaultsStorage(suiteName: suite)
+      })
+    else { return nil }
+    return storage
+  }
+
   public func load() throws(DefaultsError) -> DomainSnapshot {
     let exclusion = ExclusionTable.userDefaults.acquire(domain)
     defer { ExclusionTable.userDefaults.release(domain) }

@@ -226,7 +226,8 @@ extension CommandFailure {
   /// A store failure with its documented exit code.
   init(_ error: DefaultsError) {
     switch error {
-    case .emptyKey, .unsupportedValue, .invalidDomainName: self.init(.usage, error.description)
+    case .emptyKey, .unsupportedValue, .invalidDomainName, .domainExists:
+      self.init(.usage, error.description)
     case .cannotRead: self.init(.noInput, error.description)
     case .notADictionary, .indistinctKeys: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)

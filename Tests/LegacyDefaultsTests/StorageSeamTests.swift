@@ -257,3 +257,59 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     #expect(result.stderr.contains(file.path))
   }
 }
+
+/// The domains themselves, as NSUserDefaults exposes them, on every storage.
+@Suite struct DomainAPITests {
+  @Test(arguments: StorageKind.allCases)
+  func volatileDomains(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind)
+    let store = try place.store()
+    store.register(defaults: ["r": 1])
+    #expect(store.volatileDomain(forName: DefaultsStore.registrationDomain) == ["r": 1])
+    try store.setVolatileDomain(["v": "x"], forName: "Session")
+    #expect(store.volatileDomainNames.contains("Session"))
+    #expect(store.volatileDomain(forName: "Session") == ["v": "x"])
+    // Not in the search list, as in NSUserDefaults.
+    #expect(store.object(forKey: "v") == nil)
+    #expect(throws: DefaultsError.domainExists("Session")) {
+      try store.setVolatileDomain([:], forName: "Session")
+    }
+    store.removeVolatileDomain(forName: "Session")
+    #expect(store.volatileDomain(forName: "Session") == [:])
+    #expect(store.searchList.first == DefaultsStore.argumentDomain)
+    #expect(store.searchList.last == DefaultsStore.registrationDomain)
+    #expect(store.searchList.contains(store.domainName))
+  }
+
+  @Test(arguments: StorageKind.allCases)
+  func persistentDomainsByName(kind: StorageKind) throws {
+    let place = try StorageKind.Place(kind, ["own": 1])
+    let store = try place.store()
+    #expect(try store.persistentDomain(forName: store.domainName) == ["own": 1])
+    #expect(try store.persistentDomain(forName: "com.example.other") == nil)
+    try store.setPersistentDomain(["o": "x"], forName: "com.example.other")
+    #expect(try store.persistentDomain(forName: "com.example.other") == ["o": "x"])
+    // Another store of the same medium sees it.
+    #expect(try place.store().persistentDomain(forName: "com.example.other") == ["o": "x"])
+    try store.removePersistentDomain(forName: "com.example.other")
+    #expect(try store.persistentDomain(forName: "com.example.other") == nil)
+    // Its own domain by name: replaced as one update.
+    try store.setPersistentDomain(["new": 2], forName: store.domainName)
+    #expect(try place.stored() == ["new": 2])
+  }
+
+  /// The global domain by name: read through the search list, written by name.
+  @Test func theGlobalDomainByName() throws {
+    let folder = try TemporaryFolder()
+    let global = folder.file(".GlobalPreferences.plist")
+    try PropertyList.write(["AppleLocale": "en_US"], as: .xml).write(to: global)
+    let store = try DefaultsStore(
+      url: folder.file("app.plist"), globalDomain: global, flushAtExit: false)
+    #expect(store.searchList.contains(DefaultsStore.globalDomain))
+    #expect(
+      try store.persistentDomain(forName: DefaultsStore.globalDomain) == ["AppleLocale": "en_US"])
+    try store.setPersistentDomain(["AppleLocale": "pt_BR"], forName: DefaultsStore.globalDomain)
+    #expect(store.object(forKey: "AppleLocale") == "pt_BR")
+    #expect(try PropertyList.read(Data(contentsOf: global)).value == ["AppleLocale": "pt_BR"])
+  }
+}
