@@ -7,7 +7,10 @@ public enum DefaultsPlatform: String, Sendable, Hashable, CaseIterable {
   case linux
   /// `~/Library/Preferences/<domain>.plist`.
   case macOS
-  /// `$GNUSTEP_USER_DEFAULTS_DIR/<domain>.plist`, else `~/GNUstep/Defaults/<domain>.plist`.
+  /// `GNUSTEP_USER_DEFAULTS_DIR` of GNUstep's configuration files (the file named by
+  /// `GNUSTEP_CONFIG_FILE`, else `/etc/GNUstep/GNUstep.conf`, then `~/.GNUstep.conf`; a
+  /// relative value is under the user's home folder from the password database, as GNUstep
+  /// ignores `HOME`), else `GNUstep/Defaults` there.
   case gnustep
 
   /// The platform this process runs on.
@@ -61,11 +64,57 @@ public struct DomainLocator: Sendable, Hashable {
     case .macOS:
       return try underHome("Library/Preferences")
     case .gnustep:
-      if let dir = environment["GNUSTEP_USER_DEFAULTS_DIR"], dir.hasPrefix("/") {
-        return URL(fileURLWithPath: dir, isDirectory: true)
+      // As GNUstep Base resolves it: GNUSTEP_USER_DEFAULTS_DIR from its configuration files,
+      // never from the environment; a relative value is under the user's home folder of the
+      // password database (GNUstep ignores HOME).
+      let userHome = PathText.homeOf(user: nil)
+      let dir =
+        gnustepConfiguration(home: userHome)["GNUSTEP_USER_DEFAULTS_DIR"] ?? "GNUstep/Defaults"
+      if dir.hasPrefix("/") { return URL(fileURLWithPath: dir, isDirectory: true) }
+      guard let userHome else {
+        throw .cannotRead(path: dir, reason: "no home folder for this user")
       }
-      return try underHome("GNUstep/Defaults")
+      return URL(fileURLWithPath: userHome).appendingPathComponent(dir, isDirectory: true)
     }
+  }
+
+  /// GNUstep's configuration: the system file (`GNUSTEP_CONFIG_FILE` from the environment,
+  /// else `/etc/GNUstep/GNUstep.conf`), then the user's file it names
+  /// (`GNUSTEP_USER_CONFIG_FILE`, default `.GNUstep.conf` in the user's home folder; empty:
+  /// none), whose values win.
+  func gnustepConfiguration(home: String?) -> [String: String] {
+    var values = Self.configuration(
+      at: environment["GNUSTEP_CONFIG_FILE"] ?? "/etc/GNUstep/GNUstep.conf")
+    let userFile = values["GNUSTEP_USER_CONFIG_FILE"] ?? ".GNUstep.conf"
+    if !userFile.isEmpty, let home {
+      let path = userFile.hasPrefix("/") ? userFile : home + "/" + userFile
+      values.merge(Self.configuration(at: path)) { $1 }
+    }
+    return values
+  }
+
+  /// `KEY=value` lines of a GNUstep configuration file (`#` comments, values optionally
+  /// quoted); an absent or unreadable file has none.
+  static func configuration(at path: String) -> [String: String] {
+    guard
+      case .success(let data) = Result(catching: { () throws(FileAccess.Failure) in
+        try FileAccess.readFile(path, limit: 1 << 20)
+      })
+    else { return [:] }
+    var values: [String: String] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      guard !text.hasPrefix("#"), let equals = text.firstIndex(of: "=") else { continue }
+      let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+      var value = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      if value.count >= 2, let first = value.first, first == "\"" || first == "'",
+        value.last == first
+      {
+        value = String(value.dropFirst().dropLast())
+      }
+      values[key] = value
+    }
+    return values
   }
 
   /// The file of domain `name`.

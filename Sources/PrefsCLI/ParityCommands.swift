@@ -1,10 +1,11 @@
 import Foundation
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 /// The rest of the verbs people know from macOS `defaults`.
 enum Domains {
-  static func names(locator: DomainLocator = DomainLocator()) throws(CommandFailure) -> (
+  static func names(locator: DomainLocator = Target.locator) throws(CommandFailure) -> (
     folder: URL, names: [String]
   ) {
     let folder: URL
@@ -29,10 +30,15 @@ enum Domains {
 
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.isEmpty else { throw CommandFailure(.usage, "domains takes no files") }
-    let names = try names().names
+    let (folder, names) = try names()
     if args.has("--json") {
-      console.line(Read.jsonText(.array(names.map(PlistValue.string))))
+      console.line(
+        JSONValue.object([
+          "folder": .string(folder.path), "domains": .array(names.map(JSONValue.string)),
+        ]).text())
     } else {
+      // The folder goes to standard error: standard output stays the list `defaults` prints.
+      console.message("domains in \(folder.path)")
       for name in names { console.line(name) }
     }
     return .ok

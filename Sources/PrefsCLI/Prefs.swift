@@ -25,6 +25,16 @@ public enum Prefs {
 
   /// Runs `prefs` with `arguments` (without the program name).
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
+    // `--layout L` before the verb: where domain names resolve for this run.
+    if arguments.first == "--layout" {
+      guard arguments.count >= 2, let platform = Target.layouts[arguments[1]] else {
+        console.message("--layout takes xdg, macos or gnustep")
+        return .usage
+      }
+      return Target.$locator.withValue(DomainLocator(platform: platform)) {
+        run(Array(arguments.dropFirst(2)), console: console)
+      }
+    }
     guard let verb = arguments.first else {
       console.err(usage)
       return .usage
@@ -87,7 +97,9 @@ public enum Prefs {
       commands:
       \(lines.joined(separator: "\n"))
 
-      FILE may be a path or a domain name (resolved to the platform's preferences folder).
+      FILE may be a path or a domain name (resolved to the platform's preferences folder;
+      `prefs --layout xdg|macos|gnustep VERB …` chooses another layout, gnustep as GNUstep's
+      configuration files say).
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
       linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.

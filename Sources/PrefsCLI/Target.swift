@@ -4,6 +4,15 @@ import PropertyList
 
 /// What a FILE|DOMAIN argument names.
 enum Target {
+  /// Where domain names resolve: the platform's layout, or the one `--layout` chose for this
+  /// run (`prefs --layout gnustep|xdg|macos VERB …`).
+  @TaskLocal static var locator = DomainLocator()
+
+  /// The layouts `--layout` takes.
+  static let layouts: [String: DefaultsPlatform] = [
+    "xdg": .linux, "linux": .linux, "macos": .macOS, "gnustep": .gnustep,
+  ]
+
   /// A domain as the `defaults`-style verbs reach it.
   enum Domain {
     /// A file (a path, or a domain name resolved to the platform's folder).
@@ -35,7 +44,7 @@ enum Target {
 
   /// Turns a FILE argument into a path: an existing file, anything with a `/` or a `.plist`
   /// ending is a path; any other word is a domain name, resolved to the platform's folder.
-  static func path(_ argument: String, locator: DomainLocator = DomainLocator())
+  static func path(_ argument: String, locator: DomainLocator = Target.locator)
     throws(CommandFailure) -> String
   {
     if isPath(argument) { return argument }
@@ -55,7 +64,7 @@ enum Target {
   /// rename, import): a path is a file; a domain name is a `UserDefaults` domain on Apple
   /// platforms (`PREFS_DOMAIN_STORAGE=userdefaults` elsewhere, `=file` to force files) and the
   /// file in the platform's folder otherwise.
-  static func domain(_ argument: String, locator: DomainLocator = DomainLocator())
+  static func domain(_ argument: String, locator: DomainLocator = Target.locator)
     throws(CommandFailure) -> Domain
   {
     guard !isPath(argument) else { return .file(argument) }
@@ -193,7 +202,7 @@ extension Target {
 extension Target {
   /// Whether `path` is a domain some store uses: a lock file beside it, or the platform's
   /// preferences folder holds it.
-  static func isDomain(_ path: String, locator: DomainLocator = DomainLocator()) -> Bool {
+  static func isDomain(_ path: String, locator: DomainLocator = Target.locator) -> Bool {
     if FileManager.default.fileExists(atPath: path + ".lock") { return true }
     guard
       case .success(let folder) = Result(catching: { () throws(DefaultsError) in

@@ -63,3 +63,49 @@ import Testing
     #expect(one("(a+b, c)") == ["a+b", "c"])
   }
 }
+
+/// Where GNUstep keeps its domains: from its configuration files (a relative directory under
+/// the home folder), never from a GNUSTEP_USER_DEFAULTS_DIR environment variable. Checked
+/// against GNUstep itself: the Objective-C driver saves, and the file is where the locator says.
+@Suite struct GNUstepLayoutTests {
+  @Test func theConfigurationFilesDecide() throws {
+    let folder = try TemporaryFolder()
+    let conf = folder.file("GNUstep.conf")
+    // No user file, so that the test reads nothing of the real user's.
+    try "# system\nGNUSTEP_USER_CONFIG_FILE=\nGNUSTEP_USER_DEFAULTS_DIR=rel/Defaults\n"
+      .write(to: conf, atomically: true, encoding: .utf8)
+    let environment = [
+      "GNUSTEP_CONFIG_FILE": conf.path, "HOME": folder.url.path,
+      "GNUSTEP_USER_DEFAULTS_DIR": "/ignored",
+    ]
+    let userHome = String(cString: getpwuid(getuid()).pointee.pw_dir)
+    let locator = DomainLocator(platform: .gnustep, environment: environment)
+    #expect(try locator.folder().path == userHome + "/rel/Defaults")
+    try "GNUSTEP_USER_CONFIG_FILE=\nGNUSTEP_USER_DEFAULTS_DIR='\(folder.url.path)/abs'\n"
+      .write(to: conf, atomically: true, encoding: .utf8)
+    #expect(try locator.folder().path == folder.url.path + "/abs")
+  }
+
+  /// GNUstep saves where the locator looks (an absolute directory in its configuration; the
+  /// environment variable of the same name is ignored by both).
+  @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep (the Objective-C driver)"))
+  func gnustepSavesWhereTheLocatorLooks() throws {
+    let driver = try LegacyDriver.require()
+    let folder = try TemporaryFolder()
+    let conf = folder.file("GNUstep.conf")
+    let defaults = folder.file("Defaults")
+    try FileManager.default.createDirectory(at: defaults, withIntermediateDirectories: true)
+    try "GNUSTEP_USER_CONFIG_FILE=\nGNUSTEP_USER_DEFAULTS_DIR=\"\(defaults.path)\"\n"
+      .write(to: conf, atomically: true, encoding: .utf8)
+    let environment = [
+      "GNUSTEP_CONFIG_FILE": conf.path, "HOME": folder.url.path,
+      "GNUSTEP_USER_DEFAULTS_DIR": folder.file("ignored").path,
+    ]
+    let result = try External.run(driver.executable, ["save", "NO", "7"], environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    let expected = try DomainLocator(platform: .gnustep, environment: environment)
+      .url(forDomain: "prefs-driver")
+    #expect(FileManager.default.fileExists(atPath: expected.path), "\(expected.path)")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("ignored").path))
+  }
+}

@@ -213,9 +213,12 @@ import Testing
     #expect(
       try DomainLocator(platform: .macOS, environment: ["HOME": "/h"]).url(forDomain: "d").path
         == "/h/Library/Preferences/d.plist")
+    // GNUstep ignores HOME: its home is the password database's.
+    let userHome = String(cString: getpwuid(getuid()).pointee.pw_dir)
     #expect(
-      try DomainLocator(platform: .gnustep, environment: ["HOME": "/h"]).url(forDomain: "d").path
-        == "/h/GNUstep/Defaults/d.plist")
+      try DomainLocator(
+        platform: .gnustep, environment: ["HOME": "/h", "GNUSTEP_CONFIG_FILE": "/nonexistent"]
+      ).url(forDomain: "d").path == userHome + "/GNUstep/Defaults/d.plist")
   }
 
   @Test func observationFiresForLocalAndExternalChanges() async throws {

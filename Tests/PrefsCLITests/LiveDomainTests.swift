@@ -269,3 +269,29 @@ import Testing
     #expect(try prefs("read", "com.example.ud").status == 1)
   }
 }
+
+/// `--layout` chooses where domain names resolve; `domains` says which folder it listed.
+@Suite struct LayoutTests {
+  @Test func gnustepLayoutFollowsGNUstepsConfiguration() throws {
+    let folder = try TemporaryFolder()
+    let defaults = folder.file("Defaults")
+    try FileManager.default.createDirectory(at: defaults, withIntermediateDirectories: true)
+    let conf = folder.file("GNUstep.conf")
+    try "GNUSTEP_USER_CONFIG_FILE=\nGNUSTEP_USER_DEFAULTS_DIR=\(defaults.path)\n"
+      .write(to: conf, atomically: true, encoding: .utf8)
+    try PropertyList.write(["k": "v"], as: .openStep).write(
+      to: defaults.appendingPathComponent("com.gnustep.app.plist"))
+    let env = ["GNUSTEP_CONFIG_FILE": conf.path, "XDG_CONFIG_HOME": folder.file("xdg").path]
+    let binary = External.product("prefs")
+    let listed = try External.run(binary, ["--layout", "gnustep", "domains"], environment: env)
+    #expect(listed.output == "com.gnustep.app\n")
+    #expect(listed.stderr.contains(defaults.path), "\(listed.stderr)")
+    let read = try External.run(
+      binary, ["--layout", "gnustep", "read", "com.gnustep.app", "k"], environment: env)
+    #expect(read.output == "v\n", "\(read.stderr)")
+    let json = try External.run(
+      binary, ["--layout", "gnustep", "domains", "--json"], environment: env)
+    #expect(json.output.contains("\"folder\": \"\(defaults.path)\""))
+    #expect(try External.run(binary, ["--layout", "amiga", "domains"]).status == 64)
+  }
+}
