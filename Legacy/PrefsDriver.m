@@ -6,6 +6,12 @@
  *                                   {"isSoundEnabled": true, "rankingSize": 5}
  *   prefs-driver save YES|NO N      sets both properties, calls -save (which
  *                                   synchronizes); exit 0
+ *   prefs-driver scenario ARG...    runs the script on standard input, one step a
+ *                                   line: "register KEY PLIST", "set KEY PLIST",
+ *                                   "remove KEY", "read KEY", "dict" (the keys that
+ *                                   start with "t." of dictionaryRepresentation);
+ *                                   each read and dict prints an XML property list
+ *                                   ({"v": value}, or {} for nil) and a line "--"
  *   prefs-driver args ARG...        the argument domain GNUstep made of this
  *                                   process's arguments, as an XML property list
  *   prefs-driver dump               for each key of the persistent domain named
@@ -108,7 +114,8 @@ usage(void)
     "usage: prefs-driver load\n"
     "       prefs-driver save YES|NO INTEGER\n"
     "       prefs-driver dump\n"
-    "       prefs-driver args ARG...\n");
+    "       prefs-driver args ARG...\n"
+    "       prefs-driver scenario ARG... < SCRIPT\n");
   return 2;
 }
 
@@ -211,6 +218,70 @@ doArgs(void)
   return 0;
 }
 
+static void
+printResult(id value)
+{
+  NSDictionary *box = value == nil ? [NSDictionary dictionary]
+    : [NSDictionary dictionaryWithObject: value forKey: @"v"];
+  NSData *xml = [NSPropertyListSerialization dataFromPropertyList: box
+    format: NSPropertyListXMLFormat_v1_0 errorDescription: 0];
+
+  fwrite([xml bytes], 1, [xml length], stdout);
+  fputs("\n--\n", stdout);
+  fflush(stdout);
+}
+
+/* A search-list scenario: registrations, sets, removals and reads, in order. */
+static int
+doScenario(void)
+{
+  NSUserDefaults *d = [NSUserDefaults standardUserDefaults];
+  NSData *input = [[NSFileHandle fileHandleWithStandardInput] readDataToEndOfFile];
+  NSString *text = [[[NSString alloc] initWithData: input
+    encoding: NSUTF8StringEncoding] autorelease];
+  NSEnumerator *lines = [[text componentsSeparatedByString: @"\n"] objectEnumerator];
+  NSString *line;
+
+  while ((line = [lines nextObject]) != nil)
+    {
+      NSArray *w = [line componentsSeparatedByString: @" "];
+      NSString *op;
+
+      if ([line length] == 0)
+        continue;
+      op = [w objectAtIndex: 0];
+      if ([op isEqual: @"dict"])
+        {
+          NSDictionary *all = [d dictionaryRepresentation];
+          NSMutableDictionary *t = [NSMutableDictionary dictionary];
+          NSEnumerator *keys = [all keyEnumerator];
+          NSString *k;
+
+          while ((k = [keys nextObject]) != nil)
+            if ([k hasPrefix: @"t."])
+              [t setObject: [all objectForKey: k] forKey: k];
+          printResult(t);
+        }
+      else if ([op isEqual: @"read"])
+        printResult([d objectForKey: [w objectAtIndex: 1]]);
+      else if ([op isEqual: @"remove"])
+        [d removeObjectForKey: [w objectAtIndex: 1]];
+      else
+        {
+          NSString *key = [w objectAtIndex: 1];
+          NSString *rest = [[w subarrayWithRange: NSMakeRange(2, [w count] - 2)]
+            componentsJoinedByString: @" "];
+          id value = [rest propertyList];
+
+          if ([op isEqual: @"register"])
+            [d registerDefaults: [NSDictionary dictionaryWithObject: value forKey: key]];
+          else
+            [d setObject: value forKey: key];
+        }
+    }
+  return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -225,6 +296,8 @@ main(int argc, char **argv)
     rc = doDump();
   else if (argc >= 2 && strcmp(argv[1], "args") == 0)
     rc = doArgs();
+  else if (argc >= 2 && strcmp(argv[1], "scenario") == 0)
+    rc = doScenario();
   else
     rc = usage();
   [pool release];
