@@ -234,3 +234,10 @@ extension CodablePreference {
     }
   }
 }
+
+/// Any property-list value, as it is stored: for a key whose files disagree on its type (a
+/// plan's `any`), or a nested array or dictionary read without a schema.
+extension PlistValue: PreferenceValue {
+  public func plistValue() -> PlistValue? { self }
+  public static func decode(_ stored: PlistValue) -> PlistValue { stored }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PropertyList
+
+/// What a dry run of a plan over a fleet of legacy files shows: the legacy keys no entry
+/// names, the entries no file has, and the values that would fall back or be refused, each
+/// with how many files and a few examples.
+public struct PlanCoverage: Sendable, Hashable {
+  public struct Finding: Sendable, Hashable {
+    public var key: String
+    public var files: Int
+    public var examples: [String]
+  }
+
+  public var files: Int
+  /// Files that would migrate (or are migrated already).
+  public var migrating: Int
+  /// Files by status, for those that would not migrate.
+  public var failing: [FileStatus: Int]
+  /// Legacy keys no entry names.
+  public var unmapped: [Finding]
+  /// Entries whose legacy key no file has.
+  public var unused: [String]
+  /// Values that would read as the entry's default.
+  public var fallbacks: [Finding]
+  /// Values the type cannot hold (the file is refused).
+  public var refusals: [Finding]
+
+  /// Whether the whole fleet would migrate.
+  public var passes: Bool { migrating == files }
+
+  public init(plan: MigrationPlan, outcomes: [FileOutcome]) {
+    files = outcomes.count
+    migrating = outcomes.filter { $0.status == .migrated || $0.status == .unchanged }.count
+    failing = [:]
+    for outcome in outcomes where outcome.status != .migrated && outcome.status != .unchanged {
+      failing[outcome.status, default: 0] += 1
+    }
+    let named = Set(plan.entries.map(\.from))
+    var unmapped: [String: Finding] = [:]
+    var fallbacks: [String: Finding] = [:]
+    var refusals: [String: Finding] = [:]
+    var present = Set<String>()
+    func note(_ table: inout [String: Finding], _ key: String, _ file: String) {
+      var finding = table[key] ?? Finding(key: key, files: 0, examples: [])
+      finding.files += 1
+      if finding.examples.count < 3 { finding.examples.append(file) }
+      table[key] = finding
+    }
+    for outcome in outcomes {
+      for key in outcome.keys {
+        guard let from = key.from else { continue }
+        if key.action != .defaulted, named.contains(from) { present.insert(from) }
+        switch key.action {
+        case .kept, .dropped:
+          if !named.contains(from), from != MigrationPlan.schemaVersionKey {
+            note(&unmapped, from, outcome.path)
+          }
+        case .fallback: note(&fallbacks, from, outcome.path)
+        case .unconvertible: note(&refusals, from, outcome.path)
+        default: break
+        }
+      }
+    }
+    let order = { (a: Finding, b: Finding) in
+      a.files > b.files || (a.files == b.files && a.key < b.key)
+    }
+    self.unmapped = unmapped.values.sorted(by: order)
+    self.fallbacks = fallbacks.values.sorted(by: order)
+    self.refusals = refusals.values.sorted(by: order)
+    self.unused = plan.entries.map(\.from).filter { !present.contains($0) }.sorted()
+  }
+
+  /// The summary as a person reads it.
+  public func text() -> String {
+    var out = "\(files) file\(files == 1 ? "" : "s"): \(migrating) would migrate"
+    for status in FileStatus.allCases {
+      if let n = failing[status] { out += ", \(n) \(status.rawValue)" }
+    }
+    out += "\n"
+    func section(_ title: String, _ findings: [Finding]) {
+      guard !findings.isEmpty else { return }
+      out += "\(title):\n"
+      for finding in findings {
+        out += "  \(finding.key): \(finding.files) file\(finding.files == 1 ? "" : "s")"
+        out += " (e.g. " + finding.examples.joined(separator: ", ") + ")\n"
+      }
+    }
+    section("legacy keys no entry names", unmapped)
+    section("values that would read as the default", fallbacks)
+    section("values the type cannot hold (the file is refused)", refusals)
+    if !unused.isEmpty {
+      out += "entries no file has: " + unused.joined(separator: ", ") + "\n"
+    }
+    return out
+  }
+}
