@@ -133,6 +133,41 @@ extension Prefs {
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),
     CommandSpec(
+      name: "plan", summary: "propose a plan from the legacy files, and prove it on all of them",
+      synopsis: [
+        "infer [--dialect DIALECT] [--jobs N] LEGACY...",
+        "check [--jobs N] PLAN LEGACY...",
+        "swift [--name NAME] PLAN [LEGACY...]",
+      ],
+      discussion: """
+        infer reads every legacy file (paths, domain names, folders, - for a list on standard
+        input), gathers what each key holds across them (how many files, the stored kinds, the
+        loose forms such as "YES" or " 12", the distinct values when few) and prints the plan
+        that migrates them on standard output, the evidence as a table on standard error. A key
+        holding "YES", 1 and true is a bool; " 12", 7 and 12.0 an integer; JSON in strings or
+        data json; a few strings shared by many files an enum. A key whose files disagree is
+        typed any and noted, never guessed. Every entry maps the key to itself: renaming is
+        your edit.
+        check runs PLAN as a dry run over every file and prints its coverage: legacy keys no
+        entry names, entries no file has, values that would read as the default or be refused,
+        each with a count and example files. Nothing is written.
+        swift prints the plan as Swift source: an extension of Keys with a typed key per entry
+        (an enum for each enum entry, a Codable struct for each json entry, its fields from
+        the JSON the LEGACY files hold), and the same plan as MigrationPlan.NAME (default: the
+        plan file's name).
+        Exit 65 when a file is malformed or (check) any file would not migrate, 66 when one is
+        missing.
+        """,
+      options: [
+        .init(
+          name: "--dialect", value: "DIALECT", choices: ["apple", "gnustep", "corelibs"],
+          help: "infer: the getters the old app used (default apple)"),
+        .init(name: "--jobs", value: "N", help: "files at a time (default: the core count)"),
+        .init(name: "--name", value: "NAME", help: "swift: the plan's name in Swift"),
+      ],
+      operands: [.word, .file],
+      run: { (i, c) throws(CommandFailure) in try PlanCommand.run(i.arguments, console: c) }),
+    CommandSpec(
       name: "export", summary: "the plan backwards, for a rollback",
       synopsis: ["--plan PLAN STORE --to LEGACY_OUT [--format FORMAT] [--truncate-dates]"],
       discussion: """

@@ -1,0 +1,197 @@
+import Foundation
+import LegacyDefaults
+import PreferencesMigration
+import PropertyList
+
+/// `prefs plan infer` and `prefs plan check`: a plan proposed from the legacy files, and
+/// proved on all of them before anything is written.
+enum PlanCommand {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard let sub = args.positional.first else {
+      throw CommandFailure(.usage, "plan needs infer, check or swift")
+    }
+    let rest = Array(args.positional.dropFirst())
+    switch sub {
+    case "infer":
+      guard args.value("--name") == nil else {
+        throw CommandFailure(.usage, "--name goes with plan swift")
+      }
+      return try infer(args, rest, console: console)
+    case "check":
+      guard args.value("--dialect") == nil, args.value("--name") == nil else {
+        throw CommandFailure(.usage, "plan check takes PLAN LEGACY... and --jobs only")
+      }
+      return try check(args, rest, console: console)
+    case "swift":
+      guard args.value("--dialect") == nil, args.value("--jobs") == nil else {
+        throw CommandFailure(.usage, "plan swift takes PLAN [LEGACY...] and --name only")
+      }
+      return try swift(args, rest, console: console)
+    default:
+      throw CommandFailure(.usage, "plan takes infer, check or swift, not \(sub)")
+    }
+  }
+
+  static func infer(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    let dialect = try args.choice("--dialect", Target.dialects) ?? .apple
+    let jobs =
+      try Migrate.positiveInteger(args.value("--jobs"), "--jobs")
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    let paths = try Migrate.expand(items, console: console)
+    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan infer needs legacy files") }
+
+    let progress = Progress(console: console, total: paths.count)
+    let show = console.errorIsTerminal && paths.count > 1
+    let merged = Locked(PlanInference(dialect: dialect))
+    let failures = Locked([(index: Int, status: FileStatus, message: String)]())
+    let next = Locked(0)
+    let finished = Locked(0)
+    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, paths.count))) { _ in
+      var local = PlanInference(dialect: dialect)
+      while true {
+        let index = next.withLock { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard index < paths.count else { break }
+        do throws(DefaultsError) {
+          let snapshot = try DomainFile(url: URL(fileURLWithPath: paths[index])).read()
+          if let unreadable = snapshot.unreadable {
+            failures.withLock { $0.append((index, .malformed, unreadable.reason)) }
+          } else if snapshot.bytes == nil {
+            failures.withLock { $0.append((index, .missing, "no such file")) }
+          } else {
+            local.add(snapshot.values, file: paths[index])
+          }
+        } catch {
+          let status: FileStatus = if case .cannotRead = error { .missing } else { .malformed }
+          failures.withLock { $0.append((index, status, "\(error)")) }
+        }
+        let done = finished.withLock { n -> Int in
+          n += 1
+          return n
+        }
+        if show { progress.update(done, paths.count) }
+      }
+      merged.withLock { $0.merge(local) }
+    }
+    progress.finish()
+    let inference = merged.withLock { $0 }
+    console.err(evidenceTable(inference))
+    console.line(inference.plan().jsonText())
+    let failed = failures.withLock { $0.sorted { $0.index < $1.index } }
+    for failure in failed {
+      console.message("\(paths[failure.index]): \(failure.status.rawValue): \(failure.message)")
+    }
+    if failed.contains(where: { $0.status == .malformed }) { return .dataError }
+    if !failed.isEmpty { return .noInput }
+    return .ok
+  }
+
+  /// The evidence behind each proposed entry, as a table on standard error.
+  static func evidenceTable(_ inference: PlanInference) -> String {
+    var rows: [[String]] = [["KEY", "FILES", "TYPE", "EVIDENCE"]]
+    var notes: [String] = []
+    for proposal in inference.proposals() {
+      let key = proposal.entry.from
+      guard let item = inference.evidence[key] else { continue }
+      let kinds = item.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
+      var type = proposal.entry.type.rawValue
+      if !proposal.entry.values.isEmpty {
+        type += " (" + proposal.entry.values.joined(separator: "|") + ")"
+      }
+      rows.append([key, "\(item.files)/\(inference.domains)", type, kinds.joined(separator: ", ")])
+      if let note = proposal.note { notes.append("\(key): \(note)") }
+    }
+    let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    var out = ""
+    for row in rows {
+      for column in 0..<3 {
+        out += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+      }
+      out += row[3] + "\n"
+    }
+    for note in notes { out += "note: \(note)\n" }
+    out +=
+      "\(inference.evidence.count) key\(inference.evidence.count == 1 ? "" : "s") in "
+      + "\(inference.domains) file\(inference.domains == 1 ? "" : "s")\n"
+    return out
+  }
+
+  static func check(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    guard let planPath = items.first else {
+      throw CommandFailure(.usage, "plan check needs PLAN and legacy files")
+    }
+    let plan = try Migrate.loadPlan(planPath)
+    let jobs =
+      try Migrate.positiveInteger(args.value("--jobs"), "--jobs")
+      ?? ProcessInfo.processInfo.activeProcessorCount
+    let paths = try Migrate.expand(Array(items.dropFirst()), console: console)
+    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan check needs legacy files") }
+    let runner = MigrationRunner(plan: plan, dryRun: true)
+    let progress = Progress(console: console, total: paths.count)
+    let outcomes = runner.runBatch(
+      paths, to: .inPlace(backupFolder: nil), jobs: jobs,
+      progress: console.errorIsTerminal && paths.count > 1 ? progress.update : nil)
+    progress.finish()
+    let coverage = PlanCoverage(plan: plan, outcomes: outcomes)
+    console.out(coverage.text())
+    for file in outcomes where file.status != .migrated && file.status != .unchanged {
+      console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
+    }
+    return coverage.passes ? .ok : .dataError
+  }
+
+  static func swift(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    guard let planPath = items.first else {
+      throw CommandFailure(.usage, "plan swift needs PLAN")
+    }
+    let name =
+      args.value("--name")
+      ?? PlanSwift.identifier(
+        URL(fileURLWithPath: planPath).deletingPathExtension().lastPathComponent, upper: false)
+    guard PlanSwift.identifier(name, upper: false) == name else {
+      throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
+    }
+    let plan = try Migrate.loadPlan(planPath)
+    let jsonKeys = Set(plan.entries.filter { $0.type == .json }.map(\.from))
+    var samples: [String: [JSONValue]] = [:]
+    var status = ExitCode.ok
+    for path in try Migrate.expand(Array(items.dropFirst()), console: console) {
+      let snapshot: DomainSnapshot
+      do {
+        snapshot = try DomainFile(url: URL(fileURLWithPath: path)).read()
+      } catch {
+        console.message("\(path): \(error)")
+        status = .noInput
+        continue
+      }
+      if let unreadable = snapshot.unreadable {
+        console.message("\(path): \(unreadable.reason)")
+        status = .dataError
+        continue
+      }
+      for key in jsonKeys where samples[key, default: []].count < 200 {
+        let bytes: Data
+        switch snapshot.values[key] {
+        case .string(let s)?: bytes = Data(s.utf8)
+        case .data(let d)?: bytes = d
+        default: continue
+        }
+        if case .success(let value) = Result(catching: { () throws(JSONValue.ParseError) in
+          try JSONValue.parse(bytes)
+        }) {
+          samples[key, default: []].append(value)
+        }
+      }
+    }
+    console.out(PlanSwift(plan: plan, name: name, samples: samples).source())
+    return status
+  }
+}
