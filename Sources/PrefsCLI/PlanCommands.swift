@@ -79,8 +79,11 @@ enum PlanCommand {
     }
     progress.finish()
     let inference = merged.withLock { $0 }
-    console.err(evidenceTable(inference))
-    console.line(inference.plan().jsonText())
+    // With no file read there is nothing to propose: an empty plan would only mislead.
+    if inference.domains > 0 {
+      console.err(evidenceTable(inference))
+      console.line(inference.plan().jsonText())
+    }
     let failed = failures.withLock { $0.sorted { $0.index < $1.index } }
     for failure in failed {
       console.message("\(paths[failure.index]): \(failure.status.rawValue): \(failure.message)")
@@ -169,12 +172,17 @@ enum PlanCommand {
         snapshot = try DomainFile(url: URL(fileURLWithPath: path)).read()
       } catch {
         console.message("\(path): \(error)")
-        status = .noInput
+        if status == .ok { status = .noInput }
         continue
       }
       if let unreadable = snapshot.unreadable {
         console.message("\(path): \(unreadable.reason)")
         status = .dataError
+        continue
+      }
+      if snapshot.bytes == nil {
+        console.message("\(path): no such file")
+        if status == .ok { status = .noInput }
         continue
       }
       for key in jsonKeys where samples[key, default: []].count < 200 {

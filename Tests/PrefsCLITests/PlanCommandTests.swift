@@ -172,6 +172,14 @@ import Testing
     #expect(run.status == 64, "\(arguments): \(run.stderr)")
   }
 
+  @Test func missingFilesProposeNothing() throws {
+    let folder = try TemporaryFolder()
+    let run = try Self.prefs(["plan", "infer", folder.file("absent.plist").path])
+    #expect(run.status == 66)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("absent.plist"))
+  }
+
   @Test func aMalformedFileIsNamedAndTheRestAreStillRead() throws {
     let folder = try TemporaryFolder()
     let good = folder.file("good.plist")

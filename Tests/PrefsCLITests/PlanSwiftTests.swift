@@ -141,6 +141,14 @@ struct PlanSwiftTests {
     #expect(run.output == "\(PlanCommandTests.intended.count) theme profile\n")
   }
 
+  @Test func aMissingLegacyFileIsReported() throws {
+    let folder = try TemporaryFolder()
+    let run = try External.run(
+      Self.binary, ["plan", "swift", Self.plan, folder.file("absent.plist").path])
+    #expect(run.status == 66)
+    #expect(run.stderr.contains("absent.plist"))
+  }
+
   @Test(arguments: [
     ["plan", "swift"], ["plan", "swift", "--name", "not an identifier", "p.json"],
     ["plan", "swift", "--jobs", "2", "p.json"],
