@@ -112,7 +112,7 @@ extension MigrationReport {
     return out + summary + ".\n"
   }
 
-  static func short(_ value: PlistValue) -> String {
+  package static func short(_ value: PlistValue) -> String {
     var text: String
     switch value {
     case .string(let s): text = "\"\(s)\""

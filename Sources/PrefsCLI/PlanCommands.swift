@@ -105,7 +105,18 @@ enum PlanCommand {
       if !proposal.entry.values.isEmpty {
         type += " (" + proposal.entry.values.joined(separator: "|") + ")"
       }
-      rows.append([key, "\(item.files)/\(inference.domains)", type, kinds.joined(separator: ", ")])
+      var evidence = kinds.joined(separator: ", ")
+      // A few distinct values are shown, most common first: they are what an enum or a
+      // default is chosen from.
+      if !item.tooManyDistinct, item.distinct.count <= 5 {
+        let values = item.distinct.sorted {
+          $0.value > $1.value || ($0.value == $1.value && "\($0.key)" < "\($1.key)")
+        }
+        evidence +=
+          "; values "
+          + values.map { "\(MigrationReport.short($0.key)) ×\($0.value)" }.joined(separator: ", ")
+      }
+      rows.append([key, "\(item.files)/\(inference.domains)", type, evidence])
       if let note = proposal.note { notes.append("\(key): \(note)") }
     }
     let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
