@@ -5,6 +5,34 @@ import PropertyList
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
 enum Read {
+  enum Lookup {
+    case found(PlistValue)
+    case absent
+    case undecided(PlistDocument)
+  }
+
+  /// One key of a domain file: a binary file decodes only that key's value (one key of a
+  /// 100,000-key domain without building the other 99,999); anything else, or anything
+  /// unusual in a binary file, is read whole and reported as before.
+  static func lookup(_ key: String, in domain: Target.Domain) throws(CommandFailure) -> Lookup {
+    guard case .file(let path) = domain else { return .undecided(try Target.document(domain)) }
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+    }
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: Prefs.inputLimit)
+    } catch {
+      throw CommandFailure(error)
+    }
+    switch PropertyList.binaryValue(forKey: key, in: data) {
+    case .found(let value): return .found(value)
+    case .absent: return .absent
+    case .undecided: return .undecided(try Prefs.parse(data, path: path))
+    }
+  }
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "read takes a file and at most one key")
@@ -14,15 +42,23 @@ enum Read {
     let dialect = try args.choice("--dialect", Target.dialects) ?? .apple
     let domain = try Target.domain(args.positional[0])
     let path = domain.name
-    let document = try Target.document(domain)
-    Prefs.warn(document, path: path, console: console)
     let json = args.has("--json")
 
     if args.positional.count == 2 {
       let key = args.positional[1]
-      let dictionary = try Prefs.domain(document, path: path)
-      guard let found = dictionary[key] else {
+      let found: PlistValue
+      switch try lookup(key, in: domain) {
+      case .found(let value):
+        found = value
+      case .absent:
         throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      case .undecided(let document):
+        Prefs.warn(document, path: path, console: console)
+        let dictionary = try Prefs.domain(document, path: path)
+        guard let value = dictionary[key] else {
+          throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+        }
+        found = value
       }
       guard let getter else {
         try print(found, json: json, path: path, console: console)
@@ -36,6 +72,8 @@ enum Read {
       }
       return .ok
     }
+    let document = try Target.document(domain)
+    Prefs.warn(document, path: path, console: console)
     guard let getter else {
       try print(document.value, json: json, path: path, console: console)
       return .ok

@@ -120,6 +120,11 @@ public enum Prefs {
     } catch {
       throw CommandFailure(error)
     }
+    return try parse(data, path: path)
+  }
+
+  /// The document in `data` (read from `path`), or a data error that explains it.
+  static func parse(_ data: Data, path: String) throws(CommandFailure) -> PlistDocument {
     do {
       return try PropertyList.read(data)
     } catch {

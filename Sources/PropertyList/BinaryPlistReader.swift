@@ -66,7 +66,7 @@ struct BinaryPlistReader {
 
   // MARK: - Trailer
 
-  private mutating func readDocument() throws(PlistError) -> PlistValue {
+  private mutating func readTrailer() throws(PlistError) {
     let count = bytes.count
     let magic = Self.magic
     guard count >= magic.count else {
@@ -141,7 +141,53 @@ struct BinaryPlistReader {
 
     marks = Array(repeating: 0, count: objectCount)
     countReferences()
+  }
+
+  private mutating func readDocument() throws(PlistError) -> PlistValue {
+    try readTrailer()
     return try decodeTree(root: topObject)
+  }
+
+  // MARK: - One key
+
+  /// One key of a top-level dictionary, decoding only that key's value (and every key, to
+  /// know it is there once). Anything a full read would report or refuse that this pass can
+  /// see (a repeated key, a warning, any error) answers ``BinaryLookup/undecided``: the caller
+  /// reads the whole document and reports it as usual.
+  static func lookup(_ key: String, in data: Data, limits: PlistLimits) -> BinaryLookup {
+    data.withUnsafeBytes { raw in
+      var reader = BinaryPlistReader(bytes: raw, limits: limits)
+      do throws(PlistError) {
+        return try reader.lookup(key)
+      } catch {
+        return .undecided
+      }
+    }
+  }
+
+  private mutating func lookup(_ key: String) throws(PlistError) -> BinaryLookup {
+    guard bytes.count <= limits.maxInputBytes else { return .undecided }
+    try readTrailer()
+    guard case .container(true, let count, let refs, false) = try decodeObject(topObject) else {
+      return .undecided
+    }
+    let valueRefs = refs + count * objectRefSize
+    var seen = Set<String>(minimumCapacity: count)
+    var match: Int?
+    for n in 0..<count {
+      let refOffset = refs + n * objectRefSize
+      let name = try decodeKey(
+        try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
+      guard warnings.isEmpty, seen.insert(name).inserted else { return .undecided }
+      if name == key {
+        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+      }
+    }
+    guard let match else { return .absent }
+    if match == topObject { return .undecided }
+    marks[topObject] |= Self.inProgressBit
+    let value = try decodeTree(root: match, depth: 2)
+    return warnings.isEmpty ? .found(value) : .undecided
   }
 
   /// Counts, for every object, how many container references name it (saturating at 2), so
@@ -497,7 +543,10 @@ struct BinaryPlistReader {
     frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.values)
   }
 
-  private mutating func decodeTree(root: Int) throws(PlistError) -> PlistValue {
+  /// Decodes `root` and everything under it; `depth` is the root's depth in the document.
+  private mutating func decodeTree(root: Int, depth rootDepth: Int = 1) throws(PlistError)
+    -> PlistValue
+  {
     let rootObject = try decodeObject(root)
     guard case .container(let isDictionary, let count, let refs, let isSet) = rootObject else {
       if case .scalar(let value) = rootObject { return value }
@@ -506,7 +555,8 @@ struct BinaryPlistReader {
     var stack: [Frame] = []
     stack.append(
       try makeFrame(
-        root, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet, depth: 1))
+        root, isDictionary: isDictionary, count: count, refs: refs, isSet: isSet,
+        depth: rootDepth))
     marks[root] |= Self.inProgressBit
     while var frame = stack.popLast() {
       var descended = false
@@ -526,7 +576,7 @@ struct BinaryPlistReader {
           try addExpansion(&frame, expansion, at: refOffset)
           try add(value, to: &frame)
         case .container(let isDictionary, let count, let refs, let isSet):
-          let depth = stack.count + 2
+          let depth = stack.count + 1 + rootDepth
           stack.append(frame)
           marks[child] |= Self.inProgressBit
           stack.append(

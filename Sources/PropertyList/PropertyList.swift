@@ -96,6 +96,17 @@ public enum PropertyList {
     }
   }
 
+  /// One key of a binary property list's top-level dictionary, decoding only that value:
+  /// for `prefs read FILE KEY` of a large domain. Not a validation of the file: the rest is
+  /// checked by a full ``read(_:limits:)`` (as `lint` and every write do). Whenever this pass
+  /// sees anything a full read would report, it answers ``BinaryLookup/undecided``.
+  package static func binaryValue(
+    forKey key: String, in data: Data, limits: PlistLimits = .default
+  ) -> BinaryLookup {
+    guard data.starts(with: BinaryPlistReader.magic) else { return .undecided }
+    return BinaryPlistReader.lookup(key, in: data, limits: limits)
+  }
+
   /// Encodes a value in `format`, deterministically (sorted keys), so that writing the same
   /// value twice gives the same bytes. Throws ``PlistError/unrepresentable(format:keyPath:reason:)``
   /// for a value the format cannot hold without loss.
@@ -143,4 +154,13 @@ public enum PropertyList {
   public static func describe(_ value: PlistValue) -> String {
     (try? OpenStepWriter.write(value, style: .description, maxDepth: .max)) ?? ""
   }
+}
+
+/// What ``PropertyList/binaryValue(forKey:in:limits:)`` found.
+package enum BinaryLookup: Sendable, Hashable {
+  case found(PlistValue)
+  case absent
+  /// Only a full read can say (not binary, not a dictionary, a repeated key, a warning, an
+  /// error).
+  case undecided
 }

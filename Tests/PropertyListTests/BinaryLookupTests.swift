@@ -1,0 +1,104 @@
+import Foundation
+import PropertyList
+import TestSupport
+import Testing
+
+/// The single-key read of a binary file (`prefs read FILE KEY`) answers exactly what the full
+/// read answers, or says that only the full read can.
+@Suite struct BinaryLookupTests {
+  /// Every binary fixture: where the full read gives a dictionary without warnings, each key
+  /// is found with the same value and an absent key is absent; where it warns, the lookup
+  /// declines. No file may crash or hang it.
+  @Test func agreesWithTheFullReadOnEveryBinaryFixture() throws {
+    let folders = [
+      Fixtures.hostile, Fixtures.hostileOK,
+      Fixtures.root.appendingPathComponent("fuzz-regressions"),
+    ]
+    var compared = 0
+    var declined = 0
+    for folder in folders {
+      for name in Fixtures.files(in: folder) {
+        let data = try Data(contentsOf: folder.appendingPathComponent(name))
+        guard data.starts(with: Array("bplist00".utf8)) else { continue }
+        let full = Result { () throws(PlistError) in try PropertyList.read(data) }
+        switch full {
+        case .success(let document):
+          guard case .dictionary(let d) = document.value else { continue }
+          guard document.warnings.isEmpty else {
+            // The full read warned (a repeated key, a set, a key that is not a string): only
+            // it reports that, so the lookup must decline.
+            let key = d.keys.sorted().first ?? "a"
+            #expect(PropertyList.binaryValue(forKey: key, in: data) == .undecided, "\(name)")
+            declined += 1
+            continue
+          }
+          for key in d.keys.sorted().prefix(64) {
+            let found = PropertyList.binaryValue(forKey: key, in: data)
+            #expect(found == .found(d[key] ?? .bool(false)), "\(name): \(key)")
+            compared += 1
+          }
+          #expect(
+            PropertyList.binaryValue(forKey: "no such key \u{1}", in: data) == .absent, "\(name)")
+        case .failure:
+          // Refused whole; the lookup need only not crash (the write path reads whole).
+          _ = PropertyList.binaryValue(forKey: "a", in: data)
+        }
+      }
+    }
+    #expect(compared > 0)
+    _ = declined
+  }
+
+  /// A dictionary Foundation wrote, with nested, shared and non-ASCII values.
+  @Test func findsEveryKeyOfAFoundationWrittenDomain() throws {
+    var d: [String: Any] = [:]
+    for i in 0..<2_000 {
+      switch i % 5 {
+      case 0: d["k\(i)"] = i
+      case 1: d["k\(i)"] = "shared"
+      case 2:
+        d["k\(i)"] = ["x": [i, "é\(i)", Data([1, 2, 3])], "y": Date(timeIntervalSince1970: 0)]
+      case 3: d["ключ\(i)"] = Double(i) / 3
+      default: d["k\(i)"] = [true, false, "🎉"]
+      }
+    }
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: d, format: .binary, options: 0)
+    guard case .dictionary(let full) = try PropertyList.read(data).value else {
+      Issue.record("not a dictionary")
+      return
+    }
+    #expect(full.count == 2_000)
+    // Every 7th key (each lookup reads all 2,000 keys): every kind of value, first to last.
+    for key in stride(from: 0, to: full.count, by: 7).map({ full.keys.sorted()[$0] }) {
+      #expect(PropertyList.binaryValue(forKey: key, in: data) == .found(full[key] ?? .bool(false)))
+    }
+    #expect(PropertyList.binaryValue(forKey: "k3", in: data) == .absent)
+  }
+
+  /// Two keys that are the same string: the full read keeps the last and warns; the lookup
+  /// declines rather than pick one silently.
+  @Test func aRepeatedKeyIsLeftToTheFullRead() throws {
+    var data = try PropertyListSerialization.data(
+      fromPropertyList: ["a": 1, "b": 2], format: .binary, options: 0)
+    // The one-character ASCII string object "b" (marker 0x51) becomes "a".
+    let marker: [UInt8] = [0x51, UInt8(ascii: "b")]
+    let at = try #require(
+      (0..<(data.count - 1)).first { data[$0] == marker[0] && data[$0 + 1] == marker[1] })
+    data[at + 1] = UInt8(ascii: "a")
+    let document = try PropertyList.read(data)
+    #expect(document.warnings.contains { if case .duplicateKey = $0 { true } else { false } })
+    #expect(PropertyList.binaryValue(forKey: "a", in: data) == .undecided)
+    #expect(PropertyList.binaryValue(forKey: "c", in: data) == .undecided)
+  }
+
+  @Test func otherFormatsAndTopLevelsAreLeftToTheFullRead() throws {
+    let xml = try PropertyListSerialization.data(
+      fromPropertyList: ["a": 1], format: .xml, options: 0)
+    #expect(PropertyList.binaryValue(forKey: "a", in: xml) == .undecided)
+    let array = try PropertyListSerialization.data(
+      fromPropertyList: [1, 2], format: .binary, options: 0)
+    #expect(PropertyList.binaryValue(forKey: "a", in: array) == .undecided)
+    #expect(PropertyList.binaryValue(forKey: "a", in: Data("bplist00".utf8)) == .undecided)
+  }
+}
