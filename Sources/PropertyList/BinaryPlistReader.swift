@@ -140,11 +140,11 @@ struct BinaryPlistReader {
     }
 
     marks = Array(repeating: 0, count: objectCount)
-    countReferences()
   }
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
     try readTrailer()
+    countReferences()
     return try decodeTree(root: topObject)
   }
 
@@ -172,14 +172,25 @@ struct BinaryPlistReader {
       return .undecided
     }
     let valueRefs = refs + count * objectRefSize
-    var seen = Set<String>(minimumCapacity: count)
+    // An ASCII key is compared byte for byte with the ASCII key objects (no string is built);
+    // a UTF-16 key object, or a key that is not ASCII, is compared as Swift compares strings
+    // (canonical equivalence: U+212A KELVIN SIGN equals "K"), as the full read's dictionary
+    // does. Only this key's repetitions matter: other keys are the full read's (and lint's).
+    let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
     var match: Int?
     for n in 0..<count {
       let refOffset = refs + n * objectRefSize
-      let name = try decodeKey(
-        try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
-      guard warnings.isEmpty, seen.insert(name).inserted else { return .undecided }
-      if name == key {
+      let keyObject = try checkedReference(at: refOffset, from: topObject)
+      let equal: Bool
+      if let ascii, let same = try asciiKey(keyObject, equals: ascii) {
+        equal = same
+      } else {
+        let name = try decodeKey(keyObject, refOffset: refOffset)
+        guard warnings.isEmpty else { return .undecided }
+        equal = name == key
+      }
+      if equal {
+        guard match == nil else { return .undecided }
         match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
       }
     }
@@ -188,6 +199,19 @@ struct BinaryPlistReader {
     marks[topObject] |= Self.inProgressBit
     let value = try decodeTree(root: match, depth: 2)
     return warnings.isEmpty ? .found(value) : .undecided
+  }
+
+  /// Whether the ASCII string object `index` holds exactly `ascii`; nil when the object is not
+  /// an ASCII string (the caller decodes it).
+  private func asciiKey(_ index: Int, equals ascii: [UInt8]) throws(PlistError) -> Bool? {
+    let offset = try objectOffset(index)
+    let marker = bytes[offset]
+    guard marker >> 4 == 0x5 else { return nil }
+    let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+    guard count == ascii.count else { return false }
+    try require(payload, count, object: index, what: "the ASCII string")
+    for i in 0..<count where bytes[payload + i] != ascii[i] { return false }
+    return true
   }
 
   /// Counts, for every object, how many container references name it (saturating at 2), so

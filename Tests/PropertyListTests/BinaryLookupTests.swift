@@ -89,7 +89,24 @@ import Testing
     let document = try PropertyList.read(data)
     #expect(document.warnings.contains { if case .duplicateKey = $0 { true } else { false } })
     #expect(PropertyList.binaryValue(forKey: "a", in: data) == .undecided)
-    #expect(PropertyList.binaryValue(forKey: "c", in: data) == .undecided)
+    // Another key's repetition is the full read's to report (and lint's), not this key's.
+    #expect(PropertyList.binaryValue(forKey: "c", in: data) == .absent)
+  }
+
+  /// Keys compare as the full read's dictionary compares them: by canonical equivalence.
+  @Test(arguments: [
+    ("K", "\u{212A}"), ("\u{212A}", "K"), ("é", "e\u{301}"), ("e\u{301}", "é"), ("ü", "ü"),
+  ])
+  func keysCompareAsTheFullReadsDictionary(stored: String, asked: String) throws {
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: [stored: 7, "other": 8], format: .binary, options: 0)
+    guard case .dictionary(let full) = try PropertyList.read(data).value else {
+      Issue.record("not a dictionary")
+      return
+    }
+    let expected: BinaryLookup = full[asked].map { .found($0) } ?? .absent
+    #expect(PropertyList.binaryValue(forKey: asked, in: data) == expected)
+    #expect(expected == .found(.integer(7)))
   }
 
   @Test func otherFormatsAndTopLevelsAreLeftToTheFullRead() throws {
