@@ -42,6 +42,7 @@ final class Bench {
     try setAndSynchronize()
     try migrateBatch()
     try peakMemory()
+    try singleKeyRead()
   }
 
   /// The median of `runs` timings of `body`, in milliseconds.

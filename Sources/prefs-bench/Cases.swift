@@ -267,3 +267,54 @@ enum RSSChild {
     return document.value.typeName.isEmpty ? 1 : 0
   }
 }
+
+extension Bench {
+  /// One key of a large binary domain: in process, the single-key lookup against the full
+  /// read; as a whole process, `prefs read FILE KEY` against `prefs --version` (the start).
+  func singleKeyRead() throws {
+    let data = try PropertyList.write(.dictionary(makeDomain(keyCount)), as: .binary)
+    let key = "setting.\(keyCount / 2)"
+    let lookup = median { _ = PropertyList.binaryValue(forKey: key, in: data) }
+    let full = try median { _ = try PropertyList.read(data) }
+    cases.append(
+      Case(
+        name: "one key of \(keyCount), binary, in process", prefs: lookup,
+        baseline: "the full read", baselineMs: full))
+
+    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("prefs")
+    guard FileManager.default.isExecutableFile(atPath: prefs.path) else {
+      FileHandle.standardError.write(
+        Data("prefs-bench: no prefs beside prefs-bench; the process cases are skipped\n".utf8))
+      return
+    }
+    let file = folder.appendingPathComponent("single-key.plist")
+    try data.write(to: file)
+    // posix_spawn, not Foundation's Process: Process adds ~45 ms of its own on Linux, more
+    // than the work measured.
+    func run(_ arguments: [String]) throws {
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+      let argv = ([prefs.path] + arguments).map { strdup($0) } + [nil]
+      defer { for pointer in argv { free(pointer) } }
+      var pid = pid_t()
+      guard posix_spawn(&pid, prefs.path, &actions, nil, argv, environ) == 0 else {
+        throw BenchError(description: "cannot start \(prefs.path)")
+      }
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+      guard status == 0 else {
+        throw BenchError(description: "prefs \(arguments.joined(separator: " ")) failed")
+      }
+    }
+    let start = try median { try run(["--version"]) }
+    let read = try median { try run(["read", file.path, key]) }
+    cases.append(
+      Case(
+        name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: read,
+        baseline: "`prefs --version` (the start)", baselineMs: start))
+  }
+}
