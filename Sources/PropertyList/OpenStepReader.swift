@@ -487,8 +487,9 @@ struct OpenStepReader {
       let top = stack.count - 1
       if stack[top].isDictionary {
         let key = stack[top].key ?? ""
-        let place = location(stack[top].keyOffset)
-        if let warning = stack[top].dictionary.store(value, forKey: key, at: place) {
+        // The place is worked out only for a warning: it scans the text from the start.
+        let keyOffset = stack[top].keyOffset
+        if let warning = stack[top].dictionary.store(value, forKey: key, at: location(keyOffset)) {
           warnings.append(warning)
         }
         stack[top].key = nil
