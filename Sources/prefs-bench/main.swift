@@ -11,6 +11,7 @@ import PropertyList
 //
 //   swift run -c release prefs-bench            full run (100,000-key domain, 10,000 files)
 //   swift run -c release prefs-bench --quick    reduced sizes, under a minute
+//   swift run -c release prefs-bench --check    exit 1 when a case is far above its target
 //   swift run -c release prefs-bench --json     {"cases":[{"name","prefs_ms","baseline","baseline_ms","ratio"}]}
 
 let options = Set(CommandLine.arguments.dropFirst())
@@ -49,4 +50,12 @@ if options.contains("--json") {
   print(bench.json())
 } else {
   print(bench.table())
+}
+if options.contains("--check") {
+  let failed = bench.cases.filter { c in c.limit.map { c.ratio > $0 } ?? false }
+  for c in failed {
+    FileHandle.standardError.write(
+      Data("prefs-bench: \(c.name): ratio \(c.ratio) is above \(c.limit ?? 0)\n".utf8))
+  }
+  if !failed.isEmpty { exit(1) }
 }
