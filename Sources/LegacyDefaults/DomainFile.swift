@@ -268,15 +268,32 @@ package struct DomainFile: DefaultsStorage {
   /// Removes temporary files a writer killed between creating and renaming them left behind.
   /// Called holding the lock: every live writer of this domain holds it while its temporary
   /// file exists, so any other one is a leftover.
+  ///
+  /// A folder is listed once a process: listing it at every write made a batch of N files into
+  /// one folder take N² directory reads (10,000 migrated files: 22 s instead of 0.8 s). A name
+  /// listed then and still there while this domain's lock is held is a leftover (a live
+  /// writer's temporary file exists only while it holds the lock); one left by a writer killed
+  /// after the listing is removed by a later process.
   func removeLeftoverTemporaryFiles() {
     let folder = url.deletingLastPathComponent().path
     let prefix = "." + url.lastPathComponent + ".tmp-"
-    // A folder that cannot be listed leaves leftovers for a later write: nothing is lost.
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
-      unlink(folder + "/" + name)
+    let mine = Self.temporaryNames.withLock { cache -> [String] in
+      if cache[folder] == nil {
+        // A folder that cannot be listed leaves leftovers for a later write: nothing is lost.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        cache[folder] = Set(names.filter { $0.hasPrefix(".") && $0.contains(".tmp-") })
+      }
+      let found = cache[folder, default: []].filter {
+        $0.hasPrefix(prefix) && $0.count == prefix.count + 6
+      }
+      cache[folder]?.subtract(found)
+      return Array(found)
     }
+    for name in mine { unlink(folder + "/" + name) }
   }
+
+  /// Per folder, the temporary-looking names its one listing found and no write removed yet.
+  private static let temporaryNames = Locked([String: Set<String>]())
 
   /// Replaces the file with `values` in `format`, atomically.
   private func write(_ values: [String: PlistValue], format: PlistFormat, durable: Bool)
