@@ -56,18 +56,10 @@ enum PlanCommand {
           return n
         }
         guard index < paths.count else { break }
-        do throws(DefaultsError) {
-          let snapshot = try DomainFile(url: URL(fileURLWithPath: paths[index])).read()
-          if let unreadable = snapshot.unreadable {
-            failures.withLock { $0.append((index, .malformed, unreadable.reason)) }
-          } else if snapshot.bytes == nil {
-            failures.withLock { $0.append((index, .missing, "no such file")) }
-          } else {
-            local.add(snapshot.values, file: paths[index])
-          }
-        } catch {
-          let status: FileStatus = if case .cannotRead = error { .missing } else { .malformed }
-          failures.withLock { $0.append((index, status, "\(error)")) }
+        switch readLegacy(paths[index]) {
+        case .success(let values): local.add(values, file: paths[index])
+        case .failure(let unread):
+          failures.withLock { $0.append((index, unread.status, unread.message)) }
         }
         let done = finished.withLock { n -> Int in
           n += 1
@@ -91,6 +83,30 @@ enum PlanCommand {
     if failed.contains(where: { $0.status == .malformed }) { return .dataError }
     if !failed.isEmpty { return .noInput }
     return .ok
+  }
+
+  /// Why a legacy file gave no values, in `migrate`'s terms.
+  struct Unread: Error {
+    var status: FileStatus
+    var message: String
+  }
+
+  /// One legacy domain's values: absent or unreadable files are failures, never empty domains.
+  static func readLegacy(_ path: String) -> Result<[String: PlistValue], Unread> {
+    let snapshot: DomainSnapshot
+    do {
+      snapshot = try DomainFile(url: URL(fileURLWithPath: path)).read()
+    } catch {
+      let status: FileStatus = if case .cannotRead = error { .missing } else { .malformed }
+      return .failure(Unread(status: status, message: "\(error)"))
+    }
+    if let unreadable = snapshot.unreadable {
+      return .failure(Unread(status: .malformed, message: unreadable.reason))
+    }
+    guard snapshot.bytes != nil else {
+      return .failure(Unread(status: .missing, message: "no such file"))
+    }
+    return .success(snapshot.values)
   }
 
   /// The evidence behind each proposed entry, as a table on standard error.
@@ -178,27 +194,21 @@ enum PlanCommand {
     var samples: [String: [JSONValue]] = [:]
     var status = ExitCode.ok
     for path in try Migrate.expand(Array(items.dropFirst()), console: console) {
-      let snapshot: DomainSnapshot
-      do {
-        snapshot = try DomainFile(url: URL(fileURLWithPath: path)).read()
-      } catch {
-        console.message("\(path): \(error)")
-        if status == .ok { status = .noInput }
-        continue
-      }
-      if let unreadable = snapshot.unreadable {
-        console.message("\(path): \(unreadable.reason)")
-        status = .dataError
-        continue
-      }
-      if snapshot.bytes == nil {
-        console.message("\(path): no such file")
-        if status == .ok { status = .noInput }
+      let values: [String: PlistValue]
+      switch readLegacy(path) {
+      case .success(let read): values = read
+      case .failure(let unread):
+        console.message("\(path): \(unread.message)")
+        if unread.status == .malformed {
+          status = .dataError
+        } else if status == .ok {
+          status = .noInput
+        }
         continue
       }
       for key in jsonKeys where samples[key, default: []].count < 200 {
         let bytes: Data
-        switch snapshot.values[key] {
+        switch values[key] {
         case .string(let s)?: bytes = Data(s.utf8)
         case .data(let d)?: bytes = d
         default: continue
