@@ -369,7 +369,7 @@ public final class DefaultsStore: Sendable {
     try set(.array(value), forKey: key)
   }
   public func set(_ value: [String: PlistValue], forKey key: String) throws(DefaultsError) {
-    try set(.dictionary(value), forKey: key)
+    try set(.dictionary(PlistDictionary(value)), forKey: key)
   }
 
   /// Stores a URL without loss, as Apple's `setURL:forKey:` does: a file URL as its path with

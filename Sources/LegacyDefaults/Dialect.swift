@@ -162,7 +162,9 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   public func array(_ value: PlistValue?) -> [PlistValue]? { value?.arrayValue }
 
   /// What `dictionaryForKey:` returned: the dictionary, else nil.
-  public func dictionary(_ value: PlistValue?) -> [String: PlistValue]? { value?.dictionaryValue }
+  public func dictionary(_ value: PlistValue?) -> [String: PlistValue]? {
+    value?.dictionaryValue?.swiftDictionary
+  }
 
   /// What `dataForKey:` returned: the data, else nil.
   public func data(_ value: PlistValue?) -> Data? {

@@ -99,7 +99,7 @@ package struct DomainFile: DefaultsStorage {
     for case .indistinctKeys(let first, let second, _) in document.warnings {
       throw .indistinctKeys(path: path, keys: [first, second])
     }
-    return values
+    return values.swiftDictionary
   }
 
   private func unreadable(_ reason: String) -> DomainSnapshot {
@@ -302,7 +302,7 @@ package struct DomainFile: DefaultsStorage {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
-      data = try PropertyList.write(.dictionary(values), as: format)
+      data = try PropertyList.write(.dictionary(PlistDictionary(values)), as: format)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }

@@ -82,9 +82,24 @@ package enum FileAccess {
     var total = 0
     while true {
       if total == data.count {
+        // At the size fstat gave: a small read says whether there is more (growing the
+        // whole buffer to find the end would copy it and hold half as much again).
+        var probe = [UInt8](repeating: 0, count: 4096)
+        let n = probe.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return 0 }
+          return read(fd, base, raw.count)
+        }
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw .io(path: path, reason: errnoText(errno))
+        }
+        if n == 0 { break }
         // The file grew (or is not a regular file): read on, still within the limit.
+        data.append(contentsOf: probe[0..<n])
+        total += n
         if total > limit { throw .tooLarge(path: path, size: total, limit: limit) }
         data.count += max(4096, total / 2)
+        continue
       }
       let n = data.withUnsafeMutableBytes { raw -> Int in
         guard let base = raw.baseAddress else { return 0 }

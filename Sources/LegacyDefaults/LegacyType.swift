@@ -68,7 +68,7 @@ extension Dialect {
     case .stringArray:
       return optional(stringArray(value).map { .array($0.map(PlistValue.string)) }, exact: true)
     case .array: return optional(array(value).map(PlistValue.array), exact: true)
-    case .dictionary: return optional(dictionary(value).map(PlistValue.dictionary), exact: true)
+    case .dictionary: return optional(value.dictionaryValue.map(PlistValue.dictionary), exact: true)
     case .data: return optional(data(value).map(PlistValue.data), exact: true)
     case .date: return optional(date(value).map(PlistValue.date), exact: true)
     case .url: return optional(url(value).map { .string($0.absoluteString) }, exact: false)

@@ -70,8 +70,7 @@ package enum FoundationBridge {
       return .array(result)
     }
     if let dictionary = object as? [AnyHashable: Any] {
-      var result: [String: PlistValue] = [:]
-      result.reserveCapacity(dictionary.count)
+      var result = PlistDictionary(minimumCapacity: dictionary.count)
       for (k, element) in dictionary {
         guard let name = k.base as? String else {
           throw .unsupportedValue(key: key, type: "dictionary with a \(type(of: k.base)) key")

@@ -176,7 +176,7 @@ extension Dictionary: PreferenceValue where Key == String, Value: PreferenceValu
     for (key, value) in self {
       if let element = try value.plistValue() { stored[key] = element }
     }
-    return .dictionary(stored)
+    return .dictionary(PlistDictionary(stored))
   }
   public static func decode(_ stored: PlistValue) throws(DecodeFailure) -> [String: Value] {
     guard case .dictionary(let d) = stored else { throw .wrongType(expected: "a dictionary") }

@@ -48,7 +48,7 @@ package enum JSONValue: Sendable, Hashable {
       }
       return .array(elements)
     case .object(let object):
-      var dictionary: [String: PlistValue] = [:]
+      var dictionary = PlistDictionary()
       for (key, element) in object {
         if case .null = element { continue }
         guard let value = element.plistValue else { return nil }

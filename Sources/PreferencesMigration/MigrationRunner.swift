@@ -189,7 +189,7 @@ public struct MigrationRunner: Sendable {
 
   /// A dry run reports a value the output format cannot hold as a real run would.
   private func checkEncodes(_ values: [String: PlistValue], path: String) throws(DefaultsError) {
-    let value = PlistValue.dictionary(values)
+    let value = PlistValue.dictionary(PlistDictionary(values))
     do {
       _ = try PropertyList.write(
         truncatingDates ? DomainFile.storable(value, in: format) : value, as: format)

@@ -57,10 +57,8 @@ enum Convert {
     }
     let document = try Prefs.load(path)
     Prefs.warn(document, path: path, console: console)
-    // A key lost to Unicode normalization would be a key the output silently drops.
-    for case .indistinctKeys(let first, let second, _) in document.warnings {
-      throw CommandFailure(DefaultsError.indistinctKeys(path: path, keys: [first, second]))
-    }
+    // Keys that differ only in Unicode normalization stay two keys (compared by their bytes,
+    // as CoreFoundation compares them); the warning above names them.
     let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
     let value =
       format.map {

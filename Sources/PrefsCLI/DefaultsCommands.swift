@@ -231,7 +231,7 @@ enum Write {
       guard rest.count % 2 == 0 else {
         throw CommandFailure(.usage, "-dict takes key value pairs")
       }
-      var dictionary: [String: PlistValue] = [:]
+      var dictionary = PlistDictionary()
       for index in stride(from: 0, to: rest.count, by: 2) {
         dictionary[rest[index]] = .string(rest[index + 1])
       }

@@ -201,7 +201,7 @@ enum DefaultsPersonality {
 
   static func readAll(console: Console) throws(CommandFailure) -> ExitCode {
     let (folder, names) = try Domains.names()
-    var all: [String: PlistValue] = [:]
+    var all = PlistDictionary()
     for name in names {
       let path = folder.appendingPathComponent(name + ".plist").path
       guard let document = try? Prefs.load(path) else { continue }
@@ -227,7 +227,7 @@ enum DefaultsPersonality {
           .usage, "Rep argument is not a dictionary\nDefaults have not been changed.")
       }
       try Target.update(try Target.domain(domain.argument), console: console) { current in
-        .replacing(current.values, with: values)
+        .replacing(current.values, with: values.swiftDictionary)
       }
       return .ok
     }

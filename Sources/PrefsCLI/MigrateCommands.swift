@@ -188,7 +188,8 @@ enum Export {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }
     let legacy = DatePolicy.apply(
-      .dictionary(result.legacy), truncating: args.has(DatePolicy.flag), format: format)
+      .dictionary(PlistDictionary(result.legacy)), truncating: args.has(DatePolicy.flag),
+      format: format)
     let data: Data
     do {
       data = try PropertyList.write(legacy, as: format)

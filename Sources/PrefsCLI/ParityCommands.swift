@@ -70,14 +70,14 @@ enum Find {
         console.message(error.message)
         continue
       }
-      var matches: [String: PlistValue] = [:]
+      var matches = PlistDictionary()
       for (key, value) in values where contains(key, word) || contains(value, word) {
         matches[key] = value
       }
       if !matches.isEmpty { results[name] = .dictionary(matches) }
     }
     if args.has("--json") {
-      console.line(Read.jsonText(.dictionary(results)))
+      console.line(Read.jsonText(.dictionary(PlistDictionary(results))))
     } else {
       for (name, matches) in PlistValue.sortedEntries(results) {
         let count = matches.dictionaryValue?.count ?? 0

@@ -229,7 +229,7 @@ enum PlutilPersonality {
     var failure: Failure?
     do throws(CommandFailure) {
       try Target.update(.file(file), console: BareConsole(console)) { current in
-        var value = PlistValue.dictionary(current.values)
+        var value = PlistValue.dictionary(PlistDictionary(current.values))
         do throws(Failure) {
           try change(&value)
         } catch {
@@ -237,7 +237,7 @@ enum PlutilPersonality {
           return [:]
         }
         guard case .dictionary(let values) = value else { return [:] }
-        return .replacing(current.values, with: values)
+        return .replacing(current.values, with: values.swiftDictionary)
       }
     } catch {
       throw Failure(message: error.message)
@@ -394,7 +394,7 @@ enum PlutilPersonality {
     case .dictionary(let d):
       guard !d.isEmpty else { return "{\n\(close)}" }
       return "{\n"
-        + PlistValue.sortedEntries(d).map {
+        + d.sortedByKey.map {
           "\(pad)\(PropertyList.jsonString($0.key)) => " + pretty($0.value, indent: indent + 1)
         }.joined(separator: "\n") + "\n\(close)}"
     }

@@ -134,7 +134,7 @@ enum Target {
       guard exists(domain, snapshot) else {
         throw CommandFailure(.notFound, "the domain \(domain.name) does not exist")
       }
-      return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
+      return PlistDocument(value: .dictionary(PlistDictionary(snapshot.values)), format: .binary)
     }
   }
 
@@ -177,13 +177,18 @@ extension Target {
     format: () -> PlistFormat?
   ) throws(CommandFailure) {
     if case .dictionary(let values) = value, let format = format(), isDomain(out) {
+      // A domain is a Swift dictionary in the store: two keys that only Unicode
+      // normalization tells apart would become one.
+      if let (first, second) = values.indistinctKeys {
+        throw CommandFailure(DefaultsError.indistinctKeys(path: out, keys: [first, second]))
+      }
       do {
         let domain = DomainFile(url: URL(fileURLWithPath: out))
         _ = try domain.read()
         let snapshot = try domain.update(
           format: format, truncatingDates: false, always: true, createsFolder: false
         ) {
-          .replacing($0.values, with: values)
+          .replacing($0.values, with: values.swiftDictionary)
         }
         for recovery in snapshot.recoveries { console.message("warning: \(recovery)") }
         return

@@ -172,10 +172,11 @@ struct BinaryPlistReader {
       return .undecided
     }
     let valueRefs = refs + count * objectRefSize
-    // An ASCII key is compared byte for byte with the ASCII key objects (no string is built);
-    // a UTF-16 key object, or a key that is not ASCII, is compared as Swift compares strings
-    // (canonical equivalence: U+212A KELVIN SIGN equals "K"), as the full read's dictionary
-    // does. Only this key's repetitions matter: other keys are the full read's (and lint's).
+    // Keys match by their bytes, as in the full read's dictionary. An ASCII key is compared
+    // with the ASCII key objects in place (no string is built). A key object equal to this key
+    // only under Unicode normalization (U+212A KELVIN SIGN and "K") is a warning of the full
+    // read: left to it. Only this key's repetitions matter: other keys are the full read's
+    // (and lint's).
     let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
     var match: Int?
     for n in 0..<count {
@@ -187,6 +188,7 @@ struct BinaryPlistReader {
       } else {
         let name = try decodeKey(keyObject, refOffset: refOffset)
         guard warnings.isEmpty else { return .undecided }
+        if name == key, !PlistDictionary.sameBytes(name, key) { return .undecided }
         equal = name == key
       }
       if equal {
@@ -498,7 +500,7 @@ struct BinaryPlistReader {
     /// An array's elements so far; a dictionary's entries go straight into `dictionary`
     /// (no parallel key and value arrays: they would double the peak memory of a large domain).
     var values: [PlistValue] = []
-    var dictionary: [String: PlistValue] = [:]
+    var dictionary = PlistDictionary.Builder()
     var expanded = Expansion(values: 1, bytes: 8)
   }
 
@@ -556,7 +558,7 @@ struct BinaryPlistReader {
       valueRefs: isDictionary ? refs + count * objectRefSize : refs)
     if isDictionary {
       frame.keyRefs = refs
-      frame.dictionary.reserveCapacity(count)
+      frame.dictionary = PlistDictionary.Builder(minimumCapacity: count)
     } else {
       frame.values.reserveCapacity(count)
     }
@@ -564,7 +566,7 @@ struct BinaryPlistReader {
   }
 
   private func finish(_ frame: Frame) -> PlistValue {
-    frame.isDictionary ? .dictionary(frame.dictionary) : .array(frame.values)
+    frame.isDictionary ? .dictionary(frame.dictionary.dictionary) : .array(frame.values)
   }
 
   /// Decodes `root` and everything under it; `depth` is the root's depth in the document.

@@ -93,7 +93,7 @@ struct BinaryPlistWriter {
       guard depth < maxDepth else { throw tooDeep() }
       let index = objects.count
       objects.append(.array([]))
-      let entries = PlistValue.sortedEntries(dictionary)
+      let entries = dictionary.sortedByKey
       var keyRefs: [Int] = []
       keyRefs.reserveCapacity(entries.count)
       for (key, _) in entries { keyRefs.append(stringIndex(key)) }

@@ -101,7 +101,7 @@ struct JSONWriter {
         return
       }
       out += "{"
-      let sorted = PlistValue.sortedEntries(dictionary)
+      let sorted = dictionary.sortedByKey
       for (n, (key, element)) in sorted.enumerated() {
         newline(indent + 1)
         out += Self.quoted(key)

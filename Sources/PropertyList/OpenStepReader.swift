@@ -374,7 +374,7 @@ struct OpenStepReader {
     var isDictionary: Bool
     var start: Int
     var array: [PlistValue] = []
-    var dictionary: [String: PlistValue] = [:]
+    var dictionary = PlistDictionary.Builder()
     var key: String? = nil
     var keyOffset = 0
   }
@@ -438,7 +438,7 @@ struct OpenStepReader {
         if b[i] == UInt8(ascii: "}") {
           i += 1
           let frame = stack.removeLast()
-          pending = .value(.dictionary(frame.dictionary))
+          pending = .value(.dictionary(frame.dictionary.dictionary))
         } else {
           let keyOffset = i
           let token = try readToken()
@@ -535,7 +535,7 @@ struct OpenStepReader {
 
   /// `key = value;` pairs to the end of the input.
   private mutating func readStringsFile() throws(PlistError) -> PlistValue {
-    var dictionary: [String: PlistValue] = [:]
+    var dictionary = PlistDictionary.Builder()
     while try skipSpace() {
       let keyOffset = i
       let key = try keyString(try readToken(), at: keyOffset)
@@ -558,6 +558,6 @@ struct OpenStepReader {
         warnings.append(warning)
       }
     }
-    return .dictionary(dictionary)
+    return .dictionary(dictionary.dictionary)
   }
 }

@@ -111,7 +111,7 @@ struct OpenStepWriter {
         return
       }
       out += "{"
-      for (key, element) in PlistValue.sortedEntries(dictionary) {
+      for (key, element) in dictionary.sortedByKey {
         newline(indent + 1)
         out += Self.quoted(key, always: false)
         out += " = "

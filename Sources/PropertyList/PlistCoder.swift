@@ -335,7 +335,7 @@ private struct DecodingBox: Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .dictionary(let d) = value else { throw mismatch([String: PlistValue].self) }
+    guard case .dictionary(let d) = value else { throw mismatch(PlistDictionary.self) }
     return KeyedDecodingContainer(KeyedDecoder<Key>(dictionary: d, codingPath: codingPath))
   }
 
@@ -350,7 +350,7 @@ private struct DecodingBox: Decoder {
 }
 
 private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let dictionary: [String: PlistValue]
+  let dictionary: PlistDictionary
   let codingPath: [any CodingKey]
 
   var allKeys: [Key] { dictionary.keys.compactMap { Key(stringValue: $0) } }

@@ -198,25 +198,3 @@ public struct PlistLimits: Sendable, Hashable {
 
   public static let `default` = PlistLimits()
 }
-
-extension Dictionary where Key == String, Value == PlistValue {
-  /// Stores `value` under `key` as the readers do; when the key is there already, the warning:
-  /// an exact duplicate (the last value wins, as in CoreFoundation), or a key that only Unicode
-  /// normalization makes equal to another (CoreFoundation would keep both).
-  mutating func store(
-    _ value: PlistValue, forKey key: String, at place: @autoclosure () -> SourceLocation
-  )
-    -> PlistWarning?
-  {
-    guard let index = index(forKey: key) else {
-      self[key] = value
-      return nil
-    }
-    let existing = self[index].key
-    self[key] = value
-    if existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
-      return .duplicateKey(key, at: place())
-    }
-    return .indistinctKeys(existing, key, at: place())
-  }
-}

@@ -16,9 +16,14 @@ public enum PlistValue: Sendable {
   case date(Date)
   case data(Data)
   case array([PlistValue])
-  case dictionary([String: PlistValue])
+  case dictionary(PlistDictionary)
   /// A keyed-archiver object reference (binary plists only; XML writes it as a `CF$UID` dict).
   case uid(UInt64)
+
+  /// A dictionary of a Swift dictionary's entries, in the order of their keys' bytes.
+  public static func dictionary(_ values: [String: PlistValue]) -> PlistValue {
+    .dictionary(PlistDictionary(values))
+  }
 
   /// An integer of any width, in the case that holds it.
   public static func int<T: BinaryInteger>(_ value: T) -> PlistValue {
@@ -76,7 +81,7 @@ public enum PlistValue: Sendable {
     return nil
   }
 
-  public var dictionaryValue: [String: PlistValue]? {
+  public var dictionaryValue: PlistDictionary? {
     if case .dictionary(let d) = self { return d }
     return nil
   }
@@ -87,7 +92,12 @@ public enum PlistValue: Sendable {
     key: String, value: PlistValue
   )] {
     let entries = Array(dictionary)
-    guard entries.count > 1 else { return entries }
+    return sortedOrder(entries.map(\.key)).map { entries[$0] }
+  }
+
+  /// The positions of `keys` in the order of their UTF-8 bytes.
+  static func sortedOrder(_ keys: [String]) -> [Int] {
+    guard keys.count > 1 else { return Array(keys.indices) }
     // Sort on the first 16 bytes of each key held as two integers (zero-padded, which keeps
     // the byte order), and compare whole keys only on a tie: far fewer string comparisons.
     struct SortKey {
@@ -96,12 +106,12 @@ public enum PlistValue: Sendable {
       var index: Int
     }
     var order: [SortKey] = []
-    order.reserveCapacity(entries.count)
-    for (index, entry) in entries.enumerated() {
+    order.reserveCapacity(keys.count)
+    for (index, key) in keys.enumerated() {
       var high: UInt64 = 0
       var low: UInt64 = 0
       var n = 0
-      for byte in entry.key.utf8 {
+      for byte in key.utf8 {
         if n < 8 {
           high |= UInt64(byte) << (56 - 8 * UInt64(n))
         } else if n < 16 {
@@ -116,9 +126,9 @@ public enum PlistValue: Sendable {
     order.sort { a, b in
       if a.high != b.high { return a.high < b.high }
       if a.low != b.low { return a.low < b.low }
-      return utf8Precedes(entries[a.index].key, entries[b.index].key)
+      return utf8Precedes(keys[a.index], keys[b.index])
     }
-    return order.map { entries[$0.index] }
+    return order.map(\.index)
   }
 
   /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).
@@ -214,6 +224,6 @@ extension PlistValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   public init(booleanLiteral value: Bool) { self = .bool(value) }
   public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
   public init(dictionaryLiteral elements: (String, PlistValue)...) {
-    self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    self = .dictionary(PlistDictionary(elements))
   }
 }

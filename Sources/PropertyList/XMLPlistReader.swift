@@ -498,7 +498,7 @@ struct XMLPlistReader {
           {
             produced = .uid(uid)
           } else {
-            var dictionary = [String: PlistValue](minimumCapacity: top.entries.count)
+            var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
             for entry in top.entries {
               if let warning = dictionary.store(
                 entry.value, forKey: entry.key, at: location(entry.offset))
@@ -506,7 +506,7 @@ struct XMLPlistReader {
                 warnings.append(warning)
               }
             }
-            produced = .dictionary(dictionary)
+            produced = .dictionary(dictionary.dictionary)
           }
         } else {
           produced = .array(top.array)

@@ -134,7 +134,7 @@ struct XMLPlistWriter {
         return
       }
       line("<dict>", indent: indent)
-      for (key, element) in PlistValue.sortedEntries(dictionary) {
+      try dictionary.forEachSortedByKey { (key, element) throws(PlistError) in
         path.append(.key(key))
         try escapedElement("key", key, indent: indent + 1)
         try append(element, indent: indent + 1)

@@ -89,9 +89,8 @@ final class Bench {
 
 /// A defaults-like domain: `count` keys with the value mix a real app has (≈ 37 bytes a key
 /// in binary).
-func makeDomain(_ count: Int) -> [String: PlistValue] {
-  var dictionary: [String: PlistValue] = [:]
-  dictionary.reserveCapacity(count)
+func makeDomain(_ count: Int) -> PlistDictionary {
+  var dictionary = PlistDictionary(minimumCapacity: count)
   for i in 0..<count {
     let key = "setting.\(i)"
     switch i % 6 {

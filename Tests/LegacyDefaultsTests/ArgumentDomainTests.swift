@@ -24,7 +24,8 @@ import Testing
   }
 
   static func theirs(_ result: ProcessResult) throws -> [String: PlistValue] {
-    try #require(PropertyList.read(result.stdout).value.dictionaryValue, "\(result.stderr)")
+    try #require(
+      PropertyList.read(result.stdout).value.dictionaryValue?.swiftDictionary, "\(result.stderr)")
   }
 
   @Test(arguments: lists)

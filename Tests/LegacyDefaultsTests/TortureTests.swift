@@ -26,7 +26,8 @@ import Testing
       process.waitUntilExit()
       #expect(process.terminationStatus == 0)
     }
-    let values = try PropertyList.read(Data(contentsOf: file)).value.dictionaryValue ?? [:]
+    let values =
+      try PropertyList.read(Data(contentsOf: file)).value.dictionaryValue?.swiftDictionary ?? [:]
     #expect(values["counter"] == .int(8 * count))
     for n in 0..<8 {
       for i in 0..<count {

@@ -34,7 +34,7 @@ import Testing
   @Test func theSampleMigratesAtLaunchAsTheCommandMigratesTheFile() throws {
     let folder = try TemporaryFolder()
     let legacy = try #require(
-      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
+      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue?.swiftDictionary)
     let suite = try Self.suite(folder, legacy)
     let plan = try Self.samplePlan()
     let store = try PreferencesStore(suiteName: suite)
@@ -45,7 +45,8 @@ import Testing
       Self.sample.path, to: .file(folder.file("command.plist").path))
     #expect(command.status == .migrated)
     let expected = try #require(
-      PropertyList.read(Data(contentsOf: folder.file("command.plist"))).value.dictionaryValue)
+      PropertyList.read(Data(contentsOf: folder.file("command.plist"))).value.dictionaryValue?
+        .swiftDictionary)
     #expect(try Self.persisted(suite) == expected)
     #expect(report.files.first?.keys == command.keys)
     // The typed keys read through the store (values from the spec's coercion table).
@@ -89,7 +90,7 @@ import Testing
     #expect(outcome.keys == command.keys)
     #expect(Set(outcome.keys.map(\.action)) == [.migrated, .coerced, .defaulted, .fallback, .kept])
     let migrated = try PropertyList.read(Data(contentsOf: folder.file("o.plist"))).value
-    #expect(store.persistentDomain() == migrated.dictionaryValue)
+    #expect(store.persistentDomain() == migrated.dictionaryValue?.swiftDictionary)
 
     // Refusals write nothing: an unmapped key under `error`, an unconvertible value.
     let refusing = MigrationPlan(
@@ -130,7 +131,7 @@ import Testing
   @Test func aFailureInTheMiddleLeavesTheDomainAsItWas() throws {
     let folder = try TemporaryFolder()
     let legacy = try #require(
-      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue)
+      PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue?.swiftDictionary)
     let suite = try Self.suite(folder, legacy)
     let defaults = try #require(FailingDefaults(suiteName: suite))
     let store = try DefaultsStore(userDefaults: defaults, domain: suite)

@@ -66,7 +66,9 @@ import Testing
       let migrated = folder.file("migrated-\(n).plist")
       let outcome = MigrationRunner(plan: Self.plan).run(original.path, to: .file(migrated.path))
       #expect(outcome.status == .migrated, "\(name): \(outcome.message ?? "")")
-      let store = try PropertyList.read(Data(contentsOf: migrated)).value.dictionaryValue ?? [:]
+      let store =
+        try PropertyList.read(Data(contentsOf: migrated)).value.dictionaryValue?.swiftDictionary
+        ?? [:]
       let exported = Exporter(plan: Self.plan).export(store)
       #expect(exported.problems.isEmpty)
       let back = folder.file("back-\(n).plist")

@@ -12,7 +12,7 @@ import Testing
   static let plan = samples.appendingPathComponent("equizmo-plan.json").path
 
   static func values(_ url: URL) throws -> [String: PlistValue] {
-    try #require(PropertyList.read(Data(contentsOf: url)).value.dictionaryValue)
+    try #require(PropertyList.read(Data(contentsOf: url)).value.dictionaryValue?.swiftDictionary)
   }
 
   /// A writer process keeps setting 12 keys with `prefs write` (each acknowledged by exit 0)

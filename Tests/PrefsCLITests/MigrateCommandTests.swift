@@ -49,7 +49,7 @@ import Testing
     let keys = (report["files"] as? [[String: Any]])?.first?["keys"] as? [[String: Any]] ?? []
     #expect(
       Set(keys.compactMap { $0["from"] as? String })
-        == Set(legacy.dictionaryValue?.keys ?? [:].keys))
+        == Set(legacy.dictionaryValue?.keys ?? []))
     let summary = report["summary"] as? [String: Any]
     let actions = summary?["keys"] as? [String: Int] ?? [:]
     #expect(actions.values.reduce(0, +) == legacy.dictionaryValue?.count)

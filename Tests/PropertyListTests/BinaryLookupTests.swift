@@ -93,20 +93,26 @@ import Testing
     #expect(PropertyList.binaryValue(forKey: "c", in: data) == .absent)
   }
 
-  /// Keys compare as the full read's dictionary compares them: by canonical equivalence.
+  /// Keys compare as CoreFoundation and the full read's dictionary compare them: by their
+  /// code points, so "K" and U+212A KELVIN SIGN are two keys. A key object equal to the key
+  /// only under Unicode normalization is left to the full read (which warns about it).
   @Test(arguments: [
-    ("K", "\u{212A}"), ("\u{212A}", "K"), ("é", "e\u{301}"), ("e\u{301}", "é"), ("ü", "ü"),
+    ("K", "\u{212A}"), ("\u{212A}", "K"), ("\u{E9}", "e\u{301}"), ("e\u{301}", "\u{E9}"),
+    ("\u{FC}", "\u{FC}"), ("K", "K"),
   ])
-  func keysCompareAsTheFullReadsDictionary(stored: String, asked: String) throws {
+  func keysCompareByTheirBytes(stored: String, asked: String) throws {
     let data = try PropertyListSerialization.data(
       fromPropertyList: [stored: 7, "other": 8], format: .binary, options: 0)
     guard case .dictionary(let full) = try PropertyList.read(data).value else {
       Issue.record("not a dictionary")
       return
     }
-    let expected: BinaryLookup = full[asked].map { .found($0) } ?? .absent
-    #expect(PropertyList.binaryValue(forKey: asked, in: data) == expected)
-    #expect(expected == .found(.integer(7)))
+    let same = stored.unicodeScalars.elementsEqual(asked.unicodeScalars)
+    let expected: BinaryLookup = same ? .found(.integer(7)) : .absent
+    #expect((full[asked].map { .found($0) } ?? .absent) == expected)
+    let lookup = PropertyList.binaryValue(forKey: asked, in: data)
+    #expect(lookup == expected || (!same && lookup == .undecided))
+    if same { #expect(lookup == expected) }
   }
 
   @Test func otherFormatsAndTopLevelsAreLeftToTheFullRead() throws {

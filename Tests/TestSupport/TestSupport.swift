@@ -72,7 +72,7 @@ public enum TypedJSON {
       return .array(try a.map(value))
     case "dict":
       guard let d = payload as? [String: Any] else { break }
-      return .dictionary(try d.mapValues(value))
+      return .dictionary(PlistDictionary(try d.mapValues(value)))
     default: break
     }
     throw TypedJSONError(description: "bad \(type) payload: \(payload)")

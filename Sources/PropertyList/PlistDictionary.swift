@@ -1,0 +1,422 @@
+import Foundation
+
+/// A property-list dictionary: its keys and values in document order, in two flat arrays, with
+/// a hash index for lookups once it holds more than a few entries.
+///
+/// Keys are compared by their UTF-8 bytes, as CoreFoundation compares them: two keys that
+/// differ only in Unicode normalization (`"é"` precomposed and `"e"` + U+0301) are two keys
+/// here, as they are two keys in the file. (Swift's `Dictionary` compares strings by canonical
+/// equivalence and would merge them.) Setting a key that is already there replaces its value
+/// in place; a new key goes at the end.
+///
+/// It reads like a `Dictionary` (subscript by `String`, `for (key, value) in`, a literal) and
+/// costs about 40 bytes an entry where `[String: PlistValue]` costs about 100, which is what
+/// keeps a 100,000-key domain within three times its file size in memory. Equality and hashing
+/// ignore the order, as for `Dictionary`.
+///
+/// ```swift
+/// var settings: PlistDictionary = ["name": "Ada", "size": 5]
+/// settings["theme"] = "dark"
+/// for (key, value) in settings { print(key, value.typeName) }
+/// ```
+public struct PlistDictionary: Sendable {
+  /// The shared storage: replaced by a copy before a change when another value shares it.
+  final class Storage: @unchecked Sendable {
+    var keys: [String]
+    var values: [PlistValue]
+    /// Open-addressing table of `index + 1` (0 is an empty slot); empty while the dictionary
+    /// is small enough to search in place.
+    var slots: [Int32]
+
+    init(keys: [String], values: [PlistValue], slots: [Int32]) {
+      self.keys = keys
+      self.values = values
+      self.slots = slots
+    }
+  }
+
+  var storage: Storage
+
+  /// Up to this many entries a lookup compares keys in place; above it the hash index is kept.
+  static let linearLimit = 12
+
+  /// An empty dictionary.
+  public init() {
+    storage = Storage(keys: [], values: [], slots: [])
+  }
+
+  /// An empty dictionary with room for `minimumCapacity` entries.
+  public init(minimumCapacity: Int) {
+    self.init()
+    reserveCapacity(minimumCapacity)
+  }
+
+  /// The entries of a Swift dictionary, in the order of their keys' UTF-8 bytes (a
+  /// `Dictionary` has no order of its own, and this keeps output deterministic).
+  public init(_ dictionary: [String: PlistValue]) {
+    var keys: [String] = []
+    var values: [PlistValue] = []
+    keys.reserveCapacity(dictionary.count)
+    values.reserveCapacity(dictionary.count)
+    for (key, value) in PlistValue.sortedEntries(dictionary) {
+      keys.append(key)
+      values.append(value)
+    }
+    // A Swift dictionary never holds two keys with the same bytes.
+    self.init(uncheckedKeys: keys, values: values)
+  }
+
+  /// Entries from a sequence of pairs, in its order; a key seen again replaces the value
+  /// (the last one wins, as in a property-list file).
+  public init<S: Sequence>(_ pairs: S) where S.Element == (String, PlistValue) {
+    self.init()
+    for (key, value) in pairs { self[key] = value }
+  }
+
+  /// Keys and values known to hold no two keys with the same bytes.
+  init(uncheckedKeys keys: [String], values: [PlistValue]) {
+    storage = Storage(keys: keys, values: values, slots: [])
+    if keys.count > Self.linearLimit { storage.slots = Self.buildSlots(keys) }
+  }
+
+  /// The number of entries.
+  public var count: Int { storage.keys.count }
+
+  /// Whether there are no entries.
+  public var isEmpty: Bool { storage.keys.isEmpty }
+
+  /// The keys, in document order.
+  public var keys: [String] { storage.keys }
+
+  /// The values, in the order of ``keys``.
+  public var values: [PlistValue] { storage.values }
+
+  /// The value under `key` (matched by its bytes), or nil. Setting nil removes the entry.
+  public subscript(key: String) -> PlistValue? {
+    get {
+      guard let i = index(forKey: key) else { return nil }
+      return storage.values[i]
+    }
+    set {
+      if let newValue {
+        updateValue(newValue, forKey: key)
+      } else {
+        removeValue(forKey: key)
+      }
+    }
+  }
+
+  /// The value under `key`, or `defaultValue` when there is none.
+  public subscript(key: String, default defaultValue: @autoclosure () -> PlistValue) -> PlistValue {
+    self[key] ?? defaultValue()
+  }
+
+  /// The position of `key` in document order, or nil.
+  public func index(forKey key: String) -> Int? {
+    let keys = storage.keys
+    let slots = storage.slots
+    if slots.isEmpty {
+      for i in keys.indices where Self.sameBytes(keys[i], key) { return i }
+      return nil
+    }
+    let mask = slots.count - 1
+    var slot = Self.hash(key) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry == 0 { return nil }
+      if Self.sameBytes(keys[entry - 1], key) { return entry - 1 }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Whether `key` is there (matched by its bytes).
+  public func contains(key: String) -> Bool { index(forKey: key) != nil }
+
+  /// Sets `value` under `key`: in place when the key is there, at the end when it is new.
+  /// Returns the value it replaced.
+  @discardableResult
+  public mutating func updateValue(_ value: PlistValue, forKey key: String) -> PlistValue? {
+    if let i = index(forKey: key) {
+      makeUnique()
+      let old = storage.values[i]
+      storage.values[i] = value
+      return old
+    }
+    makeUnique()
+    storage.keys.append(key)
+    storage.values.append(value)
+    let count = storage.keys.count
+    if storage.slots.isEmpty ? count > Self.linearLimit : count * 5 > storage.slots.count * 4 {
+      storage.slots = Self.buildSlots(storage.keys, room: count)
+    } else if !storage.slots.isEmpty {
+      // An index made ahead by `reserveCapacity` takes every key, the first few too.
+      Self.insert(count - 1, key: key, into: &storage.slots)
+    }
+    return nil
+  }
+
+  /// Removes `key` and returns its value; the other entries keep their order.
+  @discardableResult
+  public mutating func removeValue(forKey key: String) -> PlistValue? {
+    guard let i = index(forKey: key) else { return nil }
+    makeUnique()
+    storage.keys.remove(at: i)
+    let old = storage.values.remove(at: i)
+    storage.slots =
+      storage.keys.count > Self.linearLimit ? Self.buildSlots(storage.keys) : []
+    return old
+  }
+
+  /// Removes every entry.
+  public mutating func removeAll() { self = PlistDictionary() }
+
+  /// Makes room for `minimumCapacity` entries.
+  public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    makeUnique()
+    storage.keys.reserveCapacity(minimumCapacity)
+    storage.values.reserveCapacity(minimumCapacity)
+    // The index sized once for the capacity: a reader that knows the count builds it once.
+    if minimumCapacity > Self.linearLimit, storage.slots.count * 4 < minimumCapacity * 5 {
+      storage.slots = Self.buildSlots(storage.keys, room: minimumCapacity)
+    }
+  }
+
+  /// The same keys, in the same order, with each value transformed.
+  public func mapValues(_ transform: (PlistValue) throws -> PlistValue) rethrows
+    -> PlistDictionary
+  {
+    var result = self
+    result.makeUnique()
+    result.storage.values = try storage.values.map(transform)
+    return result
+  }
+
+  /// The entries `isIncluded` keeps, in their order.
+  public func filter(_ isIncluded: ((key: String, value: PlistValue)) throws -> Bool) rethrows
+    -> PlistDictionary
+  {
+    var keys: [String] = []
+    var values: [PlistValue] = []
+    for i in storage.keys.indices where try isIncluded((storage.keys[i], storage.values[i])) {
+      keys.append(storage.keys[i])
+      values.append(storage.values[i])
+    }
+    return PlistDictionary(uncheckedKeys: keys, values: values)
+  }
+
+  /// Adds the entries of `other`; for a key in both, `combine` gives the value.
+  public mutating func merge(
+    _ other: PlistDictionary,
+    uniquingKeysWith combine: (PlistValue, PlistValue) throws -> PlistValue
+  ) rethrows {
+    for (key, value) in other {
+      if let existing = self[key] {
+        self[key] = try combine(existing, value)
+      } else {
+        self[key] = value
+      }
+    }
+  }
+
+  /// This dictionary with the entries of `other` added; for a key in both, `combine` gives
+  /// the value.
+  public func merging(
+    _ other: PlistDictionary,
+    uniquingKeysWith combine: (PlistValue, PlistValue) throws -> PlistValue
+  ) rethrows -> PlistDictionary {
+    var result = self
+    try result.merge(other, uniquingKeysWith: combine)
+    return result
+  }
+
+  /// A Swift dictionary of the same entries. Keys that differ only in Unicode normalization
+  /// become one (the later one's value), as Swift compares strings.
+  public var swiftDictionary: [String: PlistValue] {
+    var result: [String: PlistValue] = [:]
+    result.reserveCapacity(count)
+    for i in storage.keys.indices { result[storage.keys[i]] = storage.values[i] }
+    return result
+  }
+
+  /// The first two keys that differ only in Unicode normalization (two keys here, one key in
+  /// a Swift dictionary), or nil.
+  public var indistinctKeys: (String, String)? {
+    guard keys.contains(where: { !$0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+    var seen: [String: String] = [:]
+    for key in keys {
+      if let earlier = seen[key] { return (earlier, key) }
+      seen[key] = key
+    }
+    return nil
+  }
+
+  /// Whether the keys are already in the order writers use (by their UTF-8 bytes).
+  public var isSortedByKey: Bool {
+    let keys = storage.keys
+    guard keys.count > 1 else { return true }
+    for i in 1..<keys.count where !PlistValue.utf8Precedes(keys[i - 1], keys[i]) { return false }
+    return true
+  }
+
+  /// Calls `body` with each entry in the order every writer uses: by the keys' UTF-8 bytes.
+  /// A dictionary read from a file written by prefs, plistlib or CoreFoundation is usually in
+  /// that order already, and is then not sorted again.
+  public func forEachSortedByKey<E: Error>(_ body: (String, PlistValue) throws(E) -> Void)
+    throws(E)
+  {
+    let keys = storage.keys
+    let values = storage.values
+    if isSortedByKey {
+      for i in keys.indices { try body(keys[i], values[i]) }
+      return
+    }
+    for i in PlistValue.sortedOrder(keys) { try body(keys[i], values[i]) }
+  }
+
+  /// The entries in the order every writer uses (see ``forEachSortedByKey(_:)``).
+  public var sortedByKey: [(key: String, value: PlistValue)] {
+    var result: [(key: String, value: PlistValue)] = []
+    result.reserveCapacity(count)
+    forEachSortedByKey { key, value in result.append((key, value)) }
+    return result
+  }
+
+  // MARK: - Storage
+
+  mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) {
+      storage = Storage(keys: storage.keys, values: storage.values, slots: storage.slots)
+    }
+  }
+
+  /// The key's bytes hashed with the process's random seed (a hostile file cannot pick
+  /// colliding keys).
+  @inline(__always)
+  static func hash(_ key: String) -> Int {
+    var hasher = Hasher()
+    let done: Void? = key.utf8.withContiguousStorageIfAvailable {
+      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+    }
+    if done == nil {
+      Array(key.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+    return hasher.finalize()
+  }
+
+  /// Whether two keys have the same UTF-8 bytes.
+  @inline(__always)
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    let fast = a.utf8.withContiguousStorageIfAvailable { pa -> Bool? in
+      b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
+        guard pa.count == pb.count else { return false }
+        guard let x = pa.baseAddress, let y = pb.baseAddress else { return true }
+        return memcmp(x, y, pa.count) == 0
+      }
+    }
+    if let result = fast ?? nil { return result }
+    return a.utf8.elementsEqual(b.utf8)
+  }
+
+  /// An index of `keys` with room for `room` keys (at least `keys.count`) at a load of at
+  /// most 4/5: 100,000 keys take 131,072 slots of 4 bytes.
+  static func buildSlots(_ keys: [String], room: Int = 0) -> [Int32] {
+    let wanted = Swift.max(room, keys.count)
+    var capacity = 16
+    while capacity * 4 < wanted * 5 + 4 { capacity *= 2 }
+    var slots = [Int32](repeating: 0, count: capacity)
+    for i in keys.indices { insert(i, key: keys[i], into: &slots) }
+    return slots
+  }
+
+  @inline(__always)
+  static func insert(_ index: Int, key: String, into slots: inout [Int32]) {
+    let mask = slots.count - 1
+    var slot = hash(key) & mask
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = Int32(truncatingIfNeeded: index + 1)
+  }
+}
+
+extension PlistDictionary: RandomAccessCollection {
+  public typealias Element = (key: String, value: PlistValue)
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { storage.keys.count }
+  public subscript(position: Int) -> Element { (storage.keys[position], storage.values[position]) }
+}
+
+extension PlistDictionary: ExpressibleByDictionaryLiteral {
+  /// The literal's entries in its order; a repeated key keeps the last value.
+  public init(dictionaryLiteral elements: (String, PlistValue)...) {
+    self.init(elements)
+  }
+}
+
+extension PlistDictionary: Equatable {
+  /// The same keys (by bytes) with equal values, in any order.
+  public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
+    if lhs.storage === rhs.storage { return true }
+    guard lhs.count == rhs.count else { return false }
+    for (key, value) in lhs {
+      guard let other = rhs[key], other == value else { return false }
+    }
+    return true
+  }
+}
+
+extension PlistDictionary: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    // Order-independent, as `==` is: the entries' own hashes combined commutatively.
+    var combined = 0
+    for (key, value) in self {
+      var entry = Hasher()
+      entry.combine(PlistDictionary.hash(key))
+      entry.combine(value)
+      combined ^= entry.finalize()
+    }
+    hasher.combine(count)
+    hasher.combine(combined)
+  }
+}
+
+extension PlistDictionary: CustomStringConvertible {
+  public var description: String {
+    "[" + map { "\(PropertyList.jsonString($0.key)): \($0.value)" }.joined(separator: ", ") + "]"
+  }
+}
+
+extension PlistDictionary {
+  /// Builds a dictionary as the readers do, reporting what CoreFoundation would report.
+  package struct Builder {
+    package var dictionary = PlistDictionary()
+    /// Every key so far under Swift's comparison (canonical equivalence), to find two keys
+    /// that only Unicode normalization tells apart: made at the first key that is not ASCII
+    /// (two different ASCII keys are never such a pair, and most dictionaries have only those).
+    var canonical: [String: String]?
+
+    package init(minimumCapacity: Int = 0) {
+      if minimumCapacity > 0 { dictionary.reserveCapacity(minimumCapacity) }
+    }
+
+    /// Stores `value` under `key`; when the key is there already (same bytes), the last value
+    /// wins as in CoreFoundation and the warning says so. A key equal to an earlier one only
+    /// under Unicode normalization is kept as its own key, with a warning naming both.
+    package mutating func store(
+      _ value: PlistValue, forKey key: String, at place: @autoclosure () -> SourceLocation
+    ) -> PlistWarning? {
+      if dictionary.updateValue(value, forKey: key) != nil {
+        return .duplicateKey(key, at: place())
+      }
+      if canonical == nil {
+        guard !key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var seen: [String: String] = [:]
+        for earlier in dictionary.keys.dropLast() { seen[earlier] = earlier }
+        canonical = seen
+      }
+      if let earlier = canonical?[key] {
+        return .indistinctKeys(earlier, key, at: place())
+      }
+      canonical?[key] = key
+      return nil
+    }
+  }
+}
