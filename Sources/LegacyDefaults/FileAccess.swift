@@ -61,6 +61,32 @@ package enum FileAccess {
     return nsError.localizedDescription
   }
 
+  /// The file mapped into memory, for a command that only reads it and touches a small part
+  /// of it (one key of a large binary file): no copy, and only the pages looked at are read.
+  /// Anything that cannot be mapped (an empty or special file) is read as ``readFile(_:limit:)``
+  /// reads it. A file truncated in place by another program while it is mapped would stop
+  /// this process (SIGBUS) — the writers of preferences (prefs, Foundation, GNUstep) replace a
+  /// file by renaming a new one over it, which leaves the mapped one whole — so the writing
+  /// commands never use this.
+  package static func mapFile(_ path: String, limit: Int) throws(Failure) -> Data {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return try readFile(path, limit: limit) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
+      return try readFile(path, limit: limit)
+    }
+    let size = Int(info.st_size)
+    if size > limit { throw .tooLarge(path: path, size: size, limit: limit) }
+    guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED
+    else {
+      return try readFile(path, limit: limit)
+    }
+    return Data(
+      bytesNoCopy: address, count: size,
+      deallocator: .custom { pointer, count in munmap(pointer, count) })
+  }
+
   /// The whole file, refusing one larger than `limit` bytes before reading it.
   package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

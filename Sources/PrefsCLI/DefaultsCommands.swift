@@ -22,7 +22,8 @@ enum Read {
     }
     let data: Data
     do {
-      data = try FileAccess.readFile(path, limit: Prefs.inputLimit)
+      // Mapped: one key of a large binary file touches a few of its pages.
+      data = try FileAccess.mapFile(path, limit: Prefs.inputLimit)
     } catch {
       throw CommandFailure(error)
     }

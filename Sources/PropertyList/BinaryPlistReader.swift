@@ -179,7 +179,19 @@ struct BinaryPlistReader {
     // (and lint's).
     let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
     var match: Int?
-    for n in 0..<count {
+    if let ascii {
+      switch Self.scanASCIIKeys(
+        ascii, in: bytes, refs: refs, count: count, refSize: objectRefSize,
+        table: offsetTableOffset, offsetSize: offsetIntSize, objects: objectCount)
+      {
+      case .undecided: return .undecided
+      case .absent: return .absent
+      case .found(let n):
+        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+      case .general: break
+      }
+    }
+    for n in 0..<count where match == nil {
       let refOffset = refs + n * objectRefSize
       let keyObject = try checkedReference(at: refOffset, from: topObject)
       let equal: Bool
@@ -203,17 +215,101 @@ struct BinaryPlistReader {
     return warnings.isEmpty ? .found(value) : .undecided
   }
 
+  enum Scan {
+    case found(Int)
+    case absent
+    /// Something the full read reports (a repeated key, a malformed reference).
+    case undecided
+    /// A key object that is not an ASCII string: the general loop decides.
+    case general
+  }
+
+  /// The keys of a dictionary whose key objects are all ASCII strings, compared with `ascii`
+  /// in place: the position of the one equal key. No string is built and nothing throws;
+  /// anything out of the ordinary is left to the general loop or the full read.
+  static func scanASCIIKeys(
+    _ ascii: [UInt8], in bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int,
+    table: Int, offsetSize: Int, objects: Int
+  ) -> Scan {
+    guard let base = bytes.baseAddress, refSize > 0, offsetSize > 0,
+      refs >= 0, count >= 0, refs + count * refSize <= table
+    else { return .undecided }
+    // Big-endian integers of the usual widths read with one load each.
+    @inline(__always) func uint(_ at: Int, _ size: Int) -> Int {
+      switch size {
+      case 1: return Int(base.load(fromByteOffset: at, as: UInt8.self))
+      case 2: return Int(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+      case 3:
+        return Int(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self))) << 8
+          | Int(base.load(fromByteOffset: at + 2, as: UInt8.self))
+      case 4: return Int(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+      default:
+        var value = 0
+        for i in 0..<size {
+          value = value << 8 | Int(base.load(fromByteOffset: at + i, as: UInt8.self))
+        }
+        return value
+      }
+    }
+    let length = ascii.count
+    return ascii.withUnsafeBufferPointer { key -> Scan in
+      var match = -1
+      for n in 0..<count {
+        let ref = uint(refs + n * refSize, refSize)
+        guard ref >= 0, ref < objects else { return .undecided }
+        let offset = uint(table + ref * offsetSize, offsetSize)
+        guard offset >= 8, offset < table else { return .undecided }
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard marker >> 4 == 0x5 else { return .general }
+        var size = Int(marker & 0x0F)
+        var payload = offset + 1
+        if size == 0x0F {
+          // The length follows as an integer object of 1, 2, 4 or 8 bytes.
+          guard offset + 2 <= table else { return .undecided }
+          let intMarker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+          guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else { return .undecided }
+          let width = 1 << Int(intMarker & 0x0F)
+          guard offset + 2 + width <= table, width < 8 else { return .undecided }
+          size = uint(offset + 2, width)
+          payload = offset + 2 + width
+        }
+        guard size == length else { continue }
+        guard payload + size <= table else { return .undecided }
+        if size > 0, let keyBase = key.baseAddress {
+          // Keys of one length often share a prefix ("setting.1", "setting.2"): their last
+          // eight bytes tell most apart without a call.
+          if size >= 8,
+            base.loadUnaligned(fromByteOffset: payload + size - 8, as: UInt64.self)
+              != UnsafeRawPointer(keyBase).loadUnaligned(fromByteOffset: size - 8, as: UInt64.self)
+          {
+            continue
+          }
+          if memcmp(base + payload, keyBase, size) != 0 { continue }
+        }
+        guard match < 0 else { return .undecided }
+        match = n
+      }
+      return match < 0 ? .absent : .found(match)
+    }
+  }
+
   /// Whether the ASCII string object `index` holds exactly `ascii`; nil when the object is not
   /// an ASCII string (the caller decodes it).
   private func asciiKey(_ index: Int, equals ascii: [UInt8]) throws(PlistError) -> Bool? {
     let offset = try objectOffset(index)
     let marker = bytes[offset]
     guard marker >> 4 == 0x5 else { return nil }
+    // A short string's length is in its marker: most keys are told apart by that byte.
+    let nibble = Int(marker & 0x0F)
+    if nibble != 0x0F, nibble != ascii.count { return false }
     let (count, payload) = try readCount(marker: marker, at: offset, object: index)
     guard count == ascii.count else { return false }
     try require(payload, count, object: index, what: "the ASCII string")
-    for i in 0..<count where bytes[payload + i] != ascii[i] { return false }
-    return true
+    guard count > 0, let base = bytes.baseAddress else { return true }
+    return ascii.withUnsafeBufferPointer { key in
+      guard let keyBase = key.baseAddress else { return false }
+      return memcmp(base + payload, keyBase, count) == 0
+    }
   }
 
   /// Counts, for every object, how many container references name it (saturating at 2), so

@@ -106,6 +106,32 @@ enum CivilTime {
       + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second))Z"
   }
 
+  /// ``xmlString(_:)``'s bytes appended to `out` (no string built); false, and nothing
+  /// appended, when the date has no such form.
+  static func appendXML(_ date: Date, to out: inout [UInt8]) -> Bool {
+    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
+      return false
+    }
+    func digits(_ value: Int, _ count: Int, then separator: UInt8) {
+      var divisor = 1
+      for _ in 1..<count { divisor *= 10 }
+      var rest = value
+      while divisor > 0 {
+        out.append(UInt8(truncatingIfNeeded: 48 + rest / divisor))
+        rest %= divisor
+        divisor /= 10
+      }
+      out.append(separator)
+    }
+    digits(f.year, 4, then: UInt8(ascii: "-"))
+    digits(f.month, 2, then: UInt8(ascii: "-"))
+    digits(f.day, 2, then: UInt8(ascii: "T"))
+    digits(f.hour, 2, then: UInt8(ascii: ":"))
+    digits(f.minute, 2, then: UInt8(ascii: ":"))
+    digits(f.second, 2, then: UInt8(ascii: "Z"))
+    return true
+  }
+
   /// `2011-03-14 15:09:26 +0000`, GNUstep's and `-[NSDate description]`'s form, or nil as above.
   static func gnustepString(_ date: Date) -> String? {
     guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {

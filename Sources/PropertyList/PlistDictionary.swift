@@ -24,11 +24,13 @@ public struct PlistDictionary: Sendable {
   final class Storage: @unchecked Sendable {
     var keys: [String]
     var values: [PlistValue]
-    /// Open-addressing table of `index + 1` (0 is an empty slot); empty while the dictionary
-    /// is small enough to search in place.
-    var slots: [Int32]
+    /// Open-addressing table (linear probing): each slot holds `index + 1` in its low 32 bits
+    /// (0 is an empty slot) and the high 32 bits of the key's hash above them, so a probe
+    /// compares keys only when the hashes agree. Empty while the dictionary is small enough to
+    /// search in place.
+    var slots: [UInt64]
 
-    init(keys: [String], values: [PlistValue], slots: [Int32]) {
+    init(keys: [String], values: [PlistValue], slots: [UInt64]) {
       self.keys = keys
       self.values = values
       self.slots = slots
@@ -120,11 +122,14 @@ public struct PlistDictionary: Sendable {
       return nil
     }
     let mask = slots.count - 1
-    var slot = Self.hash(key) & mask
+    let hash = Self.hash(key)
+    let tag = Self.tag(hash)
+    var slot = hash & mask
     while true {
-      let entry = Int(slots[slot])
-      if entry == 0 { return nil }
-      if Self.sameBytes(keys[entry - 1], key) { return entry - 1 }
+      let packed = slots[slot]
+      if packed == 0 { return nil }
+      let entry = Int(packed & 0xFFFF_FFFF)
+      if packed & ~0xFFFF_FFFF == tag, Self.sameBytes(keys[entry - 1], key) { return entry - 1 }
       slot = (slot + 1) & mask
     }
   }
@@ -136,21 +141,43 @@ public struct PlistDictionary: Sendable {
   /// Returns the value it replaced.
   @discardableResult
   public mutating func updateValue(_ value: PlistValue, forKey key: String) -> PlistValue? {
-    if let i = index(forKey: key) {
-      makeUnique()
-      let old = storage.values[i]
-      storage.values[i] = value
-      return old
-    }
     makeUnique()
+    if storage.slots.isEmpty {
+      for i in storage.keys.indices where Self.sameBytes(storage.keys[i], key) {
+        let old = storage.values[i]
+        storage.values[i] = value
+        return old
+      }
+      storage.keys.append(key)
+      storage.values.append(value)
+      if storage.keys.count > Self.linearLimit {
+        storage.slots = Self.buildSlots(storage.keys, room: storage.keys.count)
+      }
+      return nil
+    }
+    // One probe finds the key or the empty slot a new key takes (one hash a key).
+    let mask = storage.slots.count - 1
+    let hash = Self.hash(key)
+    let tag = Self.tag(hash)
+    var slot = hash & mask
+    while true {
+      let packed = storage.slots[slot]
+      if packed == 0 { break }
+      let entry = Int(packed & 0xFFFF_FFFF)
+      if packed & ~0xFFFF_FFFF == tag, Self.sameBytes(storage.keys[entry - 1], key) {
+        let old = storage.values[entry - 1]
+        storage.values[entry - 1] = value
+        return old
+      }
+      slot = (slot + 1) & mask
+    }
     storage.keys.append(key)
     storage.values.append(value)
     let count = storage.keys.count
-    if storage.slots.isEmpty ? count > Self.linearLimit : count * 5 > storage.slots.count * 4 {
+    if count * 5 > storage.slots.count * 4 {
       storage.slots = Self.buildSlots(storage.keys, room: count)
-    } else if !storage.slots.isEmpty {
-      // An index made ahead by `reserveCapacity` takes every key, the first few too.
-      Self.insert(count - 1, key: key, into: &storage.slots)
+    } else {
+      storage.slots[slot] = tag | UInt64(count)
     }
     return nil
   }
@@ -241,7 +268,7 @@ public struct PlistDictionary: Sendable {
   /// The first two keys that differ only in Unicode normalization (two keys here, one key in
   /// a Swift dictionary), or nil.
   public var indistinctKeys: (String, String)? {
-    guard keys.contains(where: { !$0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+    guard keys.contains(where: { !PlistDictionary.isASCII($0) }) else { return nil }
     var seen: [String: String] = [:]
     for key in keys {
       if let earlier = seen[key] { return (earlier, key) }
@@ -303,6 +330,16 @@ public struct PlistDictionary: Sendable {
     return hasher.finalize()
   }
 
+  @inline(__always)
+  static func isASCII(_ key: String) -> Bool {
+    let fast = key.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+      var any: UInt8 = 0
+      for byte in buffer { any |= byte }
+      return any < 0x80
+    }
+    return fast ?? key.utf8.allSatisfy { $0 < 0x80 }
+  }
+
   /// Whether two keys have the same UTF-8 bytes.
   @inline(__always)
   static func sameBytes(_ a: String, _ b: String) -> Bool {
@@ -318,22 +355,29 @@ public struct PlistDictionary: Sendable {
   }
 
   /// An index of `keys` with room for `room` keys (at least `keys.count`) at a load of at
-  /// most 4/5: 100,000 keys take 131,072 slots of 4 bytes.
-  static func buildSlots(_ keys: [String], room: Int = 0) -> [Int32] {
+  /// most 4/5: 100,000 keys take 131,072 slots of 8 bytes.
+  static func buildSlots(_ keys: [String], room: Int = 0) -> [UInt64] {
     let wanted = Swift.max(room, keys.count)
     var capacity = 16
     while capacity * 4 < wanted * 5 + 4 { capacity *= 2 }
-    var slots = [Int32](repeating: 0, count: capacity)
+    var slots = [UInt64](repeating: 0, count: capacity)
     for i in keys.indices { insert(i, key: keys[i], into: &slots) }
     return slots
   }
 
   @inline(__always)
-  static func insert(_ index: Int, key: String, into slots: inout [Int32]) {
+  static func insert(_ index: Int, key: String, into slots: inout [UInt64]) {
     let mask = slots.count - 1
-    var slot = hash(key) & mask
+    let hash = hash(key)
+    var slot = hash & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = Int32(truncatingIfNeeded: index + 1)
+    slots[slot] = tag(hash) | UInt64(index + 1)
+  }
+
+  /// The hash's high 32 bits, where a slot keeps them.
+  @inline(__always)
+  static func tag(_ hash: Int) -> UInt64 {
+    UInt64(UInt(bitPattern: hash)) & ~0xFFFF_FFFF
   }
 }
 
@@ -385,16 +429,32 @@ extension PlistDictionary: CustomStringConvertible {
 }
 
 extension PlistDictionary {
-  /// Builds a dictionary as the readers do, reporting what CoreFoundation would report.
+  /// Builds a dictionary as the readers do, reporting what CoreFoundation would report. It
+  /// keeps its arrays itself (not in a shared storage) so that a reader's many inserts pay no
+  /// uniqueness or exclusivity checks.
   package struct Builder {
-    package var dictionary = PlistDictionary()
+    var keys: [String] = []
+    var values: [PlistValue] = []
+    var slots: [UInt64] = []
     /// Every key so far under Swift's comparison (canonical equivalence), to find two keys
     /// that only Unicode normalization tells apart: made at the first key that is not ASCII
     /// (two different ASCII keys are never such a pair, and most dictionaries have only those).
     var canonical: [String: String]?
 
     package init(minimumCapacity: Int = 0) {
-      if minimumCapacity > 0 { dictionary.reserveCapacity(minimumCapacity) }
+      guard minimumCapacity > 0 else { return }
+      keys.reserveCapacity(minimumCapacity)
+      values.reserveCapacity(minimumCapacity)
+      if minimumCapacity > PlistDictionary.linearLimit {
+        slots = PlistDictionary.buildSlots([], room: minimumCapacity)
+      }
+    }
+
+    /// The dictionary built.
+    package var dictionary: PlistDictionary {
+      var result = PlistDictionary()
+      result.storage = Storage(keys: keys, values: values, slots: slots)
+      return result
     }
 
     /// Stores `value` under `key`; when the key is there already (same bytes), the last value
@@ -403,19 +463,54 @@ extension PlistDictionary {
     package mutating func store(
       _ value: PlistValue, forKey key: String, at place: @autoclosure () -> SourceLocation
     ) -> PlistWarning? {
-      if dictionary.updateValue(value, forKey: key) != nil {
+      if let existing = insert(value, forKey: key) {
+        values[existing] = value
         return .duplicateKey(key, at: place())
       }
       if canonical == nil {
-        guard !key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard !PlistDictionary.isASCII(key) else { return nil }
         var seen: [String: String] = [:]
-        for earlier in dictionary.keys.dropLast() { seen[earlier] = earlier }
+        for earlier in keys.dropLast() { seen[earlier] = earlier }
         canonical = seen
       }
       if let earlier = canonical?[key] {
         return .indistinctKeys(earlier, key, at: place())
       }
       canonical?[key] = key
+      return nil
+    }
+
+    /// Appends a new key, or returns the position of the key with the same bytes.
+    private mutating func insert(_ value: PlistValue, forKey key: String) -> Int? {
+      if slots.isEmpty {
+        for i in keys.indices where PlistDictionary.sameBytes(keys[i], key) { return i }
+        keys.append(key)
+        values.append(value)
+        if keys.count > PlistDictionary.linearLimit {
+          slots = PlistDictionary.buildSlots(keys, room: keys.count)
+        }
+        return nil
+      }
+      let mask = slots.count - 1
+      let hash = PlistDictionary.hash(key)
+      let tag = PlistDictionary.tag(hash)
+      var slot = hash & mask
+      while true {
+        let packed = slots[slot]
+        if packed == 0 { break }
+        let entry = Int(packed & 0xFFFF_FFFF)
+        if packed & ~0xFFFF_FFFF == tag, PlistDictionary.sameBytes(keys[entry - 1], key) {
+          return entry - 1
+        }
+        slot = (slot + 1) & mask
+      }
+      keys.append(key)
+      values.append(value)
+      if keys.count * 5 > slots.count * 4 {
+        slots = PlistDictionary.buildSlots(keys, room: keys.count)
+      } else {
+        slots[slot] = tag | UInt64(keys.count)
+      }
       return nil
     }
   }

@@ -38,29 +38,66 @@ struct XMLPlistWriter {
     for _ in 0..<n { out.append(0x09) }
   }
 
-  private mutating func line(_ text: String, indent: Int) {
+  @inline(__always)
+  private mutating func bytes(_ text: StaticString) {
+    text.withUTF8Buffer { out.append(contentsOf: $0) }
+  }
+
+  private mutating func line(_ text: StaticString, indent: Int) {
+    tabs(indent)
+    bytes(text)
+    out.append(0x0A)
+  }
+
+  private mutating func dataLine(_ text: Substring, indent: Int) {
     tabs(indent)
     out.append(contentsOf: text.utf8)
     out.append(0x0A)
   }
 
-  private mutating func element(_ tag: String, _ text: String, indent: Int) {
+  /// `<tag>text</tag>` for a text that needs no escaping (numbers, dates).
+  private mutating func element(_ tag: StaticString, _ text: String, indent: Int) {
     tabs(indent)
-    out.append(contentsOf: "<\(tag)>".utf8)
+    out.append(0x3C)
+    bytes(tag)
+    out.append(0x3E)
     out.append(contentsOf: text.utf8)
-    out.append(contentsOf: "</\(tag)>\n".utf8)
+    out.append(contentsOf: [0x3C, 0x2F])
+    bytes(tag)
+    out.append(contentsOf: [0x3E, 0x0A])
   }
 
-  private mutating func escapedElement(_ tag: String, _ text: String, indent: Int)
+  private mutating func escapedElement(_ tag: StaticString, _ text: String, indent: Int)
     throws(PlistError)
   {
+    tabs(indent)
+    out.append(0x3C)
+    bytes(tag)
+    out.append(0x3E)
+    // Most text needs no escaping: copied as it is, after one pass over its bytes.
+    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+      for byte in buffer {
+        switch byte {
+        case 0x26, 0x3C, 0x3E, 0x00..<0x09, 0x0B..<0x20, 0xEF: return false
+        default: continue
+        }
+      }
+      out.append(contentsOf: buffer)
+      return true
+    }
+    if copied != true { try escape(text, tag: tag) }
+    out.append(contentsOf: [0x3C, 0x2F])
+    bytes(tag)
+    out.append(contentsOf: [0x3E, 0x0A])
+  }
+
+  /// Text with a character XML must escape or cannot hold.
+  private mutating func escape(_ text: String, tag: StaticString) throws(PlistError) {
     if text.unicodeScalars.first == "\u{FEFF}" {
       throw refuse(
-        "a \(tag == "key" ? "key" : "string") that starts with U+FEFF, which XML readers drop "
-          + "(binary keeps it)")
+        "a \(tag.description == "key" ? "key" : "string") that starts with U+FEFF, which XML "
+          + "readers drop (binary keeps it)")
     }
-    tabs(indent)
-    out.append(contentsOf: "<\(tag)>".utf8)
     for scalar in text.unicodeScalars {
       switch scalar.value {
       case 0x26: out.append(contentsOf: "&amp;".utf8)
@@ -75,7 +112,6 @@ struct XMLPlistWriter {
       default: out.append(contentsOf: String(Character(scalar)).utf8)
       }
     }
-    out.append(contentsOf: "</\(tag)>\n".utf8)
   }
 
   private mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
@@ -86,12 +122,14 @@ struct XMLPlistWriter {
     case .real(let d): element("real", Self.realText(d), indent: indent)
     case .bool(let b): line(b ? "<true/>" : "<false/>", indent: indent)
     case .date(let date):
-      guard let text = CivilTime.xmlString(date) else {
+      tabs(indent)
+      bytes("<date>")
+      guard CivilTime.appendXML(date, to: &out) else {
         throw refuse(
           "the date \(CivilTime.iso8601(date)) has a fraction of a second or a year outside "
             + "0...9999, which an XML <date> cannot hold (binary can)")
       }
-      element("date", text, indent: indent)
+      bytes("</date>\n")
     case .data(let data):
       line("<data>", indent: indent)
       let encoded = data.base64EncodedString()
@@ -100,7 +138,7 @@ struct XMLPlistWriter {
       while start < encoded.endIndex {
         let end =
           encoded.index(start, offsetBy: width, limitedBy: encoded.endIndex) ?? encoded.endIndex
-        line(String(encoded[start..<end]), indent: indent)
+        dataLine(encoded[start..<end], indent: indent)
         start = end
       }
       line("</data>", indent: indent)

@@ -78,6 +78,30 @@ import Testing
 
   /// Two keys that are the same string: the full read keeps the last and warns; the lookup
   /// declines rather than pick one silently.
+  /// The in-place scan of ASCII keys: every length from 0 to 300 (short lengths sit in the
+  /// marker, longer ones in an integer object after it), keys that share a prefix or a suffix,
+  /// written by Foundation (the reference writer); found, or absent, as the full read says.
+  @Test(arguments: [false, true])
+  func findsKeysOfEveryLength(withNonASCIIKey: Bool) throws {
+    var d: [String: Any] = [:]
+    for length in 0...300 {
+      d[String(repeating: "k", count: length)] = length
+      d["p" + String(repeating: "x", count: length)] = -length
+    }
+    if withNonASCIIKey { d["ключ"] = "non-ASCII" }
+    let data = try PropertyListSerialization.data(fromPropertyList: d, format: .binary, options: 0)
+    guard case .dictionary(let full) = try PropertyList.read(data).value else {
+      Issue.record("not a dictionary")
+      return
+    }
+    var asked = Array(full.keys)
+    asked += ["kx", "xk", String(repeating: "k", count: 301), "pxxxxxxxxxxy", "ключ!"]
+    for key in asked {
+      let expected: BinaryLookup = full[key].map { .found($0) } ?? .absent
+      #expect(PropertyList.binaryValue(forKey: key, in: data) == expected, "\(key.count)")
+    }
+  }
+
   @Test func aRepeatedKeyIsLeftToTheFullRead() throws {
     var data = try PropertyListSerialization.data(
       fromPropertyList: ["a": 1, "b": 2], format: .binary, options: 0)
