@@ -28,17 +28,34 @@ package struct DomainFile: DefaultsStorage {
   /// The format a new file gets.
   package let newFileFormat: PlistFormat
   package let limits: PlistLimits
+  /// When the cross-process lock is taken (the in-process one always is).
+  package var locking = Locking.always
+
+  package enum Locking: Sendable {
+    /// Always, creating `<file>.lock` when it is not there: a store's domain.
+    case always
+    /// Only when `<file>.lock` is there, that is when a writer that takes prefs' lock has
+    /// written this file: an output a command writes into a folder of the user's (a batch of
+    /// 10,000 migrated files then leaves no 10,000 lock files, nor pays for creating them).
+    case whenShared
+  }
 
   package init(url: URL, newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default) {
     self.url = url
     self.newFileFormat = newFileFormat
     self.limits = limits
+    // Worked out once: URL's path accessors are slow enough to show in a 10,000-file batch.
+    path = url.path
+    folder = url.deletingLastPathComponent().path
+    lockKey = url.standardizedFileURL.path
   }
 
-  package var path: String { url.path }
+  package let path: String
+  /// The folder the file is in.
+  let folder: String
   var lockPath: String { path + ".lock" }
   /// The in-process lock's name: one per file, however the path was spelled.
-  private var lockKey: String { url.standardizedFileURL.path }
+  private let lockKey: String
 
   package var location: DefaultsStore.Location { .file(url) }
 
@@ -149,7 +166,6 @@ package struct DomainFile: DefaultsStorage {
   ) throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
     if !createsFolder {
-      let folder = url.deletingLastPathComponent().path
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
         isFolder.boolValue
@@ -232,7 +248,6 @@ package struct DomainFile: DefaultsStorage {
 
   /// Creates the folder (mode 0700) when it is missing.
   func ensureFolder() throws(DefaultsError) {
-    let folder = url.deletingLastPathComponent().path
     var info = stat()
     if stat(folder, &info) == 0 { return }
     do {
@@ -249,6 +264,7 @@ package struct DomainFile: DefaultsStorage {
   /// uses prefs on this domain.
   private func withFileLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     try ensureFolder()
+    if locking == .whenShared, access(lockPath, F_OK) != 0 { return try body() }
     let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else {
       throw .cannotLock(
@@ -275,7 +291,6 @@ package struct DomainFile: DefaultsStorage {
   /// writer's temporary file exists only while it holds the lock); one left by a writer killed
   /// after the listing is removed by a later process.
   func removeLeftoverTemporaryFiles() {
-    let folder = url.deletingLastPathComponent().path
     let prefix = "." + url.lastPathComponent + ".tmp-"
     let mine = Self.temporaryNames.withLock { cache -> [String] in
       if cache[folder] == nil {

@@ -49,6 +49,11 @@ public struct MigrationRunner: Sendable {
   /// Write a date with a fraction of a second to the whole second in XML (which holds whole
   /// seconds); off (the default), such a file is refused naming the key.
   public var truncatingDates: Bool
+  /// Whether an output is a live domain, whose writes always take the domain's lock (the
+  /// command says: an output in the preferences folder). Any other output takes the lock
+  /// only when its `<file>.lock` is there, that is when a writer using prefs' lock has
+  /// written it; a new output in a folder of the user's is written atomically, unlocked.
+  package var outputIsLive: @Sendable (String) -> Bool = { _ in false }
 
   public init(
     plan: MigrationPlan, format: PlistFormat = .binary, dryRun: Bool = false,
@@ -112,7 +117,8 @@ public struct MigrationRunner: Sendable {
         }
         return outcome
       }
-      let output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
+      var output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
+      output.locking = outputIsLive(target) ? .always : .whenShared
       _ = try output.update(
         format: format, durable: durable, truncatingDates: truncatingDates, createsFolder: false
       ) {

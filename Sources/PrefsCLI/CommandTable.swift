@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PreferencesMigration
 
 /// One verb, declared once. `prefs help`, `prefs VERB --help`, the manual page, the shell
 /// completions and the argument scanner all read this declaration, so no option is listed
@@ -53,7 +54,7 @@ struct CommandSpec: Sendable {
       for (label, option) in zip(labels, options) {
         let padded =
           label.count < width
-          ? label.padding(toLength: width, withPad: " ", startingAt: 0) : label + "  "
+          ? label.padded(to: width) : label + "  "
         var line = "  " + padded + option.help
         if !option.choices.isEmpty, !option.help.contains(option.choices.joined(separator: "|")) {
           line += " (" + option.choices.joined(separator: ", ") + ")"

@@ -34,6 +34,28 @@ enum Read {
     }
   }
 
+  /// The value of one key (through ``lookup(_:in:)``, so a binary file decodes only that
+  /// value), with the full read's warnings when it had to read the whole file; a key that is
+  /// not there is exit 1.
+  static func value(forKey key: String, in domain: Target.Domain, console: Console)
+    throws(CommandFailure) -> PlistValue
+  {
+    let path = domain.name
+    switch try lookup(key, in: domain) {
+    case .found(let value):
+      return value
+    case .absent:
+      throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+    case .undecided(let document):
+      Prefs.warn(document, path: path, console: console)
+      let dictionary = try Prefs.domain(document, path: path)
+      guard let value = dictionary[key] else {
+        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
+      }
+      return value
+    }
+  }
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "read takes a file and at most one key")
@@ -47,20 +69,7 @@ enum Read {
 
     if args.positional.count == 2 {
       let key = args.positional[1]
-      let found: PlistValue
-      switch try lookup(key, in: domain) {
-      case .found(let value):
-        found = value
-      case .absent:
-        throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
-      case .undecided(let document):
-        Prefs.warn(document, path: path, console: console)
-        let dictionary = try Prefs.domain(document, path: path)
-        guard let value = dictionary[key] else {
-          throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
-        }
-        found = value
-      }
+      let found = try value(forKey: key, in: domain, console: console)
       guard let getter else {
         try print(found, json: json, path: path, console: console)
         return .ok

@@ -54,9 +54,12 @@ enum Migrate {
       throw CommandFailure(.usage, "--backup goes with --in-place")
     }
 
-    let runner = MigrationRunner(
+    var runner = MigrationRunner(
       plan: plan, format: format, dryRun: args.has("--dry-run"),
       truncatingDates: args.has(DatePolicy.flag))
+    // An output in the preferences folder (or one a prefs writer has locked) is a live
+    // domain: written under its lock. Elsewhere, no lock file is made.
+    runner.outputIsLive = Target.domainTest()
     let progress = Progress(console: console, total: legacy.count)
     let outcomes = runner.runBatch(
       legacy, to: destination, jobs: jobs,

@@ -153,13 +153,7 @@ enum ReadType {
       throw CommandFailure(.usage, "read-type takes a file and a key")
     }
     let domain = try Target.domain(args.positional[0])
-    let path = domain.name
-    let document = try Target.document(domain)
-    let values = try Prefs.domain(document, path: path)
-    guard let value = values[args.positional[1]] else {
-      throw CommandFailure(
-        .notFound, "the key \"\(args.positional[1])\" does not exist in \(path)")
-    }
+    let value = try Read.value(forKey: args.positional[1], in: domain, console: console)
     console.line("Type is \(typeName(value))")
     return .ok
   }

@@ -139,7 +139,7 @@ enum PlanCommand {
     var out = ""
     for row in rows {
       for column in 0..<3 {
-        out += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+        out += row[column].padded(to: widths[column] + 2)
       }
       out += row[3] + "\n"
     }

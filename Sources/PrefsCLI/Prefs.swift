@@ -89,7 +89,7 @@ public enum Prefs {
   static var usage: String {
     let width = (commands.map(\.name.count).max() ?? 0) + 2
     let lines = commands.map {
-      "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+      "  " + $0.name.padded(to: width) + $0.summary
     }
     return """
       usage: prefs <command> [options]

@@ -207,6 +207,24 @@ extension Target {
 extension Target {
   /// Whether `path` is a domain some store uses: a lock file beside it, or the platform's
   /// preferences folder holds it.
+  /// ``isDomain(_:locator:)`` for many paths: the preferences folder is worked out once.
+  static func domainTest(locator: DomainLocator = Target.locator) -> @Sendable (String) -> Bool {
+    let folder: String? =
+      if case .success(let url) = Result(catching: { () throws(DefaultsError) in
+        try locator.folder()
+      }) {
+        url.standardizedFileURL.path
+      } else {
+        nil
+      }
+    return { path in
+      if access(path + ".lock", F_OK) == 0 { return true }
+      guard let folder else { return false }
+      return URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        == folder
+    }
+  }
+
   static func isDomain(_ path: String, locator: DomainLocator = Target.locator) -> Bool {
     if FileManager.default.fileExists(atPath: path + ".lock") { return true }
     guard

@@ -12,7 +12,11 @@ import PropertyList
 //   swift run -c release prefs-bench            full run (100,000-key domain, 10,000 files)
 //   swift run -c release prefs-bench --quick    reduced sizes, under a minute
 //   swift run -c release prefs-bench --check    exit 1 when a case is far above its target
-//   swift run -c release prefs-bench --json     {"cases":[{"name","prefs_ms","baseline","baseline_ms","ratio"}]}
+//   swift run -c release prefs-bench --json     {"cases":[{"name","prefs_value","baseline",
+//                                                 "baseline_value","unit","ratio","target","met"}]}
+//
+// The whole-process cases (start, one key, plistutil, GNUstep, plistlib) need the `prefs`
+// binary beside prefs-bench: `swift build -c release` builds both.
 
 let options = Set(CommandLine.arguments.dropFirst())
 let quick = options.contains("--quick")

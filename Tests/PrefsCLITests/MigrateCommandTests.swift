@@ -18,6 +18,51 @@ import Testing
     try #require(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
   }
 
+  /// A batch into a folder of the user's makes no lock files; an output whose lock file is
+  /// there (a writer that takes prefs' lock has written it) is written under that lock: a
+  /// migration started while another process holds it waits for it.
+  @Test(.enabled(if: Tools.python || External.required, "needs python3 (holds the lock)"))
+  func outputsAreLockedOnlyWhenShared() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.file("out")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    var inputs: [String] = []
+    for n in 0..<3 {
+      let file = folder.file("legacy\(n).plist")
+      try PropertyList.write(["PREFS_RANKING_SIZE": .int(n)], as: .binary).write(to: file)
+      inputs.append(file.path)
+    }
+    let batch = try Self.prefs(["migrate", "--plan", Self.plan, "--to", out.path] + inputs)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    #expect(names == ["legacy0.plist", "legacy1.plist", "legacy2.plist"])
+
+    // Another process holds legacy0.plist's lock for 1.5 s.
+    let python = try #require(External.which("python3"))
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: python)
+    holder.arguments = [
+      "-c",
+      "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+        + "print('locked', flush=True); time.sleep(1.5)",
+      out.appendingPathComponent("legacy0.plist.lock").path,
+    ]
+    let pipe = Pipe()
+    holder.standardOutput = pipe
+    try holder.run()
+    let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+    #expect(line.hasPrefix("locked"))
+    let start = Date()
+    let again = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--to", out.appendingPathComponent("legacy0.plist").path,
+      folder.file("legacy1.plist").path,
+    ])
+    let waited = Date().timeIntervalSince(start)
+    holder.waitUntilExit()
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(waited >= 1.0, "the migration did not wait for the lock (\(waited) s)")
+  }
+
   @Test func theSampleMigratesAndASecondRunChangesNothing() throws {
     let folder = try TemporaryFolder()
     let out = folder.file("migrated.plist").path

@@ -1,0 +1,195 @@
+import Foundation
+import PropertyList
+
+/// Whole-process cases: `prefs` started as a user starts it, against the peers a user would
+/// start instead (libplist's `plistutil`, GNUstep's `defaults`, python3 `plistlib`) and against
+/// the start of a Swift program that imports nothing. A peer that is missing is skipped with a
+/// message; `.ci/run` installs them.
+extension Bench {
+  func wholeProcesses() throws {
+    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("prefs").path
+    guard FileManager.default.isExecutableFile(atPath: prefs) else {
+      skip("no prefs beside prefs-bench (swift build -c release builds it): process cases")
+      return
+    }
+    let domain = makeDomain(keyCount)
+    let binary = folder.appendingPathComponent("big.plist")
+    try PropertyList.write(.dictionary(domain), as: .binary).write(to: binary)
+    let xml = folder.appendingPathComponent("big.xml")
+    try PropertyList.write(.dictionary(domain), as: .xml).write(to: xml)
+    let small = folder.appendingPathComponent("small.plist")
+    try PropertyList.write(["name": "Ada", "size": 5, "sound": true], as: .binary).write(to: small)
+    let out = folder.appendingPathComponent("out").path
+    let key = "setting.\(keyCount / 2)"
+    // Start-up cases are short and noisy: many runs, interleaved with their baseline.
+    let starts = quick ? 21 : 61
+
+    if let empty = try emptySwiftProgram() {
+      let (version, floor) = try interleaved(
+        starts, [prefs, "--version"], [empty])
+      cases.append(
+        Case(
+          name: "start: `prefs --version`", prefs: version,
+          baseline: "a Swift program that imports nothing (swiftc -O)", baselineMs: floor,
+          target: 1.4))
+      let (read, floor2) = try interleaved(starts, [prefs, "read", small.path, "size"], [empty])
+      cases.append(
+        Case(
+          name: "start: `prefs read FILE KEY`, 3-key domain", prefs: read,
+          baseline: "a Swift program that imports nothing (swiftc -O)", baselineMs: floor2,
+          target: 1.4))
+    }
+
+    let (one, start) = try interleaved(
+      starts, [prefs, "read", binary.path, key], [prefs, "--version"])
+    cases.append(
+      Case(
+        name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: one,
+        baseline: "`prefs --version` (the start)", baselineMs: start, target: 1.5))
+
+    if let plistutil = Self.which("plistutil") {
+      let (toXML, theirsToXML) = try interleaved(
+        runs, [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
+        [plistutil, "-i", binary.path, "-o", out + "-plistutil.xml", "-f", "xml"])
+      cases.append(
+        Case(
+          name: "convert \(keyCount) keys binary → XML", prefs: toXML,
+          baseline: "plistutil (libplist, C)", baselineMs: theirsToXML,
+          note: "prefs writes atomically and fsyncs; plistutil does neither", target: 1))
+      let (toBinary, theirsToBinary) = try interleaved(
+        runs, [prefs, "convert", xml.path, "--to", "binary", "-o", out + ".bplist"],
+        [plistutil, "-i", xml.path, "-o", out + "-plistutil.bplist", "-f", "bin"])
+      cases.append(
+        Case(
+          name: "convert \(keyCount) keys XML → binary", prefs: toBinary,
+          baseline: "plistutil (libplist, C)", baselineMs: theirsToBinary, target: 0.5))
+    } else {
+      skip("plistutil not found (apt-get install libplist-utils): plistutil cases")
+    }
+
+    if let python = Self.which("python3") {
+      let script =
+        "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); "
+        + "open(sys.argv[2], 'wb').write(plistlib.dumps(d))"
+      let (toXML, theirs) = try interleaved(
+        runs, [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
+        [python, "-c", script, binary.path, out + "-plistlib.xml"])
+      cases.append(
+        Case(
+          name: "convert \(keyCount) keys binary → XML", prefs: toXML,
+          baseline: "python3 plistlib (load + dumps)", baselineMs: theirs))
+    } else {
+      skip("python3 not found: plistlib process case")
+    }
+
+    if let defaults = Self.gnustepDefaults() {
+      // GNUstep reads DOMAIN.plist from the folder its config file names (it ignores HOME).
+      let gsFolder = folder.appendingPathComponent("gnustep-defaults")
+      try FileManager.default.createDirectory(at: gsFolder, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: small, to: gsFolder.appendingPathComponent("prefsbench.plist"))
+      let config = folder.appendingPathComponent("GNUstep.conf")
+      try Data("GNUSTEP_USER_DEFAULTS_DIR=\(gsFolder.path)\n".utf8).write(to: config)
+      var environment = ProcessInfo.processInfo.environment
+      environment["GNUSTEP_CONFIG_FILE"] = config.path
+      let (ours, theirs) = try interleaved(
+        starts, [prefs, "read", small.path, "size"], [defaults, "read", "prefsbench", "size"],
+        environment: environment)
+      cases.append(
+        Case(
+          name: "read one key of a 3-key domain", prefs: ours,
+          baseline: "GNUstep `defaults read DOMAIN KEY`", baselineMs: theirs))
+    } else {
+      skip("GNUstep defaults not found (apt-get install gnustep-base-runtime): defaults case")
+    }
+  }
+
+  func skip(_ message: String) {
+    FileHandle.standardError.write(Data("prefs-bench: \(message) skipped\n".utf8))
+  }
+
+  /// An empty Swift program built with the toolchain's `swiftc -O` (dynamically linked, as
+  /// swiftc links by default): the floor of a Swift process's start.
+  func emptySwiftProgram() throws -> String? {
+    guard let swiftc = Self.which("swiftc") else {
+      skip("swiftc not found: the start-up floor")
+      return nil
+    }
+    let source = folder.appendingPathComponent("empty.swift")
+    try Data("print(\"\")\n".utf8).write(to: source)
+    let program = folder.appendingPathComponent("empty").path
+    guard (try? time([swiftc, "-O", source.path, "-o", program])) != nil else {
+      skip("swiftc could not build an empty program: the start-up floor")
+      return nil
+    }
+    return program
+  }
+
+  /// The medians of `count` runs of each command, run alternately so that both see the same
+  /// machine (it is shared and its speed drifts).
+  func interleaved(
+    _ count: Int, _ ours: [String], _ theirs: [String], environment: [String: String]? = nil
+  ) throws -> (Double, Double) {
+    var a: [Double] = []
+    var b: [Double] = []
+    _ = try time(ours, environment: environment)
+    _ = try time(theirs, environment: environment)
+    for _ in 0..<count {
+      a.append(try time(ours, environment: environment))
+      b.append(try time(theirs, environment: environment))
+    }
+    return (a.sorted()[a.count / 2], b.sorted()[b.count / 2])
+  }
+
+  /// Runs a command to its end, output discarded, and returns its wall time in ms. It is
+  /// started with posix_spawn: Foundation's Process adds about 45 ms on Linux, more than some
+  /// of the work measured.
+  @discardableResult
+  func time(_ command: [String], environment: [String: String]? = nil) throws -> Double {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+    defer { for pointer in envp ?? [] { free(pointer) } }
+    var pid = pid_t()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let spawned =
+      if let envp {
+        posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+      } else {
+        posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+      }
+    guard spawned == 0 else { throw BenchError(description: "cannot start \(command[0])") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    guard status == 0 else {
+      throw BenchError(description: "\(command.joined(separator: " ")) failed (status \(status))")
+    }
+    return elapsed
+  }
+
+  static func which(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// GNUstep's `defaults` (not a `defaults` that is prefs itself, linked under that name).
+  static func gnustepDefaults() -> String? {
+    for candidate in ["/usr/bin/defaults", "/usr/local/bin/defaults"]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+      let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().lastPathComponent
+      if resolved != "prefs" { return candidate }
+    }
+    return nil
+  }
+}
