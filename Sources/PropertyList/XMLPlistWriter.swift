@@ -21,7 +21,15 @@ struct XMLPlistWriter {
 
   static func write(_ value: PlistValue, maxDepth: Int) throws(PlistError) -> Data {
     var writer = XMLPlistWriter(maxDepth: maxDepth)
-    writer.out.reserveCapacity(4096)
+    // Room for a typical entry of each top-level container's (about 60 bytes in XML): a large
+    // domain is written without the buffer growing (and being copied) a dozen times.
+    let entries =
+      switch value {
+      case .dictionary(let d): d.count
+      case .array(let a): a.count
+      default: 0
+      }
+    writer.out.reserveCapacity(4096 + entries * 64)
     writer.out.append(contentsOf: header.utf8)
     try writer.append(value, indent: 0)
     writer.out.append(contentsOf: "</plist>\n".utf8)

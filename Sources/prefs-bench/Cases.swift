@@ -173,30 +173,30 @@ extension Bench {
           values: ["Light", "Dark", "System"]),
       ])
     let jobs = ProcessInfo.processInfo.activeProcessorCount
-    var round = 0
-    let ours = median {
-      round += 1
-      let output = folder.appendingPathComponent("out-\(round)").path
-      try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-      _ = MigrationRunner(plan: plan).runBatch(paths, to: .folder(output), jobs: jobs)
-    }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("plistlib_migrate.py").path
-    var theirs: Double?
-    var samples: [Double] = []
-    for r in 0..<max(1, runs / 2) {
-      let output = folder.appendingPathComponent("py-\(r)").path
+    // Rounds alternate prefs and the script, each into a new folder: the file system's speed
+    // at creating files drifts as a run goes on (and after large deletions), and both sides
+    // should meet the same drift.
+    var oursSamples: [Double] = []
+    var theirsSamples: [Double] = []
+    var pythonWorks = Self.which("python3") != nil
+    for round in 0..<max(3, runs / 2 + 1) {
+      let output = folder.appendingPathComponent("out-\(round)").path
+      try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
       let start = DispatchTime.now().uptimeNanoseconds
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["python3", script, input.path, output]
-      process.standardError = Pipe()
-      guard (try? process.run()) != nil else { break }
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else { break }
-      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+      _ = MigrationRunner(plan: plan).runBatch(paths, to: .folder(output), jobs: jobs)
+      oursSamples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+      guard pythonWorks, let python = Self.which("python3") else { continue }
+      let theirsOutput = folder.appendingPathComponent("py-\(round)").path
+      do {
+        theirsSamples.append(try time([python, script, input.path, theirsOutput]))
+      } catch {
+        pythonWorks = false
+      }
     }
-    if !samples.isEmpty { theirs = samples.sorted()[samples.count / 2] }
+    let ours = oursSamples.sorted()[oursSamples.count / 2]
+    let theirs = theirsSamples.isEmpty ? nil : theirsSamples.sorted()[theirsSamples.count / 2]
     guard let theirs else {
       FileHandle.standardError.write(
         Data("prefs-bench: python3 not found: migrate case skipped\n".utf8))
