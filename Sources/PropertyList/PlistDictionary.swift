@@ -115,23 +115,10 @@ public struct PlistDictionary: Sendable {
 
   /// The position of `key` in document order, or nil.
   public func index(forKey key: String) -> Int? {
-    let keys = storage.keys
-    let slots = storage.slots
-    if slots.isEmpty {
-      for i in keys.indices where Self.sameBytes(keys[i], key) { return i }
-      return nil
+    if case .found(let i) = Self.probe(key, keys: storage.keys, slots: storage.slots) {
+      return i
     }
-    let mask = slots.count - 1
-    let hash = Self.hash(key)
-    let tag = Self.tag(hash)
-    var slot = hash & mask
-    while true {
-      let packed = slots[slot]
-      if packed == 0 { return nil }
-      let entry = Int(packed & 0xFFFF_FFFF)
-      if packed & ~0xFFFF_FFFF == tag, Self.sameBytes(keys[entry - 1], key) { return entry - 1 }
-      slot = (slot + 1) & mask
-    }
+    return nil
   }
 
   /// Whether `key` is there (matched by its bytes).
@@ -142,44 +129,17 @@ public struct PlistDictionary: Sendable {
   @discardableResult
   public mutating func updateValue(_ value: PlistValue, forKey key: String) -> PlistValue? {
     makeUnique()
-    if storage.slots.isEmpty {
-      for i in storage.keys.indices where Self.sameBytes(storage.keys[i], key) {
-        let old = storage.values[i]
-        storage.values[i] = value
-        return old
-      }
+    switch Self.probe(key, keys: storage.keys, slots: storage.slots) {
+    case .found(let i):
+      let old = storage.values[i]
+      storage.values[i] = value
+      return old
+    case .vacant(let slot):
       storage.keys.append(key)
       storage.values.append(value)
-      if storage.keys.count > Self.linearLimit {
-        storage.slots = Self.buildSlots(storage.keys, room: storage.keys.count)
-      }
+      Self.place(storage.keys, in: &storage.slots, vacant: slot)
       return nil
     }
-    // One probe finds the key or the empty slot a new key takes (one hash a key).
-    let mask = storage.slots.count - 1
-    let hash = Self.hash(key)
-    let tag = Self.tag(hash)
-    var slot = hash & mask
-    while true {
-      let packed = storage.slots[slot]
-      if packed == 0 { break }
-      let entry = Int(packed & 0xFFFF_FFFF)
-      if packed & ~0xFFFF_FFFF == tag, Self.sameBytes(storage.keys[entry - 1], key) {
-        let old = storage.values[entry - 1]
-        storage.values[entry - 1] = value
-        return old
-      }
-      slot = (slot + 1) & mask
-    }
-    storage.keys.append(key)
-    storage.values.append(value)
-    let count = storage.keys.count
-    if count * 5 > storage.slots.count * 4 {
-      storage.slots = Self.buildSlots(storage.keys, room: count)
-    } else {
-      storage.slots[slot] = tag | UInt64(count)
-    }
-    return nil
   }
 
   /// Removes `key` and returns its value; the other entries keep their order.
@@ -313,6 +273,47 @@ public struct PlistDictionary: Sendable {
   mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&storage) {
       storage = Storage(keys: storage.keys, values: storage.values, slots: storage.slots)
+    }
+  }
+
+  enum Probe {
+    case found(Int)
+    /// Not there: the slot a new key takes (its hash's tag included), or nil while the
+    /// dictionary has no index.
+    case vacant(slot: (index: Int, tag: UInt64)?)
+  }
+
+  /// Finds `key` by its bytes: in place while there is no index, else by one probe of the
+  /// index (the hash's high bits in each slot spare most key comparisons).
+  @inline(__always)
+  static func probe(_ key: String, keys: [String], slots: [UInt64]) -> Probe {
+    if slots.isEmpty {
+      for i in keys.indices where sameBytes(keys[i], key) { return .found(i) }
+      return .vacant(slot: nil)
+    }
+    let mask = slots.count - 1
+    let hash = hash(key)
+    let tag = tag(hash)
+    var slot = hash & mask
+    while true {
+      let packed = slots[slot]
+      if packed == 0 { return .vacant(slot: (slot, tag)) }
+      let entry = Int(packed & 0xFFFF_FFFF)
+      if packed & ~0xFFFF_FFFF == tag, sameBytes(keys[entry - 1], key) { return .found(entry - 1) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Indexes the key just appended to `keys`, in the slot the probe found for it, or builds
+  /// the index when the dictionary has outgrown in-place search or the index its load.
+  @inline(__always)
+  static func place(_ keys: [String], in slots: inout [UInt64], vacant: (index: Int, tag: UInt64)?)
+  {
+    let count = keys.count
+    if let vacant, count * 5 <= slots.count * 4 {
+      slots[vacant.index] = vacant.tag | UInt64(count)
+    } else if !slots.isEmpty || count > linearLimit {
+      slots = buildSlots(keys, room: count)
     }
   }
 
@@ -482,36 +483,15 @@ extension PlistDictionary {
 
     /// Appends a new key, or returns the position of the key with the same bytes.
     private mutating func insert(_ value: PlistValue, forKey key: String) -> Int? {
-      if slots.isEmpty {
-        for i in keys.indices where PlistDictionary.sameBytes(keys[i], key) { return i }
+      switch PlistDictionary.probe(key, keys: keys, slots: slots) {
+      case .found(let i):
+        return i
+      case .vacant(let slot):
         keys.append(key)
         values.append(value)
-        if keys.count > PlistDictionary.linearLimit {
-          slots = PlistDictionary.buildSlots(keys, room: keys.count)
-        }
+        PlistDictionary.place(keys, in: &slots, vacant: slot)
         return nil
       }
-      let mask = slots.count - 1
-      let hash = PlistDictionary.hash(key)
-      let tag = PlistDictionary.tag(hash)
-      var slot = hash & mask
-      while true {
-        let packed = slots[slot]
-        if packed == 0 { break }
-        let entry = Int(packed & 0xFFFF_FFFF)
-        if packed & ~0xFFFF_FFFF == tag, PlistDictionary.sameBytes(keys[entry - 1], key) {
-          return entry - 1
-        }
-        slot = (slot + 1) & mask
-      }
-      keys.append(key)
-      values.append(value)
-      if keys.count * 5 > slots.count * 4 {
-        slots = PlistDictionary.buildSlots(keys, room: keys.count)
-      } else {
-        slots[slot] = tag | UInt64(keys.count)
-      }
-      return nil
     }
   }
 }

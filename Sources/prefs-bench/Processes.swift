@@ -48,28 +48,17 @@ extension Bench {
         name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: one,
         baseline: "`prefs --version` (the start)", baselineMs: start, target: 1.5))
 
-    // A peer that fails (a tool too old, a GNUstep without its defaults folder) is skipped
-    // with its message, as a missing one is: the run reports prefs' own cases regardless.
     if let plistutil = Self.which("plistutil") {
-      do {
-        let (toXML, theirsToXML) = try interleaved(
-          runs, [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
-          [plistutil, "-i", binary.path, "-o", out + "-plistutil.xml", "-f", "xml"])
-        cases.append(
-          Case(
-            name: "convert \(keyCount) keys binary → XML", prefs: toXML,
-            baseline: "plistutil (libplist, C)", baselineMs: theirsToXML,
-            note: "prefs writes atomically and fsyncs; plistutil does neither", target: 1))
-        let (toBinary, theirsToBinary) = try interleaved(
-          runs, [prefs, "convert", xml.path, "--to", "binary", "-o", out + ".bplist"],
-          [plistutil, "-i", xml.path, "-o", out + "-plistutil.bplist", "-f", "bin"])
-        cases.append(
-          Case(
-            name: "convert \(keyCount) keys XML → binary", prefs: toBinary,
-            baseline: "plistutil (libplist, C)", baselineMs: theirsToBinary, target: 0.5))
-      } catch {
-        skip("plistutil cases failed (\(error)):")
-      }
+      peer(
+        "convert \(keyCount) keys binary → XML", "plistutil (libplist, C)", runs,
+        ours: [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
+        theirs: [plistutil, "-i", binary.path, "-o", out + "-plistutil.xml", "-f", "xml"],
+        note: "prefs writes atomically and fsyncs; plistutil does neither", target: 1)
+      peer(
+        "convert \(keyCount) keys XML → binary", "plistutil (libplist, C)", runs,
+        ours: [prefs, "convert", xml.path, "--to", "binary", "-o", out + ".bplist"],
+        theirs: [plistutil, "-i", xml.path, "-o", out + "-plistutil.bplist", "-f", "bin"],
+        target: 0.5)
     } else {
       skip("plistutil not found (apt-get install libplist-utils): plistutil cases")
     }
@@ -78,17 +67,10 @@ extension Bench {
       let script =
         "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); "
         + "open(sys.argv[2], 'wb').write(plistlib.dumps(d))"
-      do {
-        let (toXML, theirs) = try interleaved(
-          runs, [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
-          [python, "-c", script, binary.path, out + "-plistlib.xml"])
-        cases.append(
-          Case(
-            name: "convert \(keyCount) keys binary → XML", prefs: toXML,
-            baseline: "python3 plistlib (load + dumps)", baselineMs: theirs))
-      } catch {
-        skip("the plistlib process case failed (\(error)):")
-      }
+      peer(
+        "convert \(keyCount) keys binary → XML", "python3 plistlib (load + dumps)", runs,
+        ours: [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
+        theirs: [python, "-c", script, binary.path, out + "-plistlib.xml"])
     } else {
       skip("python3 not found: plistlib process case")
     }
@@ -103,19 +85,30 @@ extension Bench {
       try Data("GNUSTEP_USER_DEFAULTS_DIR=\(gsFolder.path)\n".utf8).write(to: config)
       var environment = ProcessInfo.processInfo.environment
       environment["GNUSTEP_CONFIG_FILE"] = config.path
-      do {
-        let (ours, theirs) = try interleaved(
-          starts, [prefs, "read", small.path, "size"], [defaults, "read", "prefsbench", "size"],
-          environment: environment)
-        cases.append(
-          Case(
-            name: "read one key of a 3-key domain", prefs: ours,
-            baseline: "GNUstep `defaults read DOMAIN KEY`", baselineMs: theirs))
-      } catch {
-        skip("the GNUstep defaults case failed (\(error)):")
-      }
+      peer(
+        "read one key of a 3-key domain", "GNUstep `defaults read DOMAIN KEY`", starts,
+        ours: [prefs, "read", small.path, "size"],
+        theirs: [defaults, "read", "prefsbench", "size"],
+        environment: environment)
     } else {
       skip("GNUstep defaults not found (apt-get install gnustep-base-runtime): defaults case")
+    }
+  }
+
+  /// A case against a peer's process. A peer that fails (a tool too old, a GNUstep without
+  /// its defaults folder) is skipped with its message, as a missing one is: the run reports
+  /// prefs' own cases regardless.
+  func peer(
+    _ name: String, _ baseline: String, _ count: Int, ours: [String], theirs: [String],
+    environment: [String: String]? = nil, note: String? = nil, target: Double? = nil
+  ) {
+    do {
+      let (a, b) = try interleaved(count, ours, theirs, environment: environment)
+      cases.append(
+        Case(
+          name: name, prefs: a, baseline: baseline, baselineMs: b, note: note, target: target))
+    } catch {
+      skip("\(name) against \(baseline) failed (\(error)):")
     }
   }
 
