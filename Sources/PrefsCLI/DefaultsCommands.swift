@@ -48,7 +48,8 @@ enum Read {
       throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
     case .undecided(let document):
       Prefs.warn(document, path: path, console: console)
-      let dictionary = try Prefs.domain(document, path: path)
+      // The key as the file has it, by its bytes (as the lookup and CoreFoundation match).
+      let dictionary = try Prefs.dictionary(document, path: path)
       guard let value = dictionary[key] else {
         throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
       }

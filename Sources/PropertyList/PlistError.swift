@@ -154,7 +154,8 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "duplicate key \"\(key)\" at \(at): the last value was kept"
     case .indistinctKeys(let first, let second, let at):
       "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
-        + "Unicode normalization: CoreFoundation keeps both, this reader kept one value"
+        + "Unicode normalization: kept as two keys, as CoreFoundation keeps them (a Swift "
+        + "dictionary, as in the store, cannot)"
     case .nonStringKey(let key, let at):
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):

@@ -5,7 +5,7 @@ import Testing
 
 /// Two keys that differ only in Unicode normalization: CoreFoundation and python's plistlib
 /// keep both, and so does `PlistDictionary` (keys compared by their bytes). Reading warns;
-/// `convert` keeps both keys; the commands that hold the domain as a Swift dictionary
+/// `convert` keeps both keys and `read` takes each by its bytes; the commands that hold the domain as a Swift dictionary
 /// (migrate, write) refuse with 65 naming both keys, and change nothing.
 @Suite struct IndistinctKeysTests {
   static let binary = External.product("prefs")
@@ -42,6 +42,14 @@ import Testing
         out.path,
       ])
     #expect(check.output == "[('e\u{301}', 2), ('\u{E9}', 1)]\n", "\(check.stderr)")
+    // Reading one key takes it by its bytes, as CoreFoundation does: each twin its own value
+    // (plistlib wrote 1 under U+00E9 and 2 under e + U+0301).
+    for (key, expected) in [("\u{E9}", "1\n"), ("e\u{301}", "2\n")] {
+      let read = try External.run(Self.binary, ["read", file.path, key])
+      #expect(read.status == 0 && read.output == expected, "\(read.stderr)")
+      let type = try External.run(Self.binary, ["read-type", file.path, key])
+      #expect(type.output == "Type is integer\n", "\(type.stderr)")
+    }
     for arguments in [
       ["migrate", "--plan", plan.path, "--to", folder.file("m.plist").path, file.path],
       ["write", file.path, "k", "v"],
