@@ -10,9 +10,9 @@ import Foundation
 /// in place; a new key goes at the end.
 ///
 /// It reads like a `Dictionary` (subscript by `String`, `for (key, value) in`, a literal) and
-/// costs about 40 bytes an entry where `[String: PlistValue]` costs about 100, which is what
-/// keeps a 100,000-key domain within three times its file size in memory. Equality and hashing
-/// ignore the order, as for `Dictionary`.
+/// costs about 50 bytes an entry (a 16-byte key, a 24-byte value, about 10 bytes of index)
+/// where `[String: PlistValue]` costs about 100: a 100,000-key domain loads in under three
+/// times its file size. Equality and hashing ignore the order, as for `Dictionary`.
 ///
 /// ```swift
 /// var settings: PlistDictionary = ["name": "Ada", "size": 5]
