@@ -110,13 +110,23 @@ package struct DomainFile: DefaultsStorage {
   package static func domain(of document: PlistDocument, path: String) throws(DefaultsError)
     -> [String: PlistValue]
   {
-    guard case .dictionary(let values) = document.value else {
-      throw .notADictionary(path: path, type: document.value.typeName)
-    }
+    let values = try dictionary(of: document, path: path)
     for case .indistinctKeys(let first, let second, _) in document.warnings {
       throw .indistinctKeys(path: path, keys: [first, second])
     }
     return values.swiftDictionary
+  }
+
+  /// The document's dictionary as the file has it (keys by their bytes), or the error for a
+  /// top level that is not a dictionary: for a reader of one key, which need not refuse keys
+  /// that a Swift dictionary could not keep apart.
+  package static func dictionary(of document: PlistDocument, path: String)
+    throws(DefaultsError) -> PlistDictionary
+  {
+    guard case .dictionary(let values) = document.value else {
+      throw .notADictionary(path: path, type: document.value.typeName)
+    }
+    return values
   }
 
   private func unreadable(_ reason: String) -> DomainSnapshot {

@@ -49,7 +49,12 @@ enum Read {
     case .undecided(let document):
       Prefs.warn(document, path: path, console: console)
       // The key as the file has it, by its bytes (as the lookup and CoreFoundation match).
-      let dictionary = try Prefs.dictionary(document, path: path)
+      let dictionary: PlistDictionary
+      do {
+        dictionary = try DomainFile.dictionary(of: document, path: path)
+      } catch {
+        throw CommandFailure(error)
+      }
       guard let value = dictionary[key] else {
         throw CommandFailure(.notFound, "the key \"\(key)\" does not exist in \(path)")
       }

@@ -161,19 +161,6 @@ public enum Prefs {
     }
   }
 
-  /// The document's dictionary as it is in the file (keys by their bytes), or the error for
-  /// a top level that is not a dictionary: for commands that only read one key, which need
-  /// not refuse keys that a Swift dictionary could not keep apart.
-  static func dictionary(_ document: PlistDocument, path: String) throws(CommandFailure)
-    -> PlistDictionary
-  {
-    guard case .dictionary(let dictionary) = document.value else {
-      throw CommandFailure(
-        DefaultsError.notADictionary(path: path, type: document.value.typeName))
-    }
-    return dictionary
-  }
-
   static func warn(_ document: PlistDocument, path: String, console: Console) {
     for warning in document.warnings { console.message("\(path): warning: \(warning)") }
   }

@@ -205,9 +205,8 @@ extension Target {
 }
 
 extension Target {
-  /// Whether `path` is a domain some store uses: a lock file beside it, or the platform's
-  /// preferences folder holds it.
-  /// ``isDomain(_:locator:)`` for many paths: the preferences folder is worked out once.
+  /// Whether a path is a domain some store uses: a lock file beside it, or the platform's
+  /// preferences folder holds it. The folder is worked out once, for testing many paths.
   static func domainTest(locator: DomainLocator = Target.locator) -> @Sendable (String) -> Bool {
     let folder: String? =
       if case .success(let url) = Result(catching: { () throws(DefaultsError) in
@@ -225,15 +224,9 @@ extension Target {
     }
   }
 
+  /// Whether `path` is a domain some store uses (see ``domainTest(locator:)``).
   static func isDomain(_ path: String, locator: DomainLocator = Target.locator) -> Bool {
-    if FileManager.default.fileExists(atPath: path + ".lock") { return true }
-    guard
-      case .success(let folder) = Result(catching: { () throws(DefaultsError) in
-        try locator.folder()
-      })
-    else { return false }
-    let parent = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-    return parent.path == folder.standardizedFileURL.path
+    domainTest(locator: locator)(path)
   }
 }
 
