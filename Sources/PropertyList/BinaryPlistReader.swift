@@ -173,40 +173,34 @@ struct BinaryPlistReader {
     }
     let valueRefs = refs + count * objectRefSize
     // Keys match by their bytes, as in the full read's dictionary. An ASCII key is compared
-    // with the ASCII key objects in place (no string is built). A key object equal to this key
+    // with ASCII key objects in place (no string is built); when the dictionary has other key
+    // objects, or the key is not ASCII, every key is decoded. A key object equal to this key
     // only under Unicode normalization (U+212A KELVIN SIGN and "K") is a warning of the full
     // read: left to it. Only this key's repetitions matter: other keys are the full read's
     // (and lint's).
-    let ascii = key.utf8.allSatisfy { $0 < 0x80 } ? Array(key.utf8) : nil
     var match: Int?
-    if let ascii {
+    var scanned = false
+    if key.utf8.allSatisfy({ $0 < 0x80 }) {
       switch Self.scanASCIIKeys(
-        ascii, in: bytes, refs: refs, count: count, refSize: objectRefSize,
+        Array(key.utf8), in: bytes, refs: refs, count: count, refSize: objectRefSize,
         table: offsetTableOffset, offsetSize: offsetIntSize, objects: objectCount)
       {
       case .undecided: return .undecided
       case .absent: return .absent
       case .found(let n):
         match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+        scanned = true
       case .general: break
       }
     }
-    for n in 0..<count where match == nil {
+    for n in 0..<count where !scanned {
       let refOffset = refs + n * objectRefSize
-      let keyObject = try checkedReference(at: refOffset, from: topObject)
-      let equal: Bool
-      if let ascii, let same = try asciiKey(keyObject, equals: ascii) {
-        equal = same
-      } else {
-        let name = try decodeKey(keyObject, refOffset: refOffset)
-        guard warnings.isEmpty else { return .undecided }
-        if name == key, !PlistDictionary.sameBytes(name, key) { return .undecided }
-        equal = name == key
-      }
-      if equal {
-        guard match == nil else { return .undecided }
-        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
-      }
+      let name = try decodeKey(
+        try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
+      guard warnings.isEmpty else { return .undecided }
+      guard name == key else { continue }
+      guard PlistDictionary.sameBytes(name, key), match == nil else { return .undecided }
+      match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
     }
     guard let match else { return .absent }
     if match == topObject { return .undecided }
@@ -290,25 +284,6 @@ struct BinaryPlistReader {
         match = n
       }
       return match < 0 ? .absent : .found(match)
-    }
-  }
-
-  /// Whether the ASCII string object `index` holds exactly `ascii`; nil when the object is not
-  /// an ASCII string (the caller decodes it).
-  private func asciiKey(_ index: Int, equals ascii: [UInt8]) throws(PlistError) -> Bool? {
-    let offset = try objectOffset(index)
-    let marker = bytes[offset]
-    guard marker >> 4 == 0x5 else { return nil }
-    // A short string's length is in its marker: most keys are told apart by that byte.
-    let nibble = Int(marker & 0x0F)
-    if nibble != 0x0F, nibble != ascii.count { return false }
-    let (count, payload) = try readCount(marker: marker, at: offset, object: index)
-    guard count == ascii.count else { return false }
-    try require(payload, count, object: index, what: "the ASCII string")
-    guard count > 0, let base = bytes.baseAddress else { return true }
-    return ascii.withUnsafeBufferPointer { key in
-      guard let keyBase = key.baseAddress else { return false }
-      return memcmp(base + payload, keyBase, count) == 0
     }
   }
 

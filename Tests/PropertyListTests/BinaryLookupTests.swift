@@ -117,6 +117,23 @@ import Testing
     #expect(PropertyList.binaryValue(forKey: "c", in: data) == .absent)
   }
 
+  /// The same with key objects that are not ASCII (UTF-16 strings, which the in-place scan
+  /// leaves to the general loop): a repeated key is still the full read's.
+  @Test func aRepeatedNonASCIIKeyIsLeftToTheFullRead() throws {
+    var data = try PropertyListSerialization.data(
+      fromPropertyList: ["ä": 1, "ö": 2], format: .binary, options: 0)
+    // The one-character UTF-16 string object "ö" (marker 0x61, U+00F6) becomes "ä" (U+00E4).
+    let marker: [UInt8] = [0x61, 0x00, 0xF6]
+    let at = try #require(
+      (0..<(data.count - 2)).first {
+        data[$0] == marker[0] && data[$0 + 1] == marker[1] && data[$0 + 2] == marker[2]
+      })
+    data[at + 2] = 0xE4
+    let document = try PropertyList.read(data)
+    #expect(document.warnings.contains { if case .duplicateKey = $0 { true } else { false } })
+    #expect(PropertyList.binaryValue(forKey: "ä", in: data) == .undecided)
+  }
+
   /// Keys compare as CoreFoundation and the full read's dictionary compare them: by their
   /// code points, so "K" and U+212A KELVIN SIGN are two keys. A key object equal to the key
   /// only under Unicode normalization is left to the full read (which warns about it).
