@@ -63,25 +63,32 @@ struct XMLPlistWriter {
     out.append(0x0A)
   }
 
-  /// `<tag>text</tag>` for a text that needs no escaping (numbers, dates).
-  private mutating func element(_ tag: StaticString, _ text: String, indent: Int) {
+  /// `<tag>` on its own line's indentation.
+  private mutating func open(_ tag: StaticString, indent: Int) {
     tabs(indent)
     out.append(0x3C)
     bytes(tag)
     out.append(0x3E)
-    out.append(contentsOf: text.utf8)
+  }
+
+  /// `</tag>` and the end of the line.
+  private mutating func close(_ tag: StaticString) {
     out.append(contentsOf: [0x3C, 0x2F])
     bytes(tag)
     out.append(contentsOf: [0x3E, 0x0A])
   }
 
+  /// `<tag>text</tag>` for a text that needs no escaping (numbers).
+  private mutating func element(_ tag: StaticString, _ text: String, indent: Int) {
+    open(tag, indent: indent)
+    out.append(contentsOf: text.utf8)
+    close(tag)
+  }
+
   private mutating func escapedElement(_ tag: StaticString, _ text: String, indent: Int)
     throws(PlistError)
   {
-    tabs(indent)
-    out.append(0x3C)
-    bytes(tag)
-    out.append(0x3E)
+    open(tag, indent: indent)
     // Most text needs no escaping: copied as it is, after one pass over its bytes.
     let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
       for byte in buffer {
@@ -94,9 +101,7 @@ struct XMLPlistWriter {
       return true
     }
     if copied != true { try escape(text, tag: tag) }
-    out.append(contentsOf: [0x3C, 0x2F])
-    bytes(tag)
-    out.append(contentsOf: [0x3E, 0x0A])
+    close(tag)
   }
 
   /// Text with a character XML must escape or cannot hold.
@@ -130,14 +135,13 @@ struct XMLPlistWriter {
     case .real(let d): element("real", Self.realText(d), indent: indent)
     case .bool(let b): line(b ? "<true/>" : "<false/>", indent: indent)
     case .date(let date):
-      tabs(indent)
-      bytes("<date>")
+      open("date", indent: indent)
       guard CivilTime.appendXML(date, to: &out) else {
         throw refuse(
           "the date \(CivilTime.iso8601(date)) has a fraction of a second or a year outside "
             + "0...9999, which an XML <date> cannot hold (binary can)")
       }
-      bytes("</date>\n")
+      close("date")
     case .data(let data):
       line("<data>", indent: indent)
       let encoded = data.base64EncodedString()
