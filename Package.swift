@@ -1,12 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Where `UserDefaults` is the platform's own preferences storage (`cfprefsd`).
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+
 let package = Package(
   name: "prefs",
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "LegacyDefaults", targets: ["LegacyDefaults"]),
+    .library(name: "LegacyDefaultsFoundation", targets: ["LegacyDefaultsFoundation"]),
     .library(name: "Preferences", targets: ["Preferences"]),
     .library(name: "PreferencesMigration", targets: ["PreferencesMigration"]),
     // The seed apps' settings, ported: examples of the library, not part of its namespace.
@@ -18,8 +22,17 @@ let package = Package(
     .target(name: "PropertyList"),
     // Layer 2: the NSUserDefaults-shaped store, its dialects and persistence.
     .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
+    // Layer 2's bridge to Foundation's `UserDefaults` (the storage for an app on Apple
+    // platforms). Its own module so that nothing else links libFoundation on Linux: the rest
+    // of the package needs only FoundationEssentials, and the command starts twice as fast.
+    .target(name: "LegacyDefaultsFoundation", dependencies: ["LegacyDefaults", "PropertyList"]),
     // Layer 3: typed keys, Codable and enum values, observation.
-    .target(name: "Preferences", dependencies: ["LegacyDefaults", "PropertyList"]),
+    .target(
+      name: "Preferences",
+      dependencies: [
+        "LegacyDefaults", "PropertyList",
+        .target(name: "LegacyDefaultsFoundation", condition: .when(platforms: applePlatforms)),
+      ]),
     // Examples: the three seed apps' settings on the typed store (built and tested).
     .target(name: "PreferencesExamples", dependencies: ["Preferences", "PropertyList"]),
     // Layer 4: plans, the migrator, the report, the export back.
@@ -27,13 +40,20 @@ let package = Package(
       name: "PreferencesMigration", dependencies: ["Preferences", "LegacyDefaults", "PropertyList"]),
     // The command's logic: argument parsing, printing, exit codes. Testable in-process.
     .target(
-      name: "PrefsCLI", dependencies: ["PropertyList", "LegacyDefaults", "PreferencesMigration"]),
+      name: "PrefsCLI",
+      dependencies: [
+        "PropertyList", "LegacyDefaults", "PreferencesMigration",
+        .target(name: "LegacyDefaultsFoundation", condition: .when(platforms: applePlatforms)),
+      ]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).
     .executableTarget(
       name: "prefs-bench",
-      dependencies: ["PropertyList", "LegacyDefaults", "Preferences", "PreferencesMigration"],
+      dependencies: [
+        "PropertyList", "LegacyDefaults", "LegacyDefaultsFoundation", "Preferences",
+        "PreferencesMigration",
+      ],
       exclude: ["plistlib_migrate.py"]),
     // The corelibs reference: Foundation.UserDefaults' getters on a file, as JSON.
     .executableTarget(name: "defaults-probe", path: "Tests/DefaultsProbe"),
@@ -50,25 +70,28 @@ let package = Package(
     ),
     .testTarget(
       name: "LegacyDefaultsTests",
-      dependencies: ["LegacyDefaults", "PropertyList", "TestSupport"],
+      dependencies: ["LegacyDefaults", "LegacyDefaultsFoundation", "PropertyList", "TestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "PreferencesTests",
       dependencies: [
-        "Preferences", "PreferencesExamples", "LegacyDefaults", "PropertyList", "TestSupport",
+        "Preferences", "PreferencesExamples", "LegacyDefaults", "LegacyDefaultsFoundation",
+        "PropertyList", "TestSupport",
       ]
     ),
     .testTarget(
       name: "PreferencesMigrationTests",
       dependencies: [
         "PreferencesMigration", "Preferences", "PreferencesExamples", "LegacyDefaults",
-        "PropertyList", "TestSupport",
+        "LegacyDefaultsFoundation", "PropertyList", "TestSupport",
       ]
     ),
     .testTarget(
       name: "PrefsCLITests",
-      dependencies: ["PrefsCLI", "PropertyList", "TestSupport"]
+      dependencies: [
+        "PrefsCLI", "LegacyDefaults", "LegacyDefaultsFoundation", "PropertyList", "TestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(PropertyList LegacyDefaults Preferences PreferencesMigration)
+targets=(PropertyList LegacyDefaults LegacyDefaultsFoundation Preferences PreferencesMigration)
 
 scratch="${DOCS_SCRATCH:-.build/docs}"
 out="${1:-$(mktemp -d "${TMPDIR:-/tmp}/prefs-docs.XXXXXX")}"

@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The argument domain: `-key value` pairs of the process's arguments, read as each dialect's
 /// `NSUserDefaults` reads them.
@@ -35,7 +40,7 @@ enum ArgumentDomain {
         index += 1
         continue
       }
-      let trimmed = next.trimmingCharacters(in: .whitespacesAndNewlines)
+      let trimmed = next.trimmingWhitespaceAndNewlines()
       let parsed = trimmed.first.map { "{(<\"".contains($0) } == true ? plist(trimmed) : nil
       result[String(current.dropFirst())] = parsed ?? .string(next)
       index += 2
@@ -55,7 +60,7 @@ enum ArgumentDomain {
       }
       let key = String(current.dropFirst())
       if !key.isEmpty {
-        let value = next.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = next.trimmingWhitespaceAndNewlines()
         let parsed = value.first.map { "{[(<\"".contains($0) } == true ? plist(value) : nil
         result[key] = parsed ?? .string(value)
       }

@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Every way the defaults store can fail. Each case names the key, domain or file involved.
 public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
@@ -38,8 +43,7 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
       "\(path) holds keys that differ only in Unicode normalization ("
         + keys.map {
           "\"\($0)\" "
-            + $0.unicodeScalars.map { String(format: "U+%04X", $0.value) }
-            .joined(separator: " ")
+            + $0.unicodeScalars.map(\.codePoint).joined(separator: " ")
         }.joined(separator: ", ")
         + "): CoreFoundation keeps them apart, prefs cannot, so it changes nothing"
     case .notADictionary(let path, let type):

@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where a ``DefaultsStore`` keeps its application domain: the seam between the store's one
 /// code path (validation, pending changes, merge, notification, errors) and the medium.
@@ -147,17 +152,17 @@ public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
 /// re-entered on the same thread from user code it runs, where a second `flock` would wait on
 /// itself), the nesting depth, and a write generation that tells an outer update that a nested
 /// one wrote.
-final class ReentrantExclusion: @unchecked Sendable {
-  private let lock = NSRecursiveLock()
+package final class ReentrantExclusion: @unchecked Sendable {
+  private let lock = ThreadLock(recursive: true)
   private var depth = 0  // guarded by `lock`
   /// Bumped by every write; read and bumped only while holding the lock.
   private(set) var generation: UInt64 = 0
 
-  func bump() { generation &+= 1 }
+  package func bump() { generation &+= 1 }
 
   /// Runs `body` holding the lock; `outermost` wraps the outermost call only (it takes the
   /// cross-process lock, which nested calls on this thread already hold).
-  func withLock<T, Failure: Error>(
+  package func withLock<T, Failure: Error>(
     outermost: ((() throws(Failure) -> T) throws(Failure) -> T)? = nil,
     _ body: () throws(Failure) -> T
   ) throws(Failure) -> T {

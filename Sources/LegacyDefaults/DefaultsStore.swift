@@ -1,5 +1,17 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An `NSUserDefaults`-shaped store over one persistent domain, with the getters of a chosen
 /// ``Dialect`` and persistence that does not lose values:
@@ -212,26 +224,6 @@ public final class DefaultsStore: Sendable {
       newFileFormat: newFileFormat, flushAtExit: flushAtExit, environment: locator.environment)
   }
 
-  /// A store over a `UserDefaults` persistent domain (see ``UserDefaultsStorage``): the way
-  /// for an app on Apple platforms, where `cfprefsd` owns the files.
-  public convenience init(
-    userDefaults: UserDefaults, domain: String, dialect: Dialect = .apple,
-    arguments: [String] = []
-  ) throws(DefaultsError) {
-    try self.init(
-      storage: UserDefaultsStorage(userDefaults, domain: domain), dialect: dialect,
-      arguments: arguments, flushAtExit: true)
-  }
-
-  /// A store over `UserDefaults(suiteName:)`.
-  public convenience init(suiteName: String, dialect: Dialect = .apple, arguments: [String] = [])
-    throws(DefaultsError)
-  {
-    try self.init(
-      storage: try UserDefaultsStorage(suiteName: suiteName), dialect: dialect,
-      arguments: arguments, flushAtExit: true)
-  }
-
   /// A store whose application domain lives in memory only (for tests and previews): an
   /// ``InMemoryStorage`` of its own, run by the same code as a file.
   public convenience init(
@@ -256,8 +248,8 @@ public final class DefaultsStore: Sendable {
 
   /// Writes a failed flush at exit to standard error.
   public static let reportOnStandardError: @Sendable (DefaultsError) -> Void = { error in
-    FileHandle.standardError.write(
-      Data("prefs: pending changes were not written at exit: \(error)\n".utf8))
+    FileAccess.writeAll(
+      Data("prefs: pending changes were not written at exit: \(error)\n".utf8), to: STDERR_FILENO)
   }
 
   /// Domain files found unparseable (moved aside once a write replaced them), since this store

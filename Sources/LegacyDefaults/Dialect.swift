@@ -1,5 +1,17 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Whose `NSUserDefaults` getters decide what a stored value meant. The three real
 /// implementations disagree on loose values (`"YES"`, `" 12"`, a real read as an integer), so

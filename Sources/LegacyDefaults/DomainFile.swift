@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -176,10 +181,7 @@ package struct DomainFile: DefaultsStorage {
   ) throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
     if !createsFolder {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
-        isFolder.boolValue
-      else {
+      guard FileAccess.isFolder(folder) else {
         throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
       }
     }
@@ -251,9 +253,12 @@ package struct DomainFile: DefaultsStorage {
     var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return String(
-      format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    func digits(_ value: Int32, _ width: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return digits(parts.tm_year + 1900, 4) + digits(parts.tm_mon + 1, 2) + digits(parts.tm_mday, 2)
+      + "T" + digits(parts.tm_hour, 2) + digits(parts.tm_min, 2) + digits(parts.tm_sec, 2) + "Z"
   }
 
   /// Creates the folder (mode 0700) when it is missing.
@@ -375,13 +380,13 @@ package struct DomainFile: DefaultsStorage {
 /// one per domain while someone uses it: threads of one process serialize here (before the
 /// `flock`, for a file), and a thread that already holds a domain's lock (a nested update from
 /// user code) goes on without taking the `flock` a second time.
-final class ExclusionTable: Sendable {
+package final class ExclusionTable: Sendable {
   static let files = ExclusionTable()
-  static let userDefaults = ExclusionTable()
+  package static let userDefaults = ExclusionTable()
 
   private let table = Locked<[String: (exclusion: ReentrantExclusion, users: Int)]>([:])
 
-  func acquire(_ name: String) -> ReentrantExclusion {
+  package func acquire(_ name: String) -> ReentrantExclusion {
     table.withLock { entries in
       let entry = entries[name] ?? (ReentrantExclusion(), 0)
       entries[name] = (entry.exclusion, entry.users + 1)
@@ -389,7 +394,7 @@ final class ExclusionTable: Sendable {
     }
   }
 
-  func release(_ name: String) {
+  package func release(_ name: String) {
     table.withLock { entries in
       guard let entry = entries[name] else { return }
       entries[name] = entry.users > 1 ? (entry.exclusion, entry.users - 1) : nil

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where each platform keeps a defaults domain's file.
 public enum DefaultsPlatform: String, Sendable, Hashable, CaseIterable {
@@ -103,10 +107,10 @@ public struct DomainLocator: Sendable, Hashable {
     else { return [:] }
     var values: [String: String] = [:]
     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
-      let text = line.trimmingCharacters(in: .whitespaces)
+      let text = line.trimmingWhitespace()
       guard !text.hasPrefix("#"), let equals = text.firstIndex(of: "=") else { continue }
-      let key = text[..<equals].trimmingCharacters(in: .whitespaces)
-      var value = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      let key = text[..<equals].trimmingWhitespace()
+      var value = text[text.index(after: equals)...].trimmingWhitespace()
       if value.count >= 2, let first = value.first, first == "\"" || first == "'",
         value.last == first
       {

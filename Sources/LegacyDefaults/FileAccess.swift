@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -48,17 +52,48 @@ package enum FileAccess {
 
   static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-  /// A Foundation error as a person reads it: the POSIX reason under an `NSError` (never its
-  /// `Error Domain=… UserInfo={…}` dump).
+  /// A Foundation error as a person reads it: the POSIX reason under a `CocoaError` (never its
+  /// `CocoaError(code:userInfo:)` dump).
   package static func reason(of error: any Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSPOSIXErrorDomain { return errnoText(Int32(nsError.code)) }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return errnoText(Int32(underlying.code))
+    if let posix = error as? POSIXError { return errnoText(posix.code.rawValue) }
+    if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+      return errnoText(posix.code.rawValue)
     }
-    return nsError.localizedDescription
+    if let described = (error as? any LocalizedError)?.errorDescription { return described }
+    return String(describing: error)
+  }
+
+  /// Whether `path` names a folder (following a symbolic link, as `fileExists(atPath:isDirectory:)`).
+  package static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// Writes every byte to `fd`, again after an interruption; the `errno` of a failure, or 0.
+  @discardableResult
+  package static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+    data.withUnsafeBytes { writeAll($0, to: fd) }
+  }
+
+  /// Writes every byte to `fd`, again after an interruption; the `errno` of a failure, or 0.
+  @discardableResult
+  package static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
+    var offset = 0
+    while offset < raw.count {
+      guard let base = raw.baseAddress else { break }
+      let n = write(fd, base + offset, raw.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += n
+    }
+    return 0
+  }
+
+  /// Everything on standard input, refusing more than `limit` bytes.
+  package static func readStandardInput(limit: Int) throws(Failure) -> Data {
+    try readAll(STDIN_FILENO, path: "standard input", expected: 0, limit: limit)
   }
 
   /// The file mapped into memory, for a command that only reads it and touches a small part
@@ -104,6 +139,13 @@ package enum FileAccess {
     if (info.st_mode & S_IFMT) == S_IFDIR { throw .isFolder(path: path) }
     let expected = Int(info.st_size)
     if expected > limit { throw .tooLarge(path: path, size: expected, limit: limit) }
+    return try readAll(fd, path: path, expected: expected, limit: limit)
+  }
+
+  /// What `fd` holds to its end, in a buffer of `expected` bytes grown as needed.
+  private static func readAll(_ fd: Int32, path: String, expected: Int, limit: Int)
+    throws(Failure) -> Data
+  {
     var data = Data(count: max(expected, 0))
     var total = 0
     while true {
@@ -167,19 +209,7 @@ package enum FileAccess {
     let temporary = String(
       decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: Failure?
-    let written = data.withUnsafeBytes { raw -> Int32 in
-      var offset = 0
-      while offset < raw.count {
-        guard let base = raw.baseAddress else { break }
-        let n = write(fd, base + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += n
-      }
-      return 0
-    }
+    let written = writeAll(data, to: fd)
     if written != 0 {
       failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
     } else if durable, fsync(fd) != 0 {

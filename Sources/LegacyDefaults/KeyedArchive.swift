@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `NSKeyedArchiver` form of an `NSURL`, which Apple's `setURL:forKey:` stores for URLs
 /// that are not file URLs. Read and written with the property-list layer, never with

@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The one vocabulary of "read this legacy value as T": the typed getters of
 /// `NSUserDefaults`. `prefs read --as`, the migrator, the exporter and the typed store's reading

@@ -1,12 +1,23 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-/// A value guarded by a pthread mutex (`NSLock`).
+/// A value guarded by a pthread mutex (``ThreadLock``).
 ///
 /// Used instead of `Synchronization.Mutex` because ThreadSanitizer on Linux does not see the
 /// futex that `Mutex` is built on, and so reports every access it guards as a race; with a
 /// pthread mutex, `swift test --sanitize=thread` can check the store for real races.
 package final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var value: Value
 
   package init(_ value: Value) { self.value = value }
@@ -17,5 +28,91 @@ package final class Locked<Value>: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
+  }
+}
+
+/// A pthread mutex, recursive when asked (what `NSLock` and `NSRecursiveLock` are, without
+/// linking Foundation). Allocated once, so it never moves.
+package final class ThreadLock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  package init(recursive: Bool = false) {
+    mutex = .allocate(capacity: 1)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    if recursive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  package func lock() { pthread_mutex_lock(mutex) }
+  package func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Threads for parallel work, without libdispatch's Swift overlay (which the command would
+/// otherwise load at every start for the two verbs that run in parallel).
+package enum Threads {
+  /// Calls `body(0)` … `body(count - 1)` at the same time, each on its own thread (the
+  /// caller's runs `body(0)`), and returns when all have returned: what
+  /// `DispatchQueue.concurrentPerform` does for a handful of workers. A thread that cannot
+  /// be started has its call made on the caller's thread instead.
+  package static func concurrentPerform(
+    iterations count: Int, _ body: @Sendable (Int) -> Void
+  ) {
+    guard count > 1 else {
+      if count == 1 { body(0) }
+      return
+    }
+    withoutActuallyEscaping(body) { body in
+      var started: [pthread_t] = []
+      var inline: [Int] = []
+      for index in 1..<count {
+        let job = Unmanaged.passRetained(Job(body: body, index: index)).toOpaque()
+        #if canImport(Darwin)
+          var thread: pthread_t?
+        #else
+          var thread = pthread_t()
+        #endif
+        let status = pthread_create(
+          &thread, nil,
+          { context in
+            guard let context else { return nil }
+            let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
+            job.body(job.index)
+            return nil
+          }, job)
+        #if canImport(Darwin)
+          if status == 0, let thread {
+            started.append(thread)
+          } else {
+            Self.abandon(job, &inline, index)
+          }
+        #else
+          if status == 0 { started.append(thread) } else { Self.abandon(job, &inline, index) }
+        #endif
+      }
+      body(0)
+      for index in inline { body(index) }
+      for thread in started { pthread_join(thread, nil) }
+    }
+  }
+
+  private static func abandon(_ job: UnsafeMutableRawPointer, _ inline: inout [Int], _ index: Int) {
+    Unmanaged<Job>.fromOpaque(job).release()
+    inline.append(index)
+  }
+
+  private final class Job {
+    let body: @Sendable (Int) -> Void
+    let index: Int
+    init(body: @escaping @Sendable (Int) -> Void, index: Int) {
+      self.body = body
+      self.index = index
+    }
   }
 }

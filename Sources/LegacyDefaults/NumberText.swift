@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The text-to-number and number-to-text rules of the legacy getters, written out so that no
 /// platform's `NSString` (which differs between Apple, GNUstep and corelibs) decides them.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The legacy app's Objective-C `Preference` class (`Legacy/Preference.m`), ported with its
 /// behaviour intact: `load` keeps the explicit default-if-absent check per key
@@ -50,30 +54,5 @@ public struct Preference: Sendable, Hashable {
     try store.set(isSoundEnabled, forKey: Self.soundEnabledKey)
     try store.set(rankingSize, forKey: Self.rankingSizeKey)
     try store.synchronizeOrThrow()
-  }
-}
-
-extension Preference {
-  /// `+[Preference load]` over a real `UserDefaults` (the Objective-C class used
-  /// `standardUserDefaults`): `objectForKey:` nil gives the default, else Foundation's own
-  /// `boolForKey:`/`integerForKey:` read the value, as they did for the Objective-C app.
-  public static func load(from defaults: UserDefaults) -> Preference {
-    var preference = Preference()
-    if defaults.object(forKey: soundEnabledKey) != nil {
-      preference.isSoundEnabled = defaults.bool(forKey: soundEnabledKey)
-    }
-    if defaults.object(forKey: rankingSizeKey) != nil {
-      preference.rankingSize = defaults.integer(forKey: rankingSizeKey)
-    }
-    return preference
-  }
-
-  /// `-[Preference save]` over a real `UserDefaults`: `setBool:`, `setInteger:`,
-  /// `synchronize`; returns what `synchronize` returned.
-  @discardableResult
-  public func save(to defaults: UserDefaults) -> Bool {
-    defaults.set(isSoundEnabled, forKey: Self.soundEnabledKey)
-    defaults.set(rankingSize, forKey: Self.rankingSizeKey)
-    return defaults.synchronize()
   }
 }

@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A type a preference key can hold: how it is stored as a property-list value and read back.
 ///

@@ -1,6 +1,15 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Darwin)
+  import LegacyDefaultsFoundation
+#endif
 
 /// The typed store: ``Key``s over a defaults domain, persisted through the same engine as
 /// `DefaultsStore` (cross-process lock, per-key merge, atomic write).
@@ -53,31 +62,22 @@ public final class PreferencesStore: Sendable {
     }
   }
 
-  /// The store of a `UserDefaults` persistent domain (`domain`: its suite name, or the app's
-  /// bundle identifier for `.standard`).
-  public convenience init(
-    userDefaults: UserDefaults, domain: String, writesThrough: Bool = true
-  ) throws(PreferenceError) {
+  /// The store of a domain kept by `storage`: a ``LegacyDefaults/DefaultsStorage`` such as
+  /// `UserDefaultsStorage(userDefaults, domain:)` or `UserDefaultsStorage(suiteName:)` (module
+  /// `LegacyDefaultsFoundation`), a file, or memory.
+  public convenience init(storage: any DefaultsStorage, writesThrough: Bool = true)
+    throws(PreferenceError)
+  {
     do {
-      self.init(
-        try DefaultsStore(userDefaults: userDefaults, domain: domain),
-        writesThrough: writesThrough)
-    } catch {
-      throw .storage(error)
-    }
-  }
-
-  /// The store of `UserDefaults(suiteName:)`.
-  public convenience init(suiteName: String, writesThrough: Bool = true) throws(PreferenceError) {
-    do {
-      self.init(try DefaultsStore(suiteName: suiteName), writesThrough: writesThrough)
+      self.init(try DefaultsStore(storage: storage), writesThrough: writesThrough)
     } catch {
       throw .storage(error)
     }
   }
 
   /// The app's own store: `UserDefaults.standard` on Apple platforms; elsewhere the file of
-  /// the domain named by the bundle identifier (or the process name).
+  /// the domain named by the process name (an executable on Linux has no bundle identifier;
+  /// name the domain with ``init(domain:locator:writesThrough:)`` when it should be another).
   public static func standard(writesThrough: Bool = true) throws(PreferenceError)
     -> PreferencesStore
   {
@@ -90,7 +90,7 @@ public final class PreferencesStore: Sendable {
       }
     #else
       return try PreferencesStore(
-        domain: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+        domain: ProcessInfo.processInfo.processName,
         writesThrough: writesThrough)
     #endif
   }

@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The plan backwards: typed values back to legacy keys, in the types the legacy code wrote
 /// (`setBool:` a boolean, `setInteger:` an integer, an enum its raw string, a `json` value the

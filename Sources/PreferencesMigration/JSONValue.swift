@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON document, parsed strictly (RFC 8259) with integers kept apart from reals so that
 /// 64-bit integers survive. Used for plan files and for legacy values holding JSON.

@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import Preferences
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Migration at launch, in the app: the plan run over the store's own domain, where the old
 /// flat keys and the new typed keys live side by side.
@@ -60,13 +65,6 @@ extension DefaultsStore {
       return migrated
     }
     return MigrationReport(files: [outcome], dryRun: false)
-  }
-
-  /// `migrate(_:from:)` from a `UserDefaults` persistent domain.
-  public func migrate(_ plan: MigrationPlan, from userDefaults: UserDefaults, domain: String)
-    throws(DefaultsError) -> MigrationReport
-  {
-    try migrate(plan, from: UserDefaultsStorage(userDefaults, domain: domain))
   }
 }
 

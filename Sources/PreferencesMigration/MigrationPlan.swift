@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import Preferences
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How legacy flat keys become typed keys: the same plan drives the migration forward and the
 /// export back. Build it in Swift (the `map(_:to:)` functions of ``Entry``) or load the JSON plan file

@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The report of a run: every file, every legacy key of every file, and the totals. Its JSON
 /// form is the contract's: `{"files":[{"path","status","keys":[{"from","to","action","legacy",
@@ -120,7 +125,7 @@ extension MigrationReport {
     case .unsignedInteger(let u): text = String(u)
     default:
       text = PropertyList.describe(value).split(separator: "\n").map {
-        $0.trimmingCharacters(in: .whitespaces)
+        $0.trimmingWhitespace()
       }.joined(separator: " ")
     }
     if text.count > 48 { text = String(text.prefix(45)) + "…" }

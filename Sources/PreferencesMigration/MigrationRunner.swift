@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How one legacy file ended.
 public enum FileStatus: String, Sendable, Hashable, CaseIterable {
@@ -256,7 +261,7 @@ public struct MigrationRunner: Sendable {
     let deferFlush: Bool = if case .folder = destination { !dryRun } else { false }
     let finished = Locked(0)
     let workers = max(1, min(jobs, paths.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+    Threads.concurrentPerform(iterations: workers) { _ in
       while true {
         let index = next.withLock { n -> Int in
           defer { n += 1 }

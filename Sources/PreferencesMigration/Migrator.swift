@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What happened to one legacy key (the report's `action`).
 public enum KeyAction: String, Sendable, Hashable, CaseIterable {

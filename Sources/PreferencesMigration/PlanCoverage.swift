@@ -1,5 +1,10 @@
-import Foundation
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What a dry run of a plan over a fleet of legacy files shows: the legacy keys no entry
 /// names, the entries no file has, and the values that would fall back or be refused, each

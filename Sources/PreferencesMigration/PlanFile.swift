@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A plan file that does not follow the contract; names the field.
 public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {

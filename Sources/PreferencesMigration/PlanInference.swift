@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the legacy files show of one key: in how many files it appears, the kinds of value
 /// stored (loose forms told apart: `"YES"` is bool text, `" 12"` integer text), and the
@@ -24,7 +29,7 @@ public struct KeyEvidence: Sendable, Hashable {
       case .integer, .unsignedInteger: return .integer
       case .real(let d): return d.rounded() == d && abs(d) < 1e15 ? .integralReal : .real
       case .string(let s):
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = s.trimmingWhitespaceAndNewlines()
         if ["yes", "no", "true", "false", "y", "n"].contains(t.lowercased()) { return .boolText }
         if Int64(t) != nil { return .integerText }
         let lower = t.lowercased()
@@ -155,7 +160,7 @@ public struct PlanInference: Sendable {
       case .integer(let i): i == 0 || i == 1
       case .string(let s):
         KeyEvidence.Kind.of($0) == .boolText
-          || ["0", "1"].contains(s.trimmingCharacters(in: .whitespaces))
+          || ["0", "1"].contains(s.trimmingWhitespace())
       default: true
       }
     }

@@ -4,14 +4,16 @@
 struct Arguments {
   private(set) var positional: [String] = []
   private var options: [String: String] = [:]
-  private var flags: Set<String> = []
+  // Arrays, not sets: a verb has a handful of options, and a first `Set<String>` costs more
+  // at start-up (its metadata built at run time) than every lookup of a run.
+  private var flags: [String] = []
 
   /// - Parameters:
   ///   - valued: options that take a value (`--to xml`, `-o out`).
   ///   - flags: options that take none (`--json`).
   ///   - aliases: second spellings, stored under their option's name (`-o` → `--output`).
   init(
-    _ arguments: [String], valued: Set<String>, flags allowedFlags: Set<String>,
+    _ arguments: [String], valued: [String], flags allowedFlags: [String],
     aliases: [String: String] = [:]
   ) throws(CommandFailure) {
     var index = 0
@@ -45,7 +47,7 @@ struct Arguments {
           index += 1
         }
       } else if allowedFlags.contains(name), inlineValue == nil {
-        flags.insert(canonical)
+        if !flags.contains(canonical) { flags.append(canonical) }
       } else {
         throw CommandFailure(.usage, "unknown option \(argument)")
       }
@@ -61,8 +63,12 @@ struct Arguments {
   func has(_ flag: String) -> Bool { flags.contains(flag) }
 
   /// The value of an option that must be one of `choices`.
-  func choice<T>(_ name: String, _ choices: [String: T]) throws(CommandFailure) -> T? {
+  /// (`choices` is built only when the option is given.)
+  func choice<T>(_ name: String, _ choices: @autoclosure () -> [String: T])
+    throws(CommandFailure) -> T?
+  {
     guard let text = options[name] else { return nil }
+    let choices = choices()
     guard let choice = choices[text] else {
       throw CommandFailure(
         .usage, "\(name) takes one of \(choices.keys.sorted().joined(separator: ", ")), not \(text)"

@@ -67,11 +67,13 @@ struct CommandSpec: Sendable {
 
   /// The scanner for this verb's options (and `--help`).
   func scan(_ arguments: [String]) throws(CommandFailure) -> Arguments {
-    var valued: Set<String> = []
-    var flags: Set<String> = ["--help"]
+    var valued: [String] = []
+    var flags = ["--help"]
     for option in options {
-      for spelling in option.spellings {
-        if option.value == nil { flags.insert(spelling) } else { valued.insert(spelling) }
+      if option.value == nil {
+        flags += option.spellings
+      } else {
+        valued += option.spellings
       }
     }
     return try Arguments(arguments, valued: valued, flags: flags, aliases: aliases)

@@ -1,8 +1,23 @@
-import Foundation
+import LegacyDefaults
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where a command writes: results to standard output, messages to standard error.
 public protocol Console: AnyObject {
   func out(_ data: Data)
+  /// Text on standard output (by default its UTF-8 through ``out(_:)-(Data)``).
+  func out(_ text: String)
   func err(_ text: String)
   /// Whether standard error is a terminal (progress is shown only then).
   var errorIsTerminal: Bool { get }
@@ -12,8 +27,8 @@ public protocol Console: AnyObject {
 }
 
 extension Console {
-  func out(_ text: String) { out(Data(text.utf8)) }
-  func line(_ text: String) { out(Data((text + "\n").utf8)) }
+  public func out(_ text: String) { out(Data(text.utf8)) }
+  func line(_ text: String) { out(text + "\n") }
   func message(_ text: String) { err("prefs: " + text + "\n") }
 }
 
@@ -21,8 +36,17 @@ extension Console {
 public final class StandardConsole: Console {
   public init() {}
 
-  public func out(_ data: Data) { FileHandle.standardOutput.write(data) }
-  public func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+  public func out(_ data: Data) {
+    data.withUnsafeBytes { FileAccess.writeAll($0, to: STDOUT_FILENO) }
+  }
+  public func out(_ text: String) { Self.write(text, to: STDOUT_FILENO) }
+  public func err(_ text: String) { Self.write(text, to: STDERR_FILENO) }
+
+  /// The text's UTF-8 in place (no `Data` made on the way: this runs in every command).
+  private static func write(_ text: String, to fd: Int32) {
+    var text = text
+    text.withUTF8 { FileAccess.writeAll(UnsafeRawBufferPointer($0), to: fd) }
+  }
   public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
   public var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }

@@ -1,7 +1,19 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
 enum Read {
@@ -256,7 +268,7 @@ enum Write {
       guard words.count == 1 else {
         throw CommandFailure(.usage, "unknown type \(first) (see prefs write --help)")
       }
-      let trimmed = first.trimmingCharacters(in: .whitespaces)
+      let trimmed = first.trimmingWhitespace()
       guard let c = trimmed.first, "{(<\"".contains(c) else { return .string(first) }
       do {
         return try PropertyList.read(Data(trimmed.utf8)).value

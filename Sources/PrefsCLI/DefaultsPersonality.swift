@@ -1,6 +1,11 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `defaults` as macOS spells it, over the same library calls and the same locked, atomic
 /// writes as the native verbs: `prefs defaults …`, or the binary invoked as `defaults`.

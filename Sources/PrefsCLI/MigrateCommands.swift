@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `prefs migrate` and `prefs export`: argument parsing and printing around
 /// `PreferencesMigration`.
@@ -26,9 +31,9 @@ enum Migrate {
     let destination: MigrationRunner.Destination
     switch (args.value("--to"), args.has("--in-place")) {
     case (let out?, false):
-      var isFolder: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
-      if legacy.count > 1 || (exists && isFolder.boolValue) {
+      let exists = FileManager.default.fileExists(atPath: out)
+      let isFolder = exists && FileAccess.isFolder(out)
+      if legacy.count > 1 || isFolder {
         if !exists, !args.has("--dry-run") {
           do {
             try FileManager.default.createDirectory(
@@ -38,7 +43,7 @@ enum Migrate {
             throw CommandFailure(
               .cannotCreate, "\(out): cannot create the folder: \(FileAccess.reason(of: error))")
           }
-        } else if exists, !isFolder.boolValue {
+        } else if exists, !isFolder {
           throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")
         }
         destination = .folder(out)
@@ -109,13 +114,17 @@ enum Migrate {
     var paths: [String] = []
     for item in items {
       if item == "-" {
-        let input = FileHandle.standardInput.readDataToEndOfFile()
+        let input: Data
+        do {
+          input = try FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes)
+        } catch {
+          throw CommandFailure(error)
+        }
         paths += String(decoding: input, as: UTF8.self).split(whereSeparator: \.isNewline)
           .map(String.init).filter { !$0.isEmpty }
         continue
       }
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: item, isDirectory: &isFolder), isFolder.boolValue {
+      if FileAccess.isFolder(item) {
         let names: [String]
         do {
           names = try FileManager.default.contentsOfDirectory(atPath: item)
@@ -158,7 +167,7 @@ final class Progress: @unchecked Sendable {
       let rate = Double(done) / elapsed
       let left = rate > 0 ? Double(total - done) / rate : 0
       console.err(
-        String(format: "\r%d/%d files, %.0f files/s, %.0fs left   ", done, total, rate, left))
+        "\r\(done)/\(total) files, \(Int(rate.rounded())) files/s, \(Int(left.rounded()))s left   ")
     }
   }
 

@@ -1,4 +1,10 @@
-import Foundation
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `prefs completion bash|zsh`
 enum Completion {
@@ -37,8 +43,8 @@ enum Completion {
             \(spec.name))
               case "$prev" in
         \(valueCases(spec, indent: "          ").map {
-          $0.replacingOccurrences(of: "WORDS_FILES", with: "COMPREPLY=( $(compgen -f -- \"$cur\") ); return")
-            .replacingOccurrences(of: "WORDS=", with: "COMPREPLY=( $(compgen -W ") .replacingOccurrences(of: "\";;", with: "\" -- \"$cur\") ); return;;")
+          $0.replacing("WORDS_FILES", with: "COMPREPLY=( $(compgen -f -- \"$cur\") ); return")
+            .replacing("WORDS=", with: "COMPREPLY=( $(compgen -W ") .replacing("\";;", with: "\" -- \"$cur\") ); return;;")
         }.joined(separator: "\n"))
               esac
               if [[ "$cur" == -* ]]; then
@@ -71,7 +77,7 @@ enum Completion {
 
   static var zsh: String {
     let described = Prefs.commands.map {
-      "    '\($0.name):\($0.summary.replacingOccurrences(of: "'", with: ""))'"
+      "    '\($0.name):\($0.summary.replacing("'", with: ""))'"
     }.joined(separator: "\n")
     var cases = ""
     for spec in Prefs.commands {
@@ -120,7 +126,7 @@ enum Completion {
 /// `prefs man`: the manual page, generated from the same help texts as `prefs help`.
 enum Manual {
   static func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\e").split(
+    text.replacing("\\", with: "\\e").split(
       separator: "\n", omittingEmptySubsequences: false
     )
     .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
@@ -145,7 +151,7 @@ enum Manual {
       """
     for command in Prefs.commands {
       out += ".SS \(command.name)\n\(escaped(command.summary))\n.PP\n.nf\n"
-      out += escaped(command.help.trimmingCharacters(in: .newlines)) + "\n.fi\n"
+      out += escaped(command.help.trimming(CharacterClass.newline)) + "\n.fi\n"
     }
     out += """
       .SH EXIT STATUS

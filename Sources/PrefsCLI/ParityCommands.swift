@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The rest of the verbs people know from macOS `defaults`.
 enum Domains {
@@ -95,7 +100,7 @@ enum Find {
   }
 
   static func contains(_ text: String, _ word: String) -> Bool {
-    text.range(of: word, options: .caseInsensitive) != nil
+    text.lowercased().contains(word.lowercased())
   }
 
   static func contains(_ value: PlistValue, _ word: String) -> Bool {
@@ -180,7 +185,8 @@ enum Import {
     let document: PlistDocument
     if source == "-" {
       do {
-        document = try PropertyList.read(FileHandle.standardInput.readDataToEndOfFile())
+        document = try PropertyList.read(
+          FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes))
       } catch {
         throw CommandFailure(.dataError, "standard input: \(error)")
       }

@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `prefs plan infer` and `prefs plan check`: a plan proposed from the legacy files, and
 /// proved on all of them before anything is written.
@@ -48,7 +53,7 @@ enum PlanCommand {
     let failures = Locked([(index: Int, status: FileStatus, message: String)]())
     let next = Locked(0)
     let finished = Locked(0)
-    DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, paths.count))) { _ in
+    Threads.concurrentPerform(iterations: max(1, min(jobs, paths.count))) { _ in
       var local = PlanInference(dialect: dialect)
       while true {
         let index = next.withLock { n -> Int in

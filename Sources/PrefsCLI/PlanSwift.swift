@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `prefs plan swift PLAN [LEGACY...]`: the plan as Swift source the app compiles: its typed
 /// keys, an enum per `enum` entry, a `Codable` struct per `json` entry (its fields from the
@@ -55,7 +60,9 @@ struct PlanSwift {
     var words: [String] = []
     var current = ""
     for scalar in text.unicodeScalars {
-      let ascii = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar))
+      let ascii =
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        || ("0"..."9").contains(scalar)
       if ascii {
         current.unicodeScalars.append(scalar)
       } else if !current.isEmpty {
@@ -77,7 +84,7 @@ struct PlanSwift {
       }
     }
     if out.isEmpty { out = upper ? "Value" : "value" }
-    if let first = out.unicodeScalars.first, CharacterSet.decimalDigits.contains(first) {
+    if let first = out.unicodeScalars.first, ("0"..."9").contains(first) {
       out = (upper ? "V" : "v") + out
     }
     return reserved.contains(out) ? "`\(out)`" : out

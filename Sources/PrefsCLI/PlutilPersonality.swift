@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `plutil` as macOS spells it: `prefs plutil …`, or the binary invoked as `plutil`. Edits of
 /// a dictionary file are one locked update of the domain, as every native write is.
@@ -113,7 +118,8 @@ enum PlutilPersonality {
   static func load(_ path: String) throws(Failure) -> PlistDocument {
     if path == "-" {
       do {
-        return try PropertyList.read(FileHandle.standardInput.readDataToEndOfFile())
+        return try PropertyList.read(
+          FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes))
       } catch {
         throw Failure(message: "<stdin>: \(error)")
       }
@@ -383,7 +389,7 @@ enum PlutilPersonality {
     case .real(let d): return String(d)
     case .date(let d): return PropertyList.describe(d)
     case .data(let d):
-      return "{length = \(d.count), bytes = 0x" + d.map { String(format: "%02x", $0) }.joined()
+      return "{length = \(d.count), bytes = 0x" + d.map { $0.hex(width: 2) }.joined()
         + "}"
     case .uid(let u): return "<CFKeyedArchiverUID>{value = \(u)}"
     case .array(let a):

@@ -1,7 +1,12 @@
-import Foundation
 import LegacyDefaults
 import PreferencesMigration
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `prefs` command: parses the arguments, runs one subcommand, and returns its exit code.
 /// Results go to standard output, messages to standard error (see ``Console``).
@@ -14,13 +19,25 @@ public enum Prefs {
   /// Runs the binary as it was invoked: as `defaults` or `plutil` (a link of that name) it
   /// speaks that command's syntax; as anything else, `prefs`.
   public static func main(_ commandLine: [String], console: Console) -> ExitCode {
-    let name = commandLine.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "prefs"
+    // The last path component, as the shell's link named it (no URL: this runs at every start).
+    let name =
+      commandLine.first.map { path in
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+      } ?? "prefs"
     let rest = Array(commandLine.dropFirst())
     switch name {
     case "defaults": return DefaultsPersonality.run(rest, console: console)
     case "plutil": return PlutilPersonality.run(rest, console: console)
     default: return run(rest, console: console)
     }
+  }
+
+  /// Runs `prefs` with `arguments` (without the program name); domain names reach
+  /// `UserDefaults` through `userDefaults` (see ``UserDefaultsAccess``).
+  public static func run(
+    _ arguments: [String], console: Console, userDefaults: UserDefaultsAccess?
+  ) -> ExitCode {
+    Target.$userDefaults.withValue(userDefaults) { run(arguments, console: console) }
   }
 
   /// Runs `prefs` with `arguments` (without the program name).

@@ -1,12 +1,27 @@
-import Foundation
 import LegacyDefaults
 import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a FILE|DOMAIN argument names.
 enum Target {
   /// Where domain names resolve: the platform's layout, or the one `--layout` chose for this
   /// run (`prefs --layout gnustep|xdg|macos VERB …`).
   @TaskLocal static var locator = DomainLocator()
+
+  /// How domain names reach `UserDefaults` in this run (none in the Linux command).
+  @TaskLocal static var userDefaults: UserDefaultsAccess? = .platform
 
   /// The layouts `--layout` takes.
   static let layouts: [String: DefaultsPlatform] = [
@@ -33,8 +48,11 @@ enum Target {
       switch self {
       case .file(let path): return DomainFile(url: URL(fileURLWithPath: path))
       case .userDefaults(let domain):
+        guard let access = Target.userDefaults else {
+          throw CommandFailure(.usage, UserDefaultsAccess.missing)
+        }
         do {
-          return try UserDefaultsStorage(suiteName: domain)
+          return try access.open(domain)
         } catch {
           throw CommandFailure(error)
         }
@@ -44,12 +62,13 @@ enum Target {
 
   /// Turns a FILE argument into a path: an existing file, anything with a `/` or a `.plist`
   /// ending is a path; any other word is a domain name, resolved to the platform's folder.
-  static func path(_ argument: String, locator: DomainLocator = Target.locator)
+  /// (The run's locator is taken only for a domain name: it reads the whole environment.)
+  static func path(_ argument: String, locator: DomainLocator? = nil)
     throws(CommandFailure) -> String
   {
     if isPath(argument) { return argument }
     do {
-      return try locator.url(forDomain: argument).path
+      return try (locator ?? Target.locator).url(forDomain: argument).path
     } catch {
       throw CommandFailure(.usage, error.description)
     }
@@ -64,17 +83,18 @@ enum Target {
   /// rename, import): a path is a file; a domain name is a `UserDefaults` domain on Apple
   /// platforms (`PREFS_DOMAIN_STORAGE=userdefaults` elsewhere, `=file` to force files) and the
   /// file in the platform's folder otherwise.
-  static func domain(_ argument: String, locator: DomainLocator = Target.locator)
+  static func domain(_ argument: String, locator: DomainLocator? = nil)
     throws(CommandFailure) -> Domain
   {
     guard !isPath(argument) else { return .file(argument) }
+    let locator = locator ?? Target.locator
     let choice = locator.environment["PREFS_DOMAIN_STORAGE"]
-    #if canImport(Darwin)
-      let userDefaults = choice != "file"
-    #else
-      let userDefaults = choice == "userdefaults"
-    #endif
+    let userDefaults =
+      choice.map { $0 == "userdefaults" } ?? Target.userDefaults?.isDefault ?? false
     guard userDefaults else { return .file(try path(argument, locator: locator)) }
+    guard Target.userDefaults != nil else {
+      throw CommandFailure(.usage, UserDefaultsAccess.missing)
+    }
     do {
       try DomainLocator.validate(argument)
     } catch {

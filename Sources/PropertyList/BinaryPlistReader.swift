@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads Apple's `bplist00` format.
 ///
@@ -361,9 +372,7 @@ struct BinaryPlistReader {
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
       throw .malformed(
         format: .binary, at: .byteOffset(offset + 1),
-        reason: String(
-          format: "count of object %d has marker 0x%02x, not an integer", object,
-          Int(intMarker)))
+        reason: "count of object \(object) has marker 0x\(intMarker.hex(width: 2)), not an integer")
     }
     let size = 1 << Int(intMarker & 0x0F)
     try require(offset + 2, size, object: object, what: "the count")
@@ -407,7 +416,7 @@ struct BinaryPlistReader {
       default:
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
-          reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+          reason: "unknown object marker 0x\(marker.hex(width: 2))")
       }
     case 0x1:
       let exponent = Int(marker & 0x0F)
@@ -451,7 +460,7 @@ struct BinaryPlistReader {
       guard marker == 0x33 else {
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
-          reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+          reason: "unknown object marker 0x\(marker.hex(width: 2))")
       }
       try require(offset + 1, 8, object: index, what: "the date")
       let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
@@ -503,7 +512,7 @@ struct BinaryPlistReader {
     default:
       throw .malformed(
         format: .binary, at: .byteOffset(offset),
-        reason: String(format: "unknown object marker 0x%02x", Int(marker)))
+        reason: "unknown object marker 0x\(marker.hex(width: 2))")
     }
   }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes Apple's `bplist00` format, byte-stable: dictionary keys sorted, scalars uniqued in
 /// first-use order (as CoreFoundation does), the smallest reference and offset sizes that fit.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Calendar arithmetic for the date forms of the text formats, in UTC, without `Calendar`
 /// (deterministic, allocation-free, and the same on every platform).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes a property list as JSON: sorted keys, two-space indentation, byte-stable.
 struct JSONWriter {
@@ -53,7 +57,7 @@ struct JSONWriter {
       case 0x09: text += "\\t"
       case 0x08: text += "\\b"
       case 0x0C: text += "\\f"
-      case 0x00..<0x20: text += String(format: "\\u%04x", scalar.value)
+      case 0x00..<0x20: text += "\\u" + scalar.value.hex(width: 4)
       default: text.unicodeScalars.append(scalar)
       }
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the NeXT/OpenStep text format and GNUstep's typed extensions, from validated UTF-8.
 ///
@@ -322,13 +326,13 @@ struct OpenStepReader {
     }
     switch type {
     case UInt8(ascii: "I"):
-      let text = body.trimmingCharacters(in: .whitespaces)
+      let text = body.trimmingWhitespace()
       guard let value = XMLPlistReader.parseInteger(text[...]) else {
         throw fail("<*I\(body)> is not an integer in 64 bits", at: start)
       }
       return value
     case UInt8(ascii: "R"):
-      guard let value = XMLPlistReader.parseReal(body.trimmingCharacters(in: .whitespaces)[...])
+      guard let value = XMLPlistReader.parseReal(body.trimmingWhitespace()[...])
       else { throw fail("<*R\(body)> is not a number", at: start) }
       return .real(value)
     case UInt8(ascii: "B"):

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes the NeXT/OpenStep text format, in three flavours:
 /// - ``Style/openStep``: strings, data, arrays and dictionaries only; anything else is refused.
@@ -184,7 +188,7 @@ struct OpenStepWriter {
       case 0x09: text += "\\t"
       case 0x0D: text += "\\r"
       case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-      default: text += String(format: "\\U%04x", unit)
+      default: text += "\\U" + unit.hex(width: 4)
       }
     }
     return text + "\""

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Encodes `Encodable` values as native property-list structures: structs and dictionaries
 /// become dictionaries, arrays arrays, numbers integers or reals, `Date` and `Data` their own

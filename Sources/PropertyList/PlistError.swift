@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The on-disk encodings of a property list.
 public enum PlistFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -126,7 +130,7 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
   /// A key with its scalars spelled out: `"é" (U+0065 U+0301)`.
   static func scalars(_ key: String) -> String {
     "\"\(key)\" ("
-      + key.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
+      + key.unicodeScalars.map(\.codePoint).joined(separator: " ")
       + ")"
   }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A parsed property list: its value, the format it was in, and what the reader noticed.
 public struct PlistDocument: Sendable, Hashable {

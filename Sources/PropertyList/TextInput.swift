@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The text formats work on validated UTF-8 bytes. This turns the input into that: it drops a
 /// UTF-8 byte-order mark, transcodes UTF-16 (by BOM, or by the `00 3C` / `3C 00` pattern of
@@ -73,7 +77,7 @@ package enum TextInput {
     guard bytes.starts(with: "<?xml".utf8) else { return nil }
     guard let end = bytes.prefix(512).firstIndex(of: UInt8(ascii: ">")) else { return nil }
     let declaration = String(decoding: bytes[..<end], as: UTF8.self)
-    guard let range = declaration.range(of: "encoding") else { return nil }
+    guard let range = declaration.firstRange(of: "encoding") else { return nil }
     var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
     guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
     rest = rest.dropFirst()

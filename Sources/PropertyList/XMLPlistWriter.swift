@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes Apple's XML plist format as CoreFoundation lays it out (tab indentation, sorted keys).
 ///
@@ -120,7 +124,7 @@ struct XMLPlistWriter {
       case 0x09, 0x0A: out.append(UInt8(scalar.value))
       case 0x00..<0x20, 0xFFFE, 0xFFFF:
         throw refuse(
-          String(format: "the character U+%04X is not allowed in XML 1.0", scalar.value))
+          "the character \(scalar.codePoint) is not allowed in XML 1.0")
       case 0x20..<0x80: out.append(UInt8(scalar.value))
       default: out.append(contentsOf: String(Character(scalar)).utf8)
       }

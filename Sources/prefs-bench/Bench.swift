@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import LegacyDefaultsFoundation
 import Preferences
 import PreferencesMigration
 import PropertyList

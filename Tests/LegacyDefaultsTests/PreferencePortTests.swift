@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import LegacyDefaultsFoundation
 import PropertyList
 import TestSupport
 import Testing

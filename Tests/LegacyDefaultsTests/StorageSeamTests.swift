@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import LegacyDefaultsFoundation
 import PropertyList
 import Synchronization
 import TestSupport
@@ -311,5 +312,26 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     try store.setPersistentDomain(["AppleLocale": "pt_BR"], forName: DefaultsStore.globalDomain)
     #expect(store.object(forKey: "AppleLocale") == "pt_BR")
     #expect(try PropertyList.read(Data(contentsOf: global)).value == ["AppleLocale": "pt_BR"])
+  }
+}
+
+/// The threads `migrate` and `plan infer` run their workers on (in place of libdispatch's
+/// Swift overlay, which the command no longer loads).
+@Suite struct ThreadsTests {
+  @Test(arguments: [0, 1, 2, 7, 64])
+  func everyIterationRunsOnceAllAtOnce(_ count: Int) {
+    let seen = Locked([Int](repeating: 0, count: count))
+    let arrived = Locked(0)
+    let metEveryOther = Locked(0)
+    Threads.concurrentPerform(iterations: count) { index in
+      seen.withLock { $0[index] += 1 }
+      arrived.withLock { $0 += 1 }
+      // A barrier: run one after another, the first would wait here alone until the deadline.
+      let deadline = Date().addingTimeInterval(10)
+      while arrived.withLock({ $0 }) < count, Date() < deadline { usleep(500) }
+      if arrived.withLock({ $0 }) == count { metEveryOther.withLock { $0 += 1 } }
+    }
+    #expect(seen.withLock { $0 } == [Int](repeating: 1, count: count))
+    #expect(metEveryOther.withLock { $0 } == count)
   }
 }

@@ -1,6 +1,7 @@
 // The README's "In the app" block, compiled as written: the lines between the markers must
 // equal the README's block (InTheAppSnippetTests checks), and the test runs it.
 import Foundation
+import LegacyDefaultsFoundation
 import Preferences
 import PreferencesMigration
 
@@ -16,7 +17,7 @@ func launch(suiteName: String) throws -> PreferencesStore {
   legacy?.set("NO", forKey: "PREFS_SOUND_ENABLED")
   legacy?.set(" 12", forKey: "PREFS_RANKING_SIZE")
 
-  let store = try PreferencesStore(suiteName: suiteName)
+  let store = try PreferencesStore(storage: UserDefaultsStorage(suiteName: suiteName))
   let plan = MigrationPlan(
     schemaVersion: 2,
     entries: [

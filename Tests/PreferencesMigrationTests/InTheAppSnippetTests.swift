@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaultsFoundation
 import Preferences
 import PreferencesMigration
 import PropertyList
@@ -32,7 +33,7 @@ import Testing
     // The second launch sets the legacy values again (the snippet does), then migrates:
     // the schema version says it is done, so nothing changes but those two keys.
     #expect(
-      try PreferencesStore(suiteName: suite).migrate(
+      try PreferencesStore(storage: UserDefaultsStorage(suiteName: suite)).migrate(
         MigrationPlan(schemaVersion: 2, entries: [])
       ).files.first?.status == .unchanged)
     #expect(try Data(contentsOf: file) == bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyDefaults
+import LegacyDefaultsFoundation
 import Preferences
 import PreferencesExamples
 import PreferencesMigration
@@ -37,7 +38,7 @@ import Testing
       PropertyList.read(Data(contentsOf: Self.sample)).value.dictionaryValue?.swiftDictionary)
     let suite = try Self.suite(folder, legacy)
     let plan = try Self.samplePlan()
-    let store = try PreferencesStore(suiteName: suite)
+    let store = try PreferencesStore(storage: UserDefaultsStorage(suiteName: suite))
     let report = try store.migrate(plan)
     #expect(report.files.first?.status == .migrated, "\(report.text())")
 
@@ -153,7 +154,7 @@ import Testing
     let legacy: [String: PlistValue] = ["PREFS_SOUND_ENABLED": "NO", "PREFS_RANKING_SIZE": 9]
     let oldSuite = try Self.suite(old, legacy)
     let new = try TemporaryFolder()
-    let store = try PreferencesStore(suiteName: new.file("new").path)
+    let store = try PreferencesStore(storage: UserDefaultsStorage(suiteName: new.file("new").path))
     let plan = MigrationPlan(
       schemaVersion: 1,
       entries: [
@@ -175,8 +176,8 @@ import Testing
   @Test func aChangeThroughOneStoreReachesTheOthersObservers() throws {
     let folder = try TemporaryFolder()
     let suite = folder.file("shared").path
-    let first = try PreferencesStore(suiteName: suite)
-    let second = try PreferencesStore(suiteName: suite)
+    let first = try PreferencesStore(storage: UserDefaultsStorage(suiteName: suite))
+    let second = try PreferencesStore(storage: UserDefaultsStorage(suiteName: suite))
     let seen = Mutex<[Int]>([])
     let observation = second.observe(Keys.rankingSize) { value in seen.withLock { $0.append(value) }
     }

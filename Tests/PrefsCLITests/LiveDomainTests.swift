@@ -1,4 +1,7 @@
 import Foundation
+import LegacyDefaults
+import LegacyDefaultsFoundation
+import PrefsCLI
 import PropertyList
 import TestSupport
 import Testing
@@ -239,34 +242,66 @@ import Testing
 }
 
 /// The `defaults` verbs given a domain name go through `UserDefaults(suiteName:)` on Apple
-/// platforms (so `cfprefsd` sees the change). Here the same path runs over corelibs'
-/// `UserDefaults`, chosen with PREFS_DOMAIN_STORAGE=userdefaults, in a temporary
-/// XDG_CONFIG_HOME: corelibs keeps the suite in `<domain>.plist` there, and never beside it the
-/// lock file prefs' own file storage would leave.
+/// platforms (so `cfprefsd` sees the change). The Linux command is built without
+/// `UserDefaults` (it links FoundationEssentials only); the same code path runs here in-process
+/// over corelibs' `UserDefaults`, handed in as a ``UserDefaultsAccess`` whose suites are named
+/// by paths in a temporary folder: corelibs keeps each in `<suite>.plist` there, and never
+/// beside it the lock file prefs' own file storage would leave.
 @Suite struct UserDefaultsCommandTests {
-  static let binary = External.product("prefs")
-
   @Test func writeReadRenameDeleteThroughUserDefaults() throws {
     let folder = try TemporaryFolder()
-    let env = ["XDG_CONFIG_HOME": folder.url.path, "PREFS_DOMAIN_STORAGE": "userdefaults"]
-    func prefs(_ arguments: String...) throws -> ProcessResult {
-      try External.run(Self.binary, arguments, environment: env)
+    let base = folder.url.path
+    let access = UserDefaultsAccess(isDefault: true) { name throws(DefaultsError) in
+      try UserDefaultsStorage(suiteName: base + "/" + name)
     }
-    #expect(try prefs("read", "com.example.ud").status == 1)
-    #expect(try prefs("write", "com.example.ud", "size", "-int", "12").status == 0)
-    #expect(try prefs("write", "com.example.ud", "name", "Lucas").status == 0)
+    func prefs(_ arguments: String...) -> (code: ExitCode, output: String, stderr: String) {
+      let console = CapturingConsole()
+      let code = Prefs.run(arguments, console: console, userDefaults: access)
+      return (code, console.output, console.stderr)
+    }
+    #expect(prefs("read", "com.example.ud").code == .notFound)
+    #expect(prefs("write", "com.example.ud", "size", "-int", "12").code == .ok)
+    #expect(prefs("write", "com.example.ud", "name", "Lucas").code == .ok)
     let file = folder.file("com.example.ud.plist")
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["size": 12, "name": "Lucas"])
     #expect(!FileManager.default.fileExists(atPath: file.path + ".lock"))
-    #expect(try prefs("read", "com.example.ud", "size").output == "12\n")
-    #expect(try prefs("read-type", "com.example.ud", "name").output == "Type is string\n")
-    #expect(try prefs("rename", "com.example.ud", "name", "user").status == 0)
-    #expect(try prefs("rename", "com.example.ud", "nope", "x").status == 1)
-    #expect(try prefs("delete", "com.example.ud", "size").status == 0)
-    #expect(try prefs("delete", "com.example.ud", "size").status == 1)
+    #expect(prefs("read", "com.example.ud", "size").output == "12\n")
+    #expect(prefs("read-type", "com.example.ud", "name").output == "Type is string\n")
+    #expect(prefs("rename", "com.example.ud", "name", "user").code == .ok)
+    #expect(prefs("rename", "com.example.ud", "nope", "x").code == .notFound)
+    #expect(prefs("delete", "com.example.ud", "size").code == .ok)
+    #expect(prefs("delete", "com.example.ud", "size").code == .notFound)
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["user": "Lucas"])
-    #expect(try prefs("delete", "com.example.ud").status == 0)
-    #expect(try prefs("read", "com.example.ud").status == 1)
+    #expect(prefs("delete", "com.example.ud").code == .ok)
+    #expect(prefs("read", "com.example.ud").code == .notFound)
+  }
+
+  /// The command as built here has no `UserDefaults`: asking for it is a usage error that says
+  /// so, and nothing is written anywhere.
+  @Test(.enabled(if: !External.isApplePlatform, "Apple platforms build it with UserDefaults"))
+  func theLinuxCommandRefusesUserDefaultsStorage() throws {
+    let folder = try TemporaryFolder()
+    let result = try External.run(
+      External.product("prefs"), ["write", "com.example.ud", "size", "-int", "12"],
+      environment: ["XDG_CONFIG_HOME": folder.url.path, "PREFS_DOMAIN_STORAGE": "userdefaults"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("built without UserDefaults"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  /// What makes the command start fast: on Linux it loads FoundationEssentials, never
+  /// libFoundation (and ICU under it). The dynamic section as `readelf` (binutils) shows it.
+  @Test(
+    .enabled(if: !External.isApplePlatform, "an ELF question"),
+    .enabled(if: External.which("readelf") != nil, "readelf (binutils) is not installed"))
+  func theCommandDoesNotLinkFoundation() throws {
+    let readelf = try #require(External.which("readelf"))
+    let result = try External.run(readelf, ["-d", External.product("prefs")])
+    #expect(result.status == 0, "\(result.stderr)")
+    let needed = result.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+    #expect(needed.contains { $0.contains("[libFoundationEssentials.so]") }, "\(needed)")
+    #expect(!needed.contains { $0.contains("[libFoundation.so]") }, "\(needed)")
+    #expect(!needed.contains { $0.contains("ICU") }, "\(needed)")
   }
 }
 

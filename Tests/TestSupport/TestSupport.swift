@@ -89,6 +89,15 @@ public struct ProcessResult: Sendable {
 }
 
 public enum External {
+  /// Whether the tests run on an Apple platform (where Foundation is the system's).
+  public static var isApplePlatform: Bool {
+    #if canImport(Darwin)
+      true
+    #else
+      false
+    #endif
+  }
+
   public static func which(_ tool: String) -> String? {
     let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
       separator: ":")

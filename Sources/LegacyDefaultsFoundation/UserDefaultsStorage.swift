@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import PropertyList
 
 /// An application domain kept by Foundation's `UserDefaults`: the storage for an app on Apple

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import PropertyList
 
 #if canImport(Darwin)
