@@ -91,7 +91,8 @@ let package = Package(
       name: "PrefsCLITests",
       dependencies: [
         "PrefsCLI", "LegacyDefaults", "LegacyDefaultsFoundation", "PropertyList", "TestSupport",
-      ]
+      ],
+      exclude: ["Golden"]
     ),
   ],
   swiftLanguageModes: [.v6]

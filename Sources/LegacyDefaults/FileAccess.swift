@@ -113,6 +113,8 @@ package enum FileAccess {
     }
     let size = Int(info.st_size)
     if size > limit { throw .tooLarge(path: path, size: size, limit: limit) }
+    // A small file is cheaper to copy than to map (a mapping, its page fault, its unmapping).
+    if size < 1 << 16 { return try readAll(fd, path: path, expected: size, limit: limit) }
     guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED
     else {
       return try readFile(path, limit: limit)
@@ -152,18 +154,18 @@ package enum FileAccess {
       if total == data.count {
         // At the size fstat gave: a small read says whether there is more (growing the
         // whole buffer to find the end would copy it and hold half as much again).
-        var probe = [UInt8](repeating: 0, count: 4096)
-        let n = probe.withUnsafeMutableBytes { raw -> Int in
-          guard let base = raw.baseAddress else { return 0 }
-          return read(fd, base, raw.count)
+        let n = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { probe -> Int in
+          guard let base = probe.baseAddress else { return 0 }
+          let n = read(fd, base, probe.count)
+          // The file grew (or is not a regular file): keep what came, read on.
+          if n > 0 { data.append(contentsOf: UnsafeRawBufferPointer(rebasing: probe[0..<n])) }
+          return n
         }
         if n < 0 {
           if errno == EINTR { continue }
           throw .io(path: path, reason: errnoText(errno))
         }
         if n == 0 { break }
-        // The file grew (or is not a regular file): read on, still within the limit.
-        data.append(contentsOf: probe[0..<n])
         total += n
         if total > limit { throw .tooLarge(path: path, size: total, limit: limit) }
         data.count += max(4096, total / 2)

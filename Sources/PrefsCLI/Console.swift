@@ -37,7 +37,7 @@ public final class StandardConsole: Console {
   public init() {}
 
   public func out(_ data: Data) {
-    data.withUnsafeBytes { FileAccess.writeAll($0, to: STDOUT_FILENO) }
+    _ = data.withUnsafeBytes { FileAccess.writeAll($0, to: STDOUT_FILENO) }
   }
   public func out(_ text: String) { Self.write(text, to: STDOUT_FILENO) }
   public func err(_ text: String) { Self.write(text, to: STDERR_FILENO) }
@@ -45,7 +45,7 @@ public final class StandardConsole: Console {
   /// The text's UTF-8 in place (no `Data` made on the way: this runs in every command).
   private static func write(_ text: String, to fd: Int32) {
     var text = text
-    text.withUTF8 { FileAccess.writeAll(UnsafeRawBufferPointer($0), to: fd) }
+    _ = text.withUTF8 { FileAccess.writeAll(UnsafeRawBufferPointer($0), to: fd) }
   }
   public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
   public var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
