@@ -25,20 +25,24 @@ extension Bench {
     // Start-up cases are short and noisy: many runs, interleaved with their baseline.
     let starts = quick ? 21 : 61
 
-    if let empty = try emptySwiftProgram() {
-      let (version, floor) = try interleaved(
-        starts, [prefs, "--version"], [empty])
+    // The floor is an empty program linked as this prefs is: against the toolchain's shared
+    // runtime (swiftc's default), or with it inside (`--static-swift-stdlib`, the Linux
+    // release build). The other floor is reported beside it, without a target.
+    let linked = Self.linking(of: prefs)
+    for (floorLinking, target) in [(linked, 1.4 as Double?), (linked.other, nil)] {
+      guard let empty = try emptySwiftProgram(floorLinking) else { continue }
+      let floorName =
+        "a Swift program that imports nothing (swiftc -O\(floorLinking.flags.map { " " + $0 }.joined()))"
+      let (version, floor) = try interleaved(starts, [prefs, "--version"], [empty])
       cases.append(
         Case(
-          name: "start: `prefs --version`", prefs: version,
-          baseline: "a Swift program that imports nothing (swiftc -O)", baselineMs: floor,
-          target: 1.4))
+          name: "start: `prefs --version` (\(linked.name))", prefs: version,
+          baseline: floorName, baselineMs: floor, target: target))
       let (read, floor2) = try interleaved(starts, [prefs, "read", small.path, "size"], [empty])
       cases.append(
         Case(
-          name: "start: `prefs read FILE KEY`, 3-key domain", prefs: read,
-          baseline: "a Swift program that imports nothing (swiftc -O)", baselineMs: floor2,
-          target: 1.4))
+          name: "start: `prefs read FILE KEY`, 3-key domain (\(linked.name))", prefs: read,
+          baseline: floorName, baselineMs: floor2, target: target))
     }
 
     let (one, start) = try interleaved(
@@ -116,18 +120,36 @@ extension Bench {
     FileHandle.standardError.write(Data("prefs-bench: \(message) skipped\n".utf8))
   }
 
-  /// An empty Swift program built with the toolchain's `swiftc -O` (dynamically linked, as
-  /// swiftc links by default): the floor of a Swift process's start.
-  func emptySwiftProgram() throws -> String? {
+  /// How a Swift executable is linked to the Swift runtime.
+  enum Linking {
+    case shared, `static`
+
+    var name: String { self == .shared ? "runtime shared" : "runtime inside" }
+    var flags: [String] { self == .shared ? [] : ["-static-stdlib"] }
+    var other: Linking { self == .shared ? .static : .shared }
+  }
+
+  /// Whether `binary` loads the Swift runtime's shared library (its dynamic section, as
+  /// `readelf -d` shows it; without readelf, or on Apple platforms, shared).
+  static func linking(of binary: String) -> Linking {
+    guard let readelf = which("readelf"),
+      let output = try? capture([readelf, "-d", binary])
+    else { return .shared }
+    return output.contains("[libswiftCore.so]") ? .shared : .static
+  }
+
+  /// An empty Swift program built with the toolchain's `swiftc -O`, linked as asked: the floor
+  /// of a Swift process's start.
+  func emptySwiftProgram(_ linking: Linking) throws -> String? {
     guard let swiftc = Self.which("swiftc") else {
       skip("swiftc not found: the start-up floor")
       return nil
     }
     let source = folder.appendingPathComponent("empty.swift")
     try Data("print(\"\")\n".utf8).write(to: source)
-    let program = folder.appendingPathComponent("empty").path
-    guard (try? time([swiftc, "-O", source.path, "-o", program])) != nil else {
-      skip("swiftc could not build an empty program: the start-up floor")
+    let program = folder.appendingPathComponent("empty-\(linking)").path
+    guard (try? time([swiftc, "-O"] + linking.flags + [source.path, "-o", program])) != nil else {
+      skip("swiftc could not build an empty program (\(linking.name)): the start-up floor")
       return nil
     }
     return program
@@ -179,6 +201,23 @@ extension Bench {
       throw BenchError(description: "\(command.joined(separator: " ")) failed (status \(status))")
     }
     return elapsed
+  }
+
+  /// A command's standard output (Foundation's Process: for set-up, never timed).
+  static func capture(_ command: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BenchError(description: "\(command.joined(separator: " ")) failed")
+    }
+    return String(decoding: data, as: UTF8.self)
   }
 
   static func which(_ name: String) -> String? {

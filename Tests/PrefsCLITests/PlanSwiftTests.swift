@@ -12,8 +12,11 @@ struct PlanSwiftTests {
   static let sample = samples.appendingPathComponent("com.exmo.equizmo.plist").path
   static let plan = samples.appendingPathComponent("equizmo-plan.json").path
 
-  /// The folder `swift build` put the library's modules and objects in.
-  static var buildFolder: URL { URL(fileURLWithPath: binary).deletingLastPathComponent() }
+  /// The folder `swift build` put the library's modules and objects in (beside the test
+  /// bundle), whichever `prefs` the tests run.
+  static var buildFolder: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  }
 
   /// Compiles `sources` with the library's modules and object files into an executable.
   static func compile(_ sources: [URL], to executable: URL) throws -> ProcessResult {

@@ -159,8 +159,12 @@ extension External {
   public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  /// An executable product of this package, built next to the test bundle by `swift test`.
+  /// An executable product of this package, built next to the test bundle by `swift test`;
+  /// `PREFS_TEST_BINARY` names another `prefs` to test (CI: the static release build).
   public static func product(_ name: String) -> String {
+    if name == "prefs", let binary = ProcessInfo.processInfo.environment["PREFS_TEST_BINARY"] {
+      return binary
+    }
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for folder in [beside, beside.deletingLastPathComponent()] {
       let candidate = folder.appendingPathComponent(name).path
