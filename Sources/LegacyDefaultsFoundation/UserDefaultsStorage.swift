@@ -14,7 +14,7 @@ import PropertyList
 /// Changes made through other `UserDefaults` instances in this process reach the stores over
 /// this storage through `UserDefaults.didChangeNotification` (which swift-corelibs-foundation
 /// does not post, so this storage posts it there after each update). Changes by other
-/// processes are seen at ``DefaultsStore/synchronize()``.
+/// processes are seen at `DefaultsStore.synchronize()`.
 public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
   /// The `UserDefaults` instance (thread-safe, as Foundation documents it).
   public let userDefaults: UserDefaults

@@ -62,7 +62,7 @@ public final class PreferencesStore: Sendable {
     }
   }
 
-  /// The store of a domain kept by `storage`: a ``LegacyDefaults/DefaultsStorage`` such as
+  /// The store of a domain kept by `storage`: a `DefaultsStorage` such as
   /// `UserDefaultsStorage(userDefaults, domain:)` or `UserDefaultsStorage(suiteName:)` (module
   /// `LegacyDefaultsFoundation`), a file, or memory.
   public convenience init(storage: any DefaultsStorage, writesThrough: Bool = true)
