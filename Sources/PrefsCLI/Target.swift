@@ -81,7 +81,8 @@ enum Target {
 
   /// A FILE|DOMAIN argument of the `defaults`-style verbs (read, read-type, write, delete,
   /// rename, import): a path is a file; a domain name is a `UserDefaults` domain on Apple
-  /// platforms (`PREFS_DOMAIN_STORAGE=userdefaults` elsewhere, `=file` to force files) and the
+  /// platforms (`PREFS_DOMAIN_STORAGE=file` forces the file; elsewhere `=userdefaults` asks for
+  /// `UserDefaults`, which only a ``UserDefaultsAccess`` handed to the run provides) and the
   /// file in the platform's folder otherwise.
   static func domain(_ argument: String, locator: DomainLocator? = nil)
     throws(CommandFailure) -> Domain
