@@ -78,14 +78,17 @@ package enum Threads {
         #else
           var thread = pthread_t()
         #endif
-        let status = pthread_create(
-          &thread, nil,
-          { context in
-            guard let context else { return nil }
-            let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
-            job.body(job.index)
-            return nil
-          }, job)
+        // The start routine's context is optional on Linux, not on Apple platforms.
+        #if canImport(Darwin)
+          let status = pthread_create(&thread, nil, { Threads.run($0) }, job)
+        #else
+          let status = pthread_create(
+            &thread, nil,
+            { context in
+              guard let context else { return nil }
+              return Threads.run(context)
+            }, job)
+        #endif
         #if canImport(Darwin)
           if status == 0, let thread {
             started.append(thread)
@@ -100,6 +103,13 @@ package enum Threads {
       for index in inline { body(index) }
       for thread in started { pthread_join(thread, nil) }
     }
+  }
+
+  /// A started thread's work: its job, once.
+  private static func run(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
+    job.body(job.index)
+    return nil
   }
 
   private static func abandon(_ job: UnsafeMutableRawPointer, _ inline: inout [Int], _ index: Int) {
