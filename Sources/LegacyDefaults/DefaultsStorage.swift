@@ -173,4 +173,13 @@ package final class ReentrantExclusion: @unchecked Sendable {
     if depth == 1, let outermost { return try outermost(body) }
     return try body()
   }
+
+  /// Whether this thread could take the lock now without waiting: nobody holds it, or this
+  /// thread does (a nested call). A notification handler asks before it reads: the thread
+  /// that holds the lock may be the one posting, waiting for a lock this thread holds.
+  package var isFreeOrHeldHere: Bool {
+    guard lock.tryLock() else { return false }
+    lock.unlock()
+    return true
+  }
 }

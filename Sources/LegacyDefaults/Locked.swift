@@ -51,6 +51,8 @@ package final class ThreadLock: @unchecked Sendable {
   }
 
   package func lock() { pthread_mutex_lock(mutex) }
+  /// Takes the lock if that needs no waiting (a recursive lock this thread holds, too).
+  package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
   package func unlock() { pthread_mutex_unlock(mutex) }
 }
 

@@ -148,8 +148,22 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
     Self.announce(userDefaults)
   }
 
+  /// Notifications arrive on the posting thread, which may hold another domain's lock (a
+  /// nested update, or corelibs posting from inside `removePersistentDomain`) while this
+  /// domain's lock is held by a thread posting the other way round. So the handler runs at once
+  /// only when this domain's lock is free (or held by this thread); otherwise it runs on
+  /// another thread, after the writer, which announces again when it is done.
   public func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
-    NotificationObservation(name: UserDefaults.didChangeNotification, handler: handler)
+    let domain = self.domain
+    return NotificationObservation(name: UserDefaults.didChangeNotification) {
+      let exclusion = ExclusionTable.userDefaults.acquire(domain)
+      defer { ExclusionTable.userDefaults.release(domain) }
+      if exclusion.isFreeOrHeldHere {
+        handler()
+      } else {
+        DispatchQueue.global().async(execute: handler)
+      }
+    }
   }
 
   /// The value as the medium keeps it. swift-corelibs-foundation writes its files as XML, which

@@ -335,3 +335,57 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     #expect(metEveryOther.withLock { $0 } == count)
   }
 }
+
+/// `UserDefaults` announces a change on the writer's thread, which may hold a domain's lock:
+/// a store told there must not wait for a lock another writer holds while that writer, posting
+/// its own announcement, waits for ours (what a CI run once hung on: an update body writing
+/// another suite while another thread removed a third suite's domain).
+@Suite struct AnnouncementTests {
+  @Test func crossingAnnouncementsDoNotDeadlock() throws {
+    let folder = try TemporaryFolder()
+    func store(_ name: String) throws -> DefaultsStore {
+      try DefaultsStore(
+        storage: UserDefaultsStorage(suiteName: folder.file(name).path), flushAtExit: false)
+    }
+    // Each thread holds its own suite's lock (an update body) and then writes a suite of its
+    // own, whose announcement reaches the store the other thread holds.
+    let held = [try store("a"), try store("b")]
+    let written = [try store("c"), try store("d")]
+    let arrived = Mutex(0)
+    let finished = DispatchSemaphore(value: 0)
+    let failures = Mutex<[String]>([])
+    Thread.detachNewThread {
+      Threads.concurrentPerform(iterations: 2) { n in
+        do {
+          try held[n].update("k") { _ in
+            arrived.withLock { $0 += 1 }
+            let deadline = Date().addingTimeInterval(10)
+            while arrived.withLock({ $0 }) < 2, Date() < deadline { usleep(1000) }
+            do {
+              try written[n].set(n, forKey: "x")
+              try written[n].synchronizeOrThrow()
+            } catch {
+              failures.withLock { $0.append("\(error)") }
+            }
+            return .int(Int64(n))
+          }
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      finished.signal()
+    }
+    // A deadlock leaves the two threads stuck: reported, not waited for.
+    let result = finished.wait(timeout: .now() + 30)
+    #expect(result == .success, "the two writers deadlocked on each other's announcements")
+    guard result == .success else { return }
+    #expect(failures.withLock { $0 }.isEmpty)
+    for (n, store) in written.enumerated() { #expect(store.integer(forKey: "x") == n) }
+    // The announcements held back reach the stores afterwards.
+    let deadline = Date().addingTimeInterval(10)
+    while held.contains(where: { $0.object(forKey: "k") == nil }), Date() < deadline {
+      usleep(1000)
+    }
+    for (n, store) in held.enumerated() { #expect(store.integer(forKey: "k") == n) }
+  }
+}
