@@ -253,12 +253,9 @@ package struct DomainFile: DefaultsStorage {
     var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    func digits(_ value: Int32, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return digits(parts.tm_year + 1900, 4) + digits(parts.tm_mon + 1, 2) + digits(parts.tm_mday, 2)
-      + "T" + digits(parts.tm_hour, 2) + digits(parts.tm_min, 2) + digits(parts.tm_sec, 2) + "Z"
+    return (parts.tm_year + 1900).zeroPadded(width: 4) + (parts.tm_mon + 1).zeroPadded(width: 2)
+      + parts.tm_mday.zeroPadded(width: 2) + "T" + parts.tm_hour.zeroPadded(width: 2)
+      + parts.tm_min.zeroPadded(width: 2) + parts.tm_sec.zeroPadded(width: 2) + "Z"
   }
 
   /// Creates the folder (mode 0700) when it is missing.

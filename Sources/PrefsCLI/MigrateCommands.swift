@@ -116,7 +116,7 @@ enum Migrate {
       if item == "-" {
         let input: Data
         do {
-          input = try FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes)
+          input = try FileAccess.readStandardInput(limit: Prefs.inputLimit)
         } catch {
           throw CommandFailure(error)
         }

@@ -186,7 +186,7 @@ enum Import {
     if source == "-" {
       do {
         document = try PropertyList.read(
-          FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes))
+          FileAccess.readStandardInput(limit: Prefs.inputLimit))
       } catch {
         throw CommandFailure(.dataError, "standard input: \(error)")
       }

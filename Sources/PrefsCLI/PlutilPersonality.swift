@@ -119,7 +119,7 @@ enum PlutilPersonality {
     if path == "-" {
       do {
         return try PropertyList.read(
-          FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes))
+          FileAccess.readStandardInput(limit: Prefs.inputLimit))
       } catch {
         throw Failure(message: "<stdin>: \(error)")
       }

@@ -33,24 +33,21 @@ enum Target {
     /// A file (a path, or a domain name resolved to the platform's folder).
     case file(String)
     /// A `UserDefaults` persistent domain: a domain name on Apple platforms, as `defaults`
-    /// reaches it, so that `cfprefsd` sees the change.
-    case userDefaults(String)
+    /// reaches it, so that `cfprefsd` sees the change; opened through the run's access.
+    case userDefaults(String, UserDefaultsAccess)
 
     /// The path, or `UserDefaults(name)`, for messages.
     var name: String {
       switch self {
       case .file(let path): path
-      case .userDefaults(let domain): "UserDefaults(\(domain))"
+      case .userDefaults(let domain, _): "UserDefaults(\(domain))"
       }
     }
 
     func storage() throws(CommandFailure) -> any DefaultsStorage {
       switch self {
       case .file(let path): return DomainFile(url: URL(fileURLWithPath: path))
-      case .userDefaults(let domain):
-        guard let access = Target.userDefaults else {
-          throw CommandFailure(.usage, UserDefaultsAccess.missing)
-        }
+      case .userDefaults(let domain, let access):
         do {
           return try access.open(domain)
         } catch {
@@ -93,7 +90,7 @@ enum Target {
     let userDefaults =
       choice.map { $0 == "userdefaults" } ?? Target.userDefaults?.isDefault ?? false
     guard userDefaults else { return .file(try path(argument, locator: locator)) }
-    guard Target.userDefaults != nil else {
+    guard let access = Target.userDefaults else {
       throw CommandFailure(.usage, UserDefaultsAccess.missing)
     }
     do {
@@ -101,7 +98,7 @@ enum Target {
     } catch {
       throw CommandFailure(.usage, error.description)
     }
-    return .userDefaults(argument)
+    return .userDefaults(argument, access)
   }
 
   static let dialects: [String: Dialect] = Dictionary(

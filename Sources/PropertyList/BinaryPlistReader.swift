@@ -210,15 +210,17 @@ struct BinaryPlistReader {
       case .general: break
       }
     }
-    if !scanned { allocateMarks() }
-    for n in 0..<(scanned ? 0 : count) {
-      let refOffset = refs + n * objectRefSize
-      let name = try decodeKey(
-        try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
-      guard warnings.isEmpty else { return .undecided }
-      guard name == key else { continue }
-      guard PlistDictionary.sameBytes(name, key), match == nil else { return .undecided }
-      match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+    if !scanned {
+      allocateMarks()
+      for n in 0..<count {
+        let refOffset = refs + n * objectRefSize
+        let name = try decodeKey(
+          try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
+        guard warnings.isEmpty else { return .undecided }
+        guard name == key else { continue }
+        guard PlistDictionary.sameBytes(name, key), match == nil else { return .undecided }
+        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+      }
     }
     guard let match else { return .absent }
     if match == topObject { return .undecided }

@@ -10,12 +10,18 @@
 // The tests compare each against Foundation itself.
 
 extension BinaryInteger {
+  /// The (non-negative) value zero-padded to at least `width` digits of `radix`: `%0<width>d`,
+  /// or `%0<width>x` (`%0<width>X` when `uppercase`) in radix 16.
+  package func zeroPadded(width: Int, radix: Int = 10, uppercase: Bool = false) -> String {
+    let digits = String(self, radix: radix, uppercase: uppercase)
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+
   /// The value in hexadecimal, zero-padded to at least `width` digits: `%0<width>x`
   /// (`%0<width>X` when `uppercase`).
   package func hex(width: Int, uppercase: Bool = false) -> String {
-    let digits = String(self, radix: 16, uppercase: uppercase)
-    return digits.count >= width
-      ? digits : String(repeating: "0", count: width - digits.count) + digits
+    zeroPadded(width: width, radix: 16, uppercase: uppercase)
   }
 }
 
