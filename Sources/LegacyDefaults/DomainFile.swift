@@ -187,7 +187,9 @@ package struct DomainFile: DefaultsStorage {
     }
     let exclusion = ExclusionTable.files.acquire(lockKey)
     defer { ExclusionTable.files.release(lockKey) }
-    return try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
+    return try exclusion.withLock(outermost: { body throws(DefaultsError) in
+      try withFileLock(exclusion, body)
+    }) { () throws(DefaultsError) in
       var snapshot = try read()
       let generation = exclusion.generation
       let changes = try change(snapshot)
@@ -224,11 +226,14 @@ package struct DomainFile: DefaultsStorage {
     try refuseSymbolicLink()
     let exclusion = ExclusionTable.files.acquire(lockKey)
     defer { ExclusionTable.files.release(lockKey) }
-    try exclusion.withLock(outermost: withFileLock) { () throws(DefaultsError) in
-      if unlink(path) != 0, errno != ENOENT {
+    try exclusion.withLock(outermost: { body throws(DefaultsError) in
+      try withFileLock(exclusion, body)
+    }) { () throws(DefaultsError) in
+      if unlink(path) == 0 {
+        exclusion.bump()
+      } else if errno != ENOENT {
         throw .cannotWrite(path: path, reason: FileAccess.errnoText(errno))
       }
-      exclusion.bump()
     }
   }
 
@@ -258,39 +263,92 @@ package struct DomainFile: DefaultsStorage {
       + parts.tm_min.zeroPadded(width: 2) + parts.tm_sec.zeroPadded(width: 2) + "Z"
   }
 
-  /// Creates the folder (mode 0700) when it is missing.
+  /// Creates the folder (mode 0700, owned as its parent folder's owner when that is not this
+  /// process's user) when it is missing.
   func ensureFolder() throws(DefaultsError) {
-    var info = stat()
-    if stat(folder, &info) == 0 { return }
     do {
-      try FileManager.default.createDirectory(
-        atPath: folder, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+      try FileAccess.createFolder(folder)
     } catch {
-      throw .cannotWrite(
-        path: folder, reason: "cannot create the folder: \(FileAccess.reason(of: error))")
+      guard case .cannotCreate(let failed, let reason) = error else {
+        throw .cannotWrite(path: path, reason: error.description)
+      }
+      throw .cannotWrite(path: path, reason: "cannot create the folder \(failed): \(reason)")
     }
   }
 
   /// Runs `body` holding an exclusive `flock` on `<file>.lock`, shared by every process that
   /// uses prefs on this domain.
-  private func withFileLock<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+  ///
+  /// The lock file is opened without following a link and without waiting (a FIFO planted
+  /// there is refused), and belongs to the domain file's owner (or, for a new domain, the
+  /// folder's). A lock file this call created is removed again, still locked, when the call
+  /// wrote nothing (it failed, or changed nothing): a command that fails leaves nothing behind.
+  /// Every locker therefore checks, once it holds the lock, that the path still names the
+  /// file it locked, and starts again when it does not.
+  private func withFileLock<T>(
+    _ exclusion: ReentrantExclusion, _ body: () throws(DefaultsError) -> T
+  ) throws(DefaultsError) -> T {
     try ensureFolder()
-    if locking == .whenShared, access(lockPath, F_OK) != 0 { return try body() }
-    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else {
-      throw .cannotLock(
-        path: path, reason: "cannot open its lock file \(lockPath): \(FileAccess.errnoText(errno))")
-    }
-    defer { close(fd) }
-    while flock(fd, LOCK_EX) != 0 {
-      if errno != EINTR {
+    while true {
+      var created = false
+      var fd = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+      if fd < 0, errno == ENOENT {
+        if locking == .whenShared { return try body() }
+        fd = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        if fd < 0, errno == EEXIST { continue }
+        created = fd >= 0
+      }
+      guard fd >= 0 else {
         throw .cannotLock(
-          path: path, reason: "cannot lock \(lockPath): \(FileAccess.errnoText(errno))")
+          path: path,
+          reason: "cannot open its lock file \(lockPath): \(FileAccess.errnoText(errno))")
+      }
+      defer { close(fd) }
+      var info = stat()
+      guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        if created { unlink(lockPath) }
+        throw .cannotLock(
+          path: path,
+          reason: "its lock file \(lockPath) is "
+            + FileAccess.kindName(info.st_mode & S_IFMT) + ", not a regular file")
+      }
+      if created {
+        let owner = FileAccess.Ownership.of(path) ?? .newFile(in: folder)
+        let code = FileAccess.Ownership(user: owner.user, group: owner.group, mode: 0o600)
+          .apply(to: fd)
+        if code != 0 {
+          unlink(lockPath)
+          throw .cannotLock(
+            path: path,
+            reason: "cannot give its lock file \(lockPath) its owner: \(FileAccess.errnoText(code))"
+          )
+        }
+      }
+      while flock(fd, LOCK_EX) != 0 {
+        if errno != EINTR {
+          if created { unlink(lockPath) }
+          throw .cannotLock(
+            path: path, reason: "cannot lock \(lockPath): \(FileAccess.errnoText(errno))")
+        }
+      }
+      defer { flock(fd, LOCK_UN) }
+      // A locker that created the file and wrote nothing removed it while this one waited:
+      // what this holds is no longer the domain's lock.
+      var current = stat()
+      guard stat(lockPath, &current) == 0, current.st_ino == info.st_ino,
+        current.st_dev == info.st_dev
+      else { continue }
+      guard created else { return try body() }
+      let generation = exclusion.generation
+      do {
+        let result = try body()
+        if exclusion.generation == generation { unlink(lockPath) }
+        return result
+      } catch {
+        unlink(lockPath)
+        throw error
       }
     }
-    defer { flock(fd, LOCK_UN) }
-    return try body()
   }
 
   /// Removes temporary files a writer killed between creating and renaming them left behind.

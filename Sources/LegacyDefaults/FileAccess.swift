@@ -21,6 +21,9 @@ package enum FileAccess {
     case denied(path: String)
     /// The path names a folder, not a file.
     case isFolder(path: String)
+    /// The path names something that is not a regular file (a FIFO, a socket, a device):
+    /// refused before a byte is read, so that nothing waits on it or reads it without end.
+    case notRegular(path: String, kind: String)
     case tooLarge(path: String, size: Int, limit: Int)
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
@@ -31,6 +34,7 @@ package enum FileAccess {
       case .missing: "no such file"
       case .denied: "permission denied"
       case .isFolder: "is a folder"
+      case .notRegular(_, let kind): "is \(kind), not a regular file"
       case .io(_, let reason): reason
       case .tooLarge(_, let size, let limit):
         "\(size) bytes is larger than the \(limit)-byte input limit"
@@ -40,7 +44,8 @@ package enum FileAccess {
 
     package var description: String {
       switch self {
-      case .missing(let path), .denied(let path), .isFolder(let path): "\(path): \(reason)"
+      case .missing(let path), .denied(let path), .isFolder(let path), .notRegular(let path, _):
+        "\(path): \(reason)"
       case .tooLarge(let path, let size, let limit):
         "\(path): \(size) bytes is larger than the \(limit)-byte input limit"
       case .io(let path, let reason): "\(path): \(reason)"
@@ -96,59 +101,74 @@ package enum FileAccess {
     try readAll(STDIN_FILENO, path: "standard input", expected: 0, limit: limit)
   }
 
-  /// The file mapped into memory, for a command that only reads it and touches a small part
-  /// of it (one key of a large binary file): no copy, and only the pages looked at are read.
-  /// Anything that cannot be mapped (an empty or special file) is read as ``readFile(_:limit:)``
-  /// reads it. A file truncated in place by another program while it is mapped would stop
-  /// this process (SIGBUS) — the writers of preferences (prefs, Foundation, GNUstep) replace a
-  /// file by renaming a new one over it, which leaves the mapped one whole — so the writing
-  /// commands never use this.
-  package static func mapFile(_ path: String, limit: Int) throws(Failure) -> Data {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return try readFile(path, limit: limit) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
-      return try readFile(path, limit: limit)
-    }
-    let size = Int(info.st_size)
-    if size > limit { throw .tooLarge(path: path, size: size, limit: limit) }
-    // A small file is cheaper to copy than to map (a mapping, its page fault, its unmapping).
-    if size < 1 << 16 { return try readAll(fd, path: path, expected: size, limit: limit) }
-    guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED
-    else {
-      return try readFile(path, limit: limit)
-    }
-    return Data(
-      bytesNoCopy: address, count: size,
-      deallocator: .custom { pointer, count in munmap(pointer, count) })
-  }
-
-  /// The whole file, refusing one larger than `limit` bytes before reading it.
-  package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  /// Opens `path` for reading without waiting on it (`O_NONBLOCK`: a FIFO planted where a
+  /// file was expected opens at once) and checks, before a byte is read, that it is a regular
+  /// file no larger than `limit`. Returns the descriptor (close-on-exec) and the file's size.
+  private static func openRegularFile(_ path: String, limit: Int) throws(Failure) -> (
+    fd: Int32, size: Int
+  ) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else {
       let code = errno
       switch code {
       case ENOENT, ENOTDIR: throw .missing(path: path)
       case EACCES, EPERM: throw .denied(path: path)
+      case ENXIO: throw .notRegular(path: path, kind: "a socket or a device")
       default: throw .io(path: path, reason: errnoText(code))
       }
     }
-    defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw .isFolder(path: path) }
-    let expected = Int(info.st_size)
-    if expected > limit { throw .tooLarge(path: path, size: expected, limit: limit) }
-    return try readAll(fd, path: path, expected: expected, limit: limit)
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      close(fd)
+      throw .io(path: path, reason: errnoText(code))
+    }
+    let kind = info.st_mode & S_IFMT
+    guard kind == S_IFREG else {
+      close(fd)
+      if kind == S_IFDIR { throw .isFolder(path: path) }
+      throw .notRegular(path: path, kind: kindName(kind))
+    }
+    let size = Int(info.st_size)
+    if size > limit {
+      close(fd)
+      throw .tooLarge(path: path, size: size, limit: limit)
+    }
+    return (fd, size)
   }
 
-  /// What `fd` holds to its end, in a buffer of `expected` bytes grown as needed.
+  /// What a file that is not a regular file is, for messages.
+  static func kindName(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFLNK: "a symbolic link"
+    case S_IFDIR: "a folder"
+    default: "not a regular file"
+    }
+  }
+
+  /// The whole file, refusing anything but a regular file (a FIFO, a socket, a device: named
+  /// and refused before a byte is read) and a file larger than `limit` bytes before reading
+  /// it. A file that grows while it is read is refused as soon as it passes the limit: a read
+  /// never holds more than `limit` bytes.
+  ///
+  /// Preferences files are read, never mapped: a mapped file that another program truncates
+  /// in place would end this process with SIGBUS.
+  package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
+    let (fd, size) = try openRegularFile(path, limit: limit)
+    defer { close(fd) }
+    return try readAll(fd, path: path, expected: size, limit: limit)
+  }
+
+  /// What `fd` holds to its end, in a buffer of `expected` bytes grown as needed, never
+  /// beyond `limit` bytes (one more byte read says the input is larger).
   private static func readAll(_ fd: Int32, path: String, expected: Int, limit: Int)
     throws(Failure) -> Data
   {
-    var data = Data(count: max(expected, 0))
+    var data = Data(count: min(max(expected, 0), limit))
     var total = 0
     while true {
       if total == data.count {
@@ -156,19 +176,22 @@ package enum FileAccess {
         // whole buffer to find the end would copy it and hold half as much again).
         let n = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { probe -> Int in
           guard let base = probe.baseAddress else { return 0 }
-          let n = read(fd, base, probe.count)
+          let n = read(fd, base, min(probe.count, limit + 1 - total))
           // The file grew (or is not a regular file): keep what came, read on.
-          if n > 0 { data.append(contentsOf: UnsafeRawBufferPointer(rebasing: probe[0..<n])) }
+          if n > 0, total + n <= limit {
+            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: probe[0..<n]))
+          }
           return n
         }
         if n < 0 {
           if errno == EINTR { continue }
+          if errno == EAGAIN { throw .io(path: path, reason: "no data to read (not a file)") }
           throw .io(path: path, reason: errnoText(errno))
         }
         if n == 0 { break }
         total += n
         if total > limit { throw .tooLarge(path: path, size: total, limit: limit) }
-        data.count += max(4096, total / 2)
+        data.count = min(limit, data.count + max(4096, total / 2))
         continue
       }
       let n = data.withUnsafeMutableBytes { raw -> Int in
@@ -186,17 +209,98 @@ package enum FileAccess {
     return data
   }
 
-  /// Replaces `path` with `data` atomically: a temporary file created exclusively (mode
-  /// 0600, by `mkstemp`, so its name is not predictable) in the same folder, written, flushed
-  /// to disk, renamed over the target, and the folder flushed. On any failure the temporary
-  /// file is removed and the target is untouched.
+  /// Who owns a file prefs writes, and its permission bits.
+  ///
+  /// A file prefs replaces keeps its owner, group and mode; a new file goes to the owner of
+  /// its folder when that is not this process's user (an administrator writing into a user's
+  /// preferences folder), with mode 0600. Changing the owner needs privileges only when it
+  /// differs, so an unprivileged writer, whose files are its own, is unaffected.
+  package struct Ownership: Sendable, Hashable {
+    package var user: uid_t
+    package var group: gid_t
+    /// The permission bits (`0o644`); set-id and sticky bits are never copied.
+    package var mode: mode_t
+
+    package init(user: uid_t, group: gid_t, mode: mode_t) {
+      self.user = user
+      self.group = group
+      self.mode = mode & 0o777
+    }
+
+    /// The owner, group and mode of the regular file at `path` (nil: none there).
+    package static func of(_ path: String) -> Ownership? {
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+      return Ownership(user: info.st_uid, group: info.st_gid, mode: info.st_mode)
+    }
+
+    /// A new file's in `folder`: the folder's owner and group when the folder is not this
+    /// process's user's, else this process's; mode `mode`.
+    package static func newFile(in folder: String, mode: mode_t = 0o600) -> Ownership {
+      var info = stat()
+      if stat(folder, &info) == 0, info.st_uid != geteuid() {
+        return Ownership(user: info.st_uid, group: info.st_gid, mode: mode)
+      }
+      return Ownership(user: geteuid(), group: getegid(), mode: mode)
+    }
+
+    /// Gives the open file `fd` this owner (when it differs) and mode. Without the
+    /// privilege to give a file away (`EPERM`), the group alone is tried, then the file stays
+    /// this process's user's: a writer that may replace another user's file (a shared,
+    /// group-writable folder) still writes it, as every atomic writer does.
+    package func apply(to fd: Int32) -> Int32 {
+      var info = stat()
+      guard fstat(fd, &info) == 0 else { return errno }
+      if info.st_uid != user || info.st_gid != group {
+        if fchown(fd, user, group) != 0 {
+          let code = errno
+          guard code == EPERM else { return code }
+          if info.st_gid != group, fchown(fd, uid_t.max, group) != 0, errno != EPERM {
+            return errno
+          }
+        }
+      }
+      if info.st_mode & 0o7777 != mode, fchmod(fd, mode) != 0 { return errno }
+      return 0
+    }
+  }
+
+  /// Creates `path` as a folder (mode 0700), with any missing folders above it when
+  /// `intermediates`, each owned as ``Ownership/newFile(in:mode:)`` says for its parent (an
+  /// administrator creating a user's preferences folder creates it for that user).
+  package static func createFolder(_ path: String, intermediates: Bool = true) throws(Failure) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw .cannotCreate(path: path, reason: "it exists and is not a folder")
+      }
+      return
+    }
+    let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    if intermediates, parent != path, !parent.isEmpty { try createFolder(parent) }
+    guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+      throw .cannotCreate(path: path, reason: errnoText(errno))
+    }
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { throw .cannotCreate(path: path, reason: errnoText(errno)) }
+    defer { close(fd) }
+    let code = Ownership.newFile(in: parent, mode: 0o700).apply(to: fd)
+    if code != 0 { throw .cannotCreate(path: path, reason: errnoText(code)) }
+  }
+
+  /// Replaces `path` with `data` atomically: a temporary file created exclusively (by
+  /// `mkstemp`, so its name is not predictable) in the same folder, given the owner, group and
+  /// mode the file must have (`ownership`; by default those of the file it replaces, or for a
+  /// new file ``Ownership/newFile(in:mode:)``), written, flushed to disk, renamed over the
+  /// target, and the folder flushed. On any failure the temporary file is removed and the
+  /// target is untouched.
   ///
   /// With `durable: false` the flushes are left out: the replacement is still atomic for every
   /// reader, but survives a crash only after a later ``flushFileSystem(containing:)`` (a batch
   /// of many new files flushes once at the end instead of twice per file).
-  package static func atomicWrite(_ data: Data, to path: String, durable: Bool = true)
-    throws(Failure)
-  {
+  package static func atomicWrite(
+    _ data: Data, to path: String, durable: Bool = true, ownership: Ownership? = nil
+  ) throws(Failure) {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
@@ -211,11 +315,18 @@ package enum FileAccess {
     let temporary = String(
       decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: Failure?
-    let written = writeAll(data, to: fd)
-    if written != 0 {
-      failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
-    } else if durable, fsync(fd) != 0 {
-      failure = .io(path: path, reason: "flushing the temporary file: \(errnoText(errno))")
+    let owner = ownership ?? Ownership.of(path) ?? Ownership.newFile(in: folder)
+    let owned = owner.apply(to: fd)
+    if owned != 0 {
+      failure = .cannotCreate(
+        path: path, reason: "giving the new file its owner and mode: \(errnoText(owned))")
+    } else {
+      let written = writeAll(data, to: fd)
+      if written != 0 {
+        failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
+      } else if durable, fsync(fd) != 0 {
+        failure = .io(path: path, reason: "flushing the temporary file: \(errnoText(errno))")
+      }
     }
     close(fd)
     if failure == nil, rename(temporary, path) != 0 {

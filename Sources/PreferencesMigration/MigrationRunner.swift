@@ -137,7 +137,8 @@ public struct MigrationRunner: Sendable {
     } catch {
       outcome.status =
         switch error {
-        case .cannotRead: .missing
+        // The legacy file cannot be read; the output (a FIFO where it goes): a failed write.
+        case .cannotRead(let path, _): path == legacyFile.path ? .missing : .failed
         case .notADictionary, .indistinctKeys: .malformed
         case .cannotEncode, .unsupportedValue, .emptyKey: .refused
         default: .failed
@@ -223,7 +224,8 @@ public struct MigrationRunner: Sendable {
         directory.appendingPathComponent(url.lastPathComponent + ".backup-\(attempt)").path
       attempt += 1
     }
-    try FileAccess.atomicWrite(data, to: target)
+    // The copy belongs to whom the original does, with its mode.
+    try FileAccess.atomicWrite(data, to: target, ownership: FileAccess.Ownership.of(path))
     return target
   }
 

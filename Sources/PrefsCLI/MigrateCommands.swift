@@ -35,13 +35,11 @@ enum Migrate {
       let isFolder = exists && FileAccess.isFolder(out)
       if legacy.count > 1 || isFolder {
         if !exists, !args.has("--dry-run") {
+          // The folder named, never the folders above it.
           do {
-            try FileManager.default.createDirectory(
-              atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
+            try FileAccess.createFolder(out, intermediates: false)
           } catch {
-            throw CommandFailure(
-              .cannotCreate, "\(out): cannot create the folder: \(FileAccess.reason(of: error))")
+            throw CommandFailure(.cannotCreate, "\(out): cannot create the folder: \(error.reason)")
           }
         } else if exists, !isFolder {
           throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")

@@ -12,6 +12,9 @@ import Preferences
 //                                  remove TAG-(i-2); synchronize each step
 //   full-disk FILE                 write a large value with the file size limit at 1 KiB:
 //                                  prints the error synchronize throws (exit 3 if none)
+//   user-check FILE                as an app would, through PreferencesStore(url:): read the
+//                                  Int at ranking.size (throwing if it does not decode), add 1
+//                                  to user.visits under the lock, print "ranking.size N"
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
@@ -76,6 +79,11 @@ do {
     } catch {
       print("\(error)")
     }
+  case "user-check" where args.count == 2:
+    let typed = try PreferencesStore(url: url)
+    let size = try typed.value(for: Key("ranking.size", default: 5))
+    try typed.modify(Key("user.visits", default: 0)) { $0 += 1 }
+    print("ranking.size \(size)")
   default:
     fail("unknown mode or wrong arguments: \(args)")
   }

@@ -110,11 +110,12 @@ public enum External {
 
   public static func run(
     _ executable: String, _ arguments: [String], input: Data? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], in folder: URL? = nil
   ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
     if !environment.isEmpty {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
