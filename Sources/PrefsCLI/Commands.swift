@@ -17,7 +17,7 @@ enum Lint {
     for argument in args.positional {
       var fields: [String: JSONValue] = ["path": .string(argument)]
       do {
-        let path = try Target.path(argument)
+        let path = argument == "-" ? argument : try Target.path(argument)
         let document = try Prefs.load(path)
         fields["status"] = .string("ok")
         fields["format"] = .string(document.format.rawValue)
@@ -51,7 +51,7 @@ enum Convert {
     guard args.positional.count == 1, let argument = args.positional.first else {
       throw CommandFailure(.usage, "convert takes exactly one file")
     }
-    let path = try Target.path(argument)
+    let path = argument == "-" ? argument : try Target.path(argument)
     let outputs: [String: Output] = [
       "xml": .plist(.xml), "xml1": .plist(.xml), "binary": .plist(.binary),
       "binary1": .plist(.binary), "openstep": .plist(.openStep), "gnustep": .plist(.gnustep),

@@ -30,12 +30,12 @@ enum Read {
     guard case .file(let path) = domain else { return .undecided(try Target.document(domain)) }
     var info = stat()
     guard lstat(path, &info) == 0 else {
-      throw CommandFailure(.notFound, "the domain \(path) does not exist")
+      throw Target.missingDomain(path)
     }
     let data: Data
     do {
-      // Mapped: one key of a large binary file touches a few of its pages.
-      data = try FileAccess.mapFile(path, limit: Prefs.inputLimit)
+      // Read, not mapped: a mapped file truncated by another program would end the process.
+      data = try FileAccess.readFile(path, limit: Prefs.inputLimit)
     } catch {
       throw CommandFailure(error)
     }
@@ -157,11 +157,6 @@ enum Read {
       return PropertyList.jsonString(s)
     }
     return human(value)
-  }
-
-  /// JSON for output (display mode: data as base64, dates as ISO 8601).
-  static func jsonText(_ value: PlistValue) -> String {
-    (try? PropertyList.json(value, lossless: false)) ?? "null"
   }
 
   static func encode(_ value: PlistValue, path: String) throws(CommandFailure) -> String {
@@ -322,7 +317,7 @@ enum Delete {
       if case .file(let file) = domain {
         var info = stat()
         guard lstat(file, &info) == 0 else {
-          throw CommandFailure(.notFound, "the domain \(path) does not exist")
+          throw Target.missingDomain(path)
         }
       } else {
         _ = try Target.existingDomain(domain)

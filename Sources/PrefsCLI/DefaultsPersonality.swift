@@ -153,11 +153,8 @@ enum DefaultsPersonality {
       if words[1] == "-" {
         console.out(data)
       } else {
-        do {
-          try FileAccess.atomicWrite(data, to: words[1])
-        } catch {
-          throw CommandFailure(error)
-        }
+        // Through the one writer of outputs: a domain's lock when the path is a domain.
+        try Target.write(data, to: words[1], value: document.value, console: console) { format }
       }
       return .ok
     case "import":
@@ -180,11 +177,10 @@ enum DefaultsPersonality {
     case "-g", "-globalDomain", "NSGlobalDomain": return Domain(word: word, argument: globalDomain)
     case "-app": throw CommandFailure(.usage, "-app is not supported: name the domain")
     default:
-      // `defaults` takes a path without its `.plist` extension.
-      if word.hasPrefix("/") || word.hasPrefix("~") || word.hasPrefix(".") && word.contains("/") {
-        return Domain(word: word, argument: word.hasSuffix(".plist") ? word : word + ".plist")
-      }
-      return Domain(word: word, argument: word)
+      // The one rule (`Target.isPath`); `defaults` takes a path without its `.plist`
+      // extension, however the path is spelt.
+      guard Target.isPath(word) else { return Domain(word: word, argument: word) }
+      return Domain(word: word, argument: word.hasSuffix(".plist") ? word : word + ".plist")
     }
   }
 
@@ -209,8 +205,12 @@ enum DefaultsPersonality {
     var all = PlistDictionary()
     for name in names {
       let path = folder.appendingPathComponent(name + ".plist").path
-      guard let document = try? Prefs.load(path) else { continue }
-      all[name] = document.value
+      // A domain that does not read is named on standard error and left out, as `find` does.
+      do {
+        all[name] = try Prefs.load(path).value
+      } catch {
+        console.message(error.message)
+      }
     }
     console.line(PropertyList.describe(.dictionary(all)))
     return .ok

@@ -45,7 +45,7 @@ extension CommandFailure {
   /// A file failure with its documented exit code.
   init(_ failure: FileAccess.Failure) {
     switch failure {
-    case .missing, .denied, .isFolder: self.init(.noInput, failure.description)
+    case .missing, .denied, .isFolder, .notRegular: self.init(.noInput, failure.description)
     case .tooLarge: self.init(.dataError, failure.description)
     case .io: self.init(.ioError, failure.description)
     case .cannotCreate: self.init(.cannotCreate, failure.description)

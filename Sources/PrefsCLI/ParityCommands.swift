@@ -82,7 +82,7 @@ enum Find {
       if !matches.isEmpty { results[name] = .dictionary(matches) }
     }
     if args.has("--json") {
-      console.line(Read.jsonText(.dictionary(PlistDictionary(results))))
+      console.line(try Read.encode(.dictionary(PlistDictionary(results)), path: folder.path))
     } else {
       for (name, matches) in PlistValue.sortedEntries(results) {
         let count = matches.dictionaryValue?.count ?? 0

@@ -130,14 +130,18 @@ public enum Prefs {
 
   /// Reads and parses a file, turning every failure into the documented exit code with the
   /// file name and the place it broke.
+  /// `-` is standard input (for the verbs that read a file and write nothing back to it).
   static func load(_ path: String) throws(CommandFailure) -> PlistDocument {
     let data: Data
     do {
-      data = try FileAccess.readFile(path, limit: inputLimit)
+      data =
+        path == "-"
+        ? try FileAccess.readStandardInput(limit: inputLimit)
+        : try FileAccess.readFile(path, limit: inputLimit)
     } catch {
       throw CommandFailure(error)
     }
-    return try parse(data, path: path)
+    return try parse(data, path: path == "-" ? "standard input" : path)
   }
 
   /// The document in `data` (read from `path`), or a data error that explains it.

@@ -57,13 +57,14 @@ enum Target {
     }
   }
 
-  /// Turns a FILE argument into a path: an existing file, anything with a `/` or a `.plist`
-  /// ending is a path; any other word is a domain name, resolved to the platform's folder.
-  /// (The run's locator is taken only for a domain name: it reads the whole environment.)
+  /// Turns a FILE|DOMAIN argument into a path, by the one rule every verb and both
+  /// personalities follow (``isPath(_:)``): a path is used as written, a domain name is the
+  /// file in the preferences folder. (The run's locator is taken only for a domain name: it
+  /// reads the whole environment.)
   static func path(_ argument: String, locator: DomainLocator? = nil)
     throws(CommandFailure) -> String
   {
-    if isPath(argument) { return argument }
+    if isPath(argument) { return expandingHome(argument, locator: locator) }
     do {
       return try (locator ?? Target.locator).url(forDomain: argument).path
     } catch {
@@ -71,9 +72,35 @@ enum Target {
     }
   }
 
+  /// The one rule for a FILE|DOMAIN word: a word with a `/` is a path (absolute, or relative
+  /// to the current folder: `./x`, `../x`, `a/b`), and so is a word ending in `.plist`
+  /// (`com.x.plist` is that file in the current folder); any other word is a domain name,
+  /// in the preferences folder, never a file of the current folder.
   static func isPath(_ argument: String) -> Bool {
     argument.contains("/") || argument.hasSuffix(".plist")
-      || FileManager.default.fileExists(atPath: argument)
+  }
+
+  /// `~/x` (a quoted tilde the shell left) as the home folder's `x`.
+  static func expandingHome(_ path: String, locator: DomainLocator? = nil) -> String {
+    guard path.hasPrefix("~/"),
+      let home = (locator ?? Target.locator).environment["HOME"], !home.isEmpty
+    else { return path }
+    return home + path.dropFirst()
+  }
+
+  /// The failure for a domain that does not exist (`name`: its path, or `UserDefaults(…)`),
+  /// with a hint when a file of the domain's name is in the current folder (a domain name
+  /// never names it: `./NAME` does).
+  static func missingDomain(_ name: String) -> CommandFailure {
+    var message = "the domain \(name) does not exist"
+    let file = URL(fileURLWithPath: name).lastPathComponent
+    if file.hasSuffix(".plist"), isInPreferencesFolder(name) {
+      let word = String(file.dropLast(".plist".count))
+      if FileManager.default.fileExists(atPath: word) {
+        message += " (\(word) in the current folder is a file, not a domain: name it ./\(word))"
+      }
+    }
+    return CommandFailure(.notFound, message)
   }
 
   /// A FILE|DOMAIN argument of the `defaults`-style verbs (read, read-type, write, delete,
@@ -131,7 +158,7 @@ enum Target {
       throw CommandFailure(.dataError, "\(domain.name) does not parse: \(unreadable.reason)")
     }
     guard exists(domain, snapshot) else {
-      throw CommandFailure(.notFound, "the domain \(domain.name) does not exist")
+      throw missingDomain(domain.name)
     }
     return snapshot.values
   }
@@ -144,13 +171,13 @@ enum Target {
       // A domain that does not exist is 1, as for `defaults` (a file verb says 66).
       var info = stat()
       guard lstat(path, &info) == 0 else {
-        throw CommandFailure(.notFound, "the domain \(path) does not exist")
+        throw missingDomain(path)
       }
       return try Prefs.load(path)
     case .userDefaults:
       let snapshot = try inspect(domain)
       guard exists(domain, snapshot) else {
-        throw CommandFailure(.notFound, "the domain \(domain.name) does not exist")
+        throw missingDomain(domain.name)
       }
       return PlistDocument(value: .dictionary(PlistDictionary(snapshot.values)), format: .binary)
     }
@@ -171,8 +198,14 @@ enum Target {
     let snapshot: DomainSnapshot
     do {
       if case .file(let path) = domain {
-        snapshot = try DomainFile(url: URL(fileURLWithPath: path)).update(
-          format: nil, truncatingDates: truncatingDates, change)
+        // A domain takes its lock, as every store of it does; a file of the user's elsewhere
+        // with no lock beside it is replaced atomically, leaving no lock file. Only the
+        // preferences folder itself is ever created.
+        var file = DomainFile(url: URL(fileURLWithPath: path))
+        file.locking = isDomain(path) ? .always : .whenShared
+        snapshot = try file.update(
+          format: nil, truncatingDates: truncatingDates,
+          createsFolder: isInPreferencesFolder(path), change)
       } else {
         snapshot = try storage.update(change)
       }
@@ -226,6 +259,14 @@ extension Target {
   /// Whether a path is a domain some store uses: a lock file beside it, or the platform's
   /// preferences folder holds it. The folder is worked out once, for testing many paths.
   static func domainTest(locator: DomainLocator = Target.locator) -> @Sendable (String) -> Bool {
+    let inFolder = preferencesFolderTest(locator: locator)
+    return { path in access(path + ".lock", F_OK) == 0 || inFolder(path) }
+  }
+
+  /// Whether a path is in the platform's preferences folder. The folder is worked out once.
+  static func preferencesFolderTest(locator: DomainLocator = Target.locator)
+    -> @Sendable (String) -> Bool
+  {
     let folder: String? =
       if case .success(let url) = Result(catching: { () throws(DefaultsError) in
         try locator.folder()
@@ -235,11 +276,15 @@ extension Target {
         nil
       }
     return { path in
-      if access(path + ".lock", F_OK) == 0 { return true }
       guard let folder else { return false }
       return URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
         == folder
     }
+  }
+
+  /// Whether `path` is in the platform's preferences folder (the one folder a write creates).
+  static func isInPreferencesFolder(_ path: String) -> Bool {
+    preferencesFolderTest()(path)
   }
 
   /// Whether `path` is a domain some store uses (see ``domainTest(locator:)``).

@@ -89,7 +89,7 @@ import Testing
     #expect(data.count == 137)
     let counts = try Self.check(data, "137-byte file")
     #expect(counts.passed == 0)
-    let result = try External.run(Self.binary, ["lint", "/dev/stdin"], input: data)
+    let result = try External.run(Self.binary, ["lint", "-"], input: data)
     #expect(result.status == 65)
   }
 
