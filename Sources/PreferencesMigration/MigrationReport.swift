@@ -95,7 +95,9 @@ extension MigrationReport {
         case (let legacy?, nil): detail = Self.short(legacy)
         case (nil, let value?): detail = "→ \(Self.short(value))"
         }
-        if let note = key.note, key.action != .migrated, key.action != .kept {
+        if let note = key.note,
+          key.nearMiss != nil || (key.action != .migrated && key.action != .kept)
+        {
           detail += detail.isEmpty ? note : "  (\(note))"
         }
         out += "  \(from)  →  \(to)  \(action)\(detail)\n"

@@ -190,7 +190,12 @@ public struct MigrationRunner: Sendable {
     let migration = Migrator(plan: plan).migrate(legacy)
     outcome.keys = migration.keys
     switch migration.result {
-    case .migrated(let values): return values
+    case .migrated(let values):
+      // A suspected typo kept under `unmapped: keep`: the file migrates, and the report says so.
+      if !migration.warnings.isEmpty {
+        outcome.message = migration.warnings.joined(separator: "; ")
+      }
+      return values
     case .refused(let reason):
       outcome.status = .refused
       outcome.message = reason

@@ -286,6 +286,7 @@ extension MigrationPlan {
       "schemaVersion": .integer(Int64(schemaVersion)), "unmapped": .string(unmapped.rawValue),
       "keys": .array(keys),
     ]
+    if !drop.isEmpty { root["drop"] = .array(drop.sorted().map(JSONValue.string)) }
     if materializeDefaults { root["materializeDefaults"] = .bool(true) }
     return JSONValue.object(root).text()
   }
