@@ -153,8 +153,9 @@ extension Prefs {
         that migrates them on standard output, the evidence as a table on standard error. A key
         holding "YES", 1 and true is a bool; " 12", 7 and 12.0 an integer; JSON in strings or
         data json; a few strings shared by many files an enum. A key whose files disagree is
-        typed any and noted, never guessed. Every entry maps the key to itself: renaming is
-        your edit.
+        typed any and noted, never guessed. Enum values that differ only in case (light,
+        Light) are kept apart and noted. Every entry maps the key to itself: renaming is your
+        edit.
         check runs PLAN as a dry run over every file and prints its coverage: suspected typos
         ("did you mean"), legacy keys no entry names, keys the plan drops on purpose, entries
         no file has, values that would read as the default or be refused, each with a count

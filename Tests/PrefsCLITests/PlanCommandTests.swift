@@ -239,4 +239,29 @@ import Testing
       check.output.contains("PREFS_SOUND_ENABLE: did you mean PREFS_SOUND_ENABLED?"),
       "\(check.output)")
   }
+
+  /// infer keeps enum values that differ only in case apart, and flags them: in the
+  /// evidence table and as a note.
+  @Test func inferFlagsEnumValuesThatDifferOnlyInCase() throws {
+    let folder = try TemporaryFolder()
+    let themes = ["light", "light", "light", "Light", "Light", "dark", "dark", "dark"]
+    var paths: [String] = []
+    for (n, theme) in themes.enumerated() {
+      let file = folder.file("f\(n).plist")
+      try PropertyListSerialization.data(
+        fromPropertyList: ["theme": theme], format: .xml, options: 0
+      ).write(to: file)
+      paths.append(file.path)
+    }
+    let infer = try Self.prefs(["plan", "infer"] + paths)
+    #expect(infer.status == 0, "\(infer.stderr)")
+    let entries = try Self.entries(infer.stdout)
+    #expect(entries["theme"]?["type"] as? String == "enum")
+    #expect(Set(entries["theme"]?["values"] as? [String] ?? []) == ["light", "Light", "dark"])
+    let row = infer.stderr.split(separator: "\n").first { $0.hasPrefix("theme ") } ?? ""
+    #expect(row.contains("differ only in case"), "\(infer.stderr)")
+    #expect(
+      infer.stderr.contains(#"note: theme: values that differ only in case: "Light", "light""#),
+      "\(infer.stderr)")
+  }
 }
