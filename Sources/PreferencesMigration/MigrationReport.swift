@@ -70,8 +70,8 @@ public struct MigrationReport: Sendable, Hashable {
 }
 
 extension MigrationReport {
-  /// The report as a person reads it (what `prefs migrate` prints): each file, each legacy
-  /// key's fate, and the totals.
+  /// The report as a person reads it (what `prefs migrate` prints): each file (or domain),
+  /// each legacy key's fate, and the totals.
   public func text() -> String {
     let report = self
     var out = ""
@@ -103,7 +103,9 @@ extension MigrationReport {
         out += "  \(from)  →  \(to)  \(action)\(detail)\n"
       }
     }
-    var summary = "\(report.files.count) file\(report.files.count == 1 ? "" : "s"): "
+    // A migration at launch from a suite or memory is of a domain, not a file.
+    let noun = report.files.allSatisfy(\.isFile) ? "file" : "domain"
+    var summary = "\(report.files.count) \(noun)\(report.files.count == 1 ? "" : "s"): "
     summary += FileStatus.allCases.compactMap { status in
       let n = report.count(status)
       return n > 0 ? "\(n) \(status.rawValue)" : nil

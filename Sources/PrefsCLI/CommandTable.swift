@@ -120,7 +120,8 @@ extension Prefs {
         A legacy key no entry names beside an entry the file does not have, the two within a
         typo of each other (PREFS_SOUND_ENABLE for PREFS_SOUND_ENABLED), is reported as "did
         you mean"; when the plan would drop that key (unmapped: drop) the file is refused,
-        unless the plan's "drop" lists the key.
+        unless the plan's "drop" lists the key. A file holding no keys has nothing to migrate
+        with --to (missing); in place it becomes a store of the plan's schema version.
         Exit 65 when any input is malformed or refused, 66 when any is missing.
         """,
       options: [
