@@ -15,21 +15,28 @@ extension DefaultsStore {
   /// dialect getter reads it, written under its typed key; legacy keys removed or kept as the
   /// plan says; the schema version written. Returns the report `prefs migrate` prints.
   ///
+  /// The same rules as `prefs migrate --in-place` (one migration of one domain for both).
   /// Idempotent: once the domain carries the plan's schema version, a call reports `unchanged`
-  /// and writes nothing. Atomic on a file (one hold of the domain's lock) and all-or-nothing on
-  /// `UserDefaults` (when its synchronize fails, every key it set is restored). A refusal (an
-  /// unconvertible value, an unmapped key under `unmapped: error`, another schema version)
-  /// writes nothing and is in the report, not thrown; a storage failure is thrown.
+  /// and writes nothing. A domain holding no keys is a new install: it is stamped with the
+  /// schema version (reported `migrated`, with a message saying so), so that the typed keys
+  /// the app writes afterwards are never taken for legacy keys. Atomic on a file (one hold of
+  /// the domain's lock) and all-or-nothing on `UserDefaults` (when its synchronize fails,
+  /// every key it set is restored). A refusal (an unconvertible value, an unmapped key under
+  /// `unmapped: error`, a key that would be dropped beside an entry it is probably a typo of,
+  /// another schema version) writes nothing and is in the report, not thrown; a storage
+  /// failure is thrown.
   public func migrate(_ plan: MigrationPlan) throws(DefaultsError) -> MigrationReport {
     let name = location.description
+    let step = LegacyDomainMigration(plan: plan)
     var outcome = FileOutcome(
       path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
     try updateDomain { values in
       outcome = FileOutcome(
         path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
-      guard let migrated = MigrationRunner.migrate(values, plan: plan, &outcome) else {
-        return [:]
-      }
+      guard
+        let migrated = step.run(
+          DomainSnapshot(values: values), at: location, into: .ownDomain, &outcome)
+      else { return [:] }
       return .replacing(values, with: migrated)
     }
     return MigrationReport(files: [outcome], dryRun: false)
@@ -37,29 +44,29 @@ extension DefaultsStore {
 
   /// Runs `plan` over another domain (`source`: a suite the app is leaving, a file) into this
   /// store: the migrated keys are set here, one update, and the source is left as it was.
-  /// Idempotent on this store's schema version, as `migrate(_:)`.
+  ///
+  /// The same rules as `prefs migrate --to` (one migration of one domain for both), and
+  /// idempotent on this store's schema version: once this store carries it, a call reports
+  /// `unchanged`. A source that holds no keys (a suite or a file that does not exist, or was
+  /// misspelt) is reported `missing` ("UserDefaults(name) holds no keys") and nothing is
+  /// written, not even the schema version, so the right source still migrates later.
   public func migrate(_ plan: MigrationPlan, from source: any DefaultsStorage)
     throws(DefaultsError) -> MigrationReport
   {
     let legacy = try source.load()
     let name = source.location.description
-    var outcome = FileOutcome(
-      path: name, output: location.description, status: .migrated, message: nil, keys: [],
-      backup: nil)
-    if let unreadable = legacy.unreadable {
-      outcome.status = .malformed
-      outcome.message = unreadable.description
-      return MigrationReport(files: [outcome], dryRun: false)
+    let step = LegacyDomainMigration(plan: plan)
+    func fresh() -> FileOutcome {
+      FileOutcome(
+        path: name, output: location.description, status: .migrated, message: nil, keys: [],
+        backup: nil)
     }
+    var outcome = fresh()
     try updateDomain { values in
-      if let recorded = values[MigrationPlan.schemaVersionKey] {
-        outcome.status = recorded == .int(plan.schemaVersion) ? .unchanged : .refused
-        outcome.message =
-          "\(location) is already migrated with schema version "
-          + PropertyList.describe(recorded)
-        return [:]
-      }
-      guard let migrated = MigrationRunner.migrate(legacy.values, plan: plan, &outcome) else {
+      outcome = fresh()
+      let into = LegacyDomainMigration.Destination.another(
+        recorded: values[MigrationPlan.schemaVersionKey])
+      guard let migrated = step.run(legacy, at: source.location, into: into, &outcome) else {
         return [:]
       }
       return migrated

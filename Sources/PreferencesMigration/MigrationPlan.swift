@@ -81,16 +81,22 @@ public struct MigrationPlan: Sendable, Hashable {
   public var dialect: Dialect
   public var schemaVersion: Int
   public var unmapped: Unmapped
+  /// Legacy keys the plan drops on purpose, whatever ``unmapped`` says (the JSON plan's
+  /// `"drop"`). A key listed here is never taken for a typo of an entry (see
+  /// ``isNearMiss(_:_:)``); a key an entry maps is migrated, never dropped (the JSON plan
+  /// refuses a key in both).
+  public var drop: Set<String>
   public var materializeDefaults: Bool
   public var entries: [Entry]
 
   public init(
     dialect: Dialect = .apple, schemaVersion: Int, unmapped: Unmapped = .keep,
-    materializeDefaults: Bool = false, entries: [Entry]
+    drop: Set<String> = [], materializeDefaults: Bool = false, entries: [Entry]
   ) {
     self.dialect = dialect
     self.schemaVersion = schemaVersion
     self.unmapped = unmapped
+    self.drop = drop
     self.materializeDefaults = materializeDefaults
     self.entries = entries
   }

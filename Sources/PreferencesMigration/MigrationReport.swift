@@ -70,8 +70,8 @@ public struct MigrationReport: Sendable, Hashable {
 }
 
 extension MigrationReport {
-  /// The report as a person reads it (what `prefs migrate` prints): each file, each legacy
-  /// key's fate, and the totals.
+  /// The report as a person reads it (what `prefs migrate` prints): each file (or domain),
+  /// each legacy key's fate, and the totals.
   public func text() -> String {
     let report = self
     var out = ""
@@ -95,13 +95,17 @@ extension MigrationReport {
         case (let legacy?, nil): detail = Self.short(legacy)
         case (nil, let value?): detail = "→ \(Self.short(value))"
         }
-        if let note = key.note, key.action != .migrated, key.action != .kept {
+        if let note = key.note,
+          key.nearMiss != nil || (key.action != .migrated && key.action != .kept)
+        {
           detail += detail.isEmpty ? note : "  (\(note))"
         }
         out += "  \(from)  →  \(to)  \(action)\(detail)\n"
       }
     }
-    var summary = "\(report.files.count) file\(report.files.count == 1 ? "" : "s"): "
+    // A migration at launch from a suite or memory is of a domain, not a file.
+    let noun = report.files.allSatisfy(\.isFile) ? "file" : "domain"
+    var summary = "\(report.files.count) \(noun)\(report.files.count == 1 ? "" : "s"): "
     summary += FileStatus.allCases.compactMap { status in
       let n = report.count(status)
       return n > 0 ? "\(n) \(status.rawValue)" : nil

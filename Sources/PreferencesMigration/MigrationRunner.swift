@@ -17,7 +17,8 @@ public enum FileStatus: String, Sendable, Hashable, CaseIterable {
   case refused
   /// The legacy file does not parse: nothing written.
   case malformed
-  /// The legacy file does not exist or cannot be read.
+  /// The legacy domain does not exist or cannot be read, or (the source of another domain)
+  /// holds no keys: nothing written.
   case missing
   /// Writing failed (the previous output, if any, is intact).
   case failed
@@ -32,6 +33,9 @@ public struct FileOutcome: Sendable, Hashable {
   public var keys: [KeyReport]
   /// Where the original was copied before an in-place migration.
   public var backup: String?
+  /// Whether the legacy domain is a file (false: a `UserDefaults` suite or memory, at launch);
+  /// the report speaks of files or of domains.
+  public var isFile = true
 }
 
 /// Runs a plan over files: reads each legacy file, migrates it, and writes the new store
@@ -94,7 +98,12 @@ public struct MigrationRunner: Sendable {
     do {
       // Read first without the lock: a file that cannot be migrated is reported untouched.
       let snapshot = try legacyFile.read()
-      guard let values = migrate(snapshot, &outcome) else { return outcome }
+      let step = LegacyDomainMigration(plan: plan)
+      let into: LegacyDomainMigration.Destination =
+        if case .inPlace = destination { .inPlace } else { .another(recorded: nil) }
+      guard let values = step.run(snapshot, at: legacyFile.location, into: into, &outcome) else {
+        return outcome
+      }
       if dryRun {
         try checkEncodes(values, path: target)
         if case .inPlace = destination { return outcome }
@@ -111,7 +120,8 @@ public struct MigrationRunner: Sendable {
           backup: nil)
         _ = try legacyFile.update(format: format, truncatingDates: truncatingDates) {
           (current) throws(DefaultsError) -> [String: PlistValue?] in
-          guard let values = migrate(current, &outcome) else { return [:] }
+          guard let values = step.run(current, at: legacyFile.location, into: .inPlace, &outcome)
+          else { return [:] }
           do {
             outcome.backup = try backup(
               legacyPath, data: current.bytes ?? Data(), into: backupFolder)
@@ -146,57 +156,6 @@ public struct MigrationRunner: Sendable {
       outcome.message = error.description
     }
     return outcome
-  }
-
-  /// The migrated values of a legacy domain, or nil with the outcome saying why not (absent,
-  /// unparseable, already migrated, refused by the plan).
-  private func migrate(_ snapshot: DomainSnapshot, _ outcome: inout FileOutcome)
-    -> [String: PlistValue]?
-  {
-    if let unreadable = snapshot.unreadable {
-      outcome.status = .malformed
-      outcome.message = "\(outcome.path): \(unreadable.reason)"
-      return nil
-    }
-    guard snapshot.bytes != nil else {
-      outcome.status = .missing
-      outcome.message = "\(outcome.path): no such file"
-      return nil
-    }
-    return Self.migrate(snapshot.values, plan: plan, &outcome)
-  }
-
-  /// The migrated values of a legacy domain's values, or nil with the outcome saying why not
-  /// (already migrated: `unchanged`; another schema or refused by the plan: `refused`). Used
-  /// for files and for a store's own domain at launch.
-  static func migrate(
-    _ legacy: [String: PlistValue], plan: MigrationPlan, _ outcome: inout FileOutcome
-  ) -> [String: PlistValue]? {
-    // Already a store of this plan: nothing to do (running the plan twice changes nothing).
-    if let recorded = legacy[MigrationPlan.schemaVersionKey] {
-      outcome.keys = legacy.keys.sorted().map {
-        KeyReport(from: $0, to: $0, action: .kept, legacy: legacy[$0], value: legacy[$0])
-      }
-      if recorded == .int(plan.schemaVersion) {
-        outcome.status = .unchanged
-        outcome.message = "already migrated with schema version \(plan.schemaVersion)"
-      } else {
-        outcome.status = .refused
-        outcome.message =
-          "already migrated with schema version \(PropertyList.describe(recorded)), "
-          + "not \(plan.schemaVersion)"
-      }
-      return nil
-    }
-    let migration = Migrator(plan: plan).migrate(legacy)
-    outcome.keys = migration.keys
-    switch migration.result {
-    case .migrated(let values): return values
-    case .refused(let reason):
-      outcome.status = .refused
-      outcome.message = reason
-      return nil
-    }
   }
 
   /// A dry run reports a value the output format cannot hold as a real run would.

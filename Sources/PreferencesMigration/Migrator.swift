@@ -20,7 +20,7 @@ public enum KeyAction: String, Sendable, Hashable, CaseIterable {
   case fallback
   /// Not named by the plan, copied as it is (`unmapped: keep`).
   case kept
-  /// Not named by the plan, left out (`unmapped: drop`).
+  /// Not named by the plan, left out (`unmapped: drop`, or listed in the plan's `drop`).
   case dropped
   /// The type cannot hold the value at all: the file is refused.
   case unconvertible
@@ -34,6 +34,10 @@ public struct KeyReport: Sendable, Hashable {
   public var legacy: PlistValue?
   public var value: PlistValue?
   public var note: String?
+  /// The key this one is probably a typo of or for (``MigrationPlan/isNearMiss(_:_:)``): on a
+  /// legacy key no entry names, the `from` of an entry this domain does not have; on that
+  /// entry, the legacy key. The note says "did you mean".
+  public var nearMiss: String?
 }
 
 /// The migration of one legacy domain, before anything is written.
@@ -48,6 +52,10 @@ public struct DomainMigration: Sendable, Hashable {
 
   public var keys: [KeyReport]
   public var result: Result
+  /// What a person should read although the domain migrates: a legacy key kept under
+  /// `unmapped: keep` beside an entry it is probably a typo of (the entry's typed key reads
+  /// its default).
+  public var warnings: [String] = []
 
   /// The new store's values, or nil when refused.
   public var output: [String: PlistValue]? {
@@ -72,7 +80,9 @@ public struct Migrator: Sendable {
     var output: [String: PlistValue] = [:]
     var reports: [KeyReport] = []
     var problems: [String] = []
+    var warnings: [String] = []
     let mapped = Set(plan.entries.map(\.from))
+    let typos = nearMisses(legacy, mapped: mapped)
 
     for entry in plan.entries {
       var report = KeyReport(from: entry.from, to: entry.to, action: .migrated)
@@ -84,6 +94,10 @@ public struct Migrator: Sendable {
           report.note = "absent: the default was written"
         } else {
           report.note = "absent: the typed key's default covers it"
+        }
+        if let key = typos.byEntry[entry.from] {
+          report.nearMiss = key
+          report.note? += "; did you mean \"\(key)\"? this domain holds it and no entry names it"
         }
         reports.append(report)
         continue
@@ -112,6 +126,19 @@ public struct Migrator: Sendable {
 
     for key in legacy.keys.sorted() where !mapped.contains(key) {
       var report = KeyReport(from: key, to: nil, action: .kept, legacy: legacy[key])
+      if plan.drop.contains(key) {
+        report.action = .dropped
+        report.note = "dropped on purpose (the plan's drop list)"
+        reports.append(report)
+        continue
+      }
+      // The plan's `from` is probably this key misspelt (or the other way round): the entry's
+      // typed key would read its default, and a drop would lose the setting.
+      let entry = typos.byKey[key]
+      let hint = entry.map {
+        "the plan maps \"\($0)\", which this domain does not have: did you mean \"\(key)\"?"
+      }
+      report.nearMiss = entry
       switch plan.unmapped {
       case .keep:
         if key == MigrationPlan.schemaVersionKey || output[key] != nil {
@@ -126,17 +153,63 @@ public struct Migrator: Sendable {
         report.action = .dropped
       case .error:
         report.action = .dropped
-        report.note = "not in the plan (unmapped: error)"
-        problems.append("\(key): not in the plan")
+        report.note = "not in the plan (unmapped: error)" + (hint.map { "; \($0)" } ?? "")
+        problems.append("\(key): not in the plan" + (hint.map { "; \($0)" } ?? ""))
+      }
+      if let hint, plan.unmapped != .error {
+        if report.action == .dropped {
+          report.note = "would be dropped, but \(hint)"
+          problems.append(
+            "\(key): would be dropped, but \(hint) (correct that entry's from, or list "
+              + "\"\(key)\" in the plan's drop if the drop is meant)")
+        } else {
+          report.note = "kept as it is, but \(hint)"
+          warnings.append("\(key): kept as it is, but \(hint)")
+        }
       }
       reports.append(report)
     }
 
     guard problems.isEmpty else {
-      return DomainMigration(keys: reports, result: .refused(problems.joined(separator: "; ")))
+      return DomainMigration(
+        keys: reports, result: .refused(problems.joined(separator: "; ")), warnings: warnings)
     }
     output[MigrationPlan.schemaVersionKey] = .int(plan.schemaVersion)
-    return DomainMigration(keys: reports, result: .migrated(output))
+    return DomainMigration(keys: reports, result: .migrated(output), warnings: warnings)
+  }
+
+  /// The suspected typos of one domain: each legacy key no entry names (nor the plan's
+  /// `drop`) paired with the nearest entry whose `from` the domain does not have, and each
+  /// such entry with its nearest key (``MigrationPlan/isNearMiss(_:_:)``; ties go to the first
+  /// name in byte order).
+  func nearMisses(_ legacy: [String: PlistValue], mapped: Set<String>)
+    -> (byKey: [String: String], byEntry: [String: String])
+  {
+    let absent = plan.entries.map(\.from).filter { legacy[$0] == nil }.map(FoldedKey.init)
+    guard !absent.isEmpty else { return ([:], [:]) }
+    let unnamed = legacy.keys.filter {
+      !mapped.contains($0) && !plan.drop.contains($0) && $0 != MigrationPlan.schemaVersionKey
+    }
+    var byKey: [String: (String, Int)] = [:]
+    var byEntry: [String: (String, Int)] = [:]
+    func closer(_ candidate: (String, Int), than current: (String, Int)?) -> Bool {
+      guard let current else { return true }
+      return candidate.1 < current.1
+        || (candidate.1 == current.1
+          && Array(candidate.0.utf8).lexicographicallyPrecedes(current.0.utf8))
+    }
+    for key in unnamed.map(FoldedKey.init) {
+      for entry in absent {
+        guard let distance = key.nearMissDistance(to: entry) else { continue }
+        if closer((entry.key, distance), than: byKey[key.key]) {
+          byKey[key.key] = (entry.key, distance)
+        }
+        if closer((key.key, distance), than: byEntry[entry.key]) {
+          byEntry[entry.key] = (key.key, distance)
+        }
+      }
+    }
+    return (byKey.mapValues(\.0), byEntry.mapValues(\.0))
   }
 
   enum Conversion {

@@ -6,11 +6,23 @@ import PropertyList
   import Foundation
 #endif
 
-/// What a dry run of a plan over a fleet of legacy files shows: the legacy keys no entry
-/// names, the entries no file has, and the values that would fall back or be refused, each
-/// with how many files and a few examples.
+/// What a dry run of a plan over a fleet of legacy files shows: the suspected typos, the
+/// legacy keys no entry names, the keys the plan drops on purpose, the entries no file has,
+/// and the values that would fall back or be refused, each with how many files and a few
+/// examples.
 public struct PlanCoverage: Sendable, Hashable {
   public struct Finding: Sendable, Hashable {
+    public var key: String
+    public var files: Int
+    public var examples: [String]
+  }
+
+  /// An entry whose `from` a file does not have beside a legacy key of that file no entry
+  /// names, the two near misses of each other (``MigrationPlan/isNearMiss(_:_:)``).
+  public struct Typo: Sendable, Hashable {
+    /// The entry's `from`.
+    public var entry: String
+    /// The legacy key it probably means.
     public var key: String
     public var files: Int
     public var examples: [String]
@@ -21,8 +33,13 @@ public struct PlanCoverage: Sendable, Hashable {
   public var migrating: Int
   /// Files by status, for those that would not migrate.
   public var failing: [FileStatus: Int]
-  /// Legacy keys no entry names.
+  /// Suspected typos: under `unmapped: drop` each refuses its files (the setting would be
+  /// lost), under `keep` the key is kept and the entry's typed key reads its default.
+  public var typos: [Typo]
+  /// Legacy keys no entry names (nor the plan's `drop`).
   public var unmapped: [Finding]
+  /// Legacy keys the plan's `drop` drops on purpose.
+  public var dropped: [Finding]
   /// Entries whose legacy key no file has.
   public var unused: [String]
   /// Values that would read as the entry's default.
@@ -42,6 +59,8 @@ public struct PlanCoverage: Sendable, Hashable {
     }
     let named = Set(plan.entries.map(\.from))
     var unmapped: [String: Finding] = [:]
+    var dropped: [String: Finding] = [:]
+    var typos: [String: Typo] = [:]
     var fallbacks: [String: Finding] = [:]
     var refusals: [String: Finding] = [:]
     var present = Set<String>()
@@ -55,9 +74,19 @@ public struct PlanCoverage: Sendable, Hashable {
       for key in outcome.keys {
         guard let from = key.from else { continue }
         if key.action != .defaulted, named.contains(from) { present.insert(from) }
+        if let entry = key.nearMiss, !named.contains(from) {
+          let id = entry + "\u{0}" + from
+          var typo = typos[id] ?? Typo(entry: entry, key: from, files: 0, examples: [])
+          typo.files += 1
+          if typo.examples.count < 3 { typo.examples.append(outcome.path) }
+          typos[id] = typo
+        }
         switch key.action {
         case .kept, .dropped:
-          if !named.contains(from), from != MigrationPlan.schemaVersionKey {
+          if named.contains(from) || from == MigrationPlan.schemaVersionKey { break }
+          if plan.drop.contains(from), key.action == .dropped {
+            note(&dropped, from, outcome.path)
+          } else {
             note(&unmapped, from, outcome.path)
           }
         case .fallback: note(&fallbacks, from, outcome.path)
@@ -70,6 +99,10 @@ public struct PlanCoverage: Sendable, Hashable {
       a.files > b.files || (a.files == b.files && a.key < b.key)
     }
     self.unmapped = unmapped.values.sorted(by: order)
+    self.dropped = dropped.values.sorted(by: order)
+    self.typos = typos.values.sorted {
+      $0.files > $1.files || ($0.files == $1.files && ($0.entry, $0.key) < ($1.entry, $1.key))
+    }
     self.fallbacks = fallbacks.values.sorted(by: order)
     self.refusals = refusals.values.sorted(by: order)
     self.unused = plan.entries.map(\.from).filter { !present.contains($0) }.sorted()
@@ -90,7 +123,16 @@ public struct PlanCoverage: Sendable, Hashable {
         out += " (e.g. " + finding.examples.joined(separator: ", ") + ")\n"
       }
     }
+    if !typos.isEmpty {
+      out += "suspected typos (an entry a file does not have, beside a key no entry names):\n"
+      for typo in typos {
+        out += "  \(typo.entry): did you mean \(typo.key)? \(typo.files) file"
+        out += typo.files == 1 ? "" : "s"
+        out += " (e.g. " + typo.examples.joined(separator: ", ") + ")\n"
+      }
+    }
     section("legacy keys no entry names", unmapped)
+    section("legacy keys the plan drops on purpose (drop)", dropped)
     section("values that would read as the default", fallbacks)
     section("values the type cannot hold (the file is refused)", refusals)
     if !unused.isEmpty {

@@ -17,12 +17,13 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension MigrationPlan {
   static let planFields: Set<String> = [
-    "plan", "dialect", "schemaVersion", "unmapped", "materializeDefaults", "keys",
+    "plan", "dialect", "schemaVersion", "unmapped", "drop", "materializeDefaults", "keys",
   ]
   static let entryFields: Set<String> = ["from", "to", "type", "default", "values", "invalid"]
 
   /// Loads the JSON plan file. An unknown version, an unknown field, a duplicate `from` or
-  /// `to`, or a `default` of the wrong type is a ``PlanError`` naming the field.
+  /// `to`, a `default` of the wrong type, or a `drop` key that an entry maps is a
+  /// ``PlanError`` naming the field.
   public static func load(json data: Data) throws(PlanError) -> MigrationPlan {
     let root: JSONValue
     do {
@@ -85,8 +86,28 @@ extension MigrationPlan {
       }
       entries.append(entry)
     }
+    var drop: Set<String> = []
+    if let value = object["drop"] {
+      guard case .array(let list) = value else {
+        throw PlanError(field: "drop", reason: "an array of legacy keys")
+      }
+      for (index, item) in list.enumerated() {
+        guard case .string(let key) = item, !key.isEmpty else {
+          throw PlanError(field: "drop[\(index)]", reason: "a non-empty string is required")
+        }
+        if let mapping = entries.firstIndex(where: { $0.from == key }) {
+          throw PlanError(
+            field: "drop[\(index)]",
+            reason:
+              "\"\(key)\" is the from of keys[\(mapping)]: a key is migrated or dropped, not both")
+        }
+        guard drop.insert(key).inserted else {
+          throw PlanError(field: "drop[\(index)]", reason: "\"\(key)\" is listed twice")
+        }
+      }
+    }
     return MigrationPlan(
-      dialect: dialect, schemaVersion: Int(schema), unmapped: unmapped,
+      dialect: dialect, schemaVersion: Int(schema), unmapped: unmapped, drop: drop,
       materializeDefaults: materialize, entries: entries)
   }
 

@@ -193,6 +193,16 @@ public struct PlanInference: Sendable {
         var proposal = entry(.enum)
         proposal.entry.values = ranked
         proposal.entry.defaultValue = ranked.first.map(PlistValue.string)
+        // `light` beside `Light`: two values, since an enum value matches exactly; probably
+        // one case spelt two ways, which only the user can decide.
+        let clashes = Self.differingOnlyInCase(ranked)
+        if !clashes.isEmpty {
+          proposal.note =
+            "values that differ only in case: "
+            + clashes.map { $0.map { "\"\($0)\"" }.joined(separator: ", ") }
+            .joined(separator: "; ")
+            + " (kept apart, as a value matches exactly: merge them in the plan if they are one case)"
+        }
         return proposal
       }
       return entry(.string)
@@ -223,6 +233,19 @@ public struct PlanInference: Sendable {
     var flagged = entry(.any)
     flagged.note = "conflicting kinds (\(summary)): typed any, copied as they are"
     return flagged
+  }
+
+  /// The groups of `values` that differ only in case (each sorted by bytes, the groups by
+  /// their first value), as ``MigrationPlan/isNearMiss(_:_:)`` tells a case-only difference.
+  package static func differingOnlyInCase(_ values: [String]) -> [[String]] {
+    var groups: [String: Set<String>] = [:]
+    for a in values {
+      for b in values where MigrationPlan.nearMissDistance(a, b) == 0 {
+        groups[a.lowercased(), default: []].formUnion([a, b])
+      }
+    }
+    return groups.values.map { $0.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) } }
+      .sorted { Array($0[0].utf8).lexicographicallyPrecedes($1[0].utf8) }
   }
 
   /// What the legacy getter of `kind` returned for an absent key (a date has none), for when
@@ -286,6 +309,7 @@ extension MigrationPlan {
       "schemaVersion": .integer(Int64(schemaVersion)), "unmapped": .string(unmapped.rawValue),
       "keys": .array(keys),
     ]
+    if !drop.isEmpty { root["drop"] = .array(drop.sorted().map(JSONValue.string)) }
     if materializeDefaults { root["materializeDefaults"] = .bool(true) }
     return JSONValue.object(root).text()
   }

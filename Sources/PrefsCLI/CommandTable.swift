@@ -117,6 +117,11 @@ extension Prefs {
         a backup copy is complete (--backup DIR, default beside the file), all under the domain's
         lock. Output is written atomically; running the same plan again changes nothing. Files
         run in parallel; a bad file does not stop the others.
+        A legacy key no entry names beside an entry the file does not have, the two within a
+        typo of each other (PREFS_SOUND_ENABLE for PREFS_SOUND_ENABLED), is reported as "did
+        you mean"; when the plan would drop that key (unmapped: drop) the file is refused,
+        unless the plan's "drop" lists the key. A file holding no keys has nothing to migrate
+        with --to (missing); in place it becomes a store of the plan's schema version.
         Exit 65 when any input is malformed or refused, 66 when any is missing.
         """,
       options: [
@@ -149,11 +154,13 @@ extension Prefs {
         that migrates them on standard output, the evidence as a table on standard error. A key
         holding "YES", 1 and true is a bool; " 12", 7 and 12.0 an integer; JSON in strings or
         data json; a few strings shared by many files an enum. A key whose files disagree is
-        typed any and noted, never guessed. Every entry maps the key to itself: renaming is
-        your edit.
-        check runs PLAN as a dry run over every file and prints its coverage: legacy keys no
-        entry names, entries no file has, values that would read as the default or be refused,
-        each with a count and example files. Nothing is written.
+        typed any and noted, never guessed. Enum values that differ only in case (light,
+        Light) are kept apart and noted. Every entry maps the key to itself: renaming is your
+        edit.
+        check runs PLAN as a dry run over every file and prints its coverage: suspected typos
+        ("did you mean"), legacy keys no entry names, keys the plan drops on purpose, entries
+        no file has, values that would read as the default or be refused, each with a count
+        and example files. Nothing is written.
         swift prints the plan as Swift source: an extension of Keys with a typed key per entry
         (an enum for each enum entry, a Codable struct for each json entry, its fields from
         the JSON the LEGACY files hold), and the same plan as MigrationPlan.NAME (default: the

@@ -137,6 +137,11 @@ enum PlanCommand {
           "; values "
           + values.map { "\(MigrationReport.short($0.key)) ×\($0.value)" }.joined(separator: ", ")
       }
+      if proposal.entry.type == .enum {
+        for group in PlanInference.differingOnlyInCase(proposal.entry.values) {
+          evidence += "; differ only in case: " + group.joined(separator: "/")
+        }
+      }
       rows.append([key, "\(item.files)/\(inference.domains)", type, evidence])
       if let note = proposal.note { notes.append("\(key): \(note)") }
     }

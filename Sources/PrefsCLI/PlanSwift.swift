@@ -354,6 +354,16 @@ struct PlanSwift {
     out += "  static let \(name) = MigrationPlan(\n"
     out += "    dialect: .\(plan.dialect.rawValue), schemaVersion: \(plan.schemaVersion), "
     out += "unmapped: .\(plan.unmapped.rawValue),\n"
+    if !plan.drop.isEmpty {
+      let keys = plan.drop.sorted().map(Self.string)
+      let one = "    drop: [" + keys.joined(separator: ", ") + "],"
+      if one.count <= 100 {
+        out += one + "\n"
+      } else {
+        // As `swift format` lays out a long array: one element a line, a trailing comma.
+        out += "    drop: [\n" + keys.map { "      \($0),\n" }.joined() + "    ],\n"
+      }
+    }
     out += "    materializeDefaults: \(plan.materializeDefaults),\n"
     out += "    entries: [\n"
     for entry in plan.entries {

@@ -82,6 +82,13 @@ import Testing
       #"{"plan": 1, "schemaVersion": 1, "keys": [{"from": "a", "to": "prefs.schemaVersion", "type": "any"}]}"#,
       "keys[0].to"
     ),
+    (#"{"plan": 1, "schemaVersion": 1, "keys": [], "drop": "old"}"#, "drop"),
+    (#"{"plan": 1, "schemaVersion": 1, "keys": [], "drop": ["old", 3]}"#, "drop[1]"),
+    (#"{"plan": 1, "schemaVersion": 1, "keys": [], "drop": ["old", "old"]}"#, "drop[1]"),
+    (
+      #"{"plan": 1, "schemaVersion": 1, "drop": ["b", "a"], "keys": [{"from": "a", "to": "b", "type": "bool"}]}"#,
+      "drop[1]"
+    ),
     ("not json", "(file)"),
   ])
   func brokenPlansNameTheField(text: String, field: String) {

@@ -65,10 +65,16 @@ import Testing
       try PropertyList.write(.dictionary(values), as: format).write(to: original)
       let migrated = folder.file("migrated-\(n).plist")
       let outcome = MigrationRunner(plan: Self.plan).run(original.path, to: .file(migrated.path))
-      #expect(outcome.status == .migrated, "\(name): \(outcome.message ?? "")")
+      // A legacy file holding no keys has nothing to migrate (MIGRATION.md): no store is
+      // written, and the app starts from the typed keys' defaults.
+      #expect(
+        outcome.status == (values.isEmpty ? .missing : .migrated),
+        "\(name): \(outcome.message ?? "")")
       let store =
-        try PropertyList.read(Data(contentsOf: migrated)).value.dictionaryValue?.swiftDictionary
-        ?? [:]
+        values.isEmpty
+        ? [:]
+        : try PropertyList.read(Data(contentsOf: migrated)).value.dictionaryValue?
+          .swiftDictionary ?? [:]
       let exported = Exporter(plan: Self.plan).export(store)
       #expect(exported.problems.isEmpty)
       let back = folder.file("back-\(n).plist")

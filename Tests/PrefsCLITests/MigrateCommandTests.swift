@@ -281,4 +281,98 @@ import Testing
       try Self.prefs(["migrate", "--plan", "/nonexistent/plan.json", "--to", "o", Self.sample])
         .status == 66)
   }
+
+  /// Issue #22, finding 3: the plan's `PREFS_SOUND_ENABLE` is a typo of the file's
+  /// `PREFS_SOUND_ENABLED`. The legacy file and the plan, with `unmapped` and `drop` as given.
+  static func typo(
+    _ folder: TemporaryFolder, unmapped: String, drop: String? = nil
+  ) throws -> (plan: String, legacy: String) {
+    let legacy = folder.file("typo.plist")
+    try PropertyList.write(["PREFS_SOUND_ENABLED": "NO", "PREFS_RANKING_SIZE": 7], as: .xml)
+      .write(to: legacy)
+    let plan = folder.file("typo-plan.json")
+    try Data(
+      """
+      {"plan": 1, "schemaVersion": 2, "unmapped": "\(unmapped)",\(drop.map { " \"drop\": \($0)," } ?? "")
+       "keys": [
+         {"from": "PREFS_SOUND_ENABLE", "to": "sound.enabled", "type": "bool", "default": true},
+         {"from": "PREFS_RANKING_SIZE", "to": "ranking.size", "type": "integer", "default": 5}]}
+      """.utf8
+    ).write(to: plan)
+    return (plan.path, legacy.path)
+  }
+
+  /// A typo in a plan that drops unmapped keys refuses the file (65, nothing written), and
+  /// says "did you mean" with both keys: in the text report, on standard error, in the JSON
+  /// report's note on the key, and the same in a dry run.
+  @Test func aTypoThatWouldDropASettingRefusesTheFile() throws {
+    let folder = try TemporaryFolder()
+    let (plan, legacy) = try Self.typo(folder, unmapped: "drop")
+    let out = folder.file("out.plist").path
+    let run = try Self.prefs(["migrate", "--plan", plan, "--to", out, legacy])
+    #expect(run.status == 65, "\(run.output)\(run.stderr)")
+    #expect(run.output.contains("refused"))
+    #expect(run.stderr.contains("did you mean \"PREFS_SOUND_ENABLED\""), "\(run.stderr)")
+    #expect(run.stderr.contains("\"PREFS_SOUND_ENABLE\""))
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    let json = try Self.prefs(["migrate", "--plan", plan, "--to", out, "--json", legacy])
+    #expect(json.status == 65)
+    let file = try #require((try Self.report(json)["files"] as? [[String: Any]])?.first)
+    #expect(file["status"] as? String == "refused")
+    #expect((file["message"] as? String)?.contains("did you mean") == true)
+    let keys = file["keys"] as? [[String: Any]] ?? []
+    let sound = keys.first { $0["from"] as? String == "PREFS_SOUND_ENABLED" }
+    #expect(sound?["action"] as? String == "dropped")
+    #expect((sound?["note"] as? String)?.contains("did you mean") == true, "\(sound ?? [:])")
+    // The entry names the key it probably meant, too.
+    let entry = keys.first { $0["from"] as? String == "PREFS_SOUND_ENABLE" }
+    #expect((entry?["note"] as? String)?.contains("PREFS_SOUND_ENABLED") == true)
+
+    // The dry run reports the same, and exits the same.
+    let dry = try Self.prefs([
+      "migrate", "--plan", plan, "--to", out, "--dry-run", "--json", legacy,
+    ])
+    #expect(dry.status == 65)
+    let dryFile = try #require((try Self.report(dry)["files"] as? [[String: Any]])?.first)
+    #expect(dryFile["status"] as? String == "refused")
+    #expect(dryFile["message"] as? String == file["message"] as? String)
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
+  /// The plan says the drop is meant (`"drop"`): the file migrates, the key is dropped and
+  /// the report says why.
+  @Test func aDropThePlanMeansIsNotATypo() throws {
+    let folder = try TemporaryFolder()
+    let (plan, legacy) = try Self.typo(
+      folder, unmapped: "drop", drop: #"["PREFS_SOUND_ENABLED"]"#)
+    let out = folder.file("out.plist").path
+    let run = try Self.prefs(["migrate", "--plan", plan, "--to", out, "--json", legacy])
+    #expect(run.status == 0, "\(run.stderr)")
+    let file = try #require((try Self.report(run)["files"] as? [[String: Any]])?.first)
+    #expect(file["status"] as? String == "migrated")
+    let keys = file["keys"] as? [[String: Any]] ?? []
+    let sound = keys.first { $0["from"] as? String == "PREFS_SOUND_ENABLED" }
+    #expect(sound?["action"] as? String == "dropped")
+    #expect((sound?["note"] as? String)?.contains("drop") == true)
+    #expect(!run.stderr.contains("did you mean"))
+    #expect(
+      try PropertyList.read(Data(contentsOf: URL(fileURLWithPath: out))).value
+        == ["ranking.size": 7, "prefs.schemaVersion": 2])
+  }
+
+  /// Under `unmapped: keep` nothing is lost, so the file migrates; the typed key would read
+  /// its default, so the report and standard error still say "did you mean".
+  @Test func aTypoUnderKeepMigratesAndSaysDidYouMean() throws {
+    let folder = try TemporaryFolder()
+    let (plan, legacy) = try Self.typo(folder, unmapped: "keep")
+    let out = folder.file("out.plist").path
+    let run = try Self.prefs(["migrate", "--plan", plan, "--to", out, legacy])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.output.contains("did you mean \"PREFS_SOUND_ENABLED\""), "\(run.output)")
+    #expect(run.stderr.contains("did you mean \"PREFS_SOUND_ENABLED\""), "\(run.stderr)")
+    #expect(
+      try PropertyList.read(Data(contentsOf: URL(fileURLWithPath: out))).value
+        == ["PREFS_SOUND_ENABLED": "NO", "ranking.size": 7, "prefs.schemaVersion": 2])
+  }
 }

@@ -194,4 +194,74 @@ import Testing
     let entries = try Self.entries(run.stdout)
     #expect(entries["a"]?["type"] as? String == "integer")
   }
+
+  /// A plan and a legacy file in which the plan's `PREFS_SOUND_ENABLE` is a typo of
+  /// `PREFS_SOUND_ENABLED` (issue #22, finding 3).
+  static func typo(_ folder: TemporaryFolder, unmapped: String) throws -> (String, String) {
+    let legacy = folder.file("typo.plist")
+    try PropertyListSerialization.data(
+      fromPropertyList: ["PREFS_SOUND_ENABLED": "NO", "PREFS_RANKING_SIZE": 7], format: .xml,
+      options: 0
+    ).write(to: legacy)
+    let plan = folder.file("typo.json")
+    try Data(
+      """
+      {"plan": 1, "schemaVersion": 2, "unmapped": "\(unmapped)",
+       "keys": [
+         {"from": "PREFS_SOUND_ENABLE", "to": "sound.enabled", "type": "bool", "default": true},
+         {"from": "PREFS_RANKING_SIZE", "to": "ranking.size", "type": "integer", "default": 5}]}
+      """.utf8
+    ).write(to: plan)
+    return (plan.path, legacy.path)
+  }
+
+  /// check names the suspected typo with both keys, and fails (65) when a file would be
+  /// refused for it (the key would be dropped).
+  @Test func checkSaysDidYouMeanAndFailsWhenASettingWouldBeDropped() throws {
+    let folder = try TemporaryFolder()
+    let (plan, legacy) = try Self.typo(folder, unmapped: "drop")
+    let check = try Self.prefs(["plan", "check", plan, legacy])
+    #expect(check.status == 65, "\(check.output)\(check.stderr)")
+    #expect(check.output.contains("1 refused"))
+    #expect(
+      check.output.contains("PREFS_SOUND_ENABLE: did you mean PREFS_SOUND_ENABLED?"),
+      "\(check.output)")
+    #expect(check.stderr.contains("did you mean"))
+  }
+
+  /// Under `unmapped: keep` the key is kept, so the check passes, but still names the typo.
+  @Test func checkNamesATypoItDoesNotFailOn() throws {
+    let folder = try TemporaryFolder()
+    let (plan, legacy) = try Self.typo(folder, unmapped: "keep")
+    let check = try Self.prefs(["plan", "check", plan, legacy])
+    #expect(check.status == 0, "\(check.output)\(check.stderr)")
+    #expect(
+      check.output.contains("PREFS_SOUND_ENABLE: did you mean PREFS_SOUND_ENABLED?"),
+      "\(check.output)")
+  }
+
+  /// infer keeps enum values that differ only in case apart, and flags them: in the
+  /// evidence table and as a note.
+  @Test func inferFlagsEnumValuesThatDifferOnlyInCase() throws {
+    let folder = try TemporaryFolder()
+    let themes = ["light", "light", "light", "Light", "Light", "dark", "dark", "dark"]
+    var paths: [String] = []
+    for (n, theme) in themes.enumerated() {
+      let file = folder.file("f\(n).plist")
+      try PropertyListSerialization.data(
+        fromPropertyList: ["theme": theme], format: .xml, options: 0
+      ).write(to: file)
+      paths.append(file.path)
+    }
+    let infer = try Self.prefs(["plan", "infer"] + paths)
+    #expect(infer.status == 0, "\(infer.stderr)")
+    let entries = try Self.entries(infer.stdout)
+    #expect(entries["theme"]?["type"] as? String == "enum")
+    #expect(Set(entries["theme"]?["values"] as? [String] ?? []) == ["light", "Light", "dark"])
+    let row = infer.stderr.split(separator: "\n").first { $0.hasPrefix("theme ") } ?? ""
+    #expect(row.contains("differ only in case"), "\(infer.stderr)")
+    #expect(
+      infer.stderr.contains(#"note: theme: values that differ only in case: "Light", "light""#),
+      "\(infer.stderr)")
+  }
 }

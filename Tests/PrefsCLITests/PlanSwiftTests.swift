@@ -160,4 +160,41 @@ struct PlanSwiftTests {
     let run = try External.run(Self.binary, arguments)
     #expect(run.status == 64, "\(arguments): \(run.stderr)")
   }
+
+  /// The plan's `drop` is carried into Swift (short and long lists, as `swift format` lays
+  /// them out), so the Swift plan drops what the JSON plan drops.
+  @Test(arguments: [2, 12])
+  func theDropListIsCarriedIntoSwift(count: Int) throws {
+    let folder = try TemporaryFolder()
+    let keys = (0..<count).map { "old.setting.number\($0)" }
+    let planFile = folder.file("drop-plan.json")
+    let list = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+    try Data(
+      """
+      {"plan": 1, "schemaVersion": 1, "unmapped": "keep", "drop": [\(list)],
+       "keys": [{"from": "a", "to": "b", "type": "bool"}, {"from": "c", "to": "d", "type": "bool"}]}
+      """.utf8
+    ).write(to: planFile)
+    let generated = folder.file("Generated.swift")
+    try Self.generate([planFile.path], into: generated)
+    let source = try String(contentsOf: generated, encoding: .utf8)
+    #expect(source.contains("drop: ["), "\(source)")
+    if let swift = External.which("swift") {
+      let formatted = try External.run(swift, ["format", generated.path])
+      #expect(formatted.output == source, "not as swift format leaves it")
+    }
+    let main = folder.file("main.swift")
+    try Data(
+      """
+      import PreferencesMigration
+      print(MigrationPlan.dropPlan.drop.sorted().joined(separator: ","))
+      """.utf8
+    ).write(to: main)
+    let executable = folder.file("drop-plan")
+    let build = try Self.compile([generated, main], to: executable)
+    #expect(build.status == 0, "\(build.stderr)")
+    guard build.status == 0 else { return }
+    let run = try External.run(executable.path, [])
+    #expect(run.output == keys.sorted().joined(separator: ",") + "\n")
+  }
 }

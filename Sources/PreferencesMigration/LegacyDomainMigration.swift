@@ -1,0 +1,119 @@
+import LegacyDefaults
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The migration of one legacy domain by a plan, as every path runs it: `prefs migrate`
+/// (``MigrationRunner``, to another file or in place) and the migration at launch
+/// (`migrate(_:)` over the store's own domain, `migrate(_:from:)` from another domain). One
+/// set of rules, in this order:
+///
+/// 1. A legacy domain that does not parse is `malformed`.
+/// 2. A destination that is another domain and already records a schema version is
+///    `unchanged` (this plan's) or `refused` (another's).
+/// 3. A legacy domain that records one is a store already: `unchanged` or `refused` the same
+///    way.
+/// 4. A legacy domain that holds no keys: the source of another domain (`--to`, `from:`) is
+///    `missing` ("no such file", or "… holds no keys"), since a suite or a path that was
+///    misspelt holds nothing too; the store's own domain at launch is a new install, and an
+///    existing file migrated in place becomes the store: both are stamped with the schema
+///    version so that later runs are `unchanged`. A file migrated in place must exist.
+/// 5. The plan (``Migrator``): `migrated`, or `refused` (a value the type cannot hold, a key
+///    under `unmapped: error`, a key that would be dropped beside an entry it is probably a
+///    typo of).
+///
+/// Nothing is written for any outcome but `migrated`; the caller writes the values returned.
+struct LegacyDomainMigration: Sendable {
+  /// Where the migrated values go, which decides what a domain holding no keys means.
+  enum Destination: Sendable, Hashable {
+    /// The legacy file itself, replaced by the new store (`prefs migrate --in-place`).
+    case inPlace
+    /// The store's own domain at launch, where legacy and typed keys live side by side.
+    case ownDomain
+    /// Another domain: `prefs migrate --to` (`recorded` nil: the output is compared, not its
+    /// schema version) or the store that `migrate(_:from:)` writes into (`recorded`: the
+    /// schema version it holds, if any).
+    case another(recorded: PlistValue?)
+  }
+
+  let plan: MigrationPlan
+
+  /// The migrated values of the legacy domain `legacy` (found at `location`), or nil with the
+  /// outcome saying why nothing is to be written.
+  func run(
+    _ legacy: DomainSnapshot, at location: DefaultsStore.Location, into destination: Destination,
+    _ outcome: inout FileOutcome
+  ) -> [String: PlistValue]? {
+    outcome.isFile = location.isFile
+    if let unreadable = legacy.unreadable {
+      outcome.status = .malformed
+      outcome.message = "\(outcome.path): \(unreadable.reason)"
+      return nil
+    }
+    if case .another(let recorded?) = destination {
+      // The destination is already a store of some plan: nothing to do, whatever the source.
+      outcome.status = recorded == .int(plan.schemaVersion) ? .unchanged : .refused
+      outcome.message =
+        "\(outcome.output ?? "the store") is already migrated with schema version "
+        + PropertyList.describe(recorded)
+      return nil
+    }
+    if let recorded = legacy.values[MigrationPlan.schemaVersionKey] {
+      // Already a store of this plan: nothing to do (running the plan twice changes nothing).
+      outcome.keys = legacy.values.keys.sorted().map {
+        KeyReport(
+          from: $0, to: $0, action: .kept, legacy: legacy.values[$0], value: legacy.values[$0])
+      }
+      if recorded == .int(plan.schemaVersion) {
+        outcome.status = .unchanged
+        outcome.message = "already migrated with schema version \(plan.schemaVersion)"
+      } else {
+        outcome.status = .refused
+        outcome.message =
+          "already migrated with schema version \(PropertyList.describe(recorded)), "
+          + "not \(plan.schemaVersion)"
+      }
+      return nil
+    }
+    let absentFile = location.isFile && legacy.bytes == nil
+    switch destination {
+    case .inPlace where absentFile, .another where absentFile:
+      outcome.status = .missing
+      outcome.message = "\(outcome.path): no such file"
+      return nil
+    case .another where legacy.values.isEmpty:
+      outcome.status = .missing
+      outcome.message = "\(outcome.path) holds no keys"
+      return nil
+    case .inPlace where legacy.values.isEmpty, .ownDomain where legacy.values.isEmpty:
+      outcome.message =
+        "\(outcome.path) holds no legacy keys: a new store, recorded as schema version "
+        + "\(plan.schemaVersion) so that later runs report unchanged"
+    default: break
+    }
+    let migration = Migrator(plan: plan).migrate(legacy.values)
+    outcome.keys = migration.keys
+    switch migration.result {
+    case .migrated(let values):
+      if !migration.warnings.isEmpty {
+        outcome.message = migration.warnings.joined(separator: "; ")
+      }
+      return values
+    case .refused(let reason):
+      outcome.status = .refused
+      outcome.message = reason
+      return nil
+    }
+  }
+}
+
+extension DefaultsStore.Location {
+  var isFile: Bool {
+    if case .file = self { return true }
+    return false
+  }
+}
