@@ -243,12 +243,17 @@ import Testing
     #expect(run.stderr.contains("\(setup.lockFolder.path) is not a folder"), "\(run.stderr)")
     #expect(try LiveDomainTests.listing(setup.defaultsFolder) == before)
 
-    // A `.lck` this user may not write to: as root, run prefs as nobody.
+    // A `.lck` this user may not write to: as root, run prefs as nobody (when nobody may run
+    // it: a checkout in a private home folder may not be reachable).
     try FileManager.default.removeItem(at: setup.lockFolder)
     try FileManager.default.createDirectory(at: setup.lockFolder, withIntermediateDirectories: true)
     let asRoot = geteuid() == 0
     if asRoot {
-      guard let setpriv = External.which("setpriv") else { return }
+      let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+      guard let setpriv = External.which("setpriv"),
+        try External.run(setpriv, nobody + ["/bin/sh", "-c", "test -x \"$0\"", Self.binary])
+          .status == 0
+      else { return }
       for (path, mode) in [
         (setup.folder.url.path, 0o755), (setup.defaultsFolder.path, 0o777), (domain.path, 0o666),
         (setup.lockFolder.path, 0o755), (setup.folder.file("GNUstep.conf").path, 0o644),
@@ -257,9 +262,8 @@ import Testing
       }
       let denied = try External.run(
         setpriv,
-        [
-          "--reuid=65534", "--regid=65534", "--clear-groups", Self.binary, "--layout", "gnustep",
-          "write", "com.example.gs", "k", "-int", "5",
+        nobody + [
+          Self.binary, "--layout", "gnustep", "write", "com.example.gs", "k", "-int", "5",
         ],
         environment: setup.environment)
       #expect(denied.status == 73, "\(denied.stderr)")
