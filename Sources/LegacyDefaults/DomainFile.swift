@@ -26,7 +26,12 @@ import PropertyList
 ///   OpenStep text grows into GNUstep's typed text when a value needs it. A symbolic link is
 ///   refused, never followed or replaced.
 ///
-/// Lock order: the in-process lock of the path, then the `flock`. Neither is ever taken while a
+/// Lock order: GNUstep's lock of the folder when the file is in GNUstep's defaults folder (the
+/// `mkdir` lock `.lck/.GNUstepDefaults.lck` a running GNUstep app takes; see ``GNUstepLock``),
+/// then the in-process lock of the path, then the `flock`; all held across the re-read, the
+/// change and the write, and given back on every path, errors included. GNUstep's lock comes
+/// first because it is one for the whole folder: a nested update of another domain there cannot
+/// then wait for a domain whose holder waits for the folder. None is ever taken while a
 /// ``DefaultsStore``'s state lock is held.
 package struct DomainFile: DefaultsStorage {
   package let url: URL
@@ -185,6 +190,8 @@ package struct DomainFile: DefaultsStorage {
         throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
       }
     }
+    let gnustep = try GNUstepLock.acquire(for: self)
+    defer { gnustep?.release() }
     let exclusion = ExclusionTable.files.acquire(lockKey)
     defer { ExclusionTable.files.release(lockKey) }
     return try exclusion.withLock(outermost: { body throws(DefaultsError) in
@@ -224,6 +231,8 @@ package struct DomainFile: DefaultsStorage {
   /// Deletes the file under the domain's locks.
   package func removeDomain() throws(DefaultsError) {
     try refuseSymbolicLink()
+    let gnustep = try GNUstepLock.acquire(for: self)
+    defer { gnustep?.release() }
     let exclusion = ExclusionTable.files.acquire(lockKey)
     defer { ExclusionTable.files.release(lockKey) }
     try exclusion.withLock(outermost: { body throws(DefaultsError) in

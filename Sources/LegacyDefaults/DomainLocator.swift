@@ -14,7 +14,8 @@ public enum DefaultsPlatform: String, Sendable, Hashable, CaseIterable {
   /// `GNUSTEP_USER_DEFAULTS_DIR` of GNUstep's configuration files (the file named by
   /// `GNUSTEP_CONFIG_FILE`, else `/etc/GNUstep/GNUstep.conf`, then `~/.GNUstep.conf`; a
   /// relative value is under the user's home folder from the password database, as GNUstep
-  /// ignores `HOME`), else `GNUstep/Defaults` there.
+  /// ignores `HOME`), else `GNUstep/Defaults` there. Writes of domain files there take GNUstep's
+  /// lock of the folder as well as prefs' own (see `DomainFile`).
   case gnustep
 
   /// The platform this process runs on.
@@ -50,7 +51,8 @@ public struct DomainLocator: Sendable, Hashable {
     }
   }
 
-  /// The folder that holds the domains.
+  /// The folder that holds the domains. GNUstep's, once resolved, is one whose domain files
+  /// this process writes under GNUstep's lock too.
   public func folder() throws(DefaultsError) -> URL {
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PathText.homeOf(user: nil)
     func underHome(_ path: String) throws(DefaultsError) -> URL {
@@ -74,11 +76,18 @@ public struct DomainLocator: Sendable, Hashable {
       let userHome = PathText.homeOf(user: nil)
       let dir =
         gnustepConfiguration(home: userHome)["GNUSTEP_USER_DEFAULTS_DIR"] ?? "GNUstep/Defaults"
-      if dir.hasPrefix("/") { return URL(fileURLWithPath: dir, isDirectory: true) }
-      guard let userHome else {
-        throw .cannotRead(path: dir, reason: "no home folder for this user")
+      let folder: URL
+      if dir.hasPrefix("/") {
+        folder = URL(fileURLWithPath: dir, isDirectory: true)
+      } else {
+        guard let userHome else {
+          throw .cannotRead(path: dir, reason: "no home folder for this user")
+        }
+        folder = URL(fileURLWithPath: userHome).appendingPathComponent(dir, isDirectory: true)
       }
-      return URL(fileURLWithPath: userHome).appendingPathComponent(dir, isDirectory: true)
+      // A running GNUstep app locks this folder to write it: so does every write here from now.
+      GNUstepLock.register(folder: folder)
+      return folder
     }
   }
 

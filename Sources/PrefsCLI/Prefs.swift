@@ -48,7 +48,9 @@ public enum Prefs {
         console.message("--layout takes xdg, macos or gnustep")
         return .usage
       }
-      return Target.$locator.withValue(DomainLocator(platform: platform)) {
+      let locator = DomainLocator(platform: platform)
+      GNUstepLock.register(locator)
+      return Target.$locator.withValue(locator) {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
