@@ -42,8 +42,13 @@ package struct DomainFile: DefaultsStorage {
   package var locking = Locking.always
 
   package enum Locking: Sendable {
-    /// Always, creating `<file>.lock` when it is not there: a store's domain.
+    /// Always, creating `<file>.lock` when it is not there and leaving it once this wrote: a
+    /// store's domain.
     case always
+    /// Always, but a `<file>.lock` this call created is removed again at its end: a file of
+    /// the user's that a command edits (an `Info.plist` in a repository) is locked against
+    /// every other prefs writer while it changes, and no lock file is left beside it.
+    case transient
     /// Only when `<file>.lock` is there, that is when a writer that takes prefs' lock has
     /// written this file: an output a command writes into a folder of the user's (a batch of
     /// 10,000 migrated files then leaves no 10,000 lock files, nor pays for creating them).
@@ -291,7 +296,8 @@ package struct DomainFile: DefaultsStorage {
   /// The lock file is opened without following a link and without waiting (a FIFO planted
   /// there is refused), and belongs to the domain file's owner (or, for a new domain, the
   /// folder's). A lock file this call created is removed again, still locked, when the call
-  /// wrote nothing (it failed, or changed nothing): a command that fails leaves nothing behind.
+  /// wrote nothing (it failed, or changed nothing): a command that fails leaves nothing behind;
+  /// and, for ``Locking/transient``, always.
   /// Every locker therefore checks, once it holds the lock, that the path still names the
   /// file it locked, and starts again when it does not.
   private func withFileLock<T>(
@@ -351,7 +357,7 @@ package struct DomainFile: DefaultsStorage {
       let generation = exclusion.generation
       do {
         let result = try body()
-        if exclusion.generation == generation { unlink(lockPath) }
+        if locking == .transient || exclusion.generation == generation { unlink(lockPath) }
         return result
       } catch {
         unlink(lockPath)

@@ -199,10 +199,10 @@ enum Target {
     do {
       if case .file(let path) = domain {
         // A domain takes its lock, as every store of it does; a file of the user's elsewhere
-        // with no lock beside it is replaced atomically, leaving no lock file. Only the
-        // preferences folder itself is ever created.
+        // with no lock beside it is locked too (another prefs writer may be changing it) but
+        // leaves no lock file. Only the preferences folder itself is ever created.
         var file = DomainFile(url: URL(fileURLWithPath: path))
-        file.locking = isDomain(path) ? .always : .whenShared
+        file.locking = isDomain(path) ? .always : .transient
         snapshot = try file.update(
           format: nil, truncatingDates: truncatingDates,
           createsFolder: isInPreferencesFolder(path), change)
