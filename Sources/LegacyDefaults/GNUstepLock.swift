@@ -90,9 +90,15 @@ package final class GNUstepLock: @unchecked Sendable {
   /// The lock of the GNUstep defaults folder holding `file`, taken; nil when `file` is in no
   /// such folder. Give it back with ``release()`` on every path.
   static func acquire(for file: DomainFile) throws(DefaultsError) -> GNUstepLock? {
-    guard !folders.withLock({ $0.isEmpty }) else { return nil }
     let folder = file.url.standardizedFileURL.deletingLastPathComponent().path
-    guard let lock = folders.withLock({ $0[folder] }) else { return nil }
+    var lock = folders.withLock { $0[folder] }
+    if lock == nil, FileAccess.isFolder(folder + "/.lck") {
+      // A GNUstep app has locked this folder before: it is GNUstep's defaults folder, however
+      // the file was named (a path by hand, `DefaultsStore(url:)`).
+      register(folder: URL(fileURLWithPath: folder))
+      lock = folders.withLock { $0[folder] }
+    }
+    guard let lock else { return nil }
     try lock.acquire(for: file)
     return lock
   }

@@ -173,15 +173,21 @@ import Testing
 
   /// A prefs write waits while a GNUstep process holds the lock, then writes, and removes
   /// the lock it took.
-  @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep"))
-  func prefsWaitsForGNUstepsLock() throws {
+  /// Through the gnustep layout, or by a path into a folder GNUstep has locked before (its
+  /// `.lck` folder is there), without `--layout`.
+  @Test(
+    .enabled(if: Tools.gnustep || External.required, "needs GNUstep"), arguments: [true, false])
+  func prefsWaitsForGNUstepsLock(throughTheLayout: Bool) throws {
     let setup = try Setup()
     let domain = setup.domain("com.example.gs")
     try PropertyList.write(["first": 1], as: .xml).write(to: domain)
     let before = try Data(contentsOf: domain)
     try FileManager.default.createDirectory(at: setup.lock, withIntermediateDirectories: true)
-    let (prefs, err) = try Self.start(
-      Self.binary, ["--layout", "gnustep", "write", "com.example.gs", "k", "-int", "5"], setup)
+    let arguments =
+      throughTheLayout
+      ? ["--layout", "gnustep", "write", "com.example.gs", "k", "-int", "5"]
+      : ["write", domain.path, "k", "-int", "5"]
+    let (prefs, err) = try Self.start(Self.binary, arguments, setup)
     usleep(700_000)
     #expect(prefs.isRunning, "prefs did not wait for GNUstep's lock")
     #expect(try Data(contentsOf: domain) == before)
