@@ -289,8 +289,9 @@ extension Prefs {
       name: "lint", summary: "check that files parse (exit 65 if any does not)",
       synopsis: ["FILE|DOMAIN... [--json]"],
       discussion: """
-        Parses each file. Exit 0 when all are well-formed, 65 when any is malformed (the reason is
-        printed per file), 66 when any is missing and none is malformed.
+        Parses each file (- is standard input). Exit 0 when all are well-formed, 65 when any is
+        malformed (the reason is printed per file), 66 when any is missing or is not a regular
+        file and none is malformed.
         """,
       options: [.json], operands: [.domain],
       run: { (i, c) throws(CommandFailure) in try Lint.run(i.arguments, console: c) }),
@@ -298,7 +299,7 @@ extension Prefs {
       name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
       synopsis: ["FILE|DOMAIN --to FORMAT [-o OUT] [--truncate-dates]"],
       discussion: """
-        Rewrites FILE in another format, without loss: a value the format cannot hold (a date in
+        Rewrites FILE (- is standard input) in another format, without loss: a value the format cannot hold (a date in
         OpenStep text, data in JSON, a fractional-second date in XML unless --truncate-dates) is
         refused with exit 65 naming the value. Writes to OUT atomically (a temporary file renamed
         over it), or to standard output without -o (never binary to a terminal).

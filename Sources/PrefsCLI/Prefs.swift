@@ -116,9 +116,10 @@ public enum Prefs {
       commands:
       \(lines.joined(separator: "\n"))
 
-      FILE may be a path or a domain name (resolved to the platform's preferences folder;
-      `prefs --layout xdg|macos|gnustep VERB …` chooses another layout, gnustep as GNUstep's
-      configuration files say).
+      FILE may be a path (a word with a /, or ending in .plist: ./x, /abs/x.plist, x.plist) or
+      a domain name (any other word: in the platform's preferences folder, never a file of the
+      current folder; `prefs --layout xdg|macos|gnustep VERB …` chooses another layout,
+      gnustep as GNUstep's configuration files say).
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
       linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.
