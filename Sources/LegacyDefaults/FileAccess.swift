@@ -176,7 +176,9 @@ package enum FileAccess {
         // whole buffer to find the end would copy it and hold half as much again).
         let n = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { probe -> Int in
           guard let base = probe.baseAddress else { return 0 }
-          let n = read(fd, base, min(probe.count, limit + 1 - total))
+          // At most one byte past the limit: enough to know the input is larger.
+          let room = limit - total
+          let n = read(fd, base, room < probe.count ? room + 1 : probe.count)
           // The file grew (or is not a regular file): keep what came, read on.
           if n > 0, total + n <= limit {
             data.append(contentsOf: UnsafeRawBufferPointer(rebasing: probe[0..<n]))
