@@ -18,7 +18,7 @@ import PropertyList
 ///   changing anything (no file is moved, created or rewritten).
 /// - ``update(_:)`` calls `change` exactly once with what is stored at the moment it holds the
 ///   medium's exclusion (for a file: the `flock` of the domain), persists the key-by-key result
-///   (a `nil` value removes the key) and returns what is stored afterwards. `change` may be
+///   (``DomainChanges``: values set, keys removed) and returns what is stored afterwards. `change` may be
 ///   re-entered on the same thread (a nested update of the same domain from inside `change`
 ///   must not deadlock, and its writes must survive the outer one). When `change` throws,
 ///   nothing is written. A change that leaves every value as it was writes nothing.
@@ -32,7 +32,7 @@ public protocol DefaultsStorage: Sendable {
 
   /// One atomic read-change-write (see the protocol's contract).
   func update(
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot
 
   /// Removes the whole domain.
@@ -60,8 +60,9 @@ extension DefaultsStorage {
 
 /// What a storage holds for a domain at one moment.
 public struct DomainSnapshot: Sendable, Hashable {
-  /// The domain's keys and values (empty when absent or unreadable).
-  public var values: [String: PlistValue]
+  /// The domain's keys and values (empty when absent or unreadable), as the medium holds them:
+  /// for a file, its dictionary in document order, keys by their bytes.
+  public var values: PlistDictionary
   /// The file's format; nil when there is no file (absent, unreadable, or not a file storage).
   public var format: PlistFormat?
   /// A file that exists but does not parse: why. Its domain reads as empty, and it is moved
@@ -73,7 +74,7 @@ public struct DomainSnapshot: Sendable, Hashable {
   package var bytes: Data?
 
   public init(
-    values: [String: PlistValue] = [:], format: PlistFormat? = nil,
+    values: PlistDictionary = PlistDictionary(), format: PlistFormat? = nil,
     unreadable: CorruptFileRecovery? = nil, recoveries: [CorruptFileRecovery] = []
   ) {
     self.values = values
@@ -83,35 +84,22 @@ public struct DomainSnapshot: Sendable, Hashable {
   }
 }
 
-extension Dictionary where Key == String, Value == PlistValue? {
-  /// The key-by-key change that turns `current` into `target`: removals for the keys `target`
-  /// does not have, and every value of `target`.
-  package static func replacing(
-    _ current: [String: PlistValue], with target: [String: PlistValue]
-  ) -> [String: PlistValue?] {
-    var change: [String: PlistValue?] = [:]
-    for key in current.keys where target[key] == nil { change[key] = .some(nil) }
-    for (key, value) in target { change[key] = .some(value) }
-    return change
-  }
-}
-
 /// An application domain in memory only (tests, previews). One instance may back several
 /// stores, which then behave as several processes sharing one file do: each sees the others'
 /// changes at its next ``DefaultsStore/synchronize()``.
 public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
   private let exclusion = ReentrantExclusion()
-  private var values: [String: PlistValue]  // guarded by `exclusion`
+  private var values: PlistDictionary  // guarded by `exclusion`
   /// The other domains of the same medium, by name (shared by every domain of it).
   private let medium: Locked<[String: InMemoryStorage]>
 
   public init(_ values: [String: PlistValue] = [:]) {
-    self.values = values
+    self.values = PlistDictionary(values)
     self.medium = Locked([:])
   }
 
   private init(medium: Locked<[String: InMemoryStorage]>) {
-    self.values = [:]
+    self.values = PlistDictionary()
     self.medium = medium
   }
 
@@ -131,20 +119,18 @@ public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
   }
 
   public func update(
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
     try exclusion.withLock { () throws(DefaultsError) -> DomainSnapshot in
       let changes = try change(DomainSnapshot(values: values))
       // A nested update wrote into `values` directly: this one applies on top of it.
-      var merged = values
-      for (key, value) in changes { merged[key] = value }
-      values = merged
-      return DomainSnapshot(values: merged)
+      values = changes.applied(to: values)
+      return DomainSnapshot(values: values)
     }
   }
 
   public func removeDomain() throws(DefaultsError) {
-    exclusion.withLock { values = [:] }
+    exclusion.withLock { values = PlistDictionary() }
   }
 }
 

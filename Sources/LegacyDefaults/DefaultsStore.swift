@@ -165,11 +165,11 @@ public final class DefaultsStore: Sendable {
     self.exitFlushFailure = exitFlushFailure
     var initial = State()
     initial.arguments = ArgumentDomain.parse(arguments, dialect: dialect)
-    initial.base = dialect.adopting(loaded.values, readFrom: loaded.format)
+    initial.base = dialect.adopting(loaded.values.swiftDictionary, readFrom: loaded.format)
     initial.format = loaded.format
     initial.record(loaded.unreadable.map { [$0] } ?? [])
     if let global {
-      initial.global = dialect.adopting(global.values, readFrom: global.format)
+      initial.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
       initial.record(global.unreadable.map { [$0] } ?? [])
     }
     self.state = Locked(initial)
@@ -231,7 +231,8 @@ public final class DefaultsStore: Sendable {
     arguments: [String] = []
   ) {
     self.init(
-      storage: InMemoryStorage(values), loaded: DomainSnapshot(values: values), globalFile: nil,
+      storage: InMemoryStorage(values), loaded: DomainSnapshot(values: PlistDictionary(values)),
+      globalFile: nil,
       global: nil, dialect: dialect, arguments: arguments, flushAtExit: false,
       exitFlushFailure: nil, environment: ProcessInfo.processInfo.environment)
   }
@@ -455,7 +456,7 @@ public final class DefaultsStore: Sendable {
   /// ``set(_:forKey:)-(PlistValue?,_)`` validates, and everything pending is written with them. When `change` throws, nothing is
   /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
   public func updateDomain(
-    _ change: ([String: PlistValue]) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: ([String: PlistValue]) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) {
     try withoutActuallyEscaping(change) { (escaping) throws(DefaultsError) in
       try synchronize(applying: escaping)
@@ -463,7 +464,7 @@ public final class DefaultsStore: Sendable {
   }
 
   private func synchronize(
-    applying change: (([String: PlistValue]) throws(DefaultsError) -> [String: PlistValue?])?
+    applying change: (([String: PlistValue]) throws(DefaultsError) -> DomainChanges)?
   ) throws(DefaultsError) {
     if change == nil, !hasPendingChanges {
       // Nothing to write: read what is there, without the lock (files are replaced atomically).
@@ -473,26 +474,26 @@ public final class DefaultsStore: Sendable {
     }
     var written: [String: UInt64] = [:]
     var ticket: UInt64 = 0
-    let snapshot = try storage.update { (current) throws(DefaultsError) -> [String: PlistValue?] in
-      var requested: [String: PlistValue?] = [:]
+    let snapshot = try storage.update { (current) throws(DefaultsError) -> DomainChanges in
+      var requested = DomainChanges()
       if let change {
-        var view = current.values
+        var view = current.values.swiftDictionary
         for (key, pending) in state.withLock({ $0.pending }) { view[key] = pending.value }
         requested = try change(view)
-        for (key, value) in requested { try Self.validate(value, forKey: key) }
+        for (key, value) in requested.all { try Self.validate(value, forKey: key) }
       }
       // Taken after `change`: what its body set is written too.
       let pending = state.withLock { s -> [String: Pending] in
         ticket = s.takeTicket()
         return s.pending
       }
-      var changes: [String: PlistValue?] = [:]
+      var changes = DomainChanges()
       written = [:]
       for (key, entry) in pending {
         changes[key] = .some(entry.value)
         written[key] = entry.generation
       }
-      for (key, value) in requested { changes[key] = .some(value) }
+      changes.merge(requested)
       return changes
     }
     try publish(snapshot, ticket: ticket, written: written)
@@ -527,9 +528,11 @@ public final class DefaultsStore: Sendable {
       }
       if ticket > s.publishedTicket {
         s.publishedTicket = ticket
-        s.base = dialect.adopting(snapshot.values, readFrom: snapshot.format)
+        s.base = dialect.adopting(snapshot.values.swiftDictionary, readFrom: snapshot.format)
         s.format = snapshot.format
-        if let global { s.global = dialect.adopting(global.values, readFrom: global.format) }
+        if let global {
+          s.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
+        }
       }
       s.record(snapshot.recoveries)
       s.record(snapshot.unreadable.map { [$0] } ?? [])
@@ -676,7 +679,7 @@ extension DefaultsStore {
     let snapshot = try storage.load()
     // No file, and nothing stored: the domain does not exist.
     if snapshot.values.isEmpty, snapshot.format == nil, snapshot.unreadable == nil { return nil }
-    return snapshot.values
+    return snapshot.values.swiftDictionary
   }
 
   /// Replaces a persistent domain by name with `values` (one locked, atomic update; this
@@ -686,13 +689,17 @@ extension DefaultsStore {
   {
     for (key, value) in values { try Self.validate(value, forKey: key) }
     if name == domainName {
-      try updateDomain { current in .replacing(current, with: values) }
+      try updateDomain { current in
+        DomainChanges(replacing: PlistDictionary(current), with: PlistDictionary(values))
+      }
       return
     }
     guard let storage = storage(forDomain: name) else {
       throw .invalidDomainName(name, reason: "names no domain this store can reach")
     }
-    _ = try storage.update { current in .replacing(current.values, with: values) }
+    _ = try storage.update { current in
+      DomainChanges(replacing: current.values, with: PlistDictionary(values))
+    }
     if name == Self.globalDomain { try synchronizeOrThrow() }
   }
 

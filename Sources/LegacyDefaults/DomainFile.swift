@@ -123,13 +123,13 @@ package struct DomainFile: DefaultsStorage {
   /// not a dictionary, or keys a dictionary cannot keep apart. Every reader of domains (the
   /// store, the migration, the command's verbs) goes through this.
   package static func domain(of document: PlistDocument, path: String) throws(DefaultsError)
-    -> [String: PlistValue]
+    -> PlistDictionary
   {
     let values = try dictionary(of: document, path: path)
     for case .indistinctKeys(let first, let second, _) in document.warnings {
       throw .indistinctKeys(path: path, keys: [first, second])
     }
-    return values.swiftDictionary
+    return values
   }
 
   /// The document's dictionary as the file has it (keys by their bytes), or the error for a
@@ -165,32 +165,51 @@ package struct DomainFile: DefaultsStorage {
   // MARK: - Changing
 
   package func update(
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
-    try update(format: nil, change)
+    try update(WriteOptions(), change)
   }
 
-  /// One atomic read-change-write under the domain's locks (see the type's documentation).
-  ///
-  /// - Parameters:
-  ///   - format: the format to write (nil: the file's own, or ``newFileFormat`` for a new
-  ///     file, OpenStep growing into GNUstep text when needed). A different format is written
-  ///     even when no value changes.
-  ///   - durable: flush the file and its folder (off for a batch that flushes once at its end).
-  ///   - truncatingDates: in XML and GNUstep text, drop the fraction of a changed date's second
-  ///     (as Apple's and GNUstep's writers do); off, such a date is refused by the writer.
-  ///   - always: write even when no value and not the format changes (a conversion whose
-  ///     output must be exactly the writer's bytes).
-  ///   - createsFolder: create a missing folder (mode 0700), as a store does for the
-  ///     preferences folder; off, a missing folder is an error (an output path named by hand).
-  ///   - change: given the file as it is under the lock, the change key by key (nil removes).
+  /// How one update writes (the store's: ``WriteOptions/init(format:durable:truncatingDates:always:createsFolder:)``'s
+  /// defaults).
+  package struct WriteOptions: Sendable {
+    /// The format to write (nil: the file's own, or ``DomainFile/newFileFormat`` for a new
+    /// file, OpenStep growing into GNUstep text when needed). A different format is written
+    /// even when no value changes.
+    package var format: PlistFormat?
+    /// Flush the file and its folder (off for a batch that flushes once at its end).
+    package var durable: Bool
+    /// In XML and GNUstep text, drop the fraction of a changed date's second (as Apple's and
+    /// GNUstep's writers do); off, such a date is refused by the writer.
+    package var truncatingDates: Bool
+    /// Write even when no value and not the format changes (a conversion whose output must
+    /// be exactly the writer's bytes).
+    package var always: Bool
+    /// Create a missing folder (mode 0700), as a store does for the preferences folder; off,
+    /// a missing folder is an error (an output path named by hand).
+    package var createsFolder: Bool
+
+    package init(
+      format: PlistFormat? = nil, durable: Bool = true, truncatingDates: Bool = true,
+      always: Bool = false, createsFolder: Bool = true
+    ) {
+      self.format = format
+      self.durable = durable
+      self.truncatingDates = truncatingDates
+      self.always = always
+      self.createsFolder = createsFolder
+    }
+  }
+
+  /// One atomic read-change-write under the domain's locks (see the type's documentation):
+  /// `change` is given the file as it is under the lock and returns the changes, written as
+  /// `options` say.
   package func update(
-    format: PlistFormat?, durable: Bool = true, truncatingDates: Bool = true,
-    always: Bool = false, createsFolder: Bool = true,
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ options: WriteOptions,
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
-    if !createsFolder {
+    if !options.createsFolder {
       guard FileAccess.isFolder(folder) else {
         throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
       }
@@ -204,21 +223,19 @@ package struct DomainFile: DefaultsStorage {
     }) { () throws(DefaultsError) in
       var snapshot = try read()
       let generation = exclusion.generation
-      let changes = try change(snapshot)
+      var changes = try change(snapshot)
       // A nested update (from user code inside `change`) wrote meanwhile: merge onto it.
       if exclusion.generation != generation { snapshot = try read() }
       let current = snapshot.format ?? newFileFormat
-      var merged = snapshot.values
-      for (key, value) in changes { merged[key] = value }
-      let target = format ?? Self.format(for: merged, current: current)
-      if truncatingDates {
-        for (key, value) in changes {
-          if let value { merged[key] = Self.storable(value, in: target) }
-        }
+      let target =
+        options.format ?? Self.format(for: changes.applied(to: snapshot.values), current: current)
+      if options.truncatingDates, target == .xml || target == .gnustep {
+        for (key, value) in changes.assigned { changes[key] = Self.storable(value, in: target) }
       }
+      let merged = changes.applied(to: snapshot.values)
       let sameFormat = snapshot.format != nil && target == snapshot.format
-      if !always, merged == snapshot.values,
-        sameFormat || (snapshot.format == nil && format == nil)
+      if !options.always, merged == snapshot.values,
+        sameFormat || (snapshot.format == nil && options.format == nil)
       {
         snapshot.bytes = nil
         return snapshot
@@ -227,7 +244,7 @@ package struct DomainFile: DefaultsStorage {
       if let unreadable = snapshot.unreadable {
         recoveries.append(try moveAside(reason: unreadable.reason))
       }
-      try write(merged, format: target, durable: durable)
+      try write(merged, format: target, durable: options.durable)
       exclusion.bump()
       return DomainSnapshot(values: merged, format: target, recoveries: recoveries)
     }
@@ -396,13 +413,13 @@ package struct DomainFile: DefaultsStorage {
   private static let temporaryNames = Locked([String: Set<String>]())
 
   /// Replaces the file with `values` in `format`, atomically.
-  private func write(_ values: [String: PlistValue], format: PlistFormat, durable: Bool)
+  private func write(_ values: PlistDictionary, format: PlistFormat, durable: Bool)
     throws(DefaultsError)
   {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
-      data = try PropertyList.write(.dictionary(PlistDictionary(values)), as: format)
+      data = try PropertyList.write(.dictionary(values), as: format)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }
@@ -415,8 +432,7 @@ package struct DomainFile: DefaultsStorage {
 
   /// The format to write `values` in, given the file's current format: the file's own, except
   /// that OpenStep text grows into GNUstep's typed text when a value needs it.
-  package static func format(for values: [String: PlistValue], current: PlistFormat) -> PlistFormat
-  {
+  package static func format(for values: PlistDictionary, current: PlistFormat) -> PlistFormat {
     guard current == .openStep else { return current }
     return values.values.allSatisfy(isOpenStepText) ? .openStep : .gnustep
   }

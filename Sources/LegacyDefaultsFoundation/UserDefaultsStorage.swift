@@ -68,7 +68,7 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
   }
 
   private func read() throws(DefaultsError) -> DomainSnapshot {
-    var values: [String: PlistValue] = [:]
+    var values = PlistDictionary()
     for (key, object) in userDefaults.persistentDomain(forName: domain) ?? [:] {
       values[key] = try FoundationBridge.value(object, key: key)
     }
@@ -76,7 +76,7 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
   }
 
   public func update(
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
     let exclusion = ExclusionTable.userDefaults.acquire(domain)
     defer { ExclusionTable.userDefaults.release(domain) }
@@ -86,7 +86,7 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
       // Read again: a nested update from inside `change` may have written meanwhile.
       let current = try read()
       var objects: [(String, Any?)] = []
-      for (key, change) in changes {
+      for (key, change) in changes.all {
         let value = change.map(Self.storable)
         guard current.values[key] != value else { continue }
         objects.append(

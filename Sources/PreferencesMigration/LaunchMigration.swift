@@ -33,11 +33,12 @@ extension DefaultsStore {
     try updateDomain { values in
       outcome = FileOutcome(
         path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
+      let current = PlistDictionary(values)
       guard
         let migrated = step.run(
-          DomainSnapshot(values: values), at: location, into: .ownDomain, &outcome)
+          DomainSnapshot(values: current), at: location, into: .ownDomain, &outcome)
       else { return [:] }
-      return .replacing(values, with: migrated)
+      return DomainChanges(replacing: current, with: migrated)
     }
     return MigrationReport(files: [outcome], dryRun: false)
   }
@@ -69,7 +70,7 @@ extension DefaultsStore {
       guard let migrated = step.run(legacy, at: source.location, into: into, &outcome) else {
         return [:]
       }
-      return migrated
+      return DomainChanges(replacing: PlistDictionary(), with: migrated)
     }
     return MigrationReport(files: [outcome], dryRun: false)
   }

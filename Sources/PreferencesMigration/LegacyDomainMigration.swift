@@ -47,7 +47,7 @@ struct LegacyDomainMigration: Sendable {
   func run(
     _ legacy: DomainSnapshot, at location: DefaultsStore.Location, into destination: Destination,
     _ outcome: inout FileOutcome
-  ) -> [String: PlistValue]? {
+  ) -> PlistDictionary? {
     outcome.isFile = location.isFile
     if let unreadable = legacy.unreadable {
       outcome.status = .malformed
@@ -95,14 +95,14 @@ struct LegacyDomainMigration: Sendable {
         + "\(plan.schemaVersion) so that later runs report unchanged"
     default: break
     }
-    let migration = Migrator(plan: plan).migrate(legacy.values)
+    let migration = Migrator(plan: plan).migrate(legacy.values.swiftDictionary)
     outcome.keys = migration.keys
     switch migration.result {
     case .migrated(let values):
       if !migration.warnings.isEmpty {
         outcome.message = migration.warnings.joined(separator: "; ")
       }
-      return values
+      return PlistDictionary(values)
     case .refused(let reason):
       outcome.status = .refused
       outcome.message = reason

@@ -118,8 +118,9 @@ public struct MigrationRunner: Sendable {
         outcome = FileOutcome(
           path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
           backup: nil)
-        _ = try legacyFile.update(format: format, truncatingDates: truncatingDates) {
-          (current) throws(DefaultsError) -> [String: PlistValue?] in
+        _ = try legacyFile.update(
+          DomainFile.WriteOptions(format: format, truncatingDates: truncatingDates)
+        ) { (current) throws(DefaultsError) -> DomainChanges in
           guard let values = step.run(current, at: legacyFile.location, into: .inPlace, &outcome)
           else { return [:] }
           do {
@@ -128,21 +129,22 @@ public struct MigrationRunner: Sendable {
           } catch {
             throw .cannotWrite(path: legacyPath, reason: "the backup failed: \(error)")
           }
-          return .replacing(current.values, with: values)
+          return DomainChanges(replacing: current.values, with: values)
         }
         return outcome
       }
       var output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
       output.locking = outputIsLive(target) ? .always : .whenShared
       _ = try output.update(
-        format: format, durable: durable, truncatingDates: truncatingDates, createsFolder: false
-      ) {
-        (current) throws(DefaultsError) -> [String: PlistValue?] in
+        DomainFile.WriteOptions(
+          format: format, durable: durable, truncatingDates: truncatingDates,
+          createsFolder: false)
+      ) { (current) throws(DefaultsError) -> DomainChanges in
         if current.values == values, current.format == format {
           outcome.status = .unchanged
           return [:]
         }
-        return .replacing(current.values, with: values)
+        return DomainChanges(replacing: current.values, with: values)
       }
     } catch {
       outcome.status =
@@ -159,8 +161,8 @@ public struct MigrationRunner: Sendable {
   }
 
   /// A dry run reports a value the output format cannot hold as a real run would.
-  private func checkEncodes(_ values: [String: PlistValue], path: String) throws(DefaultsError) {
-    let value = PlistValue.dictionary(PlistDictionary(values))
+  private func checkEncodes(_ values: PlistDictionary, path: String) throws(DefaultsError) {
+    let value = PlistValue.dictionary(values)
     do {
       _ = try PropertyList.write(
         truncatingDates ? DomainFile.storable(value, in: format) : value, as: format)

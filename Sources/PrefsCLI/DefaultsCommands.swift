@@ -124,7 +124,7 @@ enum Read {
       }
       console.line(JSONValue.object(object).text())
     } else {
-      for (key, value) in PlistValue.sortedEntries(dictionary) {
+      for (key, value) in dictionary.sortedByKey {
         let result = apply(getter, dialect: dialect, to: value)
         console.line("\(key) = \(getterResult(result))")
       }

@@ -232,7 +232,7 @@ enum DefaultsPersonality {
           .usage, "Rep argument is not a dictionary\nDefaults have not been changed.")
       }
       try Target.update(try Target.domain(domain.argument), console: console) { current in
-        .replacing(current.values, with: values.swiftDictionary)
+        DomainChanges(replacing: current.values, with: values)
       }
       return .ok
     }

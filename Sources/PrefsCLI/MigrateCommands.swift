@@ -193,7 +193,7 @@ enum Export {
     let path = try Target.path(storeArgument)
     let document = try Prefs.load(path)
     let store = try Prefs.domain(document, path: path)
-    let result = Exporter(plan: plan).export(store)
+    let result = Exporter(plan: plan).export(store.swiftDictionary)
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }

@@ -68,7 +68,7 @@ enum Find {
         continue
       }
       // A file that is not a domain is not searched (its name is said on standard error).
-      let values: [String: PlistValue]
+      let values: PlistDictionary
       do {
         values = try Prefs.domain(document, path: path)
       } catch {
@@ -139,7 +139,7 @@ enum Rename {
     if case .failure(let failure) = check(try Target.existingDomain(domain)) { throw failure }
     var failure: CommandFailure?
     try Target.update(domain, console: console) { current in
-      switch check(current.values) {
+      switch check(current.values.swiftDictionary) {
       case .success(let value): return [new: value, old: nil]
       case .failure(let reason):
         failure = reason
@@ -199,7 +199,9 @@ enum Import {
     } catch {
       throw CommandFailure(error)
     }
-    try Target.update(domain, console: console) { _ in values }
+    try Target.update(domain, console: console) { _ in
+      DomainChanges(replacing: PlistDictionary(), with: values)
+    }
     return .ok
   }
 }

@@ -111,7 +111,7 @@ enum PlanCommand {
     guard snapshot.bytes != nil else {
       return .failure(Unread(status: .missing, message: "no such file"))
     }
-    return .success(snapshot.values)
+    return .success(snapshot.values.swiftDictionary)
   }
 
   /// The evidence behind each proposed entry, as a table on standard error.

@@ -235,7 +235,7 @@ enum PlutilPersonality {
     var failure: Failure?
     do throws(CommandFailure) {
       try Target.update(.file(file), console: BareConsole(console)) { current in
-        var value = PlistValue.dictionary(PlistDictionary(current.values))
+        var value = PlistValue.dictionary(current.values)
         do throws(Failure) {
           try change(&value)
         } catch {
@@ -243,7 +243,7 @@ enum PlutilPersonality {
           return [:]
         }
         guard case .dictionary(let values) = value else { return [:] }
-        return .replacing(current.values, with: values.swiftDictionary)
+        return DomainChanges(replacing: current.values, with: values)
       }
     } catch {
       throw Failure(message: error.message)

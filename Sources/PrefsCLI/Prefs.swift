@@ -176,7 +176,7 @@ public enum Prefs {
 
   /// A document's dictionary, or the domain error (65) for anything else.
   static func domain(_ document: PlistDocument, path: String) throws(CommandFailure)
-    -> [String: PlistValue]
+    -> PlistDictionary
   {
     do {
       return try DomainFile.domain(of: document, path: path)

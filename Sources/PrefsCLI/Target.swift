@@ -160,7 +160,7 @@ enum Target {
     guard exists(domain, snapshot) else {
       throw missingDomain(domain.name)
     }
-    return snapshot.values
+    return snapshot.values.swiftDictionary
   }
 
   /// The domain as a document for the verbs that print it: a file as it parses (any top
@@ -179,7 +179,7 @@ enum Target {
       guard exists(domain, snapshot) else {
         throw missingDomain(domain.name)
       }
-      return PlistDocument(value: .dictionary(PlistDictionary(snapshot.values)), format: .binary)
+      return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
     }
   }
 
@@ -191,7 +191,7 @@ enum Target {
   /// key) unless `truncatingDates`, which writes it to the whole second.
   static func update(
     _ domain: Domain, truncatingDates: Bool = false, console: Console,
-    _ change: (DomainSnapshot) throws(DefaultsError) -> [String: PlistValue?]
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(CommandFailure) {
     _ = try inspect(domain)
     let storage = try domain.storage()
@@ -204,8 +204,9 @@ enum Target {
         var file = DomainFile(url: URL(fileURLWithPath: path))
         file.locking = isDomain(path) ? .always : .transient
         snapshot = try file.update(
-          format: nil, truncatingDates: truncatingDates,
-          createsFolder: isInPreferencesFolder(path), change)
+          DomainFile.WriteOptions(
+            truncatingDates: truncatingDates, createsFolder: isInPreferencesFolder(path)),
+          change)
       } else {
         snapshot = try storage.update(change)
       }
@@ -237,9 +238,10 @@ extension Target {
         let domain = DomainFile(url: URL(fileURLWithPath: out))
         _ = try domain.read()
         let snapshot = try domain.update(
-          format: format, truncatingDates: false, always: true, createsFolder: false
+          DomainFile.WriteOptions(
+            format: format, truncatingDates: false, always: true, createsFolder: false)
         ) {
-          .replacing($0.values, with: values.swiftDictionary)
+          DomainChanges(replacing: $0.values, with: values)
         }
         for recovery in snapshot.recoveries { console.message("warning: \(recovery)") }
         return

@@ -40,7 +40,7 @@ import Testing
     try store.synchronizeOrThrow()
     let expected = Dictionary(uniqueKeysWithValues: Self.values)
     // In this process, through a second UserDefaults instance of the suite.
-    #expect(try UserDefaultsStorage(suiteName: suite).load().values == expected)
+    #expect(try UserDefaultsStorage(suiteName: suite).load().values.swiftDictionary == expected)
     // In the file corelibs wrote, as python's plistlib reads it (python3 comes with the
     // machine and is installed by .ci/run's image; a missing one fails here).
     let file = folder.file("bridge.plist")

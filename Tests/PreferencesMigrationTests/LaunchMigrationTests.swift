@@ -27,7 +27,7 @@ import Testing
   }
 
   static func persisted(_ suite: String) throws -> [String: PlistValue] {
-    try UserDefaultsStorage(suiteName: suite).load().values
+    try UserDefaultsStorage(suiteName: suite).load().values.swiftDictionary
   }
 
   /// The sample's legacy keys migrate in the app exactly as `prefs migrate` migrates the file,
@@ -136,11 +136,12 @@ import Testing
     let suite = try Self.suite(folder, legacy)
     let defaults = try #require(FailingDefaults(suiteName: suite))
     let store = try DefaultsStore(userDefaults: defaults, domain: suite)
-    let before = try UserDefaultsStorage(defaults, domain: suite).load().values
+    let before = try UserDefaultsStorage(defaults, domain: suite).load().values.swiftDictionary
     #expect(before == legacy)
     defaults.failing.withLock { $0 = true }
     #expect(throws: DefaultsError.self) { try store.migrate(Self.samplePlan()) }
-    #expect(try UserDefaultsStorage(defaults, domain: suite).load().values == before)
+    #expect(
+      try UserDefaultsStorage(defaults, domain: suite).load().values.swiftDictionary == before)
     #expect(store.persistentDomain() == before)
     // Once synchronize works again, the same call migrates.
     defaults.failing.withLock { $0 = false }
