@@ -192,21 +192,16 @@ enum PlanCommand {
     guard let planPath = items.first else {
       throw CommandFailure(.usage, "plan swift needs PLAN")
     }
-    let name =
-      args.value("--name")
-      ?? PlanSwift.identifier(
-        URL(fileURLWithPath: planPath).deletingPathExtension().lastPathComponent, upper: false)
-    guard PlanSwift.identifier(name, upper: false) == name else {
+    let name = args.value("--name") ?? SwiftPlanSource.name(forPlanFile: planPath)
+    guard SwiftPlanSource.isIdentifier(name) else {
       throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
     }
     let plan = try Migrate.loadPlan(planPath)
-    let jsonKeys = Set(plan.entries.filter { $0.type == .json }.map(\.from))
-    var samples: [String: [JSONValue]] = [:]
+    var source = SwiftPlanSource(plan: plan, name: name)
     var status = ExitCode.ok
     for path in try Migrate.expand(Array(items.dropFirst()), console: console) {
-      let values: [String: PlistValue]
       switch readLegacy(path) {
-      case .success(let read): values = read
+      case .success(let values): source.addSamples(from: values)
       case .failure(let unread):
         console.message("\(path): \(unread.message)")
         if unread.status == .malformed {
@@ -214,23 +209,9 @@ enum PlanCommand {
         } else if status == .ok {
           status = .noInput
         }
-        continue
-      }
-      for key in jsonKeys where samples[key, default: []].count < 200 {
-        let bytes: Data
-        switch values[key] {
-        case .string(let s)?: bytes = Data(s.utf8)
-        case .data(let d)?: bytes = d
-        default: continue
-        }
-        if case .success(let value) = Result(catching: { () throws(JSONValue.ParseError) in
-          try JSONValue.parse(bytes)
-        }) {
-          samples[key, default: []].append(value)
-        }
       }
     }
-    console.out(PlanSwift(plan: plan, name: name, samples: samples).source())
+    console.out(source.source())
     return status
   }
 }
