@@ -38,13 +38,18 @@ let package = Package(
     // Layer 4: plans, the migrator, the report, the export back.
     .target(
       name: "PreferencesMigration", dependencies: ["Preferences", "LegacyDefaults", "PropertyList"]),
-    // The command's logic: argument parsing, printing, exit codes. Testable in-process.
+    // What the command does to domains and files, as a library: names and paths, reading and
+    // changing a domain, writing outputs, typed values, key paths, search.
     .target(
-      name: "PrefsCLI",
+      name: "PrefsTools",
       dependencies: [
         "PropertyList", "LegacyDefaults", "PreferencesMigration",
         .target(name: "LegacyDefaultsFoundation", condition: .when(platforms: applePlatforms)),
       ]),
+    // The command itself: argument parsing, printing, exit codes. Testable in-process.
+    .target(
+      name: "PrefsCLI",
+      dependencies: ["PrefsTools", "PropertyList", "LegacyDefaults", "PreferencesMigration"]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).
@@ -88,9 +93,14 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "PrefsToolsTests",
+      dependencies: ["PrefsTools", "LegacyDefaults", "PropertyList", "TestSupport"]
+    ),
+    .testTarget(
       name: "PrefsCLITests",
       dependencies: [
-        "PrefsCLI", "LegacyDefaults", "LegacyDefaultsFoundation", "PropertyList", "TestSupport",
+        "PrefsCLI", "PrefsTools", "LegacyDefaults", "LegacyDefaultsFoundation", "PropertyList",
+        "TestSupport",
       ],
       exclude: ["Golden"]
     ),

@@ -71,8 +71,8 @@ public struct MigrationReport: Sendable, Hashable {
 
 extension MigrationReport {
   /// The report as a person reads it (what `prefs migrate` prints): each file (or domain),
-  /// each legacy key's fate, and the totals.
-  public func text() -> String {
+  /// each legacy key's fate (unless `listingKeys` is off: `--summary`), and the totals.
+  public func text(listingKeys: Bool = true) -> String {
     let report = self
     var out = ""
     for file in report.files {
@@ -83,7 +83,7 @@ extension MigrationReport {
       if let message = file.message { out += "  \(message)\n" }
       let fromWidth = min(32, file.keys.map { ($0.from ?? "").count }.max() ?? 0)
       let toWidth = min(32, file.keys.map { ($0.to ?? "–").count }.max() ?? 0)
-      for key in file.keys {
+      for key in file.keys where listingKeys {
         let from = (key.from ?? "").padded(to: fromWidth)
         let to = (key.to ?? "–").padded(to: toWidth)
         let action = key.action.rawValue.padded(to: 13)

@@ -5,19 +5,6 @@ import PreferencesMigration
 /// completions and the argument scanner all read this declaration, so no option is listed
 /// twice and a verb cannot accept an option its help does not show.
 struct CommandSpec: Sendable {
-  struct Option: Sendable {
-    /// `--to`; `alias` is a second spelling (`-o` for `--output`).
-    var name: String
-    var alias: String? = nil
-    /// The value's name (`FORMAT`); nil for a flag.
-    var value: String? = nil
-    /// The values it takes, when they are a fixed set (shown and completed).
-    var choices: [String] = []
-    var help: String
-
-    var spellings: [String] { [name] + (alias.map { [$0] } ?? []) }
-  }
-
   /// What a positional argument is, for completion.
   enum Operand: Sendable { case file, domain, key, value, plan, word, shell, command }
 
@@ -26,7 +13,7 @@ struct CommandSpec: Sendable {
   /// The synopsis lines, after `prefs NAME`.
   var synopsis: [String]
   var discussion: String
-  var options: [Option] = []
+  var options: [OptionSpec] = []
   /// The completion of each positional argument (the last one repeats).
   var operands: [Operand] = []
   /// The verb scans its own words (`write KEY -int 5`): the table gives its help and its
@@ -92,16 +79,6 @@ struct Invocation {
   var raw: [String]
 }
 
-extension CommandSpec.Option {
-  static let json = Self(name: "--json", help: "print JSON instead of text")
-  static let truncateDates = Self(
-    name: DatePolicy.flag,
-    help: "write a date's fraction of a second away (XML and GNUstep text hold whole seconds)")
-  static func plan(_ help: String = "the migration plan (JSON)") -> Self {
-    Self(name: "--plan", value: "PLAN", help: help)
-  }
-}
-
 extension Prefs {
   /// Every verb of `prefs`, in the order help lists them.
   static let commands: [CommandSpec] = [
@@ -125,18 +102,9 @@ extension Prefs {
         Exit 65 when any input is malformed or refused, 66 when any is missing.
         """,
       options: [
-        .plan(),
-        .init(name: "--to", value: "OUT", help: "the new store (a folder for several files)"),
-        .init(name: "--in-place", help: "replace each legacy file, after its backup"),
-        .init(name: "--backup", value: "DIR", help: "where --in-place copies the originals"),
-        .init(name: "--dry-run", help: "write nothing; print the same report"),
-        .init(
-          name: "--format", value: "FORMAT", choices: ["binary", "xml"],
-          help: "the new store's format (default binary)"),
-        .truncateDates,
-        .init(name: "--jobs", value: "N", help: "files at a time (default: the core count)"),
-        .init(name: "--shard", value: "I/N", help: "the I-th of N disjoint parts of the list"),
-        .json,
+        Options.plan.spec, Options.migrateTo.spec, Options.inPlace.spec, Options.backup.spec,
+        Options.dryRun.spec, Options.storeFormat.spec, Options.truncateDates.spec,
+        Options.jobs.spec, Options.shard.spec, Options.summary.spec, Options.json.spec,
       ],
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),
@@ -168,13 +136,7 @@ extension Prefs {
         Exit 65 when a file is malformed or (check) any file would not migrate, 66 when one is
         missing.
         """,
-      options: [
-        .init(
-          name: "--dialect", value: "DIALECT", choices: ["apple", "gnustep", "corelibs"],
-          help: "infer: the getters the old app used (default apple)"),
-        .init(name: "--jobs", value: "N", help: "files at a time (default: the core count)"),
-        .init(name: "--name", value: "NAME", help: "swift: the plan's name in Swift"),
-      ],
+      options: [Options.inferDialect.spec, Options.jobs.spec, Options.name.spec],
       operands: [.word, .file],
       run: { (i, c) throws(CommandFailure) in try PlanCommand.run(i.arguments, console: c) }),
     CommandSpec(
@@ -186,11 +148,8 @@ extension Prefs {
         JSON bytes), so a release can be rolled back. Written atomically; binary by default.
         """,
       options: [
-        .plan(), .init(name: "--to", value: "LEGACY_OUT", help: "the legacy file to write"),
-        .init(
-          name: "--format", value: "FORMAT", choices: ["binary", "xml", "openstep", "gnustep"],
-          help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)"),
-        .truncateDates,
+        Options.plan.spec, Options.exportTo.spec, Options.legacyFormat.spec,
+        Options.truncateDates.spec,
       ],
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Export.run(i.arguments, console: c) }),
@@ -204,15 +163,7 @@ extension Prefs {
         read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
         or KEY does not exist.
         """,
-      options: [
-        .init(
-          name: "--as", value: "TYPE",
-          choices: LegacyType.allCases.map(\.rawValue), help: "read through this getter"),
-        .init(
-          name: "--dialect", value: "DIALECT", choices: ["apple", "gnustep", "corelibs"],
-          help: "whose getters (default apple)"),
-        .json,
-      ],
+      options: [Options.getter.spec, Options.dialect.spec, Options.json.spec],
       operands: [.domain, .key],
       run: { (i, c) throws(CommandFailure) in try Read.run(i.arguments, console: c) }),
     CommandSpec(
@@ -229,7 +180,7 @@ extension Prefs {
         "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
         is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
         """,
-      options: [.truncateDates], operands: [.domain, .key, .value], scansItself: true,
+      options: [Options.truncateDates.spec], operands: [.domain, .key, .value], scansItself: true,
       run: { (i, c) throws(CommandFailure) in try Write.run(i.raw, console: c) }),
     CommandSpec(
       name: "delete", summary: "remove a key (or the whole domain) and synchronize",
@@ -273,7 +224,7 @@ extension Prefs {
         Lists the domains in the platform's preferences folder ($XDG_CONFIG_HOME, else ~/.config,
         on Linux; ~/Library/Preferences on macOS): the names of its .plist files.
         """,
-      options: [.json],
+      options: [Options.json.spec],
       run: { (i, c) throws(CommandFailure) in try Domains.run(i.arguments, console: c) }),
     CommandSpec(
       name: "find", summary: "search every domain for a word",
@@ -283,7 +234,7 @@ extension Prefs {
         (ignoring case), and prints the matches per domain. A file that does not parse is named
         on standard error and skipped. Exit 1 when nothing matches.
         """,
-      options: [.json], operands: [.word],
+      options: [Options.json.spec], operands: [.word],
       run: { (i, c) throws(CommandFailure) in try Find.run(i.arguments, console: c) }),
     CommandSpec(
       name: "lint", summary: "check that files parse (exit 65 if any does not)",
@@ -293,7 +244,7 @@ extension Prefs {
         malformed (the reason is printed per file), 66 when any is missing or is not a regular
         file and none is malformed.
         """,
-      options: [.json], operands: [.domain],
+      options: [Options.json.spec], operands: [.domain],
       run: { (i, c) throws(CommandFailure) in try Lint.run(i.arguments, console: c) }),
     CommandSpec(
       name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
@@ -304,16 +255,7 @@ extension Prefs {
         refused with exit 65 naming the value. Writes to OUT atomically (a temporary file renamed
         over it), or to standard output without -o (never binary to a terminal).
         """,
-      options: [
-        .init(
-          name: "--to", value: "FORMAT",
-          choices: ["xml", "binary", "openstep", "gnustep", "json", "xml1", "binary1"],
-          help: "the format to write"),
-        .init(
-          name: "--output", alias: "-o", value: "OUT",
-          help: "the file to write (- or none: standard output)"),
-        .truncateDates,
-      ],
+      options: [Options.convertTo.spec, Options.output.spec, Options.truncateDates.spec],
       operands: [.domain],
       run: { (i, c) throws(CommandFailure) in try Convert.run(i.arguments, console: c) }),
     CommandSpec(

@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PrefsTools
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -119,25 +120,35 @@ enum DefaultsPersonality {
       guard words.count == 3 else { throw usageError() }
       let domain = try self.domain(words[0])
       _ = try exists(domain, key: words[1])
-      return try native(Rename.run, [domain.argument, words[1], words[2]], console)
+      console.report(
+        try attempt { () throws(ToolError) in try domain.editor.rename(words[1], to: words[2]) })
+      return .ok
     case "delete":
       guard (1...2).contains(words.count) else { throw usageError() }
       let domain = try self.domain(words[0])
-      do {
-        return try native(Delete.run, [domain.argument] + words.dropFirst(), console)
+      do throws(ToolError) {
+        if words.count == 2 {
+          console.report(try domain.editor.remove(words[1]))
+        } else {
+          try domain.editor.removeDomain()
+        }
       } catch {
-        guard error.code == .notFound else { throw error }
+        let failure = CommandFailure(error)
+        guard failure.code == .notFound else { throw failure }
         throw CommandFailure(
           .notFound, "Domain (\(words[0])) not found.\nDefaults have not been changed.")
       }
+      return .ok
     case "domains":
       guard words.isEmpty else { throw usageError() }
-      console.line(try Domains.names().names.joined(separator: ", "))
+      let resolver = Run.resolver()
+      console.line(
+        try attempt { () throws(ToolError) in try resolver.domainNames() }.names.joined(
+          separator: ", "))
       return .ok
     case "find":
       guard words.count == 1 else { throw usageError() }
-      let code = try native(Find.run, words, console)
-      return code
+      return try Find.run(try Arguments(["--"] + words, valued: [], flags: []), console: console)
     case "export":
       guard words.count == 2 else { throw usageError() }
       let domain = try self.domain(words[0])
@@ -148,39 +159,52 @@ enum DefaultsPersonality {
       do {
         data = try PropertyList.write(document.value, as: format)
       } catch {
-        throw CommandFailure(.dataError, "\(words[0]): \(error)")
+        throw CommandFailure(error, path: words[0])
       }
       if words[1] == "-" {
         console.out(data)
-      } else {
-        // Through the one writer of outputs: a domain's lock when the path is a domain.
-        try Target.write(data, to: words[1], value: document.value, console: console) { format }
+        return .ok
       }
+      // Through the one writer of outputs: a domain's lock when the path is a domain.
+      let resolver = Run.resolver()
+      console.report(
+        try attempt { () throws(ToolError) in
+          try OutputFile.write(
+            data, to: words[1], value: document.value, format: format, resolver: resolver)
+        })
       return .ok
     case "import":
       guard words.count == 2 else { throw usageError() }
       let domain = try self.domain(words[0])
-      return try native(Import.run, [domain.argument, words[1]], console)
+      let source = words[1]
+      let document = try Convert.load(source == "-" ? source : try Run.path(source))
+      let values = try Read.domain(document, path: source == "-" ? "standard input" : source)
+      console.report(try attempt { () throws(ToolError) in try domain.editor.merge(values) })
+      return .ok
     default:
       throw usageError()
     }
   }
 
-  /// A DOMAIN word as the native verbs take it.
+  /// A DOMAIN word: as the user typed it (for `defaults`' messages), and the domain it names.
   struct Domain {
     var word: String
-    var argument: String
+    var editor: DomainEditor
   }
 
+  /// The one rule (`DomainResolver.isPath`), with `defaults`' two additions: the global
+  /// domain's names, and a path without its `.plist` extension, however the path is spelt.
   static func domain(_ word: String) throws(CommandFailure) -> Domain {
     switch word {
-    case "-g", "-globalDomain", "NSGlobalDomain": return Domain(word: word, argument: globalDomain)
+    case "-g", "-globalDomain", "NSGlobalDomain":
+      return Domain(word: word, editor: try Run.editor(globalDomain))
     case "-app": throw CommandFailure(.usage, "-app is not supported: name the domain")
     default:
-      // The one rule (`Target.isPath`); `defaults` takes a path without its `.plist`
-      // extension, however the path is spelt.
-      guard Target.isPath(word) else { return Domain(word: word, argument: word) }
-      return Domain(word: word, argument: word.hasSuffix(".plist") ? word : word + ".plist")
+      guard DomainResolver.isPath(word) else {
+        return Domain(word: word, editor: try Run.editor(word))
+      }
+      let path = word.hasSuffix(".plist") ? word : word + ".plist"
+      return Domain(word: word, editor: try Run.editor(path))
     }
   }
 
@@ -188,9 +212,9 @@ enum DefaultsPersonality {
   static func exists(_ domain: Domain, key: String?) throws(CommandFailure) -> PlistDocument {
     let document: PlistDocument
     do {
-      document = try Target.document(try Target.domain(domain.argument))
+      document = try domain.editor.document()
     } catch {
-      guard error.code == .notFound else { throw error }
+      guard case .noSuchDomain = error else { throw CommandFailure(error) }
       throw CommandFailure(.notFound, "\nDomain \(domain.word) does not exist")
     }
     if let key, document.value.dictionaryValue?[key] == nil {
@@ -201,13 +225,13 @@ enum DefaultsPersonality {
   }
 
   static func readAll(console: Console) throws(CommandFailure) -> ExitCode {
-    let (folder, names) = try Domains.names()
+    let resolver = Run.resolver()
+    let (folder, names) = try attempt { () throws(ToolError) in try resolver.domainNames() }
     var all = PlistDictionary()
     for name in names {
-      let path = folder.appendingPathComponent(name + ".plist").path
       // A domain that does not read is named on standard error and left out, as `find` does.
       do {
-        all[name] = try Prefs.load(path).value
+        all[name] = try Convert.load(folder.appendingPathComponent(name + ".plist").path).value
       } catch {
         console.message(error.message)
       }
@@ -231,49 +255,31 @@ enum DefaultsPersonality {
         throw CommandFailure(
           .usage, "Rep argument is not a dictionary\nDefaults have not been changed.")
       }
-      try Target.update(try Target.domain(domain.argument), console: console) { current in
-        DomainChanges(replacing: current.values, with: values)
-      }
+      console.report(
+        try attempt { () throws(ToolError) in try domain.editor.replace(with: values) })
       return .ok
     }
     let key = words[1]
     let rest = Array(words.dropFirst(2))
-    switch rest.first {
-    case "-array-add", "-dict-add":
-      let adding = try Write.parseValue(
-        ["-" + (rest[0] == "-array-add" ? "array" : "dict")] + rest.dropFirst())
-      try Target.update(try Target.domain(domain.argument), console: console) { current in
-        switch (current.values[key], adding) {
-        case (.array(let old)?, .array(let new)): return [key: .array(old + new)]
-        case (.dictionary(let old)?, .dictionary(let new)):
-          return [key: .dictionary(old.merging(new) { $1 })]
-        default: return [key: adding]
-        }
-      }
-      return .ok
-    default:
-      return try native(Write.run, [domain.argument, key] + rest, console)
+    var truncatingDates = false
+    var valueWords = rest
+    if valueWords.last == DatePolicy.flag, valueWords.count > 1 {
+      valueWords.removeLast()
+      truncatingDates = true
     }
+    let recoveries = try attempt { () throws(ToolError) in
+      let value = try TypedValue.parse(valueWords, spelling: .defaults)
+      if let flag = valueWords.first, flag == "-array-add" || flag == "-dict-add" {
+        return try domain.editor.add(value, toKey: key)
+      }
+      return try domain.editor.set(value, forKey: key, truncatingDates: truncatingDates)
+    }
+    console.report(recoveries)
+    return .ok
   }
 
   static func usageError() -> CommandFailure {
     CommandFailure(.usage, usage)
-  }
-
-  /// Runs a native verb with native words, through its declaration.
-  static func native(
-    _ run: (Arguments, Console) throws(CommandFailure) -> ExitCode, _ words: [String],
-    _ console: Console
-  ) throws(CommandFailure) -> ExitCode {
-    // After `--` every word is positional: a key may start with a dash.
-    try run(try Arguments(["--"] + words, valued: [], flags: []), console)
-  }
-
-  static func native(
-    _ run: ([String], Console) throws(CommandFailure) -> ExitCode, _ words: [String],
-    _ console: Console
-  ) throws(CommandFailure) -> ExitCode {
-    try run(words, console)
   }
 }
 

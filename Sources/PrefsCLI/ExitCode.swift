@@ -1,4 +1,7 @@
 import LegacyDefaults
+import PreferencesMigration
+import PrefsTools
+import PropertyList
 
 /// The command's exit codes, from sysexits(3), as the migration-plan contract lists them.
 public enum ExitCode: Int32, Sendable, CaseIterable {
@@ -41,8 +44,42 @@ struct CommandFailure: Error {
   }
 }
 
+/// Each error type the command meets maps to its exit code here, once.
 extension CommandFailure {
-  /// A file failure with its documented exit code.
+  /// A failure of the command's tools.
+  init(_ error: ToolError) {
+    switch error {
+    case .usage, .invalidValue: self.init(.usage, error.description)
+    case .noSuchDomain, .noSuchKey, .keyPath: self.init(.notFound, error.description)
+    case .keyExists: self.init(.cannotCreate, error.description)
+    case .read(let read): self.init(read)
+    case .store(let store): self.init(store)
+    case .output(let failure): self.init(failure)
+    case .unrepresentable: self.init(.dataError, error.description)
+    }
+  }
+
+  /// A file that could not be read as a property list or a domain.
+  init(_ error: DomainReadError) {
+    switch error {
+    case .file(let failure): self.init(failure)
+    case .malformed: self.init(.dataError, error.description)
+    case .domain(let store): self.init(store)
+    }
+  }
+
+  /// A store failure.
+  init(_ error: DefaultsError) {
+    switch error {
+    case .emptyKey, .unsupportedValue, .invalidDomainName, .domainExists:
+      self.init(.usage, error.description)
+    case .cannotRead: self.init(.noInput, error.description)
+    case .notADictionary, .indistinctKeys, .cannotEncode: self.init(.dataError, error.description)
+    case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
+    }
+  }
+
+  /// A file failure.
   init(_ failure: FileAccess.Failure) {
     switch failure {
     case .missing, .denied, .isFolder, .notRegular: self.init(.noInput, failure.description)
@@ -50,5 +87,15 @@ extension CommandFailure {
     case .io: self.init(.ioError, failure.description)
     case .cannotCreate: self.init(.cannotCreate, failure.description)
     }
+  }
+
+  /// A value a writer cannot hold in its format (`path`: what was being written).
+  init(_ error: PlistError, path: String) {
+    self.init(.dataError, "\(path): \(error)")
+  }
+
+  /// A plan file that does not follow the format (`path`: the plan).
+  init(_ error: PlanError, path: String) {
+    self.init(.dataError, "\(path): \(error)")
   }
 }

@@ -1,5 +1,6 @@
 import LegacyDefaults
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -49,6 +50,20 @@ enum PlutilPersonality {
 
   struct Failure: Error {
     var message: String
+
+    init(message: String) { self.message = message }
+
+    /// plutil's words for a key path that cannot be followed or edited.
+    init(_ error: KeyPathError) {
+      switch error {
+      case .empty: message = "Key path must not be empty"
+      case .noValue(let path):
+        message =
+          "Could not extract value, error: No value at that key path or invalid key path: \(path)"
+      case .cannotModify(let path, let reason):
+        message = "Could not modify plist, error: \(reason) \(path)"
+      }
+    }
   }
 
   static func run(_ arguments: [String], console: Console) -> ExitCode {
@@ -87,8 +102,8 @@ enum PlutilPersonality {
       return try edit(words, console: console)
     case "-remove":
       guard words.count == 3 else { throw Failure(message: usage) }
-      let path = try KeyPath(words[1])
-      try modify(words[2], console: console) { (value) throws(Failure) in
+      let path = try keyPath(words[1])
+      try modify(words[2], console: console) { (value) throws(KeyPathError) in
         try path.remove(from: &value)
       }
       return .ok
@@ -96,8 +111,8 @@ enum PlutilPersonality {
       return try extract(Array(words.dropFirst()), console: console)
     case "-type":
       guard words.count == 3 else { throw Failure(message: usage) }
-      let path = try KeyPath(words[1])
-      let value = try path.value(in: try load(words[2]).value)
+      let path = try keyPath(words[1])
+      let value = try follow(path, in: try load(words[2]).value)
       console.line(typeName(value))
       return .ok
     case "-create":
@@ -115,22 +130,35 @@ enum PlutilPersonality {
 
   static let formats: [String: PlistFormat] = ["xml1": .xml, "binary1": .binary]
 
+  /// A file (`-`: standard input) as a document; a failure in plutil's shape, `FILE: reason`.
   static func load(_ path: String) throws(Failure) -> PlistDocument {
-    if path == "-" {
-      do {
-        return try PropertyList.read(
-          FileAccess.readStandardInput(limit: Prefs.inputLimit))
-      } catch {
-        throw Failure(message: "<stdin>: \(error)")
-      }
-    }
     do {
-      return try Prefs.load(path)
+      return try Convert.load(path)
     } catch {
-      // plutil's shape: "FILE: reason".
-      let message =
-        error.message.hasPrefix(path + ": ") ? error.message : "\(path): \(error.message)"
-      throw Failure(message: message)
+      let name = path == "-" ? "<stdin>" : path
+      let message = error.message
+      for prefix in [path + ": ", "standard input: "] where message.hasPrefix(prefix) {
+        throw Failure(message: "\(name): " + message.dropFirst(prefix.count))
+      }
+      throw Failure(message: "\(name): \(message)")
+    }
+  }
+
+  /// A key path, or plutil's message for an empty one.
+  static func keyPath(_ text: String) throws(Failure) -> KeyPath {
+    do {
+      return try KeyPath(text)
+    } catch {
+      throw Failure(error)
+    }
+  }
+
+  /// The value at `path` in `root`, or plutil's message.
+  static func follow(_ path: KeyPath, in root: PlistValue) throws(Failure) -> PlistValue {
+    do {
+      return try path.value(in: root)
+    } catch {
+      throw Failure(error)
     }
   }
 
@@ -209,46 +237,50 @@ enum PlutilPersonality {
       console.out(data)
       return
     }
-    do throws(CommandFailure) {
-      try Target.write(
-        data, to: path, value: value?.0 ?? .string(""), console: BareConsole(console)
-      ) {
-        value?.1
-      }
+    let resolver = Run.resolver()
+    do throws(ToolError) {
+      let recoveries = try OutputFile.write(
+        data, to: path, value: value?.0 ?? .string(""), format: value?.1, resolver: resolver)
+      BareConsole(console).report(recoveries)
     } catch {
-      throw Failure(message: error.message)
+      throw Failure(message: CommandFailure(error).message)
     }
   }
 
   /// Reads, changes and writes FILE as one step: a dictionary file under its domain lock
   /// (the change sees the file as it is under the lock), anything else atomically.
   static func modify(
-    _ file: String, console: Console, _ change: (inout PlistValue) throws(Failure) -> Void
+    _ file: String, console: Console, _ change: (inout PlistValue) throws(KeyPathError) -> Void
   ) throws(Failure) {
     let document = try load(file)
     guard case .dictionary = document.value else {
       var value = document.value
-      try change(&value)
+      do throws(KeyPathError) {
+        try change(&value)
+      } catch {
+        throw Failure(error)
+      }
       try write(value, as: document.format, to: file, console: console)
       return
     }
-    var failure: Failure?
-    do throws(CommandFailure) {
-      try Target.update(.file(file), console: BareConsole(console)) { current in
+    let resolver = Run.resolver()
+    let editor = DomainEditor(resolver.file(file), resolver: resolver)
+    do throws(ToolError) {
+      let recoveries = try editor.update { (current) throws(ToolError) -> DomainChanges in
         var value = PlistValue.dictionary(current.values)
-        do throws(Failure) {
+        do throws(KeyPathError) {
           try change(&value)
         } catch {
-          failure = error
-          return [:]
+          throw .keyPath(error)
         }
         guard case .dictionary(let values) = value else { return [:] }
         return DomainChanges(replacing: current.values, with: values)
       }
+      BareConsole(console).report(recoveries)
     } catch {
-      throw Failure(message: error.message)
+      if case .keyPath(let keyPathError) = error { throw Failure(keyPathError) }
+      throw Failure(message: CommandFailure(error).message)
     }
-    if let failure { throw failure }
   }
 
   /// `-insert/-replace KEYPATH -TYPE VALUE [-append] FILE`.
@@ -261,66 +293,34 @@ enum PlutilPersonality {
     }
     guard rest.count == 4 || (rest.count == 3 && ["-array", "-dictionary"].contains(rest[1]))
     else { throw Failure(message: usage) }
-    let path = try KeyPath(rest[0])
+    let path = try keyPath(rest[0])
     let value = try typedValue(rest[1], rest.count == 4 ? rest[2] : nil)
     let file = rest[rest.count - 1]
     let inserting = words[0] == "-insert"
-    try modify(file, console: console) { (root) throws(Failure) in
+    try modify(file, console: console) { (root) throws(KeyPathError) in
       try path.set(value, in: &root, inserting: inserting, appending: append)
     }
     return .ok
   }
 
+  /// A `-TYPE VALUE` pair as plutil takes it, through the one parser of typed values.
   static func typedValue(_ type: String, _ text: String?) throws(Failure) -> PlistValue {
-    switch (type, text) {
-    case ("-array", nil): return .array([])
-    case ("-dictionary", nil): return .dictionary([:])
-    case ("-string", let text?): return .string(text)
-    case ("-bool", let text?):
-      switch text.lowercased() {
-      case "yes", "true", "1": return .bool(true)
-      case "no", "false", "0": return .bool(false)
-      default: throw Failure(message: "Invalid value for -bool: \(text)")
-      }
-    case ("-integer", let text?):
-      if let i = Int64(text) { return .integer(i) }
-      if let u = UInt64(text) { return .unsignedInteger(u) }
-      throw Failure(message: "Invalid value for -integer: \(text)")
-    case ("-float", let text?):
-      guard let d = Double(text) else {
-        throw Failure(message: "Invalid value for -float: \(text)")
-      }
-      return .real(d)
-    case ("-date", let text?):
-      guard let date = Write.parseDate(text) else {
-        throw Failure(message: "Invalid value for -date: \(text)")
-      }
-      return .date(date)
-    case ("-data", let text?):
-      guard let data = Data(base64Encoded: text) else {
-        throw Failure(message: "Invalid value for -data (base64): \(text)")
-      }
-      return .data(data)
-    case ("-xml", let text?):
-      do {
-        return try PropertyList.read(Data(text.utf8)).value
-      } catch {
-        throw Failure(message: "Invalid value for -xml: \(error)")
-      }
-    case ("-json", let text?):
-      switch Result(catching: { () throws(JSONValue.ParseError) in
-        try JSONValue.parse(Data(text.utf8))
-      }) {
-      case .success(let json):
-        guard let value = json.plistValue else {
-          throw Failure(message: "Invalid value for -json: null has no property-list form")
-        }
-        return value
-      case .failure(let error):
-        throw Failure(message: "Invalid value for -json: \(error)")
-      }
-    default:
+    guard let kind = TypedValue.kind(ofFlag: type, in: .plutil) else {
       throw Failure(message: "Unknown type: \(type)\n" + usage)
+    }
+    switch (kind, text) {
+    case (.array, nil): return .array([])
+    case (.dictionary, nil): return .dictionary([:])
+    case (.array, _?), (.dictionary, _?), (_, nil): throw Failure(message: usage)
+    case (_, let text?):
+      do {
+        return try TypedValue.value(kind, text, flag: type, spelling: .plutil)
+      } catch {
+        guard case .invalidValue(let flag, let text, _) = error else {
+          throw Failure(message: CommandFailure(error).message)
+        }
+        throw Failure(message: "Invalid value for \(flag): \(text)")
+      }
     }
   }
 
@@ -333,8 +333,8 @@ enum PlutilPersonality {
       rest.removeSubrange(index...(index + 1))
     }
     guard rest.count == 3 else { throw Failure(message: usage) }
-    let path = try KeyPath(rest[0])
-    let value = try path.value(in: try load(rest[2]).value)
+    let path = try keyPath(rest[0])
+    let value = try follow(path, in: try load(rest[2]).value)
     switch rest[1] {
     case "raw":
       let text: String
@@ -404,159 +404,5 @@ enum PlutilPersonality {
           "\(pad)\(PropertyList.jsonString($0.key)) => " + pretty($0.value, indent: indent + 1)
         }.joined(separator: "\n") + "\n\(close)}"
     }
-  }
-}
-
-/// A plutil key path: keys and array indices separated by dots, `\.` a dot inside a key.
-struct KeyPath {
-  var components: [String]
-
-  init(_ text: String) throws(PlutilPersonality.Failure) {
-    var parts: [String] = []
-    var current = ""
-    var escaped = false
-    for character in text {
-      if escaped {
-        current.append(character)
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else if character == "." {
-        parts.append(current)
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    parts.append(current)
-    guard !text.isEmpty else { throw .init(message: "Key path must not be empty") }
-    components = parts
-  }
-
-  var description: String { components.joined(separator: ".") }
-
-  func value(in root: PlistValue) throws(PlutilPersonality.Failure) -> PlistValue {
-    var value = root
-    for component in components {
-      switch value {
-      case .dictionary(let d):
-        guard let next = d[component] else { throw missing() }
-        value = next
-      case .array(let a):
-        guard let index = Int(component), a.indices.contains(index) else { throw missing() }
-        value = a[index]
-      default:
-        throw missing()
-      }
-    }
-    return value
-  }
-
-  func missing() -> PlutilPersonality.Failure {
-    .init(
-      message:
-        "Could not extract value, error: No value at that key path or invalid key path: \(description)"
-    )
-  }
-
-  func set(_ new: PlistValue, in root: inout PlistValue, inserting: Bool, appending: Bool)
-    throws(PlutilPersonality.Failure)
-  {
-    try Self.set(
-      new, in: &root, path: components[...], inserting: inserting, appending: appending, whole: self
-    )
-  }
-
-  private static func set(
-    _ new: PlistValue, in value: inout PlistValue, path: ArraySlice<String>, inserting: Bool,
-    appending: Bool, whole: KeyPath
-  ) throws(PlutilPersonality.Failure) {
-    guard let first = path.first else { return }
-    let last = path.count == 1
-    switch value {
-    case .dictionary(var d):
-      if last {
-        if appending {
-          guard case .array(var list)? = d[first] else {
-            throw whole.failed("no array to append to")
-          }
-          list.append(new)
-          d[first] = .array(list)
-        } else {
-          if inserting, d[first] != nil { throw whole.failed("Value already exists at key path") }
-          d[first] = new
-        }
-      } else {
-        guard var child = d[first] else { throw whole.failed("No value at that key path") }
-        try set(
-          new, in: &child, path: path.dropFirst(), inserting: inserting, appending: appending,
-          whole: whole)
-        d[first] = child
-      }
-      value = .dictionary(d)
-    case .array(var a):
-      guard let index = Int(first), index >= 0, index <= a.count else {
-        throw whole.failed("invalid array index")
-      }
-      if last {
-        if appending {
-          guard index < a.count, case .array(var list) = a[index] else {
-            throw whole.failed("no array to append to")
-          }
-          list.append(new)
-          a[index] = .array(list)
-        } else if inserting {
-          a.insert(new, at: index)
-        } else {
-          guard index < a.count else { throw whole.failed("invalid array index") }
-          a[index] = new
-        }
-      } else {
-        guard index < a.count else { throw whole.failed("invalid array index") }
-        try set(
-          new, in: &a[index], path: path.dropFirst(), inserting: inserting, appending: appending,
-          whole: whole)
-      }
-      value = .array(a)
-    default:
-      throw whole.failed("the value at that key path is not a container")
-    }
-  }
-
-  func remove(from root: inout PlistValue) throws(PlutilPersonality.Failure) {
-    try Self.remove(from: &root, path: components[...], whole: self)
-  }
-
-  private static func remove(from value: inout PlistValue, path: ArraySlice<String>, whole: KeyPath)
-    throws(PlutilPersonality.Failure)
-  {
-    guard let first = path.first else { return }
-    switch value {
-    case .dictionary(var d):
-      guard var child = d[first] else { throw whole.failed("No value to remove at key path") }
-      if path.count == 1 {
-        d[first] = nil
-      } else {
-        try remove(from: &child, path: path.dropFirst(), whole: whole)
-        d[first] = child
-      }
-      value = .dictionary(d)
-    case .array(var a):
-      guard let index = Int(first), a.indices.contains(index) else {
-        throw whole.failed("No value to remove at key path")
-      }
-      if path.count == 1 {
-        a.remove(at: index)
-      } else {
-        try remove(from: &a[index], path: path.dropFirst(), whole: whole)
-      }
-      value = .array(a)
-    default:
-      throw whole.failed("No value to remove at key path")
-    }
-  }
-
-  func failed(_ reason: String) -> PlutilPersonality.Failure {
-    .init(message: "Could not modify plist, error: \(reason) \(description)")
   }
 }

@@ -1,5 +1,5 @@
 import LegacyDefaults
-import PreferencesMigration
+import PrefsTools
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -37,20 +37,21 @@ public enum Prefs {
   public static func run(
     _ arguments: [String], console: Console, userDefaults: UserDefaultsAccess?
   ) -> ExitCode {
-    Target.$userDefaults.withValue(userDefaults) { run(arguments, console: console) }
+    Run.$userDefaults.withValue(userDefaults) { run(arguments, console: console) }
   }
 
   /// Runs `prefs` with `arguments` (without the program name).
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
     // `--layout L` before the verb: where domain names resolve for this run.
     if arguments.first == "--layout" {
-      guard arguments.count >= 2, let platform = Target.layouts[arguments[1]] else {
+      guard arguments.count >= 2,
+        let platform = Run.layouts.first(where: { $0.word == arguments[1] })?.platform
+      else {
         console.message("--layout takes xdg, macos or gnustep")
         return .usage
       }
-      let locator = DomainLocator(platform: platform)
-      GNUstepLock.register(locator)
-      return Target.$locator.withValue(locator) {
+      GNUstepLock.register(DomainLocator(platform: platform))
+      return Run.$layout.withValue(platform) {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
@@ -126,66 +127,5 @@ public enum Prefs {
       \(ExitCode.rules)
 
       """
-  }
-
-  /// The largest input file read.
-  static let inputLimit = PlistLimits.default.maxInputBytes
-
-  /// Reads and parses a file, turning every failure into the documented exit code with the
-  /// file name and the place it broke.
-  /// `-` is standard input (for the verbs that read a file and write nothing back to it).
-  static func load(_ path: String) throws(CommandFailure) -> PlistDocument {
-    let data: Data
-    do {
-      data =
-        path == "-"
-        ? try FileAccess.readStandardInput(limit: inputLimit)
-        : try FileAccess.readFile(path, limit: inputLimit)
-    } catch {
-      throw CommandFailure(error)
-    }
-    return try parse(data, path: path == "-" ? "standard input" : path)
-  }
-
-  /// The document in `data` (read from `path`), or a data error that explains it.
-  static func parse(_ data: Data, path: String) throws(CommandFailure) -> PlistDocument {
-    do {
-      return try PropertyList.read(data)
-    } catch {
-      throw CommandFailure(.dataError, "\(path): " + explain(error, data: data))
-    }
-  }
-
-  /// Why `data` did not read, said from what it is: text that starts like no property list
-  /// is "not a property list" before the OpenStep reader's place; JSON is named as JSON
-  /// (prefs writes JSON but reads only property lists).
-  static func explain(_ error: PlistError, data: Data) -> String {
-    guard error.format == .openStep || error.format == .gnustep else { return "\(error)" }
-    let first = data.first { !Set(" \t\r\n".utf8).contains($0) }
-    if let first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-      if case .success = Result(catching: { () throws(JSONValue.ParseError) in
-        try JSONValue.parse(data)
-      }) {
-        return "this is JSON, which prefs writes (convert --to json, read --json) but does "
-          + "not read: give it a property list (XML, binary, OpenStep or GNUstep text)"
-      }
-    }
-    if let first, "{(<\"/".utf8.contains(first) { return "\(error)" }
-    return "not a property list (no XML or binary header, and not OpenStep text: \(error))"
-  }
-
-  /// A document's dictionary, or the domain error (65) for anything else.
-  static func domain(_ document: PlistDocument, path: String) throws(CommandFailure)
-    -> PlistDictionary
-  {
-    do {
-      return try DomainFile.domain(of: document, path: path)
-    } catch {
-      throw CommandFailure(error)
-    }
-  }
-
-  static func warn(_ document: PlistDocument, path: String, console: Console) {
-    for warning in document.warnings { console.message("\(path): warning: \(warning)") }
   }
 }

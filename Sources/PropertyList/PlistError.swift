@@ -203,3 +203,46 @@ public struct PlistLimits: Sendable, Hashable {
 
   public static let `default` = PlistLimits()
 }
+
+extension PlistError {
+  /// The error as a person reads it for `data`: bytes that start like no property list are
+  /// "not a property list" before the OpenStep reader's place, and JSON is named as JSON
+  /// (prefs writes JSON but reads only property lists).
+  package func explained(for data: Data) -> String {
+    guard format == .openStep || format == .gnustep else { return description }
+    let space: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+    let text = data.drop { space.contains($0) }
+    if Self.looksLikeJSON(text) {
+      return "this is JSON, which prefs writes (convert --to json, read --json) but does "
+        + "not read: give it a property list (XML, binary, OpenStep or GNUstep text)"
+    }
+    if let first = text.first, Array("{(<\"/".utf8).contains(first) { return description }
+    return "not a property list (no XML or binary header, and not OpenStep text: \(self))"
+  }
+
+  /// JSON, as far as its first bytes tell it from OpenStep text: an array opened with `[`
+  /// (OpenStep's are `(`), or an object whose first key, a quoted string, is followed by `:`
+  /// (OpenStep's by `=`).
+  static func looksLikeJSON(_ text: Data.SubSequence) -> Bool {
+    guard let first = text.first else { return false }
+    if first == UInt8(ascii: "[") { return true }
+    guard first == UInt8(ascii: "{") else { return false }
+    let space: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+    var rest = text.dropFirst().drop { space.contains($0) }
+    if rest.first == UInt8(ascii: "}") { return false }
+    guard rest.first == UInt8(ascii: "\"") else { return false }
+    rest = rest.dropFirst()
+    var escaped = false
+    while let byte = rest.first {
+      rest = rest.dropFirst()
+      if escaped {
+        escaped = false
+      } else if byte == UInt8(ascii: "\\") {
+        escaped = true
+      } else if byte == UInt8(ascii: "\"") {
+        return rest.drop { space.contains($0) }.first == UInt8(ascii: ":")
+      }
+    }
+    return false
+  }
+}

@@ -2,6 +2,7 @@ import Foundation
 import LegacyDefaults
 import LegacyDefaultsFoundation
 import PrefsCLI
+import PrefsTools
 import PropertyList
 import TestSupport
 import Testing

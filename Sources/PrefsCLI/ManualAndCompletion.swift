@@ -19,18 +19,18 @@ enum Completion {
 
   static var verbs: String { Prefs.commands.map(\.name).joined(separator: " ") }
 
-  /// `--to) words;;` lines: a valued option's choices, or files for an option whose value is
-  /// a path.
+  /// `--to) words;;` lines: as each option declares its value's completion (its choices,
+  /// files, or nothing).
   static func valueCases(_ spec: CommandSpec, indent: String) -> [String] {
     spec.options.compactMap { option -> String? in
       guard option.value != nil else { return nil }
       let pattern = option.spellings.joined(separator: "|")
-      // A number (N, I/N) completes to nothing; any other value names a path.
-      if option.value?.contains("N") == true, option.value != "LEGACY_OUT" {
-        return "\(indent)\(pattern)) return;;"
+      switch option.completion {
+      case .none: return "\(indent)\(pattern)) return;;"
+      case .files: return "\(indent)\(pattern)) WORDS_FILES;;"
+      case .choices:
+        return "\(indent)\(pattern)) WORDS=\"\(option.choices.joined(separator: " "))\";;"
       }
-      if option.choices.isEmpty { return "\(indent)\(pattern)) WORDS_FILES;;" }
-      return "\(indent)\(pattern)) WORDS=\"\(option.choices.joined(separator: " "))\";;"
     }
   }
 
@@ -86,7 +86,11 @@ enum Completion {
         guard option.value != nil else { return nil }
         let test = option.spellings.map { "$prev == \($0)" }.joined(separator: " || ")
         let action =
-          option.choices.isEmpty ? "_files" : "compadd -- \(option.choices.joined(separator: " "))"
+          switch option.completion {
+          case .none: ":"
+          case .files: "_files"
+          case .choices: "compadd -- \(option.choices.joined(separator: " "))"
+          }
         return "      if [[ \(test) ]]; then \(action); return; fi"
       }
       let operand =

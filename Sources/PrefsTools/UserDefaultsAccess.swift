@@ -10,7 +10,7 @@ import LegacyDefaults
 ///
 /// The command for Linux is built without it: libFoundation (and ICU under it) would double
 /// its start-up time, and there a domain is its file. An embedder (or a test) that links
-/// `LegacyDefaultsFoundation` passes one to ``Prefs/run(_:console:userDefaults:)``.
+/// `LegacyDefaultsFoundation` gives one to a ``DomainResolver``.
 public struct UserDefaultsAccess: Sendable {
   /// The storage of the `UserDefaults` suite named by a domain.
   public var open: @Sendable (String) throws(DefaultsError) -> any DefaultsStorage
@@ -38,7 +38,7 @@ public struct UserDefaultsAccess: Sendable {
     #endif
   }
 
-  static let missing =
+  package static let missing =
     "PREFS_DOMAIN_STORAGE=userdefaults: this prefs is built without UserDefaults (on Linux a "
     + "domain is its file: leave PREFS_DOMAIN_STORAGE unset or set it to file)"
 }

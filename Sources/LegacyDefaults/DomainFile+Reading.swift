@@ -1,0 +1,107 @@
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Why a file could not be read as a property list, for the readers that print, convert or
+/// check a file (``DomainFile/document()``, ``DomainFile/value(forKey:)``,
+/// ``DomainFile/standardInput(limits:)``), where the store reads such a file as empty.
+package enum DomainReadError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file could not be read (missing, denied, not a regular file, too large, I/O).
+  case file(FileAccess.Failure)
+  /// The bytes are not a property list; `reason` says where they broke, and what they look
+  /// like when that explains it better (JSON, text that starts like no property list).
+  case malformed(path: String, reason: String)
+  /// A valid file whose top level is not a dictionary, or one whose keys a domain cannot keep
+  /// apart: the store's own errors.
+  case domain(DefaultsError)
+
+  package var description: String {
+    switch self {
+    case .file(let failure): failure.description
+    case .malformed(let path, let reason): "\(path): \(reason)"
+    case .domain(let error): error.description
+    }
+  }
+}
+
+/// What ``DomainFile/value(forKey:)`` found.
+package enum KeyLookup: Sendable, Hashable {
+  /// The value, decoded alone from a binary file.
+  case found(PlistValue)
+  /// The key is not there.
+  case absent
+  /// The file had to be read whole (not binary, or anything unusual in it): the document,
+  /// with its warnings, for the caller to report and look the key up in.
+  case read(PlistDocument)
+}
+
+extension DomainFile {
+  /// The file as a document, whatever its top level: the one way the command's verbs read a
+  /// file they print, convert or check (a symbolic link is followed: reading replaces
+  /// nothing). A file that is not a regular file or is larger than the input limit, and bytes
+  /// that are not a property list, are errors.
+  package func document() throws(DomainReadError) -> PlistDocument {
+    try Self.parse(try bytes(), path: path, limits: limits)
+  }
+
+  /// The dictionary of a file that must be a domain (a dictionary whose keys a domain keeps
+  /// apart), with the document's warnings.
+  package func domainDocument() throws(DomainReadError) -> (
+    values: PlistDictionary, document: PlistDocument
+  ) {
+    let document = try document()
+    do {
+      return (try Self.domain(of: document, path: path), document)
+    } catch {
+      throw .domain(error)
+    }
+  }
+
+  /// One key: a binary file decodes only that key's value (one key of a 100,000-key domain
+  /// without building the other 99,999); any other file, or anything unusual in a binary
+  /// one, is read whole as ``document()`` reads it.
+  package func value(forKey key: String) throws(DomainReadError) -> KeyLookup {
+    let data = try bytes()
+    switch PropertyList.binaryValue(forKey: key, in: data, limits: limits) {
+    case .found(let value): return .found(value)
+    case .absent: return .absent
+    case .undecided: return .read(try Self.parse(data, path: path, limits: limits))
+    }
+  }
+
+  /// Standard input as a document (`-` on the command line), read up to the input limit.
+  package static func standardInput(limits: PlistLimits = .default) throws(DomainReadError)
+    -> PlistDocument
+  {
+    let data: Data
+    do {
+      data = try FileAccess.readStandardInput(limit: limits.maxInputBytes)
+    } catch {
+      throw .file(error)
+    }
+    return try parse(data, path: "standard input", limits: limits)
+  }
+
+  /// The file's bytes: a regular file, read (never mapped) up to the limit.
+  private func bytes() throws(DomainReadError) -> Data {
+    do {
+      return try FileAccess.readFile(path, limit: limits.maxInputBytes)
+    } catch {
+      throw .file(error)
+    }
+  }
+
+  static func parse(_ data: Data, path: String, limits: PlistLimits) throws(DomainReadError)
+    -> PlistDocument
+  {
+    do {
+      return try PropertyList.read(data, limits: limits)
+    } catch {
+      throw .malformed(path: path, reason: error.explained(for: data))
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import LegacyDefaults
+import PrefsTools
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `prefs convert FILE --to FORMAT [-o OUT]`
+enum Convert {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard args.positional.count == 1, let argument = args.positional.first else {
+      throw CommandFailure(.usage, "convert takes exactly one file")
+    }
+    guard let target = try args[Options.convertTo] else {
+      throw CommandFailure(
+        .usage,
+        "convert needs --to "
+          + ConvertTarget.words.map(\.word).joined(separator: "|"))
+    }
+    let path = try Run.path(argument)
+    let document = try load(path)
+    console.warn(document.warnings, path: path)
+    // Keys that differ only in Unicode normalization stay two keys (compared by their bytes,
+    // as CoreFoundation compares them); the warning above names them.
+    let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
+    let value =
+      format.map {
+        DatePolicy.apply(document.value, truncating: args.has(Options.truncateDates), format: $0)
+      } ?? document.value
+    let output: Data
+    do {
+      if let format {
+        output = try PropertyList.write(value, as: format)
+      } else {
+        output = Data((try PropertyList.json(value, lossless: true) + "\n").utf8)
+      }
+    } catch {
+      throw CommandFailure(error, path: path)
+    }
+    guard let out = try args[Options.output], out != "-" else {
+      if format == .binary, console.outputIsTerminal {
+        throw CommandFailure(
+          .usage, "binary output is not written to a terminal: use -o OUT or redirect it")
+      }
+      console.out(output)
+      return .ok
+    }
+    let resolver = Run.resolver()
+    console.report(
+      try attempt { () throws(ToolError) in
+        try OutputFile.write(output, to: out, value: value, format: format, resolver: resolver)
+      })
+    return .ok
+  }
+
+  /// A file as a document, through the domain file's one way in (`-`: standard input), every
+  /// failure its documented exit code with the file and the place it broke.
+  static func load(_ path: String) throws(CommandFailure) -> PlistDocument {
+    do {
+      if path == "-" { return try DomainFile.standardInput() }
+      return try DomainFile(url: URL(fileURLWithPath: path)).document()
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+}

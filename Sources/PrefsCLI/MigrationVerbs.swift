@@ -1,0 +1,283 @@
+import LegacyDefaults
+import PreferencesMigration
+import PrefsTools
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `prefs migrate`: argument parsing and printing around `PreferencesMigration`.
+enum Migrate {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    let plan = try loadPlan(try args[Options.plan])
+    let format = try args[Options.storeFormat] ?? .binary
+    let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
+    let dryRun = args.has(Options.dryRun)
+    var legacy = try expand(args.positional)
+    guard !legacy.isEmpty else { throw CommandFailure(.usage, "migrate needs legacy files") }
+    if let shard = try args[Options.shard] {
+      legacy = MigrationRunner.shard(legacy, index: shard.index, count: shard.count)
+    }
+
+    let destination: MigrationRunner.Destination
+    switch (try args[Options.migrateTo], args.has(Options.inPlace)) {
+    case (let out?, false):
+      let exists = FileManager.default.fileExists(atPath: out)
+      let isFolder = exists && FileAccess.isFolder(out)
+      if legacy.count > 1 || isFolder {
+        if !exists, !dryRun {
+          // The folder named, never the folders above it.
+          do {
+            try FileAccess.createFolder(out, intermediates: false)
+          } catch {
+            throw CommandFailure(.cannotCreate, "\(out): cannot create the folder: \(error.reason)")
+          }
+        } else if exists, !isFolder {
+          throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")
+        }
+        destination = .folder(out)
+      } else {
+        destination = .file(out)
+      }
+    case (nil, true):
+      destination = .inPlace(backupFolder: try args[Options.backup])
+    default:
+      throw CommandFailure(.usage, "migrate takes exactly one of --to OUT and --in-place")
+    }
+    if try args[Options.backup] != nil, !args.has(Options.inPlace) {
+      throw CommandFailure(.usage, "--backup goes with --in-place")
+    }
+
+    var runner = MigrationRunner(
+      plan: plan, format: format, dryRun: dryRun,
+      truncatingDates: args.has(Options.truncateDates))
+    // An output in the preferences folder (or one a prefs writer has locked) is a live
+    // domain: written under its lock. Elsewhere, no lock file is made.
+    let resolver = Run.resolver()
+    runner.outputIsLive = { resolver.isDomainFile($0) }
+    let progress = Progress(console: console, total: legacy.count)
+    let outcomes = runner.runBatch(
+      legacy, to: destination, jobs: jobs,
+      progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil)
+    progress.finish()
+    let report = MigrationReport(files: outcomes, dryRun: dryRun)
+    if args.has(Options.json) {
+      console.line(report.json())
+    } else {
+      console.out(report.text(listingKeys: !args.has(Options.summary)))
+    }
+    for file in outcomes where file.message != nil && file.status != .unchanged {
+      console.message(
+        DatePolicy.hint("\(file.path): \(file.status.rawValue): \(file.message ?? "")"))
+    }
+    if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
+    if report.count(.missing) > 0 { return .noInput }
+    if report.count(.failed) > 0 { return .cannotCreate }
+    return .ok
+  }
+
+  /// The plan file (`--plan PLAN`), read as every input is and checked as the format says.
+  static func loadPlan(_ path: String?) throws(CommandFailure) -> MigrationPlan {
+    guard let path else { throw CommandFailure(.usage, "--plan PLAN is required") }
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: 16 << 20)
+    } catch {
+      throw CommandFailure(error)
+    }
+    do {
+      return try MigrationPlan.load(json: data)
+    } catch {
+      throw CommandFailure(error, path: path)
+    }
+  }
+
+  /// Paths, domain names, folders (their .plist files) and `-` (paths on standard input).
+  static func expand(_ items: [String]) throws(CommandFailure) -> [String] {
+    let resolver = Run.resolver()
+    return try attempt { () throws(ToolError) in
+      try LegacyInputs.expand(
+        items, resolver: resolver, inputLimit: PlistLimits.default.maxInputBytes)
+    }
+  }
+}
+
+/// Progress on standard error: count, rate and time left, at most ten times a second.
+/// `@unchecked Sendable`: workers call ``update(_:_:)`` from many threads, and every use of the
+/// console (which is not `Sendable`) happens inside `state`'s lock.
+final class Progress: @unchecked Sendable {
+  let console: Console
+  let total: Int
+  let start = Date()
+  private let state = Locked((last: Date.distantPast, shown: false))
+
+  init(console: Console, total: Int) {
+    self.console = console
+    self.total = total
+  }
+
+  func update(_ done: Int, _ total: Int) {
+    let now = Date()
+    state.withLock { s in
+      guard now.timeIntervalSince(s.last) >= 0.1 || done == total else { return }
+      s.last = now
+      s.shown = true
+      let elapsed = max(now.timeIntervalSince(start), 0.001)
+      let rate = Double(done) / elapsed
+      let left = rate > 0 ? Double(total - done) / rate : 0
+      console.err(
+        "\r\(done)/\(total) files, \(Int(rate.rounded())) files/s, \(Int(left.rounded()))s left   ")
+    }
+  }
+
+  func finish() {
+    state.withLock { s in if s.shown { console.err("\n") } }
+  }
+}
+
+/// `prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep|gnustep]`
+enum Export {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    let plan = try Migrate.loadPlan(try args[Options.plan])
+    guard args.positional.count == 1, let storeArgument = args.positional.first else {
+      throw CommandFailure(.usage, "export takes exactly one store")
+    }
+    guard let out = try args[Options.exportTo] else {
+      throw CommandFailure(.usage, "export needs --to")
+    }
+    // The same words name the same formats as `convert --to`: openstep holds only strings,
+    // data, arrays and dictionaries; gnustep is OpenStep text with GNUstep's typed values.
+    let format = try args[Options.legacyFormat] ?? .binary
+    let path = try Run.path(storeArgument)
+    let store = try Read.domain(try Convert.load(path), path: path)
+    let result = Exporter(plan: plan).export(store.swiftDictionary)
+    guard result.problems.isEmpty else {
+      throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
+    }
+    let legacy = DatePolicy.apply(
+      .dictionary(PlistDictionary(result.legacy)), truncating: args.has(Options.truncateDates),
+      format: format)
+    let data: Data
+    do {
+      data = try PropertyList.write(legacy, as: format)
+    } catch {
+      throw CommandFailure(error, path: path)
+    }
+    let resolver = Run.resolver()
+    console.report(
+      try attempt { () throws(ToolError) in
+        try OutputFile.write(data, to: out, value: legacy, format: format, resolver: resolver)
+      })
+    return .ok
+  }
+}
+
+/// `prefs plan infer|check|swift`: a plan proposed from the legacy files, proved on all of
+/// them before anything is written, and printed as Swift.
+enum PlanCommand {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard let sub = args.positional.first else {
+      throw CommandFailure(.usage, "plan needs infer, check or swift")
+    }
+    let rest = Array(args.positional.dropFirst())
+    switch sub {
+    case "infer":
+      guard try args[Options.name] == nil else {
+        throw CommandFailure(.usage, "--name goes with plan swift")
+      }
+      return try infer(args, rest, console: console)
+    case "check":
+      guard try args[Options.inferDialect] == nil, try args[Options.name] == nil else {
+        throw CommandFailure(.usage, "plan check takes PLAN LEGACY... and --jobs only")
+      }
+      return try check(args, rest, console: console)
+    case "swift":
+      guard try args[Options.inferDialect] == nil, try args[Options.jobs] == nil else {
+        throw CommandFailure(.usage, "plan swift takes PLAN [LEGACY...] and --name only")
+      }
+      return try swift(args, rest, console: console)
+    default:
+      throw CommandFailure(.usage, "plan takes infer, check or swift, not \(sub)")
+    }
+  }
+
+  static func infer(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    let dialect = try args[Options.inferDialect] ?? .apple
+    let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
+    let paths = try Migrate.expand(items)
+    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan infer needs legacy files") }
+    let progress = Progress(console: console, total: paths.count)
+    let (inference, unread) = PlanInference.infer(
+      paths, dialect: dialect, jobs: jobs,
+      progress: console.errorIsTerminal && paths.count > 1 ? progress.update : nil)
+    progress.finish()
+    // With no file read there is nothing to propose: an empty plan would only mislead.
+    if inference.domains > 0 {
+      console.err(inference.evidenceTable())
+      console.line(inference.plan().jsonText())
+    }
+    for file in unread {
+      console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+    }
+    return status(of: unread)
+  }
+
+  /// 65 when a file is malformed, else 66 when one is missing, else 0.
+  static func status(of unread: [UnreadLegacyFile]) -> ExitCode {
+    if unread.contains(where: { $0.status == .malformed }) { return .dataError }
+    return unread.isEmpty ? .ok : .noInput
+  }
+
+  static func check(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    guard let planPath = items.first else {
+      throw CommandFailure(.usage, "plan check needs PLAN and legacy files")
+    }
+    let plan = try Migrate.loadPlan(planPath)
+    let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
+    let paths = try Migrate.expand(Array(items.dropFirst()))
+    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan check needs legacy files") }
+    let runner = MigrationRunner(plan: plan, dryRun: true)
+    let progress = Progress(console: console, total: paths.count)
+    let outcomes = runner.runBatch(
+      paths, to: .inPlace(backupFolder: nil), jobs: jobs,
+      progress: console.errorIsTerminal && paths.count > 1 ? progress.update : nil)
+    progress.finish()
+    let coverage = PlanCoverage(plan: plan, outcomes: outcomes)
+    console.out(coverage.text())
+    for file in outcomes where file.status != .migrated && file.status != .unchanged {
+      console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
+    }
+    return coverage.passes ? .ok : .dataError
+  }
+
+  static func swift(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
+    -> ExitCode
+  {
+    guard let planPath = items.first else {
+      throw CommandFailure(.usage, "plan swift needs PLAN")
+    }
+    let name = try args[Options.name] ?? SwiftPlanSource.name(forPlanFile: planPath)
+    guard SwiftPlanSource.isIdentifier(name) else {
+      throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
+    }
+    var source = SwiftPlanSource(plan: try Migrate.loadPlan(planPath), name: name)
+    var unread: [UnreadLegacyFile] = []
+    for path in try Migrate.expand(Array(items.dropFirst())) {
+      switch PlanInference.legacyValues(at: path) {
+      case .success(let values): source.addSamples(from: values)
+      case .failure(let file):
+        console.message("\(path): \(file.message)")
+        unread.append(file)
+      }
+    }
+    console.out(source.source())
+    return status(of: unread)
+  }
+}

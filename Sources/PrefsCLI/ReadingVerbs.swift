@@ -1,0 +1,241 @@
+import LegacyDefaults
+import PreferencesMigration
+import PrefsTools
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
+enum Read {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard (1...2).contains(args.positional.count) else {
+      throw CommandFailure(.usage, "read takes a file and at most one key")
+    }
+    let getter = try args[Options.getter]
+    let dialect = try args[Options.dialect] ?? .apple
+    let json = args.has(Options.json)
+    let editor = try Run.editor(args.positional[0])
+    let path = editor.domain.name
+
+    if args.positional.count == 2 {
+      let (found, warnings) = try attempt { () throws(ToolError) in
+        try editor.value(forKey: args.positional[1])
+      }
+      console.warn(warnings, path: path)
+      guard let getter else {
+        try print(found, json: json, path: path, console: console)
+        return .ok
+      }
+      let value = dialect.read(found, as: getter).value
+      if json {
+        try print(value, json: true, path: path, console: console)
+      } else {
+        console.line(getterResult(value))
+      }
+      return .ok
+    }
+    let document = try attempt { () throws(ToolError) in try editor.document() }
+    console.warn(document.warnings, path: path)
+    guard let getter else {
+      try print(document.value, json: json, path: path, console: console)
+      return .ok
+    }
+    let dictionary = try domain(document, path: path)
+    // Every key through the getter: one JSON object (null where the getter returned nil), or
+    // `key = value` lines.
+    if json {
+      var object: [String: JSONValue] = [:]
+      for (key, value) in dictionary {
+        guard let result = dialect.read(value, as: getter).value else {
+          object[key] = .null
+          continue
+        }
+        do {
+          object[key] = try JSONValue(displaying: result)
+        } catch {
+          throw CommandFailure(.dataError, "\(path): \(key): \(error)")
+        }
+      }
+      console.line(JSONValue.object(object).text())
+    } else {
+      for (key, value) in dictionary.sortedByKey {
+        console.line("\(key) = \(getterResult(dialect.read(value, as: getter).value))")
+      }
+    }
+    return .ok
+  }
+
+  /// A document's dictionary, or the domain error (65) for anything else.
+  static func domain(_ document: PlistDocument, path: String) throws(CommandFailure)
+    -> PlistDictionary
+  {
+    do {
+      return try DomainFile.domain(of: document, path: path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  static func human(_ value: PlistValue) -> String {
+    switch value {
+    case .string(let s): s
+    case .bool(let b): b ? "true" : "false"
+    default: PropertyList.describe(value)
+    }
+  }
+
+  /// What a getter returned, for a person: as ``human(_:)``, but a string that would read as
+  /// something else bare (empty, white space at either end, the word nil, a line break) is
+  /// quoted, so `" 12"` and `12` never print alike.
+  static func getterResult(_ value: PlistValue?) -> String {
+    guard let value else { return "nil" }
+    if case .string(let s) = value,
+      s.isEmpty || s == "nil" || s.first?.isWhitespace == true || s.last?.isWhitespace == true
+        || s.contains(where: \.isNewline)
+    {
+      return PropertyList.jsonString(s)
+    }
+    return human(value)
+  }
+
+  /// JSON for display (data as base64, dates as ISO 8601), or 65 for what JSON cannot hold.
+  static func encode(_ value: PlistValue, path: String) throws(CommandFailure) -> String {
+    do {
+      return try PropertyList.json(value, lossless: false)
+    } catch {
+      throw CommandFailure(error, path: path)
+    }
+  }
+
+  static func print(_ value: PlistValue?, json: Bool, path: String, console: Console)
+    throws(CommandFailure)
+  {
+    guard let value else {
+      console.line(json ? "null" : "nil")
+      return
+    }
+    console.line(json ? try encode(value, path: path) : human(value))
+  }
+}
+
+/// `prefs read-type FILE KEY`
+enum ReadType {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard args.positional.count == 2 else {
+      throw CommandFailure(.usage, "read-type takes a file and a key")
+    }
+    let editor = try Run.editor(args.positional[0])
+    let (value, warnings) = try attempt { () throws(ToolError) in
+      try editor.value(forKey: args.positional[1])
+    }
+    console.warn(warnings, path: editor.domain.name)
+    console.line("Type is \(typeName(value))")
+    return .ok
+  }
+
+  /// The type as `defaults read-type` names it: the value's type name, but `boolean` and
+  /// `float`.
+  static func typeName(_ value: PlistValue) -> String {
+    switch value {
+    case .bool: "boolean"
+    case .real: "float"
+    default: value.typeName
+    }
+  }
+}
+
+/// `prefs domains [--json]`
+enum Domains {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard args.positional.isEmpty else { throw CommandFailure(.usage, "domains takes no files") }
+    let resolver = Run.resolver()
+    let (folder, names) = try attempt { () throws(ToolError) in try resolver.domainNames() }
+    if args.has(Options.json) {
+      console.line(
+        JSONValue.object([
+          "folder": .string(folder.path), "domains": .array(names.map(JSONValue.string)),
+        ]).text())
+    } else {
+      // The folder goes to standard error: standard output stays the list `defaults` prints.
+      console.message("domains in \(folder.path)")
+      for name in names { console.line(name) }
+    }
+    return .ok
+  }
+}
+
+/// `prefs find WORD [--json]`
+enum Find {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard args.positional.count == 1, let word = args.positional.first, !word.isEmpty else {
+      throw CommandFailure(.usage, "find takes one word")
+    }
+    let resolver = Run.resolver()
+    let found = try attempt { () throws(ToolError) in
+      try DomainSearch(word: word).run(resolver: resolver)
+    }
+    var results = PlistDictionary()
+    for (domain, result) in found {
+      switch result {
+      case .matches(let matches): results[domain] = .dictionary(matches)
+      // A file that does not read, or is not a domain, is named on standard error.
+      case .skipped(let error): console.message(CommandFailure(error).message)
+      }
+    }
+    if args.has(Options.json) {
+      let folder = try attempt { () throws(ToolError) in try resolver.domainNames().folder }
+      console.line(try Read.encode(.dictionary(results), path: folder.path))
+    } else {
+      for (name, matches) in results.sortedByKey {
+        let count = matches.dictionaryValue?.count ?? 0
+        console.line(
+          "Found \(count) key\(count == 1 ? "" : "s") in domain '\(name)': \(PropertyList.describe(matches))"
+        )
+      }
+    }
+    guard !results.isEmpty else {
+      // As `defaults find` says it.
+      console.message("No domain, key, nor value containing '\(word)'")
+      return .notFound
+    }
+    return .ok
+  }
+}
+
+/// `prefs lint FILE… [--json]`
+enum Lint {
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
+    var worst = ExitCode.ok
+    var reports: [JSONValue] = []
+    for argument in args.positional {
+      var fields: [String: JSONValue] = ["path": .string(argument)]
+      do throws(CommandFailure) {
+        let document = try Convert.load(try Run.path(argument))
+        fields["status"] = .string("ok")
+        fields["format"] = .string(document.format.rawValue)
+        fields["warnings"] = .array(document.warnings.map { .string($0.description) })
+        if !args.has(Options.json) {
+          console.line("\(argument): OK (\(document.format))")
+          console.warn(document.warnings, path: argument)
+        }
+      } catch {
+        let status =
+          error.code == .dataError ? "malformed" : error.code == .noInput ? "missing" : "error"
+        fields["status"] = .string(status)
+        fields["error"] = .string(error.message)
+        console.message(error.message)
+        if worst == .ok || error.code == .dataError { worst = error.code }
+      }
+      reports.append(.object(fields))
+    }
+    if args.has(Options.json) {
+      console.line(JSONValue.object(["files": .array(reports)]).text(compact: true))
+    }
+    return worst
+  }
+}

@@ -1,0 +1,78 @@
+import LegacyDefaults
+import PrefsTools
+import PropertyList
+
+/// What one run of the command works with: where domain names resolve (`--layout`) and how
+/// they reach `UserDefaults`.
+enum Run {
+  /// The layout `prefs --layout gnustep|xdg|macos VERB …` chose for this run (nil: the
+  /// platform's).
+  @TaskLocal static var layout: DefaultsPlatform?
+
+  /// How domain names reach `UserDefaults` in this run (none in the Linux command).
+  @TaskLocal static var userDefaults: UserDefaultsAccess? = .platform
+
+  /// The layouts `--layout` takes.
+  static let layouts: [(word: String, platform: DefaultsPlatform)] = [
+    ("xdg", .linux), ("linux", .linux), ("macos", .macOS), ("gnustep", .gnustep),
+  ]
+
+  /// The resolver of FILE|DOMAIN words for this run. (The locator reads the whole
+  /// environment: it is made only for a verb that names a file or a domain.)
+  static func resolver() -> DomainResolver {
+    DomainResolver(
+      locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults)
+  }
+
+  /// The domain a FILE|DOMAIN word names, to read and change.
+  static func editor(_ word: String) throws(CommandFailure) -> DomainEditor {
+    let resolver = resolver()
+    return DomainEditor(
+      try attempt { () throws(ToolError) in try resolver.domain(word) }, resolver: resolver)
+  }
+
+  /// A FILE word as a path (`-`: standard input, for the verbs that read one).
+  static func path(_ word: String) throws(CommandFailure) -> String {
+    if word == "-" { return word }
+    let resolver = resolver()
+    return try attempt { () throws(ToolError) in try resolver.path(word) }
+  }
+}
+
+/// Runs a tool, its failure as the command's.
+func attempt<T>(_ body: () throws(ToolError) -> T) throws(CommandFailure) -> T {
+  do {
+    return try body()
+  } catch {
+    throw CommandFailure(error)
+  }
+}
+
+/// The way forward offered with every refusal of a fractional-second date.
+enum DatePolicy {
+  static let flag = "--truncate-dates"
+
+  /// `message`, with the flag named when it is about a date's fraction of a second.
+  static func hint(_ message: String) -> String {
+    guard message.contains("fraction of a second") else { return message }
+    return message + " (\(flag) writes such dates to the whole second)"
+  }
+
+  /// The value with its dates' fractions dropped when `truncating` and `format` is a text
+  /// format that holds whole seconds (XML, GNUstep text); else as it is.
+  static func apply(_ value: PlistValue, truncating: Bool, format: PlistFormat) -> PlistValue {
+    truncating ? DomainFile.storable(value, in: format) : value
+  }
+}
+
+extension Console {
+  /// Says once each file a change moved aside.
+  func report(_ recoveries: [CorruptFileRecovery]) {
+    for recovery in recoveries { message("warning: \(recovery)") }
+  }
+
+  /// A document's warnings, naming the file.
+  func warn(_ warnings: [PlistWarning], path: String) {
+    for warning in warnings { message("\(path): warning: \(warning)") }
+  }
+}

@@ -1,0 +1,259 @@
+import LegacyDefaults
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The command's reads and changes of one domain, the same for every verb and spelling
+/// (`prefs write`, `defaults write`, `plutil -replace`, …): reads go through the domain file's
+/// one way in, changes through its one way out (lock, re-read, key-by-key change, atomic
+/// write). A change that fails, or finds nothing to do, writes and creates nothing.
+package struct DomainEditor: Sendable {
+  package let domain: Domain
+  /// For the hint of a missing domain.
+  let resolver: DomainResolver
+
+  package init(_ domain: Domain, resolver: DomainResolver) {
+    self.domain = domain
+    self.resolver = resolver
+  }
+
+  // MARK: - Reading
+
+  /// The domain as it is now, read without locking, moving or creating anything.
+  package func inspect() throws(ToolError) -> DomainSnapshot {
+    let storage = try domain.storage()
+    do {
+      return try storage.load()
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Whether the domain exists: its file (even one that does not parse), or a `UserDefaults`
+  /// domain with a key.
+  package func exists(_ snapshot: DomainSnapshot) -> Bool {
+    switch domain.place {
+    case .file: snapshot.format != nil || snapshot.unreadable != nil
+    case .userDefaults: !snapshot.values.isEmpty
+    }
+  }
+
+  /// The domain's values, for a change that needs it to exist (delete, rename): a missing
+  /// domain is ``ToolError/noSuchDomain(_:hint:)``, a file that does not parse is an error.
+  package func existingValues() throws(ToolError) -> PlistDictionary {
+    let snapshot = try inspect()
+    if let unreadable = snapshot.unreadable {
+      throw .read(.malformed(path: domain.name, reason: unreadable.reason))
+    }
+    guard exists(snapshot) else { throw resolver.missing(domain) }
+    return snapshot.values
+  }
+
+  /// The domain as a document, for the verbs that print it: a file as it parses (any top
+  /// level, with its format and warnings), a `UserDefaults` domain as its dictionary.
+  package func document() throws(ToolError) -> PlistDocument {
+    switch domain.place {
+    case .file(let path):
+      try requireFile(path)
+      do {
+        return try DomainFile(url: URL(fileURLWithPath: path)).document()
+      } catch {
+        throw .read(error)
+      }
+    case .userDefaults:
+      let snapshot = try inspect()
+      guard exists(snapshot) else { throw resolver.missing(domain) }
+      return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
+    }
+  }
+
+  /// The value of one key, with the warnings of a full read when one was needed (a binary
+  /// file decodes only that value). A missing domain or key is an error.
+  package func value(forKey key: String) throws(ToolError) -> (
+    value: PlistValue, warnings: [PlistWarning]
+  ) {
+    let missingKey = ToolError.noSuchKey(key, domain: domain.name)
+    guard case .file(let path) = domain.place else {
+      guard let value = try document().value.dictionaryValue?[key] else { throw missingKey }
+      return (value, [])
+    }
+    try requireFile(path)
+    let lookup: KeyLookup
+    do {
+      lookup = try DomainFile(url: URL(fileURLWithPath: path)).value(forKey: key)
+    } catch {
+      throw .read(error)
+    }
+    switch lookup {
+    case .found(let value): return (value, [])
+    case .absent: throw missingKey
+    case .read(let document):
+      // The key as the file has it, by its bytes (as the lookup and CoreFoundation match).
+      let values: PlistDictionary
+      do {
+        values = try DomainFile.dictionary(of: document, path: path)
+      } catch {
+        throw .store(error)
+      }
+      guard let value = values[key] else { throw missingKey }
+      return (value, document.warnings)
+    }
+  }
+
+  /// A domain given by path that is not there is a missing domain (1), not a missing file.
+  private func requireFile(_ path: String) throws(ToolError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { throw resolver.missing(domain) }
+  }
+
+  // MARK: - Changing
+
+  /// Changes the domain through its one way in and out, after a read that refuses a file that
+  /// is not a domain without locking it. `change` sees the domain as it is under the lock; a
+  /// failure it throws writes nothing. Returns the files moved aside (to be said once).
+  ///
+  /// A date with a fraction of a second is refused by XML and GNUstep text files (naming the
+  /// key) unless `truncatingDates`, which writes it to the whole second.
+  package func update(
+    truncatingDates: Bool = false,
+    _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
+  ) throws(ToolError) -> [CorruptFileRecovery] {
+    _ = try inspect()
+    let storage = try domain.storage()
+    var failure: ToolError?
+    func body(_ current: DomainSnapshot) -> DomainChanges {
+      do {
+        return try change(current)
+      } catch {
+        failure = error
+        return [:]
+      }
+    }
+    let snapshot: DomainSnapshot
+    do {
+      if let file = domain.file {
+        snapshot = try file.update(
+          DomainFile.WriteOptions(
+            truncatingDates: truncatingDates, createsFolder: domain.inPreferencesFolder),
+          body)
+      } else {
+        snapshot = try storage.update(body)
+      }
+    } catch {
+      throw .store(error)
+    }
+    if let failure { throw failure }
+    return snapshot.recoveries
+  }
+
+  /// Sets one key (`prefs write`, `defaults write`).
+  package func set(_ value: PlistValue, forKey key: String, truncatingDates: Bool = false)
+    throws(ToolError) -> [CorruptFileRecovery]
+  {
+    do {
+      try DefaultsStore.validate(value, forKey: key)
+    } catch {
+      throw .store(error)
+    }
+    return try update(truncatingDates: truncatingDates) { _ in [key: value] }
+  }
+
+  /// Removes one key, which must be there (checked first without the lock, so that a delete
+  /// of nothing touches nothing, then again under the lock).
+  package func remove(_ key: String) throws(ToolError) -> [CorruptFileRecovery] {
+    guard try existingValues()[key] != nil else {
+      throw .noSuchKey(key, domain: domain.name)
+    }
+    return try update { (current) throws(ToolError) -> DomainChanges in
+      guard current.values[key] != nil else { throw .noSuchKey(key, domain: domain.name) }
+      return [key: nil]
+    }
+  }
+
+  /// Removes the whole domain, whatever it holds (a corrupt file too).
+  package func removeDomain() throws(ToolError) {
+    if case .file(let path) = domain.place {
+      try requireFile(path)
+    } else {
+      _ = try existingValues()
+    }
+    let storage = try domain.storage()
+    do {
+      try storage.removeDomain()
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Renames a key, its value unchanged: `old` must exist and `new` must not (checked first
+  /// without the lock, so that a refused rename touches nothing, then again under it).
+  package func rename(_ old: String, to new: String) throws(ToolError) -> [CorruptFileRecovery] {
+    func check(_ values: PlistDictionary) throws(ToolError) -> PlistValue {
+      guard let value = values[old] else { throw .noSuchKey(old, domain: domain.name) }
+      guard values[new] == nil else { throw .keyExists(new, domain: domain.name) }
+      return value
+    }
+    _ = try check(try existingValues())
+    return try update { (current) throws(ToolError) -> DomainChanges in
+      [new: try check(current.values), old: nil]
+    }
+  }
+
+  /// Merges `values` into the domain key by key (`import`).
+  package func merge(_ values: PlistDictionary) throws(ToolError) -> [CorruptFileRecovery] {
+    try validate(values)
+    return try update { _ in DomainChanges(replacing: PlistDictionary(), with: values) }
+  }
+
+  /// Makes the domain exactly `values` (`defaults write DOMAIN 'PLIST'`).
+  package func replace(with values: PlistDictionary) throws(ToolError) -> [CorruptFileRecovery] {
+    try validate(values)
+    return try update { current in DomainChanges(replacing: current.values, with: values) }
+  }
+
+  /// Adds to the array or dictionary under `key` (`defaults write -array-add`/`-dict-add`): an
+  /// array's elements are appended, a dictionary's entries merged (the new one winning); a
+  /// key that holds nothing takes `value` itself. A key that holds anything else is refused:
+  /// adding to it would replace it.
+  package func add(_ value: PlistValue, toKey key: String) throws(ToolError)
+    -> [CorruptFileRecovery]
+  {
+    try update { (current) throws(ToolError) -> DomainChanges in
+      switch (current.values[key], value) {
+      case (.array(let old)?, .array(let new)): return [key: .array(old + new)]
+      case (.dictionary(let old)?, .dictionary(let new)):
+        return [key: .dictionary(old.merging(new) { $1 })]
+      case (nil, _): return [key: value]
+      case (let old?, _):
+        func named(_ type: String) -> String {
+          ("aeiou".contains(type.prefix(1)) ? "an " : "a ") + type
+        }
+        throw .usage(
+          "\(domain.name): \(key) holds \(named(old.typeName)), not \(named(value.typeName)) "
+            + "to add to (nothing was changed)")
+      }
+    }
+  }
+
+  private func validate(_ values: PlistDictionary) throws(ToolError) {
+    if let (first, second) = values.indistinctKeys {
+      throw .store(.indistinctKeys(path: domain.name, keys: [first, second]))
+    }
+    do {
+      for (key, value) in values { try DefaultsStore.validate(value, forKey: key) }
+    } catch {
+      throw .store(error)
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import LegacyDefaults
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a FILE|DOMAIN word of the command names, by one rule for every verb and both
+/// personalities, and how a domain is reached and written.
+///
+/// The rule: a word with a `/` is a path (absolute, or relative to the current folder: `./x`,
+/// `../x`, `a/b`), and so is a word ending in `.plist` (`com.x.plist` is that file in the
+/// current folder); any other word is a domain name, in the preferences folder of
+/// ``locator``, never a file of the current folder.
+package struct DomainResolver: Sendable {
+  /// Where domain names resolve.
+  package var locator: DomainLocator
+  /// How domain names reach `UserDefaults` (none in the Linux command).
+  package var userDefaults: UserDefaultsAccess?
+  /// The preferences folder, standardized, worked out once (nil when it cannot be resolved).
+  private let folder: String?
+
+  package init(
+    locator: DomainLocator = DomainLocator(), userDefaults: UserDefaultsAccess? = .platform
+  ) {
+    self.locator = locator
+    self.userDefaults = userDefaults
+    folder =
+      if case .success(let url) = Result(catching: { () throws(DefaultsError) in
+        try locator.folder()
+      }) {
+        url.standardizedFileURL.path
+      } else {
+        nil
+      }
+  }
+
+  /// The rule (see the type's documentation): whether `word` is a path.
+  package static func isPath(_ word: String) -> Bool {
+    word.contains("/") || word.hasSuffix(".plist")
+  }
+
+  /// A FILE argument as a path: a path as written (`~/` is the home folder), a domain name as
+  /// its file in the preferences folder.
+  package func path(_ word: String) throws(ToolError) -> String {
+    if Self.isPath(word) { return expandingHome(word) }
+    do {
+      return try locator.url(forDomain: word).path
+    } catch {
+      throw .usage(error.description)
+    }
+  }
+
+  /// A FILE|DOMAIN argument of the `defaults`-style verbs (read, read-type, write, delete,
+  /// rename, import): a path is a file; a domain name is a `UserDefaults` domain on Apple
+  /// platforms (`PREFS_DOMAIN_STORAGE=file` forces the file; elsewhere `=userdefaults` asks
+  /// for `UserDefaults`, which only a ``UserDefaultsAccess`` given to the resolver provides)
+  /// and the file in the preferences folder otherwise.
+  package func domain(_ word: String) throws(ToolError) -> Domain {
+    guard !Self.isPath(word) else { return file(expandingHome(word)) }
+    let choice = locator.environment["PREFS_DOMAIN_STORAGE"]
+    let viaUserDefaults = choice.map { $0 == "userdefaults" } ?? userDefaults?.isDefault ?? false
+    guard viaUserDefaults else { return file(try path(word)) }
+    guard let userDefaults else { throw .usage(UserDefaultsAccess.missing) }
+    do {
+      try DomainLocator.validate(word)
+    } catch {
+      throw .usage(error.description)
+    }
+    return Domain(place: .userDefaults(word, userDefaults), live: true, inPreferencesFolder: false)
+  }
+
+  /// The domain file at `path`, with its routing: a domain some store uses (in the
+  /// preferences folder, or with a `.lock` beside it) takes the domain's lock and keeps it;
+  /// any other file of the user's is locked while it changes and left without a lock file.
+  package func file(_ path: String) -> Domain {
+    Domain(
+      place: .file(path), live: isDomainFile(path),
+      inPreferencesFolder: isInPreferencesFolder(path))
+  }
+
+  /// Whether `path` is in the preferences folder (the one folder a write creates).
+  package func isInPreferencesFolder(_ path: String) -> Bool {
+    guard let folder else { return false }
+    return URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+      == folder
+  }
+
+  /// Whether `path` is a domain some store uses: a lock file beside it, or the preferences
+  /// folder holds it.
+  package func isDomainFile(_ path: String) -> Bool {
+    access(path + ".lock", F_OK) == 0 || isInPreferencesFolder(path)
+  }
+
+  /// `~/x` (a quoted tilde the shell left) as the home folder's `x`.
+  func expandingHome(_ path: String) -> String {
+    guard path.hasPrefix("~/"), let home = locator.environment["HOME"], !home.isEmpty else {
+      return path
+    }
+    return home + path.dropFirst()
+  }
+
+  /// The failure for a domain that does not exist, with a hint when a file of the domain's
+  /// name is in the current folder (a domain name never names it: `./NAME` does).
+  package func missing(_ domain: Domain) -> ToolError {
+    guard case .file(let path) = domain.place, isInPreferencesFolder(path) else {
+      return .noSuchDomain(domain.name, hint: nil)
+    }
+    let file = URL(fileURLWithPath: path).lastPathComponent
+    guard file.hasSuffix(".plist") else { return .noSuchDomain(domain.name, hint: nil) }
+    let word = String(file.dropLast(".plist".count))
+    guard FileManager.default.fileExists(atPath: word) else {
+      return .noSuchDomain(domain.name, hint: nil)
+    }
+    return .noSuchDomain(
+      domain.name, hint: "\(word) in the current folder is a file, not a domain: name it ./\(word)")
+  }
+
+  /// The names of the domains in the preferences folder (its `.plist` files), and the folder.
+  package func domainNames() throws(ToolError) -> (folder: URL, names: [String]) {
+    let folder: URL
+    do {
+      folder = try locator.folder()
+    } catch {
+      throw .store(error)
+    }
+    let entries: [String]
+    do {
+      entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      // No preferences folder yet: no domains.
+      if !FileManager.default.fileExists(atPath: folder.path) { return (folder, []) }
+      throw .output(
+        .io(path: folder.path, reason: "cannot list the folder: \(FileAccess.reason(of: error))"))
+    }
+    let names = entries.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
+      .map { String($0.dropLast(".plist".count)) }.sorted()
+    return (folder, names)
+  }
+}
+
+/// A domain as the verbs reach it: a file, or a `UserDefaults` persistent domain.
+package struct Domain: Sendable {
+  package enum Place: Sendable {
+    /// A file (a path, or a domain name resolved to the preferences folder).
+    case file(String)
+    /// A `UserDefaults` persistent domain: a domain name on Apple platforms, as `defaults`
+    /// reaches it, so that `cfprefsd` sees the change.
+    case userDefaults(String, UserDefaultsAccess)
+  }
+
+  package let place: Place
+  /// A domain some store uses: its writes take its lock and leave the lock file.
+  let live: Bool
+  /// In the preferences folder: the one folder a write creates.
+  let inPreferencesFolder: Bool
+
+  /// The path, or `UserDefaults(name)`, for messages.
+  package var name: String {
+    switch place {
+    case .file(let path): path
+    case .userDefaults(let domain, _): "UserDefaults(\(domain))"
+    }
+  }
+
+  /// The domain's storage: for a file, the one way in and out of a domain file, routed as
+  /// ``DomainResolver/file(_:)`` says.
+  package func storage() throws(ToolError) -> any DefaultsStorage {
+    switch place {
+    case .file(let path): return routed(path)
+    case .userDefaults(let domain, let access):
+      do {
+        return try access.open(domain)
+      } catch {
+        throw .store(error)
+      }
+    }
+  }
+
+  /// The domain file to change, locked as its routing says (a `UserDefaults` domain: nil).
+  var file: DomainFile? {
+    guard case .file(let path) = place else { return nil }
+    return routed(path)
+  }
+
+  private func routed(_ path: String) -> DomainFile {
+    var file = DomainFile(url: URL(fileURLWithPath: path))
+    file.locking = live ? .always : .transient
+    return file
+  }
+}

@@ -1,0 +1,178 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The one parser of typed values on a command line (`-bool YES`, `-int 5`, `-data 0a0b`,
+/// `-array a b`, a `{…}` literal), for every verb that takes one in each spelling:
+/// `prefs write`, `defaults write` and `plutil -insert`/`-replace`.
+package enum TypedValue {
+  /// Whose flags: the three spell types and data differently.
+  package enum Spelling: Sendable {
+    /// `prefs write`: `-bool -int -float -string -date -data` (hex) `-array -dict`, or a value.
+    case prefs
+    /// macOS `defaults write`: as `prefs`, with `-array-add` and `-dict-add`.
+    case defaults
+    /// `plutil`: `-bool -integer -float -string -date -data` (base64) `-xml -json -array
+    /// -dictionary` (the last two empty).
+    case plutil
+  }
+
+  /// What a flag asks for.
+  package enum Kind: Sendable, Hashable {
+    case bool, integer, real, string, date, data, array, dictionary
+    /// A property list in any text format (plutil's `-xml`).
+    case propertyList
+    /// JSON (plutil's `-json`).
+    case json
+  }
+
+  /// The kind a flag names in `spelling` (nil: not a type flag of that spelling).
+  package static func kind(ofFlag flag: String, in spelling: Spelling) -> Kind? {
+    switch (flag, spelling) {
+    case ("-bool", _), ("-boolean", .prefs), ("-boolean", .defaults): .bool
+    case ("-integer", _), ("-int", .prefs), ("-int", .defaults): .integer
+    case ("-float", _), ("-double", .prefs), ("-real", .prefs): .real
+    case ("-string", _): .string
+    case ("-date", _): .date
+    case ("-data", _): .data
+    case ("-array", _), ("-array-add", .defaults): .array
+    case ("-dict", .prefs), ("-dict", .defaults), ("-dict-add", .defaults),
+      ("-dictionary", .plutil):
+      .dictionary
+    case ("-xml", .plutil): .propertyList
+    case ("-json", .plutil): .json
+    default: nil
+    }
+  }
+
+  /// One value of `kind` from its text. `-data` is hex digits for `prefs` and `defaults`,
+  /// base64 for `plutil`.
+  package static func value(_ kind: Kind, _ text: String, flag: String, spelling: Spelling)
+    throws(ToolError) -> PlistValue
+  {
+    func invalid(_ expected: String) -> ToolError {
+      .invalidValue(flag: flag, text: text, expected: expected)
+    }
+    switch kind {
+    case .bool:
+      switch text.lowercased() {
+      case "yes", "true", "1": return .bool(true)
+      case "no", "false", "0": return .bool(false)
+      default: throw invalid("YES, NO, true, false, 1 or 0")
+      }
+    case .integer:
+      if let i = Int64(text) { return .integer(i) }
+      if let u = UInt64(text) { return .unsignedInteger(u) }
+      throw invalid("a 64-bit integer")
+    case .real:
+      guard let d = Double(text) else { throw invalid("a number") }
+      return .real(d)
+    case .string:
+      return .string(text)
+    case .date:
+      guard let date = PropertyList.date(fromText: text) else {
+        throw invalid("2011-03-14T15:09:26Z or \"2011-03-14 15:09:26 +0000\"")
+      }
+      return .date(date)
+    case .data:
+      if spelling == .plutil {
+        guard let data = Data(base64Encoded: text) else { throw invalid("base64") }
+        return .data(data)
+      }
+      guard let data = hex(text) else { throw invalid("an even number of hex digits") }
+      return .data(data)
+    case .propertyList:
+      do {
+        return try PropertyList.read(Data(text.utf8)).value
+      } catch {
+        throw invalid("a property list (\(error))")
+      }
+    case .json:
+      let json: JSONValue
+      do {
+        json = try JSONValue.parse(Data(text.utf8))
+      } catch {
+        throw invalid("JSON (\(error))")
+      }
+      guard let value = json.plistValue else { throw invalid("JSON that is not null") }
+      return value
+    case .array, .dictionary:
+      throw invalid("no value: it takes its elements as words")
+    }
+  }
+
+  /// The value words of `write KEY …` (`prefs` and `defaults`): `[-TYPE] VALUE`, `-array
+  /// V…`, `-dict K V…`, or one word: a property list when it starts with `{ ( < "`, else a
+  /// string.
+  package static func parse(_ words: [String], spelling: Spelling) throws(ToolError)
+    -> PlistValue
+  {
+    guard let first = words.first else { throw .usage("write needs a value") }
+    let rest = Array(words.dropFirst())
+    guard let kind = kind(ofFlag: first, in: spelling) else {
+      guard words.count == 1 else {
+        throw .usage("unknown type \(first) (see prefs write --help)")
+      }
+      return try literal(first)
+    }
+    switch kind {
+    case .array:
+      return .array(rest.map(PlistValue.string))
+    case .dictionary:
+      guard rest.count % 2 == 0 else { throw .usage("\(first) takes key value pairs") }
+      var dictionary = PlistDictionary()
+      for index in stride(from: 0, to: rest.count, by: 2) {
+        dictionary[rest[index]] = .string(rest[index + 1])
+      }
+      return .dictionary(dictionary)
+    default:
+      guard rest.count == 1, let text = rest.first else {
+        throw .usage("\(first) takes exactly one value")
+      }
+      return try value(kind, text, flag: first, spelling: spelling)
+    }
+  }
+
+  /// A value word without a type: a property list when it starts with `{ ( < "` (after
+  /// white space), else the string itself.
+  package static func literal(_ word: String) throws(ToolError) -> PlistValue {
+    let trimmed = word.trimmingWhitespace()
+    guard let c = trimmed.first, "{(<\"".contains(c) else { return .string(word) }
+    do {
+      return try PropertyList.read(Data(trimmed.utf8)).value
+    } catch {
+      throw .usage("the value is not a property list: \(error)")
+    }
+  }
+
+  /// Hex digits (white space ignored) as bytes; nil for an odd count or another character.
+  static func hex(_ text: String) -> Data? {
+    let digits = Array(text.utf8.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+    guard digits.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    var index = 0
+    while index < digits.count {
+      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+      index += 2
+    }
+    return Data(bytes)
+  }
+
+  private static func nibble(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import LegacyDefaults
+import PrefsTools
+import PropertyList
+import TestSupport
+import Testing
+
+/// The command's tools as a library: the rule for names and paths, the one parser of typed
+/// values, key paths, and a domain's reads and changes.
+@Suite struct PrefsToolsTests {
+  /// The rule, as the README states it.
+  @Test(arguments: [
+    ("com.example.app", false), ("./com.example.app", true), ("../x", true), ("a/b", true),
+    ("/abs/x.plist", true), ("x.plist", true), ("com.x.plist", true), ("-g", false),
+  ])
+  func aWordWithASlashOrEndingInPlistIsAPath(_ word: String, _ isPath: Bool) {
+    #expect(DomainResolver.isPath(word) == isPath, "\(word)")
+  }
+
+  @Test func aDomainNameIsInThePreferencesFolder() throws {
+    let folder = try TemporaryFolder()
+    let resolver = DomainResolver(
+      locator: DomainLocator(platform: .linux, environment: ["XDG_CONFIG_HOME": folder.url.path]),
+      userDefaults: nil)
+    #expect(try resolver.path("com.x") == folder.file("com.x.plist").path)
+    #expect(try resolver.path("./com.x") == "./com.x")
+    #expect(resolver.isInPreferencesFolder(folder.file("com.x.plist").path))
+    #expect(!resolver.isInPreferencesFolder("/elsewhere/com.x.plist"))
+    #expect(throws: ToolError.self) { try resolver.path("com..x") }
+  }
+
+  /// `defaults write`'s and `plutil`'s types (defaults(1), plutil(1)): the same parser, each
+  /// spelling's flags and data encoding.
+  @Test(arguments: [
+    (["-bool", "YES"], TypedValue.Spelling.defaults, PlistValue.bool(true)),
+    (["-boolean", "no"], .defaults, .bool(false)),
+    (["-int", "-5"], .defaults, .integer(-5)),
+    (["-integer", "18446744073709551615"], .prefs, .unsignedInteger(.max)),
+    (["-float", "2.5"], .defaults, .real(2.5)),
+    (["-string", "YES"], .defaults, .string("YES")),
+    (["-data", "0a0B"], .defaults, .data(Data([0x0a, 0x0b]))),
+    (["-array", "a", "b"], .defaults, .array(["a", "b"])),
+    (["-array-add", "a"], .defaults, .array(["a"])),
+    (["-dict", "k", "v"], .defaults, .dictionary(["k": "v"])),
+    (["plain"], .prefs, .string("plain")),
+    (["(1, 2)"], .prefs, .array(["1", "2"])),
+    (["-date", "2011-03-14T15:09:26Z"], .prefs, .date(Date(timeIntervalSince1970: 1_300_115_366))),
+  ])
+  func typedValuesParseAsTheirFlagSays(
+    _ words: [String], _ spelling: TypedValue.Spelling, _ expected: PlistValue
+  ) throws {
+    #expect(try TypedValue.parse(words, spelling: spelling) == expected)
+  }
+
+  @Test(arguments: [
+    (["-bool", "maybe"], TypedValue.Spelling.prefs), (["-int", "1.5"], .defaults),
+    (["-data", "abc"], .defaults), (["-data", "zz"], .prefs), (["-dict", "k"], .defaults),
+    (["-array-add", "x"], .prefs), (["-float", "x"], .prefs),
+  ])
+  func aValueThatIsNotWhatItsFlagSaysIsRefused(
+    _ words: [String], _ spelling: TypedValue.Spelling
+  ) {
+    #expect(throws: ToolError.self) { try TypedValue.parse(words, spelling: spelling) }
+  }
+
+  @Test func plutilDataIsBase64() throws {
+    #expect(
+      try TypedValue.value(.data, "AAE=", flag: "-data", spelling: .plutil)
+        == .data(Data([0, 1])))
+    #expect(throws: ToolError.self) {
+      try TypedValue.value(.data, "0a0b!", flag: "-data", spelling: .plutil)
+    }
+  }
+
+  @Test func keyPathsReadAndEditNestedValues() throws {
+    var root: PlistValue = ["a": ["b.c": ["x", "y"]]]
+    let path = try KeyPath("a.b\\.c.1")
+    #expect(path.components == ["a", "b.c", "1"])
+    #expect(try path.value(in: root) == "y")
+    try path.set("z", in: &root, inserting: false, appending: false)
+    #expect(try path.value(in: root) == "z")
+    try KeyPath("a.b\\.c").set("w", in: &root, inserting: false, appending: true)
+    #expect(try KeyPath("a.b\\.c").value(in: root) == ["x", "z", "w"])
+    try KeyPath("a.b\\.c.0").remove(from: &root)
+    #expect(try KeyPath("a.b\\.c").value(in: root) == ["z", "w"])
+    #expect(throws: KeyPathError.self) { try KeyPath("a.nope").value(in: root) }
+    #expect(throws: KeyPathError.self) {
+      try KeyPath("a").set("v", in: &root, inserting: true, appending: false)
+    }
+    #expect(throws: KeyPathError.self) { try KeyPath("") }
+  }
+
+  /// A domain's changes through the editor: the one way in and out, nothing written on a
+  /// refusal.
+  @Test func anEditorChangesADomainKeyByKey() throws {
+    let folder = try TemporaryFolder()
+    let resolver = DomainResolver(
+      locator: DomainLocator(platform: .linux, environment: ["XDG_CONFIG_HOME": folder.url.path]),
+      userDefaults: nil)
+    let editor = DomainEditor(try resolver.domain("com.x"), resolver: resolver)
+    #expect(throws: ToolError.self) { try editor.existingValues() }
+    _ = try editor.set(.integer(1), forKey: "a")
+    _ = try editor.merge(["b": "2", "c": ["x"]])
+    _ = try editor.rename("a", to: "z")
+    _ = try editor.add(["y"], toKey: "c")
+    _ = try editor.remove("b")
+    let file = folder.file("com.x.plist")
+    #expect(try PropertyList.read(Data(contentsOf: file)).value == ["z": 1, "c": ["x", "y"]])
+    let before = try Data(contentsOf: file)
+    #expect(throws: ToolError.self) { try editor.rename("nope", to: "q") }
+    #expect(throws: ToolError.self) { try editor.rename("z", to: "c") }
+    #expect(throws: ToolError.self) { try editor.add(["y"], toKey: "z") }
+    #expect(throws: ToolError.self) { try editor.remove("nope") }
+    #expect(try Data(contentsOf: file) == before)
+    #expect(try editor.value(forKey: "z").value == 1)
+  }
+}
