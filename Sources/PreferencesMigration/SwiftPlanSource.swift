@@ -1,5 +1,4 @@
 import LegacyDefaults
-import PreferencesMigration
 import PropertyList
 
 #if canImport(FoundationEssentials)
