@@ -128,7 +128,9 @@ enum PlutilPersonality {
     }
   }
 
-  static let formats: [String: PlistFormat] = ["xml1": .xml, "binary1": .binary]
+  /// `xml1`, `binary1`: the formats plutil writes, by its names.
+  static let formats = Dictionary(
+    uniqueKeysWithValues: PlistFormat.plutilNames.map { ($0.name, $0.format) })
 
   /// A file (`-`: standard input) as a document; a failure in plutil's shape, `FILE: reason`.
   static func load(_ path: String) throws(Failure) -> PlistDocument {

@@ -32,9 +32,8 @@ package struct DomainEditor: Sendable {
 
   /// The domain as it is now, read without locking, moving or creating anything.
   package func inspect() throws(ToolError) -> DomainSnapshot {
-    let storage = try domain.storage()
     do {
-      return try storage.load()
+      return try domain.storage.load()
     } catch {
       throw .store(error)
     }
@@ -45,7 +44,7 @@ package struct DomainEditor: Sendable {
   package func exists(_ snapshot: DomainSnapshot) -> Bool {
     switch domain.place {
     case .file: snapshot.format != nil || snapshot.unreadable != nil
-    case .userDefaults: !snapshot.values.isEmpty
+    case .storage: !snapshot.values.isEmpty
     }
   }
 
@@ -71,7 +70,7 @@ package struct DomainEditor: Sendable {
       } catch {
         throw .read(error)
       }
-    case .userDefaults:
+    case .storage:
       let snapshot = try inspect()
       guard exists(snapshot) else { throw resolver.missing(domain) }
       return PlistDocument(value: .dictionary(snapshot.values), format: .binary)
@@ -130,7 +129,6 @@ package struct DomainEditor: Sendable {
     _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
   ) throws(ToolError) -> [CorruptFileRecovery] {
     _ = try inspect()
-    let storage = try domain.storage()
     var failure: ToolError?
     func body(_ current: DomainSnapshot) -> DomainChanges {
       do {
@@ -148,7 +146,7 @@ package struct DomainEditor: Sendable {
             truncatingDates: truncatingDates, createsFolder: domain.inPreferencesFolder),
           body)
       } else {
-        snapshot = try storage.update(body)
+        snapshot = try domain.storage.update(body)
       }
     } catch {
       throw .store(error)
@@ -188,9 +186,8 @@ package struct DomainEditor: Sendable {
     } else {
       _ = try existingValues()
     }
-    let storage = try domain.storage()
     do {
-      try storage.removeDomain()
+      try domain.storage.removeDomain()
     } catch {
       throw .store(error)
     }

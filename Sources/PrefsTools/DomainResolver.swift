@@ -76,7 +76,12 @@ package struct DomainResolver: Sendable {
     } catch {
       throw .usage(error.description)
     }
-    return Domain(place: .userDefaults(word, userDefaults), live: true, inPreferencesFolder: false)
+    do {
+      return Domain(
+        place: .storage(try userDefaults.open(word)), live: true, inPreferencesFolder: false)
+    } catch {
+      throw .store(error)
+    }
   }
 
   /// The domain file at `path`, with its routing: a domain some store uses (in the
@@ -151,11 +156,13 @@ package struct DomainResolver: Sendable {
 /// A domain as the verbs reach it: a file, or a `UserDefaults` persistent domain.
 package struct Domain: Sendable {
   package enum Place: Sendable {
-    /// A file (a path, or a domain name resolved to the preferences folder).
+    /// A file (a path, or a domain name resolved to the preferences folder): read and changed
+    /// through the domain file's one way in and out, routed as ``DomainResolver/file(_:)``
+    /// says.
     case file(String)
-    /// A `UserDefaults` persistent domain: a domain name on Apple platforms, as `defaults`
-    /// reaches it, so that `cfprefsd` sees the change.
-    case userDefaults(String, UserDefaultsAccess)
+    /// Any other storage of a domain (a `UserDefaults` persistent domain: a domain name on
+    /// Apple platforms, as `defaults` reaches it, so that `cfprefsd` sees the change).
+    case storage(any DefaultsStorage)
   }
 
   package let place: Place
@@ -168,21 +175,16 @@ package struct Domain: Sendable {
   package var name: String {
     switch place {
     case .file(let path): path
-    case .userDefaults(let domain, _): "UserDefaults(\(domain))"
+    case .storage(let storage): storage.location.description
     }
   }
 
   /// The domain's storage: for a file, the one way in and out of a domain file, routed as
   /// ``DomainResolver/file(_:)`` says.
-  package func storage() throws(ToolError) -> any DefaultsStorage {
+  package var storage: any DefaultsStorage {
     switch place {
-    case .file(let path): return routed(path)
-    case .userDefaults(let domain, let access):
-      do {
-        return try access.open(domain)
-      } catch {
-        throw .store(error)
-      }
+    case .file(let path): routed(path)
+    case .storage(let storage): storage
     }
   }
 
