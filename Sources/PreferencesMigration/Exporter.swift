@@ -49,19 +49,39 @@ public struct Exporter: Sendable {
     var reason: String
   }
 
+  /// A typed value back in the type the legacy code wrote (one arm a plan type, so that a
+  /// new type is a case the compiler asks for here).
   func back(_ typed: PlistValue, _ entry: MigrationPlan.Entry) -> Swift.Result<PlistValue, Problem>
   {
-    let wrongType = Problem(reason: "a \(typed.typeName) is not a \(entry.type.rawValue) value")
-    switch (entry.type, typed) {
-    case (.bool, .bool), (.integer, .integer), (.integer, .unsignedInteger), (.double, .real),
-      (.string, .string), (.date, .date), (.data, .data), (.array, .array),
-      (.dictionary, .dictionary), (.any, _), (.enum, .string):
-      return .success(typed)
-    case (.double, .integer(let i)): return .success(.real(Double(i)))
-    case (.stringArray, .array(let list)):
-      return list.allSatisfy { if case .string = $0 { true } else { false } }
-        ? .success(typed) : .failure(wrongType)
-    case (.url, .string(let text)):
+    let wrongType = Swift.Result<PlistValue, Problem>.failure(
+      Problem(reason: "a \(typed.typeName) is not a \(entry.type.rawValue) value"))
+    func holds(_ matches: Bool) -> Swift.Result<PlistValue, Problem> {
+      matches ? .success(typed) : wrongType
+    }
+    switch entry.type {
+    case .bool: if case .bool = typed { return .success(typed) } else { return wrongType }
+    case .integer:
+      switch typed {
+      case .integer, .unsignedInteger: return .success(typed)
+      default: return wrongType
+      }
+    case .double:
+      switch typed {
+      case .real: return .success(typed)
+      case .integer(let i): return .success(.real(Double(i)))
+      default: return wrongType
+      }
+    case .string, .enum: return holds(typed.stringValue != nil)
+    case .date: if case .date = typed { return .success(typed) } else { return wrongType }
+    case .data: if case .data = typed { return .success(typed) } else { return wrongType }
+    case .array: return holds(typed.arrayValue != nil)
+    case .dictionary: return holds(typed.dictionaryValue != nil)
+    case .any: return .success(typed)
+    case .stringArray:
+      guard let list = typed.arrayValue else { return wrongType }
+      return holds(list.allSatisfy { $0.stringValue != nil })
+    case .url:
+      guard case .string(let text) = typed else { return wrongType }
       guard let url = URL(string: text) else {
         return .failure(Problem(reason: "\"\(text)\" is not a URL"))
       }
@@ -71,16 +91,17 @@ public struct Exporter: Sendable {
       } catch {
         return .failure(Problem(reason: "the URL \(text) cannot be archived: \(error)"))
       }
-    case (.json, .dictionary), (.json, .array), (.json, .string), (.json, .integer),
-      (.json, .real), (.json, .bool):
-      do {
-        return .success(
-          .data(Data(try PropertyList.json(typed, lossless: true, compact: true).utf8)))
-      } catch {
-        return .failure(Problem(reason: "it has no JSON form: \(error)"))
+    case .json:
+      switch typed {
+      case .dictionary, .array, .string, .integer, .real, .bool:
+        do {
+          return .success(
+            .data(Data(try PropertyList.json(typed, lossless: true, compact: true).utf8)))
+        } catch {
+          return .failure(Problem(reason: "it has no JSON form: \(error)"))
+        }
+      default: return wrongType
       }
-    default:
-      return .failure(wrongType)
     }
   }
 }

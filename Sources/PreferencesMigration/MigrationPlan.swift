@@ -28,18 +28,38 @@ public struct MigrationPlan: Sendable, Hashable {
     /// The legacy getter this type reads through; nil for `enum` (a string with a fallback),
     /// `json` (parsed) and `any` (copied).
     public var legacyType: LegacyType? {
+      if case .getter(let type) = reading { return type }
+      return nil
+    }
+
+    /// How a legacy value becomes this type: through a legacy getter, or one of the ways
+    /// that are not a getter's.
+    package enum Reading: Sendable, Hashable {
+      case getter(LegacyType)
+      /// A string getter's answer, one of the entry's values or its default.
+      case oneOf
+      /// JSON in a string or data, parsed into a native structure.
+      case json
+      /// Copied as it is.
+      case asIs
+    }
+
+    /// How a legacy value becomes this type (the one place a type says it).
+    package var reading: Reading {
       switch self {
-      case .bool: .bool
-      case .integer: .integer
-      case .double: .double
-      case .string: .string
-      case .date: .date
-      case .data: .data
-      case .url: .url
-      case .stringArray: .stringArray
-      case .array: .array
-      case .dictionary: .dictionary
-      case .enum, .json, .any: nil
+      case .bool: .getter(.bool)
+      case .integer: .getter(.integer)
+      case .double: .getter(.double)
+      case .string: .getter(.string)
+      case .date: .getter(.date)
+      case .data: .getter(.data)
+      case .url: .getter(.url)
+      case .stringArray: .getter(.stringArray)
+      case .array: .getter(.array)
+      case .dictionary: .getter(.dictionary)
+      case .enum: .oneOf
+      case .json: .json
+      case .any: .asIs
       }
     }
   }

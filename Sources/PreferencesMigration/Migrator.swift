@@ -235,9 +235,10 @@ public struct Migrator: Sendable {
       case .unreadable: return cannot()
       }
     }
-    if let type = entry.type.legacyType { return read(as: type) }
-    switch entry.type {
-    case .enum:
+    switch entry.type.reading {
+    case .getter(let type):
+      return read(as: type)
+    case .oneOf:
       let reading = dialect.read(value, as: .string)
       guard reading.conversion != .unreadable, case .string(let raw)? = reading.value,
         value.isScalar
@@ -273,10 +274,8 @@ public struct Migrator: Sendable {
         return .failure("JSON with a null a property list cannot hold")
       }
       return .success(native, .coerced, "JSON \(value.typeName) stored as a native structure")
-    case .any:
+    case .asIs:
       return .success(value, .migrated, nil)
-    default:
-      return cannot()
     }
   }
 }

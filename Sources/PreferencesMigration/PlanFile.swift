@@ -173,34 +173,43 @@ extension MigrationPlan {
       from: from, to: to, type: type, defaultValue: defaultValue, values: values, invalid: invalid)
   }
 
-  /// The default in its stored form, when it has the entry's type.
+  /// The default in its stored form, when it has the entry's type (one arm a plan type, so
+  /// that a new type is a case the compiler asks for here).
   static func typedDefault(_ raw: JSONValue, type: ValueType, values: [String]) -> PlistValue? {
-    switch (type, raw) {
-    case (.bool, .bool(let b)): return .bool(b)
-    case (.integer, .integer(let i)): return .integer(i)
-    case (.double, .number(let n)): return .real(n)
-    case (.double, .integer(let i)): return .real(Double(i))
-    case (.string, .string(let s)): return .string(s)
-    case (.date, .string(let s)):
-      guard let date = ISO8601.parse(s) else { return nil }
-      return .date(date)
-    case (.data, .string(let s)):
-      guard let data = Data(base64Encoded: s) else { return nil }
-      return .data(data)
-    case (.url, .string(let s)):
-      guard URL(string: s) != nil else { return nil }
-      return .string(s)
-    case (.stringArray, .array(let list)):
+    switch type {
+    case .bool:
+      if case .bool(let b) = raw { return .bool(b) }
+    case .integer:
+      if case .integer(let i) = raw { return .integer(i) }
+    case .double:
+      if case .number(let n) = raw { return .real(n) }
+      if case .integer(let i) = raw { return .real(Double(i)) }
+    case .string:
+      if case .string(let s) = raw { return .string(s) }
+    case .date:
+      if case .string(let s) = raw, let date = ISO8601.parse(s) { return .date(date) }
+    case .data:
+      if case .string(let s) = raw, let data = Data(base64Encoded: s) { return .data(data) }
+    case .url:
+      if case .string(let s) = raw, URL(string: s) != nil { return .string(s) }
+    case .stringArray:
+      guard case .array(let list) = raw else { return nil }
       var strings: [PlistValue] = []
       for element in list {
         guard case .string(let s) = element else { return nil }
         strings.append(.string(s))
       }
       return .array(strings)
-    case (.enum, .string(let s)): return values.contains(s) ? .string(s) : nil
-    case (.array, .array), (.dictionary, .object), (.json, _), (.any, _): return raw.plistValue
-    default: return nil
+    case .enum:
+      if case .string(let s) = raw, values.contains(s) { return .string(s) }
+    case .array:
+      if case .array = raw { return raw.plistValue }
+    case .dictionary:
+      if case .object = raw { return raw.plistValue }
+    case .json, .any:
+      return raw.plistValue
     }
+    return nil
   }
 }
 
