@@ -257,9 +257,6 @@ public final class DefaultsStore: Sendable {
   /// was opened.
   public var recoveries: [CorruptFileRecovery] { state.withLock { $0.recoveries } }
 
-  /// The format the domain file is in (nil while it does not exist, and in memory).
-  public var fileFormat: PlistFormat? { state.withLock { $0.format } }
-
   /// Whether there are changes not yet written to the storage.
   public var hasPendingChanges: Bool { state.withLock { !$0.pending.isEmpty } }
 

@@ -14,9 +14,6 @@ public enum KeyedArchive {
   public static func archive(_ url: URL) throws(PlistError) -> Data {
     try KeyedArchiveURL.encode(url)
   }
-
-  /// The URL in a keyed archive of an `NSURL`, or nil.
-  public static func url(from data: Data) -> URL? { KeyedArchiveURL.decode(data) }
 }
 
 enum KeyedArchiveURL {

@@ -249,7 +249,7 @@ public struct PlistDictionary: Sendable {
   }
 
   /// Whether the keys are already in the order writers use (by their UTF-8 bytes).
-  public var isSortedByKey: Bool {
+  package var isSortedByKey: Bool {
     let keys = storage.keys
     guard keys.count > 1 else { return true }
     for i in 1..<keys.count where !PlistValue.utf8Precedes(keys[i - 1], keys[i]) { return false }
@@ -259,7 +259,7 @@ public struct PlistDictionary: Sendable {
   /// Calls `body` with each entry in the order every writer uses: by the keys' UTF-8 bytes.
   /// A dictionary read from a file written by prefs, plistlib or CoreFoundation is usually in
   /// that order already, and is then not sorted again.
-  public func forEachSortedByKey<E: Error>(_ body: (String, PlistValue) throws(E) -> Void)
+  package func forEachSortedByKey<E: Error>(_ body: (String, PlistValue) throws(E) -> Void)
     throws(E)
   {
     let keys = storage.keys
@@ -271,7 +271,7 @@ public struct PlistDictionary: Sendable {
     for i in PlistValue.sortedOrder(keys) { try body(keys[i], values[i]) }
   }
 
-  /// The entries in the order every writer uses (see ``forEachSortedByKey(_:)``).
+  /// The entries in the order every writer uses: by their keys' UTF-8 bytes.
   public var sortedByKey: [(key: String, value: PlistValue)] {
     var result: [(key: String, value: PlistValue)] = []
     result.reserveCapacity(count)

@@ -99,7 +99,7 @@ public enum PlistValue: Sendable {
 
   /// A dictionary's entries in the order every writer uses: by the keys' UTF-8 bytes, which
   /// is stable across platforms and Unicode versions.
-  public static func sortedEntries(_ dictionary: [String: PlistValue]) -> [(
+  package static func sortedEntries(_ dictionary: [String: PlistValue]) -> [(
     key: String, value: PlistValue
   )] {
     let entries = Array(dictionary)

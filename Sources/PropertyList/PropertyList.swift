@@ -137,20 +137,20 @@ public enum PropertyList {
   }
 
   /// A JSON string literal of `text` (quotes and escapes).
-  public static func jsonString(_ text: String) -> String { JSONWriter.quoted(text) }
+  package static func jsonString(_ text: String) -> String { JSONWriter.quoted(text) }
 
   /// A date as `defaults read` and `plutil -p` show it: `2011-03-14 15:09:26 +0000` (ISO 8601
   /// when it has a fraction of a second or a year outside 0...9999).
-  public static func describe(_ date: Date) -> String {
+  package static func describe(_ date: Date) -> String {
     CivilTime.gnustepString(date) ?? CivilTime.iso8601(date)
   }
 
   /// A date in ISO 8601 (`2011-03-14T15:09:26Z`, with the fraction when there is one).
-  public static func iso8601(_ date: Date) -> String { CivilTime.iso8601(date) }
+  package static func iso8601(_ date: Date) -> String { CivilTime.iso8601(date) }
 
   /// A date from text in either form property lists use: ISO 8601 as XML holds it
   /// (`2011-03-14T15:09:26Z`, optional fraction) or GNUstep's `2011-03-14 15:09:26 +0000`.
-  public static func date(fromText text: String) -> Date? {
+  package static func date(fromText text: String) -> Date? {
     XMLPlistReader.parseDate(text[...]) ?? OpenStepReader.parseGNUstepDate(text)
   }
 
