@@ -72,11 +72,21 @@ public struct MigrationReport: Sendable, Hashable {
 extension MigrationReport {
   /// The report as a person reads it (what `prefs migrate` prints): each file (or domain),
   /// each legacy key's fate, and the totals.
+  ///
+  /// A file or domain that is `unchanged` (already migrated, as at every launch after the
+  /// first) is one line, `<domain>: unchanged (already migrated with schema version 2)`, with no
+  /// key table, and its keys are not in the totals' key counts: nothing happened to them.
+  /// ``json()`` still lists them.
   public func text() -> String {
     let report = self
     var out = ""
     for file in report.files {
-      let target = file.output.map { " → \($0)" } ?? ""
+      // In place and at launch the output is the domain itself: named once.
+      let target = file.output.flatMap { $0 == file.path ? nil : " → \($0)" } ?? ""
+      if file.status == .unchanged {
+        out += "\(file.path)\(target): unchanged" + (file.message.map { " (\($0))" } ?? "") + "\n"
+        continue
+      }
       let status =
         report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
       out += "\(file.path)\(target): \(status)\n"
@@ -110,7 +120,10 @@ extension MigrationReport {
       let n = report.count(status)
       return n > 0 ? "\(n) \(status.rawValue)" : nil
     }.joined(separator: ", ")
-    let actions = report.actions
+    var actions: [KeyAction: Int] = [:]
+    for file in report.files where file.status != .unchanged {
+      for key in file.keys { actions[key.action, default: 0] += 1 }
+    }
     let keyCounts = KeyAction.allCases.compactMap { action in
       actions[action].map { "\($0) \(action.rawValue)" }
     }
