@@ -245,14 +245,19 @@ package enum JSONValue: Sendable, Hashable {
       i += 1
       var units: [UInt16] = []
       var runStart = i
-      func flush(_ end: Int, _ units: inout [UInt16]) {
-        units.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).utf16)
+      // JSON text is UTF-8 (RFC 8259): bytes that are not are refused, never replaced by
+      // U+FFFD (a plan's key would silently match nothing).
+      func flush(_ end: Int, _ units: inout [UInt16]) throws(ParseError) {
+        guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+          throw ParseError(offset: runStart, reason: "a string that is not UTF-8")
+        }
+        units.append(contentsOf: run.utf16)
       }
       while true {
         guard i < bytes.count else { throw fail("unterminated string") }
         let c = bytes[i]
         if c == UInt8(ascii: "\"") {
-          flush(i, &units)
+          try flush(i, &units)
           i += 1
           guard let text = TextInput.string(fromUTF16: units) else {
             throw fail("an unpaired surrogate escape")
@@ -264,7 +269,7 @@ package enum JSONValue: Sendable, Hashable {
           i += 1
           continue
         }
-        flush(i, &units)
+        try flush(i, &units)
         i += 1
         guard i < bytes.count else { throw fail("unterminated escape") }
         let e = bytes[i]

@@ -69,6 +69,18 @@ import Testing
         + #""when":"2001-01-01T00:00:00Z"}"#)
   }
 
+  /// JSON text is UTF-8 (RFC 8259, section 8.1): a string holding other bytes is refused, not
+  /// read with U+FFFD in their place.
+  @Test func aStringThatIsNotUTF8IsRefused() {
+    #expect(throws: JSONValue.ParseError.self) {
+      try JSONValue.parse(Data([0x22, 0x61, 0xFF, 0x22]))  // "a\xFF"
+    }
+    #expect(throws: JSONValue.ParseError.self) {
+      try JSONValue.parse(Data([0x22, 0xC3, 0x5C, 0x6E, 0x22]))  // a cut sequence, then \n
+    }
+    #expect((try? JSONValue.parse(Data([0x22, 0xC3, 0xA9, 0x22]))) == .string("\u{E9}"))
+  }
+
   /// A number JSON readers take for infinity is no number a plan or a value can hold.
   @Test func aNumberBeyondADoubleIsRefused() {
     #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data("1e999".utf8)) }
