@@ -7,8 +7,10 @@ import PropertyList
 #endif
 
 /// The report of a run: every file, every legacy key of every file, and the totals. Its JSON
-/// form is the contract's: `{"files":[{"path","status","keys":[{"from","to","action","legacy",
-/// "value","note"}]}],"summary":{…}}`.
+/// form (``json()``) is `{"files": [{"path", "output", "status", "message", "backup",
+/// "keys": [{"from", "to", "action", "legacy", "value", "note"}]}], "summary": {"files",
+/// "dryRun", one count per ``FileStatus``, "keys": {one count per ``KeyAction``}}}`, specified
+/// member by member in `Docs/plan-format.md` in the repository.
 public struct MigrationReport: Sendable, Hashable {
   public var files: [FileOutcome]
   public var dryRun: Bool
@@ -29,7 +31,10 @@ public struct MigrationReport: Sendable, Hashable {
     return counts
   }
 
-  /// The JSON report: data as base64, dates as ISO 8601, absent values as null.
+  /// The JSON report (`prefs migrate --json`): data as base64, dates as ISO 8601, absent
+  /// values (and reals JSON cannot hold) as null; members sorted by their UTF-8 bytes, two-space
+  /// indentation, as every JSON prefs prints. Unlike ``text()``, it lists the keys of an
+  /// `unchanged` file too.
   public func json() -> String {
     func value(_ v: PlistValue?) -> JSONValue {
       guard let v else { return .null }
