@@ -412,8 +412,11 @@ public final class DefaultsStore: Sendable {
 
   // MARK: - Persistence
 
-  /// Writes pending changes and picks up other processes' changes. Returns `true` on success
-  /// (the legacy signature); ``synchronizeOrThrow()`` says why it failed.
+  /// Writes pending changes and picks up other processes' changes. Returns `true` on success,
+  /// as `-[NSUserDefaults synchronize]` does, so that ported code keeps its shape (the result
+  /// is discardable, and nothing is thrown); ``synchronizeOrThrow()`` is the same call,
+  /// throwing the reason it failed. (The typed store's `PreferencesStore.synchronize()`
+  /// throws.)
   @discardableResult
   public func synchronize() -> Bool {
     do {

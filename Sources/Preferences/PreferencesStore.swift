@@ -205,7 +205,10 @@ public final class PreferencesStore: Sendable {
     if let failure { throw failure }
   }
 
-  /// Writes pending changes and picks up other processes' changes.
+  /// Writes pending changes and picks up other processes' changes; throws
+  /// ``PreferenceError/storage(_:)`` with the reason when it fails (the changes stay pending).
+  /// It has no `Bool` form: the store under it, `defaults` (a `DefaultsStore`), keeps
+  /// `NSUserDefaults`' `synchronize() -> Bool` for ported code.
   public func synchronize() throws(PreferenceError) {
     do {
       try defaults.synchronizeOrThrow()

@@ -90,53 +90,26 @@ package enum JSONValue: Sendable, Hashable {
     }
   }
 
-  /// The JSON text: keys sorted, two-space indentation (or none when `compact`), so equal
-  /// values print alike. The one JSON writer of the reports and the command's outputs.
+  /// The JSON text, written by the one JSON writer (`JSONWriter`, in PropertyList): keys
+  /// sorted by their UTF-8 bytes, two-space indentation (or none when `compact`), so equal
+  /// values print alike, and as `read --json` prints the same value.
   package func text(compact: Bool = false) -> String {
-    var out = ""
-    write(to: &out, indent: 0, compact: compact)
-    return out
+    var writer = JSONWriter(compact: compact)
+    write(to: &writer)
+    return writer.text
   }
 
-  private func write(to out: inout String, indent: Int, compact: Bool) {
-    func newline(_ level: Int) {
-      guard !compact else { return }
-      out += "\n" + String(repeating: "  ", count: level)
-    }
+  private func write(to writer: inout JSONWriter) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .integer(let i): out += String(i)
-    case .unsigned(let u): out += String(u)
-    case .number(let d): out += d.description
-    case .string(let s): out += PropertyList.jsonString(s)
-    case .array(let list):
-      guard !list.isEmpty else {
-        out += "[]"
-        return
-      }
-      out += "["
-      for (n, element) in list.enumerated() {
-        newline(indent + 1)
-        element.write(to: &out, indent: indent + 1, compact: compact)
-        if n < list.count - 1 { out += "," }
-      }
-      newline(indent)
-      out += "]"
+    case .null: writer.null()
+    case .bool(let b): writer.bool(b)
+    case .integer(let i): writer.integer(i)
+    case .unsigned(let u): writer.unsigned(u)
+    case .number(let d): writer.number(d)
+    case .string(let s): writer.string(s)
+    case .array(let list): writer.array(count: list.count) { list[$1].write(to: &$0) }
     case .object(let object):
-      guard !object.isEmpty else {
-        out += "{}"
-        return
-      }
-      out += "{"
-      for (n, key) in object.keys.sorted().enumerated() {
-        newline(indent + 1)
-        out += PropertyList.jsonString(key) + (compact ? ":" : ": ")
-        object[key]?.write(to: &out, indent: indent + 1, compact: compact)
-        if n < object.count - 1 { out += "," }
-      }
-      newline(indent)
-      out += "}"
+      writer.object(keys: Array(object.keys)) { object[$1]?.write(to: &$0) }
     }
   }
 
@@ -263,6 +236,8 @@ package enum JSONValue: Sendable, Hashable {
       if isInteger, let integer = Int64(text) { return .integer(integer) }
       if isInteger, let unsigned = UInt64(text) { return .unsigned(unsigned) }
       guard let double = Double(text) else { throw fail("not a number") }
+      // `1e999` parses as infinity, which no JSON (nor a plan's default) can hold.
+      guard double.isFinite else { throw ParseError(offset: start, reason: "a number too large") }
       return .number(double)
     }
 
@@ -270,14 +245,19 @@ package enum JSONValue: Sendable, Hashable {
       i += 1
       var units: [UInt16] = []
       var runStart = i
-      func flush(_ end: Int, _ units: inout [UInt16]) {
-        units.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).utf16)
+      // JSON text is UTF-8 (RFC 8259): bytes that are not are refused, never replaced by
+      // U+FFFD (a plan's key would silently match nothing).
+      func flush(_ end: Int, _ units: inout [UInt16]) throws(ParseError) {
+        guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+          throw ParseError(offset: runStart, reason: "a string that is not UTF-8")
+        }
+        units.append(contentsOf: run.utf16)
       }
       while true {
         guard i < bytes.count else { throw fail("unterminated string") }
         let c = bytes[i]
         if c == UInt8(ascii: "\"") {
-          flush(i, &units)
+          try flush(i, &units)
           i += 1
           guard let text = TextInput.string(fromUTF16: units) else {
             throw fail("an unpaired surrogate escape")
@@ -289,7 +269,7 @@ package enum JSONValue: Sendable, Hashable {
           i += 1
           continue
         }
-        flush(i, &units)
+        try flush(i, &units)
         i += 1
         guard i < bytes.count else { throw fail("unterminated escape") }
         let e = bytes[i]

@@ -64,9 +64,8 @@ struct LegacyDomainMigration: Sendable {
     }
     if let recorded = legacy.values[MigrationPlan.schemaVersionKey] {
       // Already a store of this plan: nothing to do (running the plan twice changes nothing).
-      outcome.keys = legacy.values.keys.sorted().map {
-        KeyReport(
-          from: $0, to: $0, action: .kept, legacy: legacy.values[$0], value: legacy.values[$0])
+      outcome.keys = PlistValue.sortedEntries(legacy.values).map {
+        KeyReport(from: $0.key, to: $0.key, action: .kept, legacy: $0.value, value: $0.value)
       }
       if recorded == .int(plan.schemaVersion) {
         outcome.status = .unchanged

@@ -7,8 +7,10 @@ import PropertyList
 #endif
 
 /// The report of a run: every file, every legacy key of every file, and the totals. Its JSON
-/// form is the contract's: `{"files":[{"path","status","keys":[{"from","to","action","legacy",
-/// "value","note"}]}],"summary":{…}}`.
+/// form (``json()``) is `{"files": [{"path", "output", "status", "message", "backup",
+/// "keys": [{"from", "to", "action", "legacy", "value", "note"}]}], "summary": {"files",
+/// "dryRun", one count per ``FileStatus``, "keys": {one count per ``KeyAction``}}}`, specified
+/// member by member in `Docs/plan-format.md` in the repository.
 public struct MigrationReport: Sendable, Hashable {
   public var files: [FileOutcome]
   public var dryRun: Bool
@@ -29,7 +31,10 @@ public struct MigrationReport: Sendable, Hashable {
     return counts
   }
 
-  /// The JSON report: data as base64, dates as ISO 8601, absent values as null.
+  /// The JSON report (`prefs migrate --json`): data as base64, dates as ISO 8601, absent
+  /// values (and reals JSON cannot hold) as null; members sorted by their UTF-8 bytes, two-space
+  /// indentation, as every JSON prefs prints. Unlike ``text()``, it lists the keys of an
+  /// `unchanged` file too.
   public func json() -> String {
     func value(_ v: PlistValue?) -> JSONValue {
       guard let v else { return .null }
@@ -72,11 +77,21 @@ public struct MigrationReport: Sendable, Hashable {
 extension MigrationReport {
   /// The report as a person reads it (what `prefs migrate` prints): each file (or domain),
   /// each legacy key's fate (unless `listingKeys` is off: `--summary`), and the totals.
+  ///
+  /// A file or domain that is `unchanged` (already migrated, as at every launch after the
+  /// first) is one line, `<domain>: unchanged (already migrated with schema version 2)`, with no
+  /// key table, and its keys are not in the totals' key counts: nothing happened to them.
+  /// ``json()`` still lists them.
   public func text(listingKeys: Bool = true) -> String {
     let report = self
     var out = ""
     for file in report.files {
-      let target = file.output.map { " → \($0)" } ?? ""
+      // In place and at launch the output is the domain itself: named once.
+      let target = file.output.flatMap { $0 == file.path ? nil : " → \($0)" } ?? ""
+      if file.status == .unchanged {
+        out += "\(file.path)\(target): unchanged" + (file.message.map { " (\($0))" } ?? "") + "\n"
+        continue
+      }
       let status =
         report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
       out += "\(file.path)\(target): \(status)\n"
@@ -110,7 +125,10 @@ extension MigrationReport {
       let n = report.count(status)
       return n > 0 ? "\(n) \(status.rawValue)" : nil
     }.joined(separator: ", ")
-    let actions = report.actions
+    var actions: [KeyAction: Int] = [:]
+    for file in report.files where file.status != .unchanged {
+      for key in file.keys { actions[key.action, default: 0] += 1 }
+    }
     let keyCounts = KeyAction.allCases.compactMap { action in
       actions[action].map { "\($0) \(action.rawValue)" }
     }

@@ -124,8 +124,9 @@ public struct Migrator: Sendable {
       reports.append(report)
     }
 
-    for key in legacy.keys.sorted() where !mapped.contains(key) {
-      var report = KeyReport(from: key, to: nil, action: .kept, legacy: legacy[key])
+    // The keys no entry names, in the one key order (by their UTF-8 bytes).
+    for (key, value) in PlistValue.sortedEntries(legacy) where !mapped.contains(key) {
+      var report = KeyReport(from: key, to: nil, action: .kept, legacy: value)
       if plan.drop.contains(key) {
         report.action = .dropped
         report.note = "dropped on purpose (the plan's drop list)"
@@ -146,8 +147,8 @@ public struct Migrator: Sendable {
           report.note = "its name is taken in the new store"
         } else {
           report.to = key
-          report.value = legacy[key]
-          output[key] = legacy[key]
+          report.value = value
+          output[key] = value
         }
       case .drop:
         report.action = .dropped

@@ -21,9 +21,9 @@ extension MigrationPlan {
   ]
   static let entryFields: Set<String> = ["from", "to", "type", "default", "values", "invalid"]
 
-  /// Loads the JSON plan file. An unknown version, an unknown field, a duplicate `from` or
-  /// `to`, a `default` of the wrong type, or a `drop` key that an entry maps is a
-  /// ``PlanError`` naming the field.
+  /// Loads the JSON plan file (its specification: `Docs/plan-format.md` in the repository).
+  /// An unknown version, an unknown field, a duplicate `from` or `to`, a `default` of the wrong
+  /// type, or a `drop` key that an entry maps is a ``PlanError`` naming the field.
   public static func load(json data: Data) throws(PlanError) -> MigrationPlan {
     let root: JSONValue
     do {

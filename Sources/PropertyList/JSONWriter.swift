@@ -4,9 +4,26 @@
   import Foundation
 #endif
 
-/// Writes a property list as JSON: sorted keys, two-space indentation, byte-stable.
-struct JSONWriter {
-  enum Mode {
+/// The one JSON writer of the project: every JSON text prefs prints (`read --json`,
+/// `convert --to json`, `plutil`'s JSON, plans, reports, `lint --json`, `domains --json`)
+/// comes out of it, so they all share one layout and one key order.
+///
+/// - Key order: by the keys' UTF-8 bytes, the order of every property-list writer here,
+///   CoreFoundation's and `plutil`'s (not Swift's `String` order, which compares canonically
+///   equivalent text as equal and would put `"e\u{301}"` after `"f"`).
+/// - Layout: two-space indentation, `"key": value`, one member or element a line, `[]` and
+///   `{}` when empty; or, `compact`, no white space at all.
+/// - Numbers: integers in decimal, reals as Swift prints a `Double` (the shortest text that
+///   reads back as the same number: `0.5`, `1e+16`); never NaN or infinity.
+/// - Strings: `"`, `\`, and control characters escaped (`\n`, `\u001f`), everything else as
+///   UTF-8.
+///
+/// A property-list value is written by `write(_:mode:maxDepth:compact:)`; any other tree
+/// (`JSONValue`, the model of plans and reports) with the building blocks `null()`, `bool(_:)`,
+/// `integer(_:)`, `unsigned(_:)`, `number(_:)`, `string(_:)`, `array(count:_:)` and
+/// `object(keys:_:)`.
+package struct JSONWriter {
+  package enum Mode {
     /// Only what JSON holds without loss: strings, numbers, booleans, arrays, dictionaries.
     /// Dates, data, UIDs and non-finite reals are refused.
     case lossless
@@ -16,107 +33,194 @@ struct JSONWriter {
     case display
   }
 
-  private var out = ""
-  private var path: [ValuePath.Component] = []
-  private let mode: Mode
-  private let maxDepth: Int
+  /// The JSON text written so far.
+  package private(set) var text = ""
   private let compact: Bool
+  /// How deep the next line is indented.
+  private var level = 0
 
-  static func write(_ value: PlistValue, mode: Mode, maxDepth: Int, compact: Bool = false)
-    throws(PlistError) -> String
-  {
-    var writer = JSONWriter(mode: mode, maxDepth: maxDepth, compact: compact)
-    try writer.append(value, indent: 0)
-    return writer.out
-  }
-
-  private init(mode: Mode, maxDepth: Int, compact: Bool) {
-    self.mode = mode
-    self.maxDepth = maxDepth
+  package init(compact: Bool = false) {
     self.compact = compact
   }
 
-  private func refuse(_ reason: String) -> PlistError {
-    .unrepresentableInJSON(keyPath: ValuePath(path).description, reason: reason)
+  // MARK: - Building blocks
+
+  package mutating func null() { text += "null" }
+
+  package mutating func bool(_ value: Bool) { text += value ? "true" : "false" }
+
+  package mutating func integer(_ value: Int64) { text += String(value) }
+
+  package mutating func unsigned(_ value: UInt64) { text += String(value) }
+
+  /// A finite number (the caller refuses NaN and infinity: JSON has no such number).
+  package mutating func number(_ value: Double) { text += value.description }
+
+  package mutating func string(_ value: String) { Self.appendQuoted(value, to: &text) }
+
+  /// An array of `count` elements: `element` writes the element at each index (with this
+  /// writer's building blocks).
+  package mutating func array(count: Int, _ element: (inout JSONWriter, Int) -> Void) {
+    open("[")
+    for n in 0..<count {
+      item(n)
+      element(&self, n)
+    }
+    close("]", count: count)
   }
 
-  private mutating func newline(_ indent: Int) {
+  /// An object with `keys`, written in the one key order (by the keys' UTF-8 bytes): `value`
+  /// writes the value of each key. (Not generic, and so not slowed by generic code across
+  /// modules: the reports' JSON model writes a 100,000-key domain as fast as it did.)
+  package mutating func object(keys: [String], _ value: (inout JSONWriter, String) -> Void) {
+    // A few keys (a report's object) sort fastest in place; many, by their prefixes.
+    let sorted =
+      keys.count <= 32
+      ? keys.sorted(by: PlistValue.utf8Precedes) : PlistValue.sortedOrder(keys).map { keys[$0] }
+    open("{")
+    for (n, name) in sorted.enumerated() {
+      item(n)
+      key(name)
+      value(&self, name)
+    }
+    close("}", count: keys.count)
+  }
+
+  // MARK: - Layout
+
+  private mutating func newline() {
     guard !compact else { return }
-    out += "\n"
-    out += String(repeating: "  ", count: indent)
+    text += "\n"
+    text += String(repeating: "  ", count: level)
   }
 
+  private mutating func open(_ bracket: String) {
+    text += bracket
+    level += 1
+  }
+
+  /// Before the `n`th element or member of the open container.
+  private mutating func item(_ n: Int) {
+    if n > 0 { text += "," }
+    newline()
+  }
+
+  private mutating func key(_ name: String) {
+    Self.appendQuoted(name, to: &text)
+    text += compact ? ":" : ": "
+  }
+
+  /// Closes the container that holds `count` elements or members (`[]`, `{}` when none).
+  private mutating func close(_ bracket: String, count: Int) {
+    level -= 1
+    if count > 0 { newline() }
+    text += bracket
+  }
+
+  /// A JSON string literal of `s`: quotes, escapes.
   static func quoted(_ s: String) -> String {
-    var text = "\""
+    var text = ""
+    appendQuoted(s, to: &text)
+    return text
+  }
+
+  private static func appendQuoted(_ s: String, to text: inout String) {
+    // Most strings need no escape: appended whole.
+    guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+      text += "\""
+      text += s
+      text += "\""
+      return
+    }
+    // Escaped into a string of its own, then appended once (cheaper than growing a long text
+    // scalar by scalar).
+    var literal = "\""
     for scalar in s.unicodeScalars {
       switch scalar.value {
-      case 0x22: text += "\\\""
-      case 0x5C: text += "\\\\"
-      case 0x0A: text += "\\n"
-      case 0x0D: text += "\\r"
-      case 0x09: text += "\\t"
-      case 0x08: text += "\\b"
-      case 0x0C: text += "\\f"
-      case 0x00..<0x20: text += "\\u" + scalar.value.hex(width: 4)
-      default: text.unicodeScalars.append(scalar)
+      case 0x22: literal += "\\\""
+      case 0x5C: literal += "\\\\"
+      case 0x0A: literal += "\\n"
+      case 0x0D: literal += "\\r"
+      case 0x09: literal += "\\t"
+      case 0x08: literal += "\\b"
+      case 0x0C: literal += "\\f"
+      case 0x00..<0x20: literal += "\\u" + scalar.value.hex(width: 4)
+      default: literal.unicodeScalars.append(scalar)
       }
     }
-    return text + "\""
+    literal += "\""
+    text += literal
   }
 
-  private mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
-    switch value {
-    case .string(let s): out += Self.quoted(s)
-    case .integer(let i): out += String(i)
-    case .unsignedInteger(let u): out += String(u)
-    case .bool(let b): out += b ? "true" : "false"
-    case .real(let d):
-      guard d.isFinite else { throw refuse("JSON has no number \(d)") }
-      out += d.description
-    case .date(let date):
-      guard mode == .display else { throw refuse("JSON has no date type") }
-      out += Self.quoted(CivilTime.iso8601(date))
-    case .data(let data):
-      guard mode == .display else { throw refuse("JSON has no data type") }
-      out += Self.quoted(data.base64EncodedString())
-    case .uid(let u):
-      guard mode == .display else { throw refuse("JSON has no UID type") }
-      out += "{\"CF$UID\": \(u)}"
-    case .array(let elements):
-      guard indent < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-      if elements.isEmpty {
-        out += "[]"
-        return
+  // MARK: - Property lists
+
+  /// `value` as JSON, in `mode`; a value the mode cannot show, or nested deeper than
+  /// `maxDepth`, is refused naming its key path.
+  static func write(_ value: PlistValue, mode: Mode, maxDepth: Int, compact: Bool = false)
+    throws(PlistError) -> String
+  {
+    var writer = JSONWriter(compact: compact)
+    var walk = PlistWalk(mode: mode, maxDepth: maxDepth)
+    try walk.append(value, to: &writer)
+    return writer.text
+  }
+
+  /// The walk of a property list through the writer, with the key path for errors.
+  private struct PlistWalk {
+    let mode: Mode
+    let maxDepth: Int
+    var path: [ValuePath.Component] = []
+
+    func refuse(_ reason: String) -> PlistError {
+      .unrepresentableInJSON(keyPath: ValuePath(path).description, reason: reason)
+    }
+
+    mutating func append(_ value: PlistValue, to out: inout JSONWriter) throws(PlistError) {
+      switch value {
+      case .string(let s): out.string(s)
+      case .integer(let i): out.integer(i)
+      case .unsignedInteger(let u): out.unsigned(u)
+      case .bool(let b): out.bool(b)
+      case .real(let d):
+        guard d.isFinite else { throw refuse("JSON has no number \(d)") }
+        out.number(d)
+      case .date(let date):
+        guard mode == .display else { throw refuse("JSON has no date type") }
+        out.string(CivilTime.iso8601(date))
+      case .data(let data):
+        guard mode == .display else { throw refuse("JSON has no data type") }
+        out.string(data.base64EncodedString())
+      case .uid(let u):
+        guard mode == .display else { throw refuse("JSON has no UID type") }
+        out.open("{")
+        out.item(0)
+        out.key("CF$UID")
+        out.unsigned(u)
+        out.close("}", count: 1)
+      case .array(let elements):
+        guard out.level < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
+        out.open("[")
+        for (i, element) in elements.enumerated() {
+          out.item(i)
+          path.append(.index(i))
+          try append(element, to: &out)
+          path.removeLast()
+        }
+        out.close("]", count: elements.count)
+      case .dictionary(let dictionary):
+        guard out.level < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
+        out.open("{")
+        var n = 0
+        try dictionary.forEachSortedByKey { (key, element) throws(PlistError) in
+          out.item(n)
+          out.key(key)
+          path.append(.key(key))
+          try append(element, to: &out)
+          path.removeLast()
+          n += 1
+        }
+        out.close("}", count: n)
       }
-      out += "["
-      for (i, element) in elements.enumerated() {
-        newline(indent + 1)
-        path.append(.index(i))
-        try append(element, indent: indent + 1)
-        path.removeLast()
-        if i < elements.count - 1 { out += "," }
-      }
-      newline(indent)
-      out += "]"
-    case .dictionary(let dictionary):
-      guard indent < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-      if dictionary.isEmpty {
-        out += "{}"
-        return
-      }
-      out += "{"
-      let sorted = dictionary.sortedByKey
-      for (n, (key, element)) in sorted.enumerated() {
-        newline(indent + 1)
-        out += Self.quoted(key)
-        out += compact ? ":" : ": "
-        path.append(.key(key))
-        try append(element, indent: indent + 1)
-        path.removeLast()
-        if n < sorted.count - 1 { out += "," }
-      }
-      newline(indent)
-      out += "}"
     }
   }
 }

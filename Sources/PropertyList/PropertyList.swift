@@ -127,8 +127,10 @@ public enum PropertyList {
     }
   }
 
-  /// The value as JSON. `lossless` refuses dates, data, UIDs and non-finite reals; `display`
-  /// renders them (base64, ISO 8601, `{"CF$UID": n}`, `"nan"`).
+  /// The value as JSON, keys sorted by their UTF-8 bytes, two-space indentation (none when
+  /// `compact`). `lossless` refuses dates, data and UIDs; otherwise they are shown (base64,
+  /// ISO 8601, `{"CF$UID": n}`). A non-finite real is refused either way (JSON has no such
+  /// number), as is nesting deeper than `maxDepth`; the error names the key path.
   public static func json(
     _ value: PlistValue, lossless: Bool, compact: Bool = false, maxDepth: Int = 512
   ) throws(PlistError) -> String {

@@ -89,20 +89,26 @@ final class Bench {
     return lines.joined(separator: "\n")
   }
 
+  /// The cases as JSON, through the project's one JSON writer (`JSONValue`).
   func json() -> String {
-    func number(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }
-    func quoted(_ s: String) -> String {
-      PropertyList.jsonString(s)
+    // JSON has no NaN or infinity: a case that measured nothing is null.
+    func number(_ d: Double) -> JSONValue {
+      d.isFinite ? .number((d * 1000).rounded() / 1000) : .null
     }
     // "prefs_value" and "baseline_value" are in "unit" (ms, ns or MiB): no unit in the names.
-    let rows = cases.map { c in
-      "{\"name\": \(quoted(c.name)), \"prefs_value\": \(number(c.prefs)), "
-        + "\"baseline\": \(quoted(c.baseline)), \"baseline_value\": \(number(c.baselineMs)), "
-        + "\"unit\": \(quoted(c.unit)), \"ratio\": \(number(c.ratio))"
-        + (c.target.map { ", \"target\": \(number($0)), \"met\": \($0 >= c.ratio)" } ?? "")
-        + (c.note.map { ", \"note\": \(quoted($0))" } ?? "") + "}"
+    let rows = cases.map { c -> JSONValue in
+      var row: [String: JSONValue] = [
+        "name": .string(c.name), "prefs_value": number(c.prefs), "baseline": .string(c.baseline),
+        "baseline_value": number(c.baselineMs), "unit": .string(c.unit), "ratio": number(c.ratio),
+      ]
+      if let target = c.target {
+        row["target"] = number(target)
+        row["met"] = .bool(target >= c.ratio)
+      }
+      if let note = c.note { row["note"] = .string(note) }
+      return .object(row)
     }
-    return "{\"cases\": [\n  " + rows.joined(separator: ",\n  ") + "\n]}"
+    return JSONValue.object(["cases": .array(rows)]).text()
   }
 }
 

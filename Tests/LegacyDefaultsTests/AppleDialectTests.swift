@@ -3,8 +3,9 @@ import LegacyDefaults
 import PropertyList
 import Testing
 
-/// The `apple` dialect, row by row from the table in `shared/spec/defaults-semantics.md`.
-/// Every expected value here is copied from that table, not computed.
+/// The `apple` dialect, row by row from the defaults-semantics table of Apple's documented
+/// getter results that the project was specified with: the rows below are that table, each
+/// expected value copied from it, not computed.
 @Suite struct AppleDialectTests {
   let apple = Dialect.apple
 

@@ -7,6 +7,28 @@ import Testing
 
 /// The store's API and persistence, on temporary files and in memory.
 @Suite struct StoreTests {
+  /// A file holding two keys that differ only in Unicode normalization (which CoreFoundation
+  /// and the property-list layer keep apart) cannot be a store's domain, a Swift dictionary
+  /// where the two are one key: the store refuses it, naming both, and leaves it as it is.
+  @Test func keysThatDifferOnlyInNormalizationAreRefused() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("twins.plist")
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>\u{E9}</key><integer>1</integer>\
+      <key>e\u{301}</key><integer>2</integer></dict></plist>
+      """
+    try Data(xml.utf8).write(to: file)
+    #expect(try PropertyList.read(Data(contentsOf: file)).value.dictionaryValue?.count == 2)
+    #expect {
+      try DefaultsStore(url: file, flushAtExit: false)
+    } throws: { error in
+      guard case .indistinctKeys(_, let keys) = error as? DefaultsError else { return false }
+      return keys.map { Array($0.unicodeScalars) } == [["\u{E9}"], ["e", "\u{301}"]]
+    }
+    #expect(try Data(contentsOf: file) == Data(xml.utf8))
+  }
+
   @Test func searchListOrder() throws {
     let folder = try TemporaryFolder()
     let global = folder.file("NSGlobalDomain.plist")

@@ -59,6 +59,17 @@ import Testing
     let again = try store.migrate(plan)
     #expect(again.files.first?.status == .unchanged)
     #expect(try Data(contentsOf: folder.file("app.plist")) == bytes)
+    // What a launch prints: one line, not a table of every typed key as "kept".
+    #expect(
+      again.text()
+        == "UserDefaults(\(suite)): unchanged (already migrated with schema version 2)\n"
+        + "1 domain: 1 unchanged.\n")
+    // The JSON report keeps the contract: every key of the domain, kept.
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(again.json().utf8)) as? [String: Any])
+    let keys = (json["files"] as? [[String: Any]])?.first?["keys"] as? [[String: Any]] ?? []
+    #expect(keys.count == (try Self.persisted(suite)).count)
+    #expect(keys.allSatisfy { $0["action"] as? String == "kept" })
   }
 
   /// Every action of the plan format, in the store's own domain, reported as the file

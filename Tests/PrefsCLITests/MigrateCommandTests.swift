@@ -80,6 +80,10 @@ import Testing
     let files = try Self.report(second)["files"] as? [[String: Any]]
     #expect(files?.first?["status"] as? String == "unchanged")
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == bytes)
+    // As text: one line, no key table, no key counts (nothing happened to any key).
+    let third = try Self.prefs(["migrate", "--plan", Self.plan, "--to", out, Self.sample])
+    #expect(third.status == 0)
+    #expect(third.output == "\(Self.sample) → \(out): unchanged\n1 file: 1 unchanged.\n")
     // The legacy file was not touched.
     #expect(try Data(contentsOf: URL(fileURLWithPath: Self.sample)) == original)
   }
@@ -140,7 +144,17 @@ import Testing
     ])
     let files = try Self.report(again)["files"] as? [[String: Any]]
     #expect(files?.first?["status"] as? String == "unchanged")
+    // The JSON report still lists every key of the domain (kept as it is).
+    let keys = files?.first?["keys"] as? [[String: Any]] ?? []
+    #expect(keys.count == migrated.dictionaryValue?.count)
+    #expect(keys.allSatisfy { $0["action"] as? String == "kept" })
     #expect(try PropertyList.read(Data(contentsOf: legacy)).value == migrated)
+    // As text, one line saying why.
+    let text = try Self.prefs(["migrate", "--plan", Self.plan, "--in-place", legacy.path])
+    #expect(
+      text.output
+        == "\(legacy.path): unchanged (already migrated with schema version 2)\n"
+        + "1 file: 1 unchanged.\n")
   }
 
   @Test func anOutputThatCannotBeCreatedLeavesNothing() throws {
