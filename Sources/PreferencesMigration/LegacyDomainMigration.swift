@@ -64,7 +64,7 @@ struct LegacyDomainMigration: Sendable {
     }
     if let recorded = legacy.values[MigrationPlan.schemaVersionKey] {
       // Already a store of this plan: nothing to do (running the plan twice changes nothing).
-      outcome.keys = PlistValue.sortedEntries(legacy.values).map {
+      outcome.keys = legacy.values.sortedByKey.map {
         KeyReport(from: $0.key, to: $0.key, action: .kept, legacy: $0.value, value: $0.value)
       }
       if recorded == .int(plan.schemaVersion) {
