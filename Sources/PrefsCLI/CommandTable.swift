@@ -262,16 +262,18 @@ extension Prefs {
       name: "completion", summary: "print a bash or zsh completion script",
       synopsis: ["bash|zsh"],
       discussion: """
-        Prints a completion script: `prefs completion bash > /etc/bash_completion.d/prefs`, or
-        `prefs completion zsh > "${fpath[1]}/_prefs"`. Verbs, their options and the values of
-        options complete; domain names complete from `prefs domains`.
+        Prints a completion script: `prefs completion bash >
+        /usr/local/share/bash-completion/completions/prefs` (make the folder first with
+        `install -d`), or `prefs completion zsh > "${fpath[1]}/_prefs"`. Verbs, their options
+        and the values of options complete; domain names complete from `prefs domains`.
         """,
       operands: [.shell],
       run: { (i, c) throws(CommandFailure) in try Completion.run(i.arguments, console: c) }),
     CommandSpec(
       name: "man", summary: "print the manual page (roff)", synopsis: [""],
       discussion: """
-        Prints the manual page in roff: `prefs man > /usr/local/share/man/man1/prefs.1`.
+        Prints the manual page in roff: `install -d /usr/local/share/man/man1 && prefs man >
+        /usr/local/share/man/man1/prefs.1`.
         """,
       run: { (i, c) throws(CommandFailure) in try Manual.run(i.arguments, console: c) }),
   ]
