@@ -45,7 +45,8 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
           "\"\($0)\" "
             + $0.unicodeScalars.map(\.codePoint).joined(separator: " ")
         }.joined(separator: ", ")
-        + "): CoreFoundation keeps them apart, prefs cannot, so it changes nothing"
+        + "): CoreFoundation keeps them apart, a domain of prefs cannot (nothing was read into "
+        + "one, nor written)"
     case .notADictionary(let path, let type):
       "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
