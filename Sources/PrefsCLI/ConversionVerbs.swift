@@ -59,11 +59,6 @@ enum Convert {
   /// A file as a document, through the domain file's one way in (`-`: standard input), every
   /// failure its documented exit code with the file and the place it broke.
   static func load(_ path: String) throws(CommandFailure) -> PlistDocument {
-    do {
-      if path == "-" { return try DomainFile.standardInput() }
-      return try DomainFile(url: URL(fileURLWithPath: path)).document()
-    } catch {
-      throw CommandFailure(error)
-    }
+    try attempt { () throws(ToolError) in try InputFile.document(path) }
   }
 }

@@ -55,7 +55,7 @@ extension CommandFailure {
     case .read(let read): self.init(read)
     case .store(let store): self.init(store)
     case .output(let failure): self.init(failure)
-    case .unrepresentable: self.init(.dataError, error.description)
+    case .unrepresentable, .plan: self.init(.dataError, error.description)
     }
   }
 
@@ -91,11 +91,6 @@ extension CommandFailure {
 
   /// A value a writer cannot hold in its format (`path`: what was being written).
   init(_ error: PlistError, path: String) {
-    self.init(.dataError, "\(path): \(error)")
-  }
-
-  /// A plan file that does not follow the format (`path`: the plan).
-  init(_ error: PlanError, path: String) {
     self.init(.dataError, "\(path): \(error)")
   }
 }

@@ -25,22 +25,8 @@ enum Migrate {
     let destination: MigrationRunner.Destination
     switch (try args[Options.migrateTo], args.has(Options.inPlace)) {
     case (let out?, false):
-      let exists = FileManager.default.fileExists(atPath: out)
-      let isFolder = exists && FileAccess.isFolder(out)
-      if legacy.count > 1 || isFolder {
-        if !exists, !dryRun {
-          // The folder named, never the folders above it.
-          do {
-            try FileAccess.createFolder(out, intermediates: false)
-          } catch {
-            throw CommandFailure(.cannotCreate, "\(out): cannot create the folder: \(error.reason)")
-          }
-        } else if exists, !isFolder {
-          throw CommandFailure(.usage, "--to \(out) is a file; several legacy files need a folder")
-        }
-        destination = .folder(out)
-      } else {
-        destination = .file(out)
+      destination = try attempt { () throws(ToolError) in
+        try MigrationOutput.destination(out, files: legacy.count, dryRun: dryRun)
       }
     case (nil, true):
       destination = .inPlace(backupFolder: try args[Options.backup])
@@ -82,17 +68,7 @@ enum Migrate {
   /// The plan file (`--plan PLAN`), read as every input is and checked as the format says.
   static func loadPlan(_ path: String?) throws(CommandFailure) -> MigrationPlan {
     guard let path else { throw CommandFailure(.usage, "--plan PLAN is required") }
-    let data: Data
-    do {
-      data = try FileAccess.readFile(path, limit: 16 << 20)
-    } catch {
-      throw CommandFailure(error)
-    }
-    do {
-      return try MigrationPlan.load(json: data)
-    } catch {
-      throw CommandFailure(error, path: path)
-    }
+    return try attempt { () throws(ToolError) in try InputFile.plan(path) }
   }
 
   /// Paths, domain names, folders (their .plist files) and `-` (paths on standard input).

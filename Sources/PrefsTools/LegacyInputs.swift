@@ -1,4 +1,6 @@
 import LegacyDefaults
+import PreferencesMigration
+import PropertyList
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -44,5 +46,58 @@ package enum LegacyInputs {
       paths.append(path)
     }
     return paths
+  }
+}
+
+/// An input file of a verb that reads one and writes nothing back to it (`lint`, `convert`,
+/// `import`'s PLIST, `export`'s STORE, every `plutil` input).
+package enum InputFile {
+  /// The file as a document, through the domain file's one way in; `-` is standard input.
+  package static func document(_ path: String) throws(ToolError) -> PlistDocument {
+    do {
+      if path == "-" { return try DomainFile.standardInput() }
+      return try DomainFile(url: URL(fileURLWithPath: path)).document()
+    } catch {
+      throw .read(error)
+    }
+  }
+
+  /// A migration plan file (`--plan PLAN`), read as every input is and checked as the plan
+  /// format says.
+  package static func plan(_ path: String) throws(ToolError) -> MigrationPlan {
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: 16 << 20)
+    } catch {
+      throw .read(.file(error))
+    }
+    do {
+      return try MigrationPlan.load(json: data)
+    } catch {
+      throw .plan(path: path, error)
+    }
+  }
+}
+
+/// Where `migrate --to OUT` writes: one file, or for several legacy files (or an existing
+/// folder) `OUT/<name>` each, the folder made when missing (never the folders above it).
+package enum MigrationOutput {
+  package static func destination(_ out: String, files: Int, dryRun: Bool) throws(ToolError)
+    -> MigrationRunner.Destination
+  {
+    let exists = FileManager.default.fileExists(atPath: out)
+    let isFolder = exists && FileAccess.isFolder(out)
+    guard files > 1 || isFolder else { return .file(out) }
+    if exists, !isFolder {
+      throw .usage("--to \(out) is a file; several legacy files need a folder")
+    }
+    if !exists, !dryRun {
+      do {
+        try FileAccess.createFolder(out, intermediates: false)
+      } catch {
+        throw .output(error)
+      }
+    }
+    return .folder(out)
   }
 }

@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 /// Why a tool of the command could not do what it was asked: the cases the command maps to
@@ -22,6 +23,8 @@ package enum ToolError: Error, Sendable, CustomStringConvertible {
   /// A typed value whose text is not one (`-bool maybe`): the flag, the text, and what the
   /// flag takes.
   case invalidValue(flag: String, text: String, expected: String)
+  /// A plan file that does not follow the plan format (`path`: the plan).
+  case plan(path: String, PlanError)
   /// A key path that could not be followed or edited (`plutil`'s key paths).
   case keyPath(KeyPathError)
   /// A value the output format cannot hold (`path`: the file or stream written).
@@ -38,6 +41,7 @@ package enum ToolError: Error, Sendable, CustomStringConvertible {
     case .store(let error): error.description
     case .output(let failure): failure.description
     case .invalidValue(let flag, let text, let expected): "\(flag) takes \(expected), not \(text)"
+    case .plan(let path, let error): "\(path): \(error)"
     case .keyPath(let error): "\(error)"
     case .unrepresentable(let path, let error): "\(path): \(error)"
     }
