@@ -257,3 +257,45 @@ enum PlanCommand {
     return status(of: unread)
   }
 }
+
+/// The options of `migrate`, `export` and `plan`.
+extension Options {
+  static let inferDialect = Option<Dialect>.choice(
+    "--dialect", value: "DIALECT", among: Dialect.allCases,
+    help: "infer: the getters the old app used (default apple)")
+  static let migrateTo = Option<String>.text(
+    "--to", value: "OUT", files: true, help: "the new store (a folder for several files)")
+  static let inPlace = Option<Bool>.flag(
+    "--in-place", help: "replace each legacy file, after its backup")
+  static let backup = Option<String>.text(
+    "--backup", value: "DIR", files: true, help: "where --in-place copies the originals")
+  static let dryRun = Option<Bool>.flag("--dry-run", help: "write nothing; print the same report")
+  static let storeFormat = Option<PlistFormat>.choice(
+    "--format", value: "FORMAT", among: [.binary, .xml],
+    help: "the new store's format (default binary)")
+  static let shard = Option<Shard>(
+    spec: OptionSpec(
+      name: "--shard", value: "I/N", help: "the I-th of N disjoint parts of the list")
+  ) { (text) throws(CommandFailure) in
+    let parts = text.split(separator: "/").compactMap { Int($0) }
+    guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else {
+      throw CommandFailure(.usage, "--shard takes I/N with 0 <= I < N, not \(text)")
+    }
+    return Shard(index: parts[0], count: parts[1])
+  }
+  static let summary = Option<Bool>.flag(
+    "--summary", help: "print each file's line and the totals, not every key")
+  static let exportTo = Option<String>.text(
+    "--to", value: "LEGACY_OUT", files: true, help: "the legacy file to write")
+  static let legacyFormat = Option<PlistFormat>.choice(
+    "--format", value: "FORMAT", among: [.binary, .xml, .openStep, .gnustep],
+    help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)")
+  static let name = Option<String>.text(
+    "--name", value: "NAME", files: false, help: "swift: the plan's name in Swift")
+}
+
+/// The I-th of N disjoint parts of a list (`--shard I/N`).
+struct Shard: Sendable, Hashable {
+  var index: Int
+  var count: Int
+}

@@ -115,7 +115,9 @@ extension PlistFormat {
   ]
 }
 
-/// Every option of every verb, declared once.
+/// Every option, declared once with its type: here those several verbs share; a verb's own
+/// beside it (`extension Options` in the verb's file), so that a new verb with options is its
+/// file and its line in the command table.
 enum Options {
   static let json = Option<Bool>.flag("--json", help: "print JSON instead of text")
   static let truncateDates = Option<Bool>.flag(
@@ -127,59 +129,4 @@ enum Options {
     "--jobs", value: "N", help: "files at a time (default: the core count)")
   static let dialect = Option<Dialect>.choice(
     "--dialect", value: "DIALECT", among: Dialect.allCases, help: "whose getters (default apple)")
-  static let inferDialect = Option<Dialect>.choice(
-    "--dialect", value: "DIALECT", among: Dialect.allCases,
-    help: "infer: the getters the old app used (default apple)")
-
-  // migrate
-  static let migrateTo = Option<String>.text(
-    "--to", value: "OUT", files: true, help: "the new store (a folder for several files)")
-  static let inPlace = Option<Bool>.flag(
-    "--in-place", help: "replace each legacy file, after its backup")
-  static let backup = Option<String>.text(
-    "--backup", value: "DIR", files: true, help: "where --in-place copies the originals")
-  static let dryRun = Option<Bool>.flag("--dry-run", help: "write nothing; print the same report")
-  static let storeFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: [.binary, .xml],
-    help: "the new store's format (default binary)")
-  static let shard = Option<Shard>(
-    spec: OptionSpec(
-      name: "--shard", value: "I/N", help: "the I-th of N disjoint parts of the list")
-  ) { (text) throws(CommandFailure) in
-    let parts = text.split(separator: "/").compactMap { Int($0) }
-    guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else {
-      throw CommandFailure(.usage, "--shard takes I/N with 0 <= I < N, not \(text)")
-    }
-    return Shard(index: parts[0], count: parts[1])
-  }
-  static let summary = Option<Bool>.flag(
-    "--summary", help: "print each file's line and the totals, not every key")
-
-  // export
-  static let exportTo = Option<String>.text(
-    "--to", value: "LEGACY_OUT", files: true, help: "the legacy file to write")
-  static let legacyFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: [.binary, .xml, .openStep, .gnustep],
-    help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)")
-
-  // plan swift
-  static let name = Option<String>.text(
-    "--name", value: "NAME", files: false, help: "swift: the plan's name in Swift")
-
-  // read
-  static let getter = Option<LegacyType>.choice(
-    "--as", value: "TYPE", among: LegacyType.allCases, help: "read through this getter")
-
-  // convert
-  static let convertTo = Option<ConvertTarget>.choice(
-    "--to", value: "FORMAT", among: ConvertTarget.words, help: "the format to write")
-  static let output = Option<String>.text(
-    "--output", alias: "-o", value: "OUT", files: true,
-    help: "the file to write (- or none: standard output)")
-}
-
-/// The I-th of N disjoint parts of a list (`--shard I/N`).
-struct Shard: Sendable, Hashable {
-  var index: Int
-  var count: Int
 }

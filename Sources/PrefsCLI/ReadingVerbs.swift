@@ -239,3 +239,9 @@ enum Lint {
     return worst
   }
 }
+
+/// The options of `read`.
+extension Options {
+  static let getter = Option<LegacyType>.choice(
+    "--as", value: "TYPE", among: LegacyType.allCases, help: "read through this getter")
+}
