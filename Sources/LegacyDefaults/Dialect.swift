@@ -59,7 +59,7 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case .number(.integer(let i)): return i
     case .number(.unsigned): return .max
     case .number(.real(let d)): return rules.integer(real: d)
-    case .text(let s): return rules.integer(text: s) ?? 0
+    case .text(let s): return rules.integer(text: s)?.value ?? 0
     case .none: return 0
     }
   }
@@ -72,7 +72,7 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case .number(.integer(let i)): return Double(i)
     case .number(.unsigned(let u)): return Double(u)
     case .number(.real(let d)): return d
-    case .text(let s): return rules.double(text: s) ?? 0
+    case .text(let s): return rules.double(text: s)?.value ?? 0
     case .none: return 0
     }
   }

@@ -50,18 +50,25 @@ enum AppleRules: DialectRules {
     if s == "YES" { return true }
     switch s.lowercased() {
     case "yes", "y", "true": return true
-    default: return (integer(text: s) ?? 0) != 0
+    default: return (integer(text: s)?.value ?? 0) != 0
     }
   }
 
   /// `intValue(s)`: skip leading white space and newlines, one optional `+` or `-`, then ASCII
   /// decimal digits up to the first non-digit; no digits gives 0; overflow clamps.
-  static func integer(text s: String) -> Int? {
-    var scalars = s.unicodeScalars.drop(while: NumberText.isWhitespaceOrNewline)[...]
+  static func integer(text s: String) -> ParsedNumber<Int>? {
+    // White space and newlines are all in the BMP: one UTF-16 unit each, as sign and digits.
+    var end = 0
+    var scalars = s.unicodeScalars.drop { scalar in
+      guard NumberText.isWhitespaceOrNewline(scalar) else { return false }
+      end += 1
+      return true
+    }[...]
     var negative = false
     if let first = scalars.first, first == "+" || first == "-" {
       negative = first == "-"
       scalars = scalars.dropFirst()
+      end += 1
     }
     var value = 0
     var digits = false
@@ -69,6 +76,7 @@ enum AppleRules: DialectRules {
     for scalar in scalars {
       guard scalar.value >= 0x30, scalar.value <= 0x39 else { break }
       digits = true
+      end += 1
       let digit = Int(scalar.value - 0x30)
       if overflow { continue }
       let (m, o1) = value.multipliedReportingOverflow(by: 10)
@@ -81,19 +89,25 @@ enum AppleRules: DialectRules {
         value = a
       }
     }
-    return digits ? value : nil
+    return digits ? ParsedNumber(value: value, end: end) : nil
   }
 
   /// `doubleValue(s)`: skip leading white space and newlines, then the longest decimal
   /// floating prefix; none gives 0.0; no hex, no `inf`/`nan` words.
-  static func double(text s: String) -> Double? {
-    let rest = Substring(s).unicodeScalars.drop(while: NumberText.isWhitespaceOrNewline)
+  static func double(text s: String) -> ParsedNumber<Double>? {
+    var skipped = 0
+    let rest = Substring(s).unicodeScalars.drop { scalar in
+      guard NumberText.isWhitespaceOrNewline(scalar) else { return false }
+      skipped += 1
+      return true
+    }
     guard let prefix = NumberText.decimalPrefix(rest) else { return nil }
-    return Double(prefix) ?? 0
+    // The prefix is ASCII: as many UTF-16 units as bytes.
+    return ParsedNumber(value: Double(prefix) ?? 0, end: skipped + prefix.utf8.count)
   }
 
   /// `Float(doubleValue(s))`.
-  static func float(text s: String) -> Float? { double(text: s).map(Float.init) }
+  static func float(text s: String) -> Float? { double(text: s).map { Float($0.value) } }
 
   // MARK: A stored number
 

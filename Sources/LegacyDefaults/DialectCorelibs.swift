@@ -83,7 +83,7 @@ enum CorelibsRules: DialectRules {
 
   /// `Scanner.scanInt`: skip white space and newlines, one optional sign, skip again, ASCII
   /// digits (no length limit), clamping on overflow. Where corelibs traps, no number.
-  static func integer(text s: String) -> Int? {
+  static func integer(text s: String) -> ParsedNumber<Int>? {
     let u = Array(s.utf16)
     var i = 0
     guard skip(u, &i, NumberText.isWhitespaceOrNewline) else { return nil }
@@ -99,13 +99,14 @@ enum CorelibsRules: DialectRules {
       digits = true
       i += 1
     }
-    return digits ? NumberText.clampedDecimal(text) : nil
+    return digits ? ParsedNumber(value: NumberText.clampedDecimal(text), end: i) : nil
   }
 
   /// The text `NSString.doubleValue` / `floatValue` hand to `Double(String)` /
   /// `Float(String)`: skip white space (not newlines), sign, skip, digits, `.`, digits, and an
-  /// exponent that must have digits (else the whole parse fails). nil: no number (0).
-  static func numberText(_ s: String) -> String? {
+  /// exponent that must have digits (else the whole parse fails), and the UTF-16 offset where
+  /// the parse stopped. nil: no number (0).
+  static func numberText(_ s: String) -> (text: String, end: Int)? {
     let u = Array(s.utf16)
     var i = 0
     guard skip(u, &i, NumberText.isWhitespace) else { return nil }
@@ -141,14 +142,17 @@ enum CorelibsRules: DialectRules {
       digits()
       guard valid else { return nil }
     }
-    return text
+    return (text, i)
   }
 
   /// `Double(numberText)`.
-  static func double(text s: String) -> Double? { numberText(s).flatMap { Double($0) } }
+  static func double(text s: String) -> ParsedNumber<Double>? {
+    guard let (text, end) = numberText(s), let value = Double(text) else { return nil }
+    return ParsedNumber(value: value, end: end)
+  }
 
   /// Parsed straight to `Float` (correctly rounded, not rounded twice through `Double`).
-  static func float(text s: String) -> Float? { numberText(s).flatMap { Float($0) } }
+  static func float(text s: String) -> Float? { numberText(s).flatMap { Float($0.text) } }
 
   // MARK: A stored number
 

@@ -90,7 +90,7 @@ enum GNUstepRules: DialectRules {
   /// `-[GSString integerValue]`: skip C white space, one optional sign, ASCII digits, the sign
   /// and digits cut at 20 characters, then `strtol` (clamping). Units above U+00FF are neither
   /// space nor digit (GNUstep's behaviour there is undefined).
-  static func integer(text s: String) -> Int? {
+  static func integer(text s: String) -> ParsedNumber<Int>? {
     let u = Array(s.utf16)
     var i = 0
     while i < u.count, NumberText.isCSpace(u[i]) { i += 1 }
@@ -105,7 +105,7 @@ enum GNUstepRules: DialectRules {
       digits = true
       i += 1
     }
-    return digits ? NumberText.clampedDecimal(text) : nil
+    return digits ? ParsedNumber(value: NumberText.clampedDecimal(text), end: i) : nil
   }
 
   private static let powers: [Double] = [1e1, 1e2, 1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256]
@@ -113,7 +113,7 @@ enum GNUstepRules: DialectRules {
   /// `-[NSScanner scanDouble:]` (GNUstep's own, not `strtod`): at most 18 significant digits,
   /// combined as `1e9 * hi + lo` and scaled by a table of powers of ten, so results are not
   /// always correctly rounded (`"1e39"` is 1.0000000000000001e39, `"4.9e-324"` is 0).
-  static func double(text s: String) -> Double? {
+  static func double(text s: String) -> ParsedNumber<Double>? {
     let u = Array(s.utf16)
     let n = u.count
     var i = 0
@@ -158,6 +158,7 @@ enum GNUstepRules: DialectRules {
     var result = 1.0e9 * Double(high) + Double(low)
     var exponent = 0
     var negativeExponent = false
+    var end = i
     if i < n, u[i] == 0x45 || u[i] == 0x65 {
       var j = i + 1
       if j < n {
@@ -171,6 +172,7 @@ enum GNUstepRules: DialectRules {
           // GNUstep accumulates in a C int; past 10^6 the result is 0 or infinite anyway.
           exponent = min(exponent * 10 + Int(u[j] - 0x30), 1_000_000)
           j += 1
+          end = j  // without digits the `e` is not taken
         }
       }
     }
@@ -178,7 +180,7 @@ enum GNUstepRules: DialectRules {
     exponent -= shift
     let scaleDown = exponent < 0
     exponent = abs(exponent)
-    guard exponent <= 511 else { return 0 }
+    guard exponent <= 511 else { return ParsedNumber(value: 0, end: end) }
     var power = 1.0
     var k = 0
     while exponent != 0 {
@@ -187,11 +189,11 @@ enum GNUstepRules: DialectRules {
       k += 1
     }
     result = scaleDown ? result / power : result * power
-    return negative ? -result : result
+    return ParsedNumber(value: negative ? -result : result, end: end)
   }
 
   /// `(float)` of what `doubleForKey:` returns.
-  static func float(text s: String) -> Float? { double(text: s).map(Float.init) }
+  static func float(text s: String) -> Float? { double(text: s).map { Float($0.value) } }
 
   // MARK: A stored number
 

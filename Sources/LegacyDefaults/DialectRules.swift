@@ -36,13 +36,13 @@ protocol DialectRules {
   /// `boolForKey:` of a stored string.
   static func bool(text: String) -> Bool
 
-  /// `integerForKey:` of a stored string; nil when the parser took no digit (the getter
-  /// answers 0).
-  static func integer(text: String) -> Int?
+  /// `integerForKey:` of a stored string, and where its parser stopped; nil when the parser
+  /// took no digit (the getter answers 0).
+  static func integer(text: String) -> ParsedNumber<Int>?
 
-  /// `doubleForKey:` of a stored string; nil when the parser read no number (the getter
-  /// answers 0).
-  static func double(text: String) -> Double?
+  /// `doubleForKey:` of a stored string, and where its parser stopped; nil when the parser
+  /// read no number (the getter answers 0).
+  static func double(text: String) -> ParsedNumber<Double>?
 
   /// `floatForKey:` of a stored string; nil when the parser read no number (the getter
   /// answers 0).
@@ -58,4 +58,12 @@ protocol DialectRules {
 
   /// `stringForKey:` of a stored bool, integer or real.
   static func string(number: Dialect.Number) -> String?
+}
+
+/// A number a getter's parser read from a stored string, and how much of the string it took:
+/// `end` is the UTF-16 offset just past the last unit the parser took (the white space and
+/// sign before the digits included). What follows `end` is what the getter ignored.
+package struct ParsedNumber<Value: Sendable>: Sendable {
+  package var value: Value
+  package var end: Int
 }
