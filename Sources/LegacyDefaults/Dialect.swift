@@ -98,6 +98,23 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
     }
   }
 
+  /// What this dialect's getters make of a stored string, for telling what an app that stored
+  /// it meant (plan inference): `boolForKey:`'s answer, and the numbers `integerForKey:` and
+  /// `doubleForKey:` read with where their parsers stopped, nil where the parser took no digit
+  /// (the getter answered 0).
+  package struct TextReading: Sendable {
+    package var bool: Bool
+    package var integer: ParsedNumber<Int>?
+    package var double: ParsedNumber<Double>?
+  }
+
+  package func reading(text: String) -> TextReading {
+    let rules = self.rules
+    return TextReading(
+      bool: rules.bool(text: text), integer: rules.integer(text: text),
+      double: rules.double(text: text))
+  }
+
   /// A stored number as the getters see it.
   enum Number {
     case bool(Bool)
