@@ -14,7 +14,8 @@ import PropertyList
 ///
 /// The rules are functions of the stored value alone, so the requirements are static and the
 /// conformances caseless enums: a getter calls its dialect's rule through the metatype, with no
-/// instance to make (as cheap as the `switch` per getter it replaces, measured in instructions).
+/// instance to make (about 14 instructions more than the `switch` per getter it replaced, on the
+/// reads that consult the dialect; none on those that do not, such as an integer stored as one).
 protocol DialectRules {
   // MARK: Reading a domain
 
