@@ -156,10 +156,7 @@ public final class DefaultsStore: Sendable {
     exitFlushFailure: (@Sendable (DefaultsError) -> Void)?, environment: [String: String]
   ) {
     self.dialect = dialect
-    self.home =
-      dialect == .corelibs
-      ? environment["CFFIXED_USER_HOME"] ?? PathText.homeOf(user: nil)
-      : environment["HOME"] ?? PathText.homeOf(user: nil)
+    self.home = environment[dialect.rules.homeVariable] ?? PathText.homeOf(user: nil)
     self.storage = storage
     self.globalFile = globalFile
     self.exitFlushFailure = exitFlushFailure

@@ -26,22 +26,27 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
 
   public var description: String { rawValue }
 
+  /// This dialect's answers where the implementations disagree: the one place a case is
+  /// mapped to its rules, so that a new case does not compile without a conformance.
+  var rules: any DialectRules.Type {
+    switch self {
+    case .apple: AppleRules.self
+    case .gnustep: GNUstepRules.self
+    case .corelibs: CorelibsRules.self
+    }
+  }
+
   // MARK: - Typed getters
 
   /// What `boolForKey:` returned for `value` (nil: the key is absent).
   public func bool(_ value: PlistValue?) -> Bool {
     guard let value else { return false }
-    switch number(value) {
-    case .bool(let b): return b
-    case .integer(let i): return i != 0
-    case .unsigned(let u): return u != 0
-    case .real(let d): return d != 0 || d.isNaN
-    case .text(let s):
-      switch self {
-      case .apple: return NumberText.appleBool(s)
-      case .gnustep: return NumberText.gnustepBool(s)
-      case .corelibs: return NumberText.corelibsBool(s)
-      }
+    switch Self.scalar(value) {
+    case .number(.bool(let b)): return b
+    case .number(.integer(let i)): return i != 0
+    case .number(.unsigned(let u)): return u != 0
+    case .number(.real(let d)): return d != 0 || d.isNaN
+    case .text(let s): return rules.bool(text: s)
     case .none: return false
     }
   }
@@ -49,20 +54,12 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// What `integerForKey:` returned.
   public func integer(_ value: PlistValue?) -> Int {
     guard let value else { return 0 }
-    switch number(value) {
-    case .bool(let b): return b ? 1 : 0
-    case .integer(let i): return i
-    case .unsigned: return .max
-    case .real(let d):
-      // Apple clamps and reads NaN as 0; GNUstep and corelibs use the x86-64 conversion,
-      // which gives Int64.min for NaN, infinities and everything outside [-2^63, 2^63).
-      return self == .apple ? NumberText.clampedInteger(d) : NumberText.x86Integer(d)
-    case .text(let s):
-      switch self {
-      case .apple: return NumberText.appleInteger(s)
-      case .gnustep: return NumberText.gnustepInteger(s)
-      case .corelibs: return NumberText.corelibsInteger(s)
-      }
+    switch Self.scalar(value) {
+    case .number(.bool(let b)): return b ? 1 : 0
+    case .number(.integer(let i)): return i
+    case .number(.unsigned): return .max
+    case .number(.real(let d)): return rules.integer(real: d)
+    case .text(let s): return rules.integer(text: s)?.value ?? 0
     case .none: return 0
     }
   }
@@ -70,56 +67,68 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// What `doubleForKey:` returned.
   public func double(_ value: PlistValue?) -> Double {
     guard let value else { return 0 }
-    switch number(value) {
-    case .bool(let b): return b ? 1 : 0
-    case .integer(let i): return Double(i)
-    case .unsigned(let u): return Double(u)
-    case .real(let d): return d
-    case .text(let s):
-      switch self {
-      case .apple: return NumberText.appleDouble(s)
-      case .gnustep: return NumberText.gnustepDouble(s)
-      case .corelibs: return NumberText.corelibsNumberText(s).flatMap { Double($0) } ?? 0
-      }
+    switch Self.scalar(value) {
+    case .number(.bool(let b)): return b ? 1 : 0
+    case .number(.integer(let i)): return Double(i)
+    case .number(.unsigned(let u)): return Double(u)
+    case .number(.real(let d)): return d
+    case .text(let s): return rules.double(text: s)?.value ?? 0
     case .none: return 0
     }
   }
 
-  /// What `floatForKey:` returned: `Float(double)`, except that corelibs parses a string
-  /// straight to `Float` (correctly rounded, not rounded twice).
+  /// What `floatForKey:` returned: `Float(double)`, except where a dialect converts an integer
+  /// or parses a string straight to `Float` (corelibs: correctly rounded, not rounded twice).
   public func float(_ value: PlistValue?) -> Float {
-    if self == .corelibs, case .string(let s)? = value {
-      return NumberText.corelibsNumberText(s).flatMap { Float($0) } ?? 0
+    guard let value else { return 0 }
+    switch Self.scalar(value) {
+    case .number(.integer(let i)): return rules.float(integer: i)
+    case .text(let s): return rules.float(text: s) ?? 0
+    case .number(.bool), .number(.unsigned), .number(.real), .none: return Float(double(value))
     }
-    if self == .corelibs, let value, case .integer(let i) = number(value) {
-      return Float(i)
-    }
-    return Float(double(value))
   }
 
   /// What `stringForKey:` returned.
   public func string(_ value: PlistValue?) -> String? {
     guard let value else { return nil }
-    if case .string(let s) = value { return s }
-    switch (self, number(value)) {
-    case (.gnustep, _): return nil
-    case (_, .bool(let b)): return b ? "1" : "0"
-    case (_, .integer(let i)): return String(i)
-    case (_, .unsigned(let u)): return String(u)
-    case (.apple, .real(let d)): return NumberText.appleDescription(d)
-    case (_, .real(let d)): return d.description
-    default: return nil
+    switch Self.scalar(value) {
+    case .text(let s): return s
+    case .number(let n): return rules.string(number: n)
+    case .none: return nil
     }
   }
 
-  /// A stored value as the getters see it.
+  /// What this dialect's getters make of a stored string, for telling what an app that stored
+  /// it meant (plan inference): `boolForKey:`'s answer, and the numbers `integerForKey:` and
+  /// `doubleForKey:` read with where their parsers stopped, nil where the parser took no digit
+  /// (the getter answered 0).
+  package struct TextReading: Sendable {
+    package var bool: Bool
+    package var integer: ParsedNumber<Int>?
+    package var double: ParsedNumber<Double>?
+  }
+
+  package func reading(text: String) -> TextReading {
+    let rules = self.rules
+    return TextReading(
+      bool: rules.bool(text: text), integer: rules.integer(text: text),
+      double: rules.double(text: text))
+  }
+
+  /// A stored number as the getters see it.
   enum Number {
     case bool(Bool)
     case integer(Int)
     /// Above Int64.max.
     case unsigned(UInt64)
     case real(Double)
+  }
+
+  /// A stored value as the number and string getters see it.
+  enum Scalar {
+    case number(Number)
     case text(String)
+    /// A date, data, array or dictionary: no number and no string.
     case none
   }
 
@@ -129,13 +138,13 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// keeps them unsigned: `double` is then the unsigned value, and `integer` clamps (GNUstep
   /// wraps, MIGRATION.md). corelibs reads them (and Int64.max itself) as nothing at all, a
   /// plain bug: prefs reads them as Apple does.
-  func number(_ value: PlistValue) -> Number {
+  static func scalar(_ value: PlistValue) -> Scalar {
     switch value {
-    case .bool(let b): .bool(b)
-    case .integer(let i): .integer(Int(i))
-    case .unsignedInteger(let u) where u <= UInt64(Int.max): .integer(Int(u))
-    case .unsignedInteger(let u): .unsigned(u)
-    case .real(let d): .real(d)
+    case .bool(let b): .number(.bool(b))
+    case .integer(let i): .number(.integer(Int(i)))
+    case .unsignedInteger(let u) where u <= UInt64(Int.max): .number(.integer(Int(u)))
+    case .unsignedInteger(let u): .number(.unsigned(u))
+    case .real(let d): .number(.real(d))
     case .string(let s): .text(s)
     case .date, .data, .array, .dictionary, .uid: .none
     }
@@ -147,27 +156,7 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   public func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
     -> [String: PlistValue]
   {
-    guard self == .gnustep, format == .xml, values.values.contains(where: Self.holdsUnsigned)
-    else { return values }
-    return values.mapValues(Self.clampingUnsigned)
-  }
-
-  private static func holdsUnsigned(_ value: PlistValue) -> Bool {
-    switch value {
-    case .unsignedInteger(let u): u > UInt64(Int64.max)
-    case .array(let a): a.contains(where: holdsUnsigned)
-    case .dictionary(let d): d.values.contains(where: holdsUnsigned)
-    default: false
-    }
-  }
-
-  private static func clampingUnsigned(_ value: PlistValue) -> PlistValue {
-    switch value {
-    case .unsignedInteger(let u) where u > UInt64(Int64.max): .integer(.max)
-    case .array(let a): .array(a.map(clampingUnsigned))
-    case .dictionary(let d): .dictionary(d.mapValues(clampingUnsigned))
-    default: value
-    }
+    rules.adopting(values, readFrom: format)
   }
 
   /// What `arrayForKey:` returned: the array, else nil.
@@ -205,15 +194,15 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// What `URLForKey:` returned: a string is a file URL of the path with `~` expanded; data
   /// holding a keyed-archived `NSURL` is that URL; anything else nil (never a trap, where
   /// corelibs traps on data that is not an archive). GNUstep 1.28 has no `URLForKey:`; the
-  /// `gnustep` dialect answers as Apple does.
+  /// `gnustep` dialect answers as Apple does. `~` is `home`, else the folder named by the
+  /// environment variable the dialect reads for it (`homeVariable` of its rules).
   public func url(_ value: PlistValue?, home: String? = nil) -> URL? {
     switch value {
     case .string(let s)?:
+      guard s.hasPrefix("~") else { return URL(fileURLWithPath: s) }
       let base =
-        home
-        ?? (self == .corelibs
-          ? ProcessInfo.processInfo.environment["CFFIXED_USER_HOME"] ?? PathText.homeOf(user: nil)
-          : nil)
+        home ?? ProcessInfo.processInfo.environment[rules.homeVariable]
+        ?? PathText.homeOf(user: nil)
       return URL(fileURLWithPath: PathText.expandingTilde(s, home: base))
     case .data(let d)?: return KeyedArchiveURL.decode(d)
     default: return nil

@@ -8,8 +8,8 @@ import PropertyList
 #endif
 
 /// What the legacy files show of one key: in how many files it appears, the kinds of value
-/// stored (loose forms told apart: `"YES"` is bool text, `" 12"` integer text), and the
-/// distinct values when there are few.
+/// stored (loose forms told apart by what the dialect's getters read from them: `"YES"` is
+/// bool text, `" 12"` integer text), and the distinct values when there are few.
 public struct KeyEvidence: Sendable, Hashable {
   /// A stored value's kind, as the inference weighs it.
   public enum Kind: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -23,17 +23,44 @@ public struct KeyEvidence: Sendable, Hashable {
       (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
 
-    static func of(_ value: PlistValue) -> Kind {
+    /// The words people store for a boolean, and what each means (compared ignoring case and
+    /// surrounding white space).
+    static let boolWords: [String: Bool] = [
+      "yes": true, "y": true, "true": true, "t": true,
+      "no": false, "n": false, "false": false, "f": false,
+    ]
+
+    /// The kind of a stored value; a string's by what `dialect`'s getters read from it, as the
+    /// old app read it:
+    /// - bool text: a boolean word that `boolForKey:` reads as the word says (`"t"` in gnustep
+    ///   and corelibs, which read it as true, but not in apple, which reads it as false);
+    /// - integer text: `integerForKey:` takes digits from it, `doubleForKey:` reads the same
+    ///   number from the same characters, and no digit follows them (`" 12"`, `"7x"`;
+    ///   `"- 5"` in corelibs only, the one that skips the space);
+    /// - real text: `doubleForKey:` reads a number from it that the integer getter does not,
+    ///   and no digit follows it (`"0.75"`, `"1e3"`, `"1.0"`);
+    /// - else JSON text or text: a string whose number is followed by more digits holds more
+    ///   than the number the getter reads (`"2024-01-05"`, `"1.2.3"`, `"12 34"`, `"0x10"`).
+    static func of(_ value: PlistValue, in dialect: Dialect) -> Kind {
       switch value {
       case .bool: return .bool
       case .integer, .unsignedInteger: return .integer
       case .real(let d): return d.rounded() == d && abs(d) < 1e15 ? .integralReal : .real
       case .string(let s):
         let t = s.trimmingWhitespaceAndNewlines()
-        if ["yes", "no", "true", "false", "y", "n"].contains(t.lowercased()) { return .boolText }
-        if Int64(t) != nil { return .integerText }
-        let lower = t.lowercased()
-        if Double(t) != nil, !lower.contains("nan"), !lower.contains("inf") { return .realText }
+        let reading = dialect.reading(text: s)
+        if let word = boolWords[t.lowercased()], word == reading.bool { return .boolText }
+        /// Whether the getter read all the digits `s` holds (none follows where it stopped).
+        func whole<Value>(_ number: ParsedNumber<Value>) -> Bool {
+          !s.utf16.dropFirst(number.end).contains { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        if let integer = reading.integer, whole(integer) {
+          guard let double = reading.double else { return .integerText }
+          if double.end == integer.end, double.value == Double(integer.value) {
+            return .integerText
+          }
+        }
+        if let double = reading.double, whole(double) { return .realText }
         return isJSONContainer(Data(t.utf8)) ? .jsonText : .text
       case .data(let d): return isJSONContainer(d) ? .jsonData : .data
       case .date: return .date
@@ -70,9 +97,9 @@ public struct KeyEvidence: Sendable, Hashable {
 
   public static let distinctLimit = 16
 
-  mutating func add(_ value: PlistValue, file: String) {
+  mutating func add(_ value: PlistValue, file: String, dialect: Dialect) {
     files += 1
-    let kind = Kind.of(value)
+    let kind = Kind.of(value, in: dialect)
     kinds[kind, default: 0] += 1
     if examples[kind, default: []].count < 3 { examples[kind, default: []].append(file) }
     if !tooManyDistinct {
@@ -106,7 +133,8 @@ public struct KeyEvidence: Sendable, Hashable {
 /// Reads legacy domains and proposes the plan that migrates them: for every key, the type
 /// the old app's getter most likely meant, from the evidence of every file.
 public struct PlanInference: Sendable {
-  public var dialect: Dialect
+  /// Whose getters read the values: each value's kind is decided by them as it is added.
+  public let dialect: Dialect
   public private(set) var evidence: [String: KeyEvidence] = [:]
   /// How many domains were read.
   public private(set) var domains = 0
@@ -117,11 +145,11 @@ public struct PlanInference: Sendable {
   public mutating func add(_ values: [String: PlistValue], file: String) {
     domains += 1
     for (key, value) in values where key != MigrationPlan.schemaVersionKey {
-      evidence[key, default: KeyEvidence(key: key)].add(value, file: file)
+      evidence[key, default: KeyEvidence(key: key)].add(value, file: file, dialect: dialect)
     }
   }
 
-  /// Adds what another inference (another worker) read.
+  /// Adds what another inference (another worker, with the same dialect) read.
   public mutating func merge(_ other: PlanInference) {
     domains += other.domains
     for (key, item) in other.evidence {
@@ -159,7 +187,7 @@ public struct PlanInference: Sendable {
       switch $0 {
       case .integer(let i): i == 0 || i == 1
       case .string(let s):
-        KeyEvidence.Kind.of($0) == .boolText
+        KeyEvidence.Kind.of($0, in: dialect) == .boolText
           || ["0", "1"].contains(s.trimmingWhitespace())
       default: true
       }
@@ -265,7 +293,7 @@ public struct PlanInference: Sendable {
 
   /// The most common value of `kind`, in the stored form its type holds.
   private func mostCommon(_ item: KeyEvidence, of kind: KeyEvidence.Kind) -> PlistValue? {
-    let candidates = item.distinct.filter { KeyEvidence.Kind.of($0.key) == kind }
+    let candidates = item.distinct.filter { KeyEvidence.Kind.of($0.key, in: dialect) == kind }
     guard
       let (value, _) = candidates.max(by: {
         $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)")
