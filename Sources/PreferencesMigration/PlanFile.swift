@@ -46,7 +46,9 @@ extension MigrationPlan {
     var dialect = Dialect.apple
     if let value = object["dialect"] {
       guard case .string(let name) = value, let d = Dialect(rawValue: name) else {
-        throw PlanError(field: "dialect", reason: "one of apple, gnustep, corelibs")
+        throw PlanError(
+          field: "dialect",
+          reason: "one of " + Dialect.allCases.map(\.rawValue).joined(separator: ", "))
       }
       dialect = d
     }
