@@ -10,16 +10,16 @@ import PropertyList
 /// What the legacy files show of one key: in how many files it appears, the kinds of value
 /// stored (loose forms told apart by what the dialect's getters read from them: `"YES"` is
 /// bool text, `" 12"` integer text), and the distinct values when there are few.
-public struct KeyEvidence: Sendable, Hashable {
+package struct KeyEvidence: Sendable, Hashable {
   /// A stored value's kind, as the inference weighs it.
-  public enum Kind: String, Sendable, Hashable, CaseIterable, Comparable {
+  package enum Kind: String, Sendable, Hashable, CaseIterable, Comparable {
     case bool, integer, integralReal = "integral-real", real
     case boolText = "bool-text", integerText = "integer-text", realText = "real-text"
     case jsonText = "json-text", text
     case jsonData = "json-data", data, date
     case stringArray = "string-array", array, dictionary
 
-    public static func < (a: Kind, b: Kind) -> Bool {
+    package static func < (a: Kind, b: Kind) -> Bool {
       (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
 
@@ -83,19 +83,19 @@ public struct KeyEvidence: Sendable, Hashable {
     }
   }
 
-  public var key: String
+  package var key: String
   /// Files holding the key.
-  public var files = 0
+  package var files = 0
   /// How many files stored each kind.
-  public var kinds: [Kind: Int] = [:]
+  package var kinds: [Kind: Int] = [:]
   /// The distinct values and how many files hold each, while there are at most
   /// ``distinctLimit`` of them (``tooManyDistinct`` after that).
-  public var distinct: [PlistValue: Int] = [:]
-  public var tooManyDistinct = false
+  package var distinct: [PlistValue: Int] = [:]
+  package var tooManyDistinct = false
   /// Up to three files per kind, to show where a form comes from.
-  public var examples: [Kind: [String]] = [:]
+  package var examples: [Kind: [String]] = [:]
 
-  public static let distinctLimit = 16
+  package static let distinctLimit = 16
 
   mutating func add(_ value: PlistValue, file: String, dialect: Dialect) {
     files += 1
@@ -135,7 +135,7 @@ public struct KeyEvidence: Sendable, Hashable {
 public struct PlanInference: Sendable {
   /// Whose getters read the values: each value's kind is decided by them as it is added.
   public let dialect: Dialect
-  public private(set) var evidence: [String: KeyEvidence] = [:]
+  package private(set) var evidence: [String: KeyEvidence] = [:]
   /// How many domains were read.
   public private(set) var domains = 0
 
@@ -163,12 +163,12 @@ public struct PlanInference: Sendable {
 
   /// The proposed entry of one key, and a note when the evidence conflicts or has minorities
   /// the type cannot hold.
-  public struct Proposal: Sendable, Hashable {
-    public var entry: MigrationPlan.Entry
-    public var note: String?
+  package struct Proposal: Sendable, Hashable {
+    package var entry: MigrationPlan.Entry
+    package var note: String?
   }
 
-  public func proposals() -> [Proposal] {
+  package func proposals() -> [Proposal] {
     evidence.keys.sorted().compactMap { key in evidence[key].map(propose) }
   }
 
