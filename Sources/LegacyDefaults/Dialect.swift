@@ -153,7 +153,7 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// A domain's values as this dialect's reader left them for the getters. GNUstep's XML
   /// reader clamps an integer above Int64.max to Int64.max (so `objectForKey:` sees it clamped
   /// too); its binary and typed-text readers, and the other dialects, keep what the file holds.
-  public func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
+  package func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
     -> [String: PlistValue]
   {
     rules.adopting(values, readFrom: format)

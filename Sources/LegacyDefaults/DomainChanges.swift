@@ -11,7 +11,7 @@ import PropertyList
 /// ```
 public struct DomainChanges: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   /// The values set, in the order first set.
-  public private(set) var assigned = PlistDictionary()
+  package private(set) var assigned = PlistDictionary()
   /// The keys removed (as the keys of a dictionary, so that a key is found by its bytes at
   /// once; the values mean nothing).
   private var removals = PlistDictionary()
@@ -30,7 +30,7 @@ public struct DomainChanges: Sendable, Hashable, ExpressibleByDictionaryLiteral 
   }
 
   /// The keys removed, in the order first removed.
-  public var removed: [String] { removals.keys }
+  package var removed: [String] { removals.keys }
 
   /// No change at all.
   public var isEmpty: Bool { assigned.isEmpty && removals.isEmpty }
@@ -57,7 +57,7 @@ public struct DomainChanges: Sendable, Hashable, ExpressibleByDictionaryLiteral 
   }
 
   /// Adds `other`'s changes, its change of a key replacing this one's.
-  public mutating func merge(_ other: DomainChanges) {
+  package mutating func merge(_ other: DomainChanges) {
     for key in other.removed { self[key] = .some(nil) }
     for (key, value) in other.assigned { self[key] = value }
   }

@@ -9,9 +9,9 @@ import PropertyList
 /// The `NSKeyedArchiver` form of an `NSURL`, which Apple's `setURL:forKey:` stores for URLs
 /// that are not file URLs. Read and written with the property-list layer, never with
 /// `NSKeyedUnarchiver` (which traps on non-archive data in corelibs).
-public enum KeyedArchive {
+package enum KeyedArchive {
   /// The keyed archive of `url` that Apple's `setURL:forKey:` writes for a non-file URL.
-  public static func archive(_ url: URL) throws(PlistError) -> Data {
+  package static func archive(_ url: URL) throws(PlistError) -> Data {
     try KeyedArchiveURL.encode(url)
   }
 }

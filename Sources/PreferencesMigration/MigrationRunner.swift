@@ -75,7 +75,7 @@ public struct MigrationRunner: Sendable {
     self.truncatingDates = truncatingDates
   }
 
-  public func outputPath(for legacy: String, _ destination: Destination) -> String {
+  package func outputPath(for legacy: String, _ destination: Destination) -> String {
     switch destination {
     case .file(let path): path
     case .folder(let folder):

@@ -58,13 +58,13 @@ public struct DomainMigration: Sendable, Hashable {
   public var warnings: [String] = []
 
   /// The new store's values, or nil when refused.
-  public var output: [String: PlistValue]? {
+  package var output: [String: PlistValue]? {
     if case .migrated(let values) = result { return values }
     return nil
   }
 
   /// Why the file is refused, or nil when migrated.
-  public var refusal: String? {
+  package var refusal: String? {
     if case .refused(let reason) = result { return reason }
     return nil
   }

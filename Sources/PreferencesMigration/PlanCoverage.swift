@@ -11,41 +11,41 @@ import PropertyList
 /// and the values that would fall back or be refused, each with how many files and a few
 /// examples.
 public struct PlanCoverage: Sendable, Hashable {
-  public struct Finding: Sendable, Hashable {
-    public var key: String
-    public var files: Int
-    public var examples: [String]
+  package struct Finding: Sendable, Hashable {
+    package var key: String
+    package var files: Int
+    package var examples: [String]
   }
 
   /// An entry whose `from` a file does not have beside a legacy key of that file no entry
   /// names, the two near misses of each other (``MigrationPlan/isNearMiss(_:_:)``).
-  public struct Typo: Sendable, Hashable {
+  package struct Typo: Sendable, Hashable {
     /// The entry's `from`.
-    public var entry: String
+    package var entry: String
     /// The legacy key it probably means.
-    public var key: String
-    public var files: Int
-    public var examples: [String]
+    package var key: String
+    package var files: Int
+    package var examples: [String]
   }
 
   public var files: Int
   /// Files that would migrate (or are migrated already).
   public var migrating: Int
   /// Files by status, for those that would not migrate.
-  public var failing: [FileStatus: Int]
+  package var failing: [FileStatus: Int]
   /// Suspected typos: under `unmapped: drop` each refuses its files (the setting would be
   /// lost), under `keep` the key is kept and the entry's typed key reads its default.
-  public var typos: [Typo]
+  package var typos: [Typo]
   /// Legacy keys no entry names (nor the plan's `drop`).
-  public var unmapped: [Finding]
+  package var unmapped: [Finding]
   /// Legacy keys the plan's `drop` drops on purpose.
-  public var dropped: [Finding]
+  package var dropped: [Finding]
   /// Entries whose legacy key no file has.
-  public var unused: [String]
+  package var unused: [String]
   /// Values that would read as the entry's default.
-  public var fallbacks: [Finding]
+  package var fallbacks: [Finding]
   /// Values the type cannot hold (the file is refused).
-  public var refusals: [Finding]
+  package var refusals: [Finding]
 
   /// Whether the whole fleet would migrate.
   public var passes: Bool { migrating == files }
