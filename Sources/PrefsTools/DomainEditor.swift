@@ -250,8 +250,8 @@ package struct DomainEditor: Sendable {
 
   /// Adds to the array or dictionary under `key` (`defaults write -array-add`/`-dict-add`): an
   /// array's elements are appended, a dictionary's entries merged (the new one winning); a
-  /// key that holds nothing takes `value` itself. A key that holds anything else is refused:
-  /// adding to it would replace it.
+  /// key that holds nothing takes `value` itself. A key that holds anything else is refused,
+  /// with macOS `defaults`' words: adding to it would replace it.
   package func add(_ value: PlistValue, toKey key: String) throws(ToolError)
     -> [CorruptFileRecovery]
   {
@@ -262,12 +262,10 @@ package struct DomainEditor: Sendable {
         return [key: .dictionary(old.merging(new) { $1 })]
       case (nil, _): return [key: value]
       case (let old?, _):
-        func named(_ type: String) -> String {
-          ("aeiou".contains(type.prefix(1)) ? "an " : "a ") + type
-        }
+        let wanted = if case .array = value { "an array" } else { "a dictionary" }
         throw .usage(
-          "\(domain.name): \(key) holds \(named(old.typeName)), not \(named(value.typeName)) "
-            + "to add to (nothing was changed)")
+          "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults unchanged. "
+            + "(\(domain.name): it holds a value of type \(old.typeName))")
       }
     }
   }
