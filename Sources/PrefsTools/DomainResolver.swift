@@ -57,8 +57,14 @@ package struct DomainResolver: Sendable {
   /// its file in the preferences folder.
   package func path(_ word: String) throws(ToolError) -> String {
     if Self.isPath(word) { return expandingHome(word) }
+    let id: String?
     do {
-      guard let id = try hostID() else { return try locator.url(forDomain: word).path }
+      id = try hostID()
+    } catch {
+      throw .store(error)
+    }
+    do {
+      guard let id else { return try locator.url(forDomain: word).path }
       try DomainLocator.validate(word)
       return try locator.folder().appendingPathComponent(HostScope.folder, isDirectory: true)
         .appendingPathComponent("\(word).\(id).plist", isDirectory: false).path
