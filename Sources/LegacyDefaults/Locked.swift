@@ -75,12 +75,15 @@ package enum Threads {
       var inline: [Int] = []
       for index in 1..<count {
         let job = Unmanaged.passRetained(Job(body: body, index: index)).toOpaque()
-        #if canImport(Darwin)
-          var thread: pthread_t?
-        #else
+        // glibc's pthread_t is an integer; Darwin's and musl's are pointers (optional where
+        // pthread_create writes one).
+        #if canImport(Glibc)
           var thread = pthread_t()
+        #else
+          var thread: pthread_t?
         #endif
-        // The start routine's context is optional on Linux, not on Apple platforms.
+        // The start routine's context is optional with glibc and musl (their headers carry no
+        // nullability), not on Apple platforms.
         #if canImport(Darwin)
           let status = pthread_create(&thread, nil, { Threads.run($0) }, job)
         #else
@@ -91,14 +94,14 @@ package enum Threads {
               return Threads.run(context)
             }, job)
         #endif
-        #if canImport(Darwin)
+        #if canImport(Glibc)
+          if status == 0 { started.append(thread) } else { Self.abandon(job, &inline, index) }
+        #else
           if status == 0, let thread {
             started.append(thread)
           } else {
             Self.abandon(job, &inline, index)
           }
-        #else
-          if status == 0 { started.append(thread) } else { Self.abandon(job, &inline, index) }
         #endif
       }
       body(0)

@@ -40,23 +40,33 @@ public final class PreferencesStore: Sendable {
     self.writesThrough = writesThrough
   }
 
-  /// The store of a domain: on Apple platforms its `UserDefaults` suite (`cfprefsd` owns the
-  /// files there; the app's bundle identifier is `UserDefaults.standard`), elsewhere its file
-  /// in the platform's preferences folder.
+  /// The store of a domain.
+  ///
+  /// Without a `locator`, the platform's own storage of the domain: on Apple platforms its
+  /// `UserDefaults` suite (`cfprefsd` owns the files there; the app's bundle identifier is
+  /// `UserDefaults.standard`), elsewhere its file in the platform's preferences folder.
+  ///
+  /// With a `locator`, the domain's file where that locator puts it, on every platform. On
+  /// Apple platforms that file is read and written directly, not through `cfprefsd`: give a
+  /// locator for a folder `cfprefsd` does not keep (a GNUstep layout, a test's folder), never
+  /// for `~/Library/Preferences`, whose files `cfprefsd` caches and overwrites.
   public convenience init(
-    domain: String, locator: DomainLocator = DomainLocator(), writesThrough: Bool = true
+    domain: String, locator: DomainLocator? = nil, writesThrough: Bool = true
   ) throws(PreferenceError) {
     do {
       #if canImport(Darwin)
-        let storage: any DefaultsStorage =
-          domain == Bundle.main.bundleIdentifier
-          ? UserDefaultsStorage.standard() : try UserDefaultsStorage(suiteName: domain)
-        self.init(try DefaultsStore(storage: storage), writesThrough: writesThrough)
-      #else
-        self.init(
-          try DefaultsStore(domain: domain, locator: locator, newFileFormat: .binary),
-          writesThrough: writesThrough)
+        if locator == nil {
+          let storage: any DefaultsStorage =
+            domain == Bundle.main.bundleIdentifier
+            ? UserDefaultsStorage.standard() : try UserDefaultsStorage(suiteName: domain)
+          self.init(try DefaultsStore(storage: storage), writesThrough: writesThrough)
+          return
+        }
       #endif
+      self.init(
+        try DefaultsStore(
+          domain: domain, locator: locator ?? DomainLocator(), newFileFormat: .binary),
+        writesThrough: writesThrough)
     } catch {
       throw .storage(error)
     }

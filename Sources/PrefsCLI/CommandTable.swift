@@ -157,8 +157,8 @@ extension Prefs {
       name: "read", summary: "print a property list, one key, or what a getter read",
       synopsis: ["FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json]"],
       discussion: """
-        Prints the whole property list, or the value of KEY, as `defaults read` does (strings
-        bare); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+        Prints the whole property list, or the value of KEY, in the style of `defaults read`
+        (strings bare; `prefs defaults read` prints exactly as macOS does); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
         --as TYPE prints what the dialect's getter returned for each value (a string that would
         read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
         or KEY does not exist.
@@ -176,7 +176,8 @@ extension Prefs {
       discussion: """
         Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
         Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
-        -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
+        Each VALUE of -array and -dict is read the same way, or given as a type and its word
+        (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
         "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
         is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
         """,

@@ -18,9 +18,13 @@ import PropertyList
 /// defaults delete DOMAIN [KEY]        defaults domains | find WORD | help
 /// defaults export DOMAIN PATH|-       defaults import DOMAIN PATH|-
 /// ```
-/// TYPE: -string -int[eger] -float -bool[ean] -date -data -array -array-add -dict -dict-add.
-/// DOMAIN may be `-g`, `-globalDomain` or `NSGlobalDomain` (the global domain), a domain name
-/// or a path. Exit 0, or 1 with `defaults`' message (64 for a usage error).
+/// TYPE: -string -int[eger] -float -bool[ean] -date -data -array -array-add -dict -dict-add;
+/// inside `-array` and `-dict` a value is a word (a `{…}`, `(…)`, `<…>` or `"…"` literal is a
+/// property list) or a type flag and its word. DOMAIN may be `-g`, `-globalDomain` or
+/// `NSGlobalDomain` (the global domain), a domain name or a path. `-currentHost` or
+/// `-host NAME` before the verb: the host's ByHost domains (``HostScope``). Values print as
+/// macOS prints them (``DefaultsDescription``). Exit 0, or 1 with `defaults`' message (64
+/// for a usage error).
 enum DefaultsPersonality {
   static let usage = """
     Command line interface to a user's defaults.
@@ -72,20 +76,34 @@ enum DefaultsPersonality {
   static let globalDomain = ".GlobalPreferences"
 
   static func run(_ arguments: [String], console: Console) -> ExitCode {
-    do throws(CommandFailure) {
-      return try dispatch(arguments, console: BareConsole(console))
-    } catch {
-      // `defaults` prints its messages bare, without a program prefix.
-      console.err(DatePolicy.hint(error.message) + "\n")
-      return error.code
+    // `-currentHost` or `-host NAME` first: the rest runs on that host's domains.
+    var words = arguments
+    var host = HostScope.any
+    if words.first == "-currentHost" {
+      host = .current
+      words.removeFirst()
+    } else if words.first == "-host" {
+      guard words.count >= 2 else { return fail(CommandFailure(.usage, usage), console) }
+      host = .named(words[1])
+      words.removeFirst(2)
     }
+    return Run.$host.withValue(host) {
+      do throws(CommandFailure) {
+        return try dispatch(words, console: BareConsole(console))
+      } catch {
+        return fail(error, console)
+      }
+    }
+  }
+
+  /// `defaults` prints its messages bare, without a program prefix.
+  private static func fail(_ error: CommandFailure, _ console: Console) -> ExitCode {
+    console.err(DatePolicy.hint(error.message) + "\n")
+    return error.code
   }
 
   static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
     var words = arguments
-    if let first = words.first, first == "-currentHost" || first == "-host" {
-      throw CommandFailure(.usage, "prefs keeps no per-host defaults: \(first) is not supported")
-    }
     guard let verb = words.first else {
       console.err(usage)
       return .usage
@@ -101,11 +119,11 @@ enum DefaultsPersonality {
       let domain = try self.domain(domainWord)
       let document = try exists(domain, key: words.dropFirst().first)
       guard words.count == 2 else {
-        console.line(PropertyList.describe(document.value))
+        console.line(DefaultsDescription.text(document.value))
         return .ok
       }
       let value = document.value.dictionaryValue?[words[1]]
-      console.line(value.map(Read.human) ?? "")
+      console.line(value.map(DefaultsDescription.text) ?? "")
       return .ok
     case "read-type":
       guard words.count == 2 else { throw usageError() }
@@ -147,8 +165,8 @@ enum DefaultsPersonality {
           separator: ", "))
       return .ok
     case "find":
-      guard words.count == 1 else { throw usageError() }
-      return try Find.run(try Arguments(["--"] + words, valued: [], flags: []), console: console)
+      guard words.count == 1, let word = words.first, !word.isEmpty else { throw usageError() }
+      return try find(word, console: console)
     case "export":
       guard words.count == 2 else { throw usageError() }
       let domain = try self.domain(words[0])
@@ -226,17 +244,44 @@ enum DefaultsPersonality {
 
   static func readAll(console: Console) throws(CommandFailure) -> ExitCode {
     let resolver = Run.resolver()
-    let (folder, names) = try attempt { () throws(ToolError) in try resolver.domainNames() }
+    let names = try attempt { () throws(ToolError) in try resolver.domainNames() }.names
     var all = PlistDictionary()
     for name in names {
       // A domain that does not read is named on standard error and left out, as `find` does.
       do {
-        all[name] = try Convert.load(folder.appendingPathComponent(name + ".plist").path).value
+        let path = try attempt { () throws(ToolError) in try resolver.path(name) }
+        all[name] = try Convert.load(path).value
       } catch {
         console.message(error.message)
       }
     }
-    console.line(PropertyList.describe(.dictionary(all)))
+    console.line(DefaultsDescription.text(.dictionary(all)))
+    return .ok
+  }
+
+  /// `defaults find WORD`: each domain with keys or values that contain the word (ignoring
+  /// case), as `Found N keys in domain 'D': {…}` (macOS says "keys" for one too).
+  static func find(_ word: String, console: Console) throws(CommandFailure) -> ExitCode {
+    let resolver = Run.resolver()
+    let found = try attempt { () throws(ToolError) in
+      try DomainSearch(word: word).run(resolver: resolver)
+    }
+    var any = false
+    for (name, result) in found {
+      switch result {
+      case .matches(let matches):
+        any = true
+        console.line(
+          "Found \(matches.count) keys in domain '\(name)': "
+            + DefaultsDescription.text(.dictionary(matches)))
+      // A file that does not read, or is not a domain, is named on standard error.
+      case .skipped(let error): console.message(CommandFailure(error).message)
+      }
+    }
+    guard any else {
+      console.message("No domain, key, nor value containing '\(word)'")
+      return .notFound
+    }
     return .ok
   }
 

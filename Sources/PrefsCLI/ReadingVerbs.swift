@@ -22,14 +22,19 @@ enum Read {
     let path = editor.domain.name
 
     if args.positional.count == 2 {
-      let (found, warnings) = try attempt { () throws(ToolError) in
-        try editor.value(forKey: args.positional[1])
-      }
-      console.warn(warnings, path: path)
       guard let getter else {
+        let (found, warnings) = try attempt { () throws(ToolError) in
+          try editor.value(forKey: args.positional[1])
+        }
+        console.warn(warnings, path: path)
         try print(found, json: json, path: path, console: console)
         return .ok
       }
+      // Through the getter, on the value as the dialect's store reads it from this file.
+      let (found, warnings) = try attempt { () throws(ToolError) in
+        try editor.value(forKey: args.positional[1], as: dialect)
+      }
+      console.warn(warnings, path: path)
       let value = dialect.read(found, as: getter).value
       if json {
         try print(value, json: true, path: path, console: console)
@@ -44,7 +49,8 @@ enum Read {
       try print(document.value, json: json, path: path, console: console)
       return .ok
     }
-    let dictionary = try domain(document, path: path)
+    let dictionary = DomainEditor.adopted(
+      try domain(document, path: path), readFrom: document.format, by: dialect)
     // Every key through the getter: one JSON object (null where the getter returned nil), or
     // `key = value` lines.
     if json {

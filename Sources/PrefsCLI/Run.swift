@@ -12,6 +12,9 @@ enum Run {
   /// How domain names reach `UserDefaults` in this run (none in the Linux command).
   @TaskLocal static var userDefaults: UserDefaultsAccess? = .platform
 
+  /// Whose domains domain names name in this run (`defaults -currentHost`, `-host NAME`).
+  @TaskLocal static var host: HostScope = .any
+
   /// The layouts `--layout` takes.
   static let layouts: [(word: String, platform: DefaultsPlatform)] = [
     ("xdg", .linux), ("linux", .linux), ("macos", .macOS), ("gnustep", .gnustep),
@@ -21,7 +24,7 @@ enum Run {
   /// environment: it is made only for a verb that names a file or a domain.)
   static func resolver() -> DomainResolver {
     DomainResolver(
-      locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults)
+      locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults, host: host)
   }
 
   /// The domain a FILE|DOMAIN word names, to read and change.

@@ -82,10 +82,38 @@ package struct DomainEditor: Sendable {
   package func value(forKey key: String) throws(ToolError) -> (
     value: PlistValue, warnings: [PlistWarning]
   ) {
+    let (value, warnings, _) = try lookUp(key)
+    return (value, warnings)
+  }
+
+  /// The value of one key as `dialect`'s store reads it from this domain (see
+  /// ``adopted(_:readFrom:by:)``), with the warnings of a full read.
+  package func value(forKey key: String, as dialect: Dialect) throws(ToolError) -> (
+    value: PlistValue, warnings: [PlistWarning]
+  ) {
+    let (value, warnings, format) = try lookUp(key)
+    return (Self.adopted([key: value], readFrom: format, by: dialect)[key] ?? value, warnings)
+  }
+
+  /// What `dialect`'s store holds after reading `values` from a file of `format`: its reader's
+  /// adjustments, made by the store itself (`Dialect.adopting`: GNUstep's XML reader clamps an
+  /// integer above Int64.max to Int64.max). The one place the command applies them, so that a
+  /// getter run by the command answers what the same getter answers in an app.
+  package static func adopted(
+    _ values: PlistDictionary, readFrom format: PlistFormat?, by dialect: Dialect
+  ) -> PlistDictionary {
+    PlistDictionary(dialect.adopting(values.swiftDictionary, readFrom: format))
+  }
+
+  /// One key's value, the warnings of a full read, and the format it was read from (nil: not a
+  /// file).
+  private func lookUp(_ key: String) throws(ToolError) -> (
+    value: PlistValue, warnings: [PlistWarning], format: PlistFormat?
+  ) {
     let missingKey = ToolError.noSuchKey(key, domain: domain.name)
     guard case .file(let path) = domain.place else {
       guard let value = try document().value.dictionaryValue?[key] else { throw missingKey }
-      return (value, [])
+      return (value, [], nil)
     }
     try requireFile(path)
     let lookup: KeyLookup
@@ -95,7 +123,8 @@ package struct DomainEditor: Sendable {
       throw .read(error)
     }
     switch lookup {
-    case .found(let value): return (value, [])
+    // Only a binary file's key is decoded alone.
+    case .found(let value): return (value, [], .binary)
     case .absent: throw missingKey
     case .read(let document):
       // The key as the file has it, by its bytes (as the lookup and CoreFoundation match).
@@ -106,7 +135,7 @@ package struct DomainEditor: Sendable {
         throw .store(error)
       }
       guard let value = values[key] else { throw missingKey }
-      return (value, document.warnings)
+      return (value, document.warnings, document.format)
     }
   }
 
@@ -221,8 +250,8 @@ package struct DomainEditor: Sendable {
 
   /// Adds to the array or dictionary under `key` (`defaults write -array-add`/`-dict-add`): an
   /// array's elements are appended, a dictionary's entries merged (the new one winning); a
-  /// key that holds nothing takes `value` itself. A key that holds anything else is refused:
-  /// adding to it would replace it.
+  /// key that holds nothing takes `value` itself. A key that holds anything else is refused,
+  /// with macOS `defaults`' words: adding to it would replace it.
   package func add(_ value: PlistValue, toKey key: String) throws(ToolError)
     -> [CorruptFileRecovery]
   {
@@ -233,12 +262,10 @@ package struct DomainEditor: Sendable {
         return [key: .dictionary(old.merging(new) { $1 })]
       case (nil, _): return [key: value]
       case (let old?, _):
-        func named(_ type: String) -> String {
-          ("aeiou".contains(type.prefix(1)) ? "an " : "a ") + type
-        }
+        let wanted = if case .array = value { "an array" } else { "a dictionary" }
         throw .usage(
-          "\(domain.name): \(key) holds \(named(old.typeName)), not \(named(value.typeName)) "
-            + "to add to (nothing was changed)")
+          "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults unchanged. "
+            + "(\(domain.name): it holds a value of type \(old.typeName))")
       }
     }
   }

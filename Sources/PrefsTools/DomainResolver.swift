@@ -26,14 +26,18 @@ package struct DomainResolver: Sendable {
   package var locator: DomainLocator
   /// How domain names reach `UserDefaults` (none in the Linux command).
   package var userDefaults: UserDefaultsAccess?
+  /// Whose domains a domain name names: every host's, or one host's (``HostScope``).
+  package var host: HostScope
   /// The preferences folder, standardized, worked out once (nil when it cannot be resolved).
   private let folder: String?
 
   package init(
-    locator: DomainLocator = DomainLocator(), userDefaults: UserDefaultsAccess? = .platform
+    locator: DomainLocator = DomainLocator(), userDefaults: UserDefaultsAccess? = .platform,
+    host: HostScope = .any
   ) {
     self.locator = locator
     self.userDefaults = userDefaults
+    self.host = host
     folder =
       if case .success(let url) = Result(catching: { () throws(DefaultsError) in
         try locator.folder()
@@ -53,10 +57,30 @@ package struct DomainResolver: Sendable {
   /// its file in the preferences folder.
   package func path(_ word: String) throws(ToolError) -> String {
     if Self.isPath(word) { return expandingHome(word) }
+    let id: String?
     do {
-      return try locator.url(forDomain: word).path
+      id = try hostID()
+    } catch {
+      throw .store(error)
+    }
+    do {
+      guard let id else { return try locator.url(forDomain: word).path }
+      try DomainLocator.validate(word)
+      return try locator.folder().appendingPathComponent(HostScope.folder, isDirectory: true)
+        .appendingPathComponent("\(word).\(id).plist", isDirectory: false).path
     } catch {
       throw .usage(error.description)
+    }
+  }
+
+  /// The host part of a per-host domain's file name (nil: every host's domains).
+  private func hostID() throws(DefaultsError) -> String? {
+    switch host {
+    case .any: return nil
+    case .current: return try HostScope.currentHostID()
+    case .named(let name):
+      try DomainLocator.validate(name)
+      return name
     }
   }
 
@@ -67,6 +91,8 @@ package struct DomainResolver: Sendable {
   /// and the file in the preferences folder otherwise.
   package func domain(_ word: String) throws(ToolError) -> Domain {
     guard !Self.isPath(word) else { return file(expandingHome(word)) }
+    // A host's domain is its ByHost file on every platform (`UserDefaults` has no host).
+    guard host == .any else { return file(try path(word)) }
     let choice = locator.environment["PREFS_DOMAIN_STORAGE"]
     let viaUserDefaults = choice.map { $0 == "userdefaults" } ?? userDefaults?.isDefault ?? false
     guard viaUserDefaults else { return file(try path(word)) }
@@ -93,11 +119,14 @@ package struct DomainResolver: Sendable {
       inPreferencesFolder: isInPreferencesFolder(path))
   }
 
-  /// Whether `path` is in the preferences folder (the one folder a write creates).
+  /// Whether `path` is in the preferences folder or its `ByHost` folder (the folders a write
+  /// creates).
   package func isInPreferencesFolder(_ path: String) -> Bool {
     guard let folder else { return false }
-    return URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
-      == folder
+    let parent = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+    return parent.path == folder
+      || (parent.lastPathComponent == HostScope.folder
+        && parent.deletingLastPathComponent().path == folder)
   }
 
   /// Whether `path` is a domain some store uses: a lock file beside it, or the preferences
@@ -130,11 +159,20 @@ package struct DomainResolver: Sendable {
       domain.name, hint: "\(word) in the current folder is a file, not a domain: name it ./\(word)")
   }
 
-  /// The names of the domains in the preferences folder (its `.plist` files), and the folder.
+  /// The names of the domains in the preferences folder (its `.plist` files), and the folder;
+  /// for one host, the domains of its files in the `ByHost` folder (``path(_:)`` is the file of
+  /// each name).
   package func domainNames() throws(ToolError) -> (folder: URL, names: [String]) {
     let folder: URL
+    let suffix: String
     do {
-      folder = try locator.folder()
+      if let id = try hostID() {
+        folder = try locator.folder().appendingPathComponent(HostScope.folder, isDirectory: true)
+        suffix = ".\(id).plist"
+      } else {
+        folder = try locator.folder()
+        suffix = ".plist"
+      }
     } catch {
       throw .store(error)
     }
@@ -147,9 +185,71 @@ package struct DomainResolver: Sendable {
       throw .output(
         .io(path: folder.path, reason: "cannot list the folder: \(FileAccess.reason(of: error))"))
     }
-    let names = entries.filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }
-      .map { String($0.dropLast(".plist".count)) }.sorted()
+    let names = entries.filter {
+      $0.hasSuffix(suffix) && $0.count > suffix.count && !$0.hasPrefix(".")
+    }
+    .map { String($0.dropLast(suffix.count)) }.sorted()
     return (folder, names)
+  }
+}
+
+/// Whose domains a domain name names, as `defaults -currentHost` and `-host NAME` choose.
+///
+/// macOS keeps a host's domains (screen saver, trackpad, menu bar settings) in
+/// `~/Library/Preferences/ByHost/<domain>.<hardware UUID>.plist`. prefs keeps them the same way
+/// in its preferences folder on every platform: `ByHost/<domain>.<host>.plist`, where the
+/// current host is this machine's ID (systemd's `/etc/machine-id`, else D-Bus's
+/// `/var/lib/dbus/machine-id`, the Linux counterpart of the hardware UUID, written in the
+/// hardware UUID's form) and `-host NAME` names `NAME`'s files as written.
+package enum HostScope: Sendable, Hashable {
+  /// Every host's domains: the preferences folder itself.
+  case any
+  /// This machine's domains.
+  case current
+  /// The domains of the host `NAME`.
+  case named(String)
+
+  /// The folder of per-host domains, inside the preferences folder.
+  package static let folder = "ByHost"
+
+  /// Where the machine's ID is read from, in order.
+  static let machineIDFiles = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
+
+  /// This machine's ID as a UUID (`3D1219C7-C4C5-404A-AA1F-6D2A48ADFDA4`), as macOS names
+  /// ByHost files: from the first machine ID file that holds 32 hex digits.
+  package static func currentHostID() throws(DefaultsError) -> String {
+    for path in machineIDFiles {
+      guard
+        case .success(let data) = Result(catching: { () throws(FileAccess.Failure) in
+          try FileAccess.readFile(path, limit: 4096)
+        })
+      else { continue }
+      if let id = uuid(fromMachineID: String(decoding: data, as: UTF8.self)) { return id }
+    }
+    throw .cannotRead(
+      path: machineIDFiles.joined(separator: " or "),
+      reason: "no machine ID for -currentHost's ByHost domains (name the host with -host NAME)")
+  }
+
+  /// 32 hex digits (a machine ID file's line) as an upper-case UUID; nil for anything else.
+  package static func uuid(fromMachineID text: String) -> String? {
+    let digits = String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingWhitespace()
+    guard digits.utf8.count == 32, digits.utf8.allSatisfy({ $0.isHexDigit }) else { return nil }
+    let upper = digits.uppercased()
+    var parts: [Substring] = []
+    var start = upper.startIndex
+    for length in [8, 4, 4, 4, 12] {
+      let end = upper.index(start, offsetBy: length)
+      parts.append(upper[start..<end])
+      start = end
+    }
+    return parts.joined(separator: "-")
+  }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
   }
 }
 

@@ -1,6 +1,12 @@
 import LegacyDefaults
 import PropertyList
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// `find WORD`: every domain of the preferences folder searched for keys and values that
 /// contain a word, ignoring case.
 package struct DomainSearch: Sendable {
@@ -20,10 +26,10 @@ package struct DomainSearch: Sendable {
   package func run(resolver: DomainResolver) throws(ToolError) -> [(
     domain: String, result: Result
   )] {
-    let (folder, names) = try resolver.domainNames()
+    let names = try resolver.domainNames().names
     var results: [(domain: String, result: Result)] = []
     for name in names {
-      let file = DomainFile(url: folder.appendingPathComponent(name + ".plist"))
+      let file = DomainFile(url: URL(fileURLWithPath: try resolver.path(name)))
       do {
         let (values, _) = try file.domainDocument()
         var matches = PlistDictionary()

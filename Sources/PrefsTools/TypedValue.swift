@@ -108,7 +108,9 @@ package enum TypedValue {
 
   /// The value words of `write KEY …` (`prefs` and `defaults`): `[-TYPE] VALUE`, `-array
   /// V…`, `-dict K V…`, or one word: a property list when it starts with `{ ( < "`, else a
-  /// string.
+  /// string. Inside `-array` and `-dict` each value is read as defaults(1) reads it: a value
+  /// word by the same rule (`'{"tile-type"="spacer-tile";}'` is a dictionary) or a type flag
+  /// and its word (`-dict General -bool true`); see ``elements(_:spelling:)``.
   package static func parse(_ words: [String], spelling: Spelling) throws(ToolError)
     -> PlistValue
   {
@@ -122,19 +124,72 @@ package enum TypedValue {
     }
     switch kind {
     case .array:
-      return .array(rest.map(PlistValue.string))
+      return .array(try elements(rest, spelling: spelling))
     case .dictionary:
-      guard rest.count % 2 == 0 else { throw .usage("\(first) takes key value pairs") }
-      var dictionary = PlistDictionary()
-      for index in stride(from: 0, to: rest.count, by: 2) {
-        dictionary[rest[index]] = .string(rest[index + 1])
-      }
-      return .dictionary(dictionary)
+      return .dictionary(try entries(rest, spelling: spelling))
     default:
       guard rest.count == 1, let text = rest.first else {
         throw .usage("\(first) takes exactly one value")
       }
       return try value(kind, text, flag: first, spelling: spelling)
+    }
+  }
+
+  /// The elements after `-array` or `-array-add`: each a value word (``literal(_:)``) or a
+  /// type flag and the word after it (`-int 5`, `-string -bool`). An array or dictionary flag
+  /// inside is refused: defaults(1) does not nest them (a nested value is written as a literal,
+  /// `'(a, b)'` or `'{k = v;}'`).
+  package static func elements(_ words: [String], spelling: Spelling) throws(ToolError)
+    -> [PlistValue]
+  {
+    var values: [PlistValue] = []
+    var index = 0
+    while index < words.count {
+      values.append(try element(words, at: &index, spelling: spelling))
+    }
+    return values
+  }
+
+  /// The entries after `-dict` or `-dict-add`: a key (a word, or `-string` and a word: keys
+  /// are strings) and its value, as an element of ``elements(_:spelling:)``.
+  package static func entries(_ words: [String], spelling: Spelling) throws(ToolError)
+    -> PlistDictionary
+  {
+    var dictionary = PlistDictionary()
+    var index = 0
+    while index < words.count {
+      var key = words[index]
+      index += 1
+      if let kind = kind(ofFlag: key, in: spelling) {
+        guard kind == .string, index < words.count else {
+          throw .usage("Dictionary keys must be strings: \(key) is not a key")
+        }
+        key = words[index]
+        index += 1
+      }
+      guard index < words.count else { throw .usage("Key \(key) lacks a corresponding value") }
+      dictionary[key] = try element(words, at: &index, spelling: spelling)
+    }
+    return dictionary
+  }
+
+  /// The value at `index` (a value word, or a type flag and its word), `index` moved past it.
+  private static func element(_ words: [String], at index: inout Int, spelling: Spelling)
+    throws(ToolError) -> PlistValue
+  {
+    let word = words[index]
+    index += 1
+    guard let kind = kind(ofFlag: word, in: spelling) else { return try literal(word) }
+    switch kind {
+    case .array, .dictionary, .propertyList, .json:
+      throw .usage(
+        "Cannot nest composite types (arrays and dictionaries): \(word) inside an array or "
+          + "dictionary (write the nested value as a literal: '(a, b)' or '{k = v;}')")
+    default:
+      guard index < words.count else { throw .usage("\(word) takes a value") }
+      let text = words[index]
+      index += 1
+      return try value(kind, text, flag: word, spelling: spelling)
     }
   }
 

@@ -177,23 +177,27 @@ extension Bench {
   /// of the work measured.
   @discardableResult
   func time(_ command: [String], environment: [String: String]? = nil) throws -> Double {
-    var actions = posix_spawn_file_actions_t()
+    // Darwin's posix_spawn_file_actions_t is an opaque pointer; glibc's and musl's a struct.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-    defer { for pointer in envp ?? [] { free(pointer) } }
+    // This process's environment when none is given (`environ` is not declared on Darwin).
+    let envp =
+      (environment ?? ProcessInfo.processInfo.environment).map {
+        strdup("\($0.key)=\($0.value)")
+      } + [nil]
+    defer { for pointer in envp { free(pointer) } }
     var pid = pid_t()
     let start = DispatchTime.now().uptimeNanoseconds
-    let spawned =
-      if let envp {
-        posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-      } else {
-        posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-      }
+    let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
     guard spawned == 0 else { throw BenchError(description: "cannot start \(command[0])") }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}

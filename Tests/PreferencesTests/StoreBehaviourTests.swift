@@ -103,6 +103,26 @@ import Testing
     #expect(store[Keys.soundEnabled] == false)
   }
 
+  /// A locator given to `init(domain:locator:)` is where the domain lives, on every platform
+  /// (on Apple platforms too, where no locator means the `UserDefaults` suite): the file is read
+  /// back by python's plistlib, not by prefs.
+  @Test(.enabled(if: Tools.python || External.required, "needs python3"))
+  func domainLivesWhereTheLocatorSays() throws {
+    let folder = try TemporaryFolder()
+    let locator = DomainLocator(platform: .linux, environment: ["XDG_CONFIG_HOME": folder.url.path])
+    let store = try PreferencesStore(domain: "com.example.located", locator: locator)
+    store[Keys.rankingSize] = 12
+    let file = folder.file("com.example.located.plist").path
+    let result = try External.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import plistlib,sys; print(plistlib.load(open(sys.argv[1],'rb'))['ranking.size'])", file,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.output == "12\n")
+  }
+
   @Test func seed002KeysCarryTheLegacyDefaults() {
     let store = PreferencesStore.inMemory()
     #expect(store[Keys.soundEnabled] == true)

@@ -57,6 +57,41 @@ import Testing
         ["defaults", "domains"],
         ["defaults", "find", "lucas"],
         ["defaults", "export", "com.example.app", "-"],
+        // As macOS: a boolean read alone is 1; literals and typed values inside -array and
+        // -dict are values (the Dock's spacer tile is a dictionary); per-host domains.
+        ["defaults", "read", "com.example.app", "enabled"],
+        ["defaults", "read", "com.example.app", "ratio"],
+        [
+          "defaults", "write", "com.example.app", "persistent-apps", "-array-add",
+          "{\"tile-type\"=\"spacer-tile\";}",
+        ],
+        [
+          "defaults", "write", "com.example.app", "persistent-apps", "-array-add",
+          "<dict><key>tile-type</key><string>small-spacer-tile</string></dict>",
+        ],
+        [
+          "defaults", "write", "com.example.app", "FXInfoPanesExpanded", "-dict", "General",
+          "-bool",
+          "true", "OpenWith", "-bool", "true",
+        ],
+        [
+          "defaults", "write", "com.example.app", "orderedItems", "-array", "-int", "1", "-float",
+          "0",
+        ],
+        ["defaults", "read", "com.example.app", "persistent-apps"],
+        ["defaults", "read-type", "com.example.app", "persistent-apps"],
+        ["defaults", "read", "com.example.app"],
+        ["defaults", "-currentHost", "write", "-g", "com.apple.mouse.tapBehavior", "-int", "1"],
+        ["defaults", "-currentHost", "write", "com.apple.screensaver", "idleTime", "-int", "0"],
+        ["defaults", "-currentHost", "read", "com.apple.screensaver"],
+        ["defaults", "-currentHost", "read", "-g", "com.apple.mouse.tapBehavior"],
+        ["defaults", "-currentHost", "domains"],
+        [
+          "defaults", "-host", "office-mac", "write", "com.apple.screensaver", "idleTime", "-int",
+          "300",
+        ],
+        ["defaults", "-host", "office-mac", "read", "com.apple.screensaver", "idleTime"],
+        ["defaults", "read", "com.apple.screensaver"],
       ]),
     Scenario(
       name: "defaults-errors",
@@ -70,7 +105,11 @@ import Testing
         ["defaults", "write", "com.example.app", "k", "-int", "ten"],
         ["defaults", "write", "com.example.app", "{not a plist"],
         ["defaults", "frobnicate"],
-        ["defaults", "-currentHost", "read"],
+        // Adding to a value of another type changes nothing, as macOS refuses it.
+        ["defaults", "write", "com.example.app", "size", "-array-add", "6"],
+        ["defaults", "write", "com.example.app", "k", "-array", "a", "-array", "b"],
+        ["defaults", "write", "com.example.app", "k", "-dict", "General", "-bool"],
+        ["defaults", "-host"],
       ]),
     // plutil(1): "-lint … check the named property list files for syntax errors" (the
     // default command), "-p … print property list in a human-readable fashion", key paths of

@@ -52,15 +52,58 @@ import Testing
     #expect(try TypedValue.parse(words, spelling: spelling) == expected)
   }
 
+  /// Inside -array and -dict, values as defaults(1) reads them: literals and typed values.
+  @Test(arguments: [
+    (
+      ["-array", "-int", "1", "(a, b)", "{k = v;}"], PlistValue.array([1, ["a", "b"], ["k": "v"]])
+    ),
+    (["-array-add", "<integer>3</integer>", "-string", "-bool"], PlistValue.array([3, "-bool"])),
+    (
+      ["-dict", "General", "-bool", "true", "-string", "k", "-data", "0a"],
+      PlistValue.dictionary(["General": true, "k": .data(Data([0x0a]))])
+    ),
+  ])
+  func compositesHoldLiteralsAndTypedValues(_ words: [String], _ expected: PlistValue) throws {
+    #expect(try TypedValue.parse(words, spelling: .defaults) == expected)
+    if words[0] != "-array-add" {
+      #expect(try TypedValue.parse(words, spelling: .prefs) == expected)
+    }
+  }
+
   @Test(arguments: [
     (["-bool", "maybe"], TypedValue.Spelling.prefs), (["-int", "1.5"], .defaults),
     (["-data", "abc"], .defaults), (["-data", "zz"], .prefs), (["-dict", "k"], .defaults),
     (["-array-add", "x"], .prefs), (["-float", "x"], .prefs),
+    (["-array", "a", "-dict", "k", "v"], .defaults), (["-dict", "-int", "1", "v"], .defaults),
+    (["-dict", "k", "-bool"], .defaults), (["-array", "{unclosed"], .defaults),
   ])
   func aValueThatIsNotWhatItsFlagSaysIsRefused(
     _ words: [String], _ spelling: TypedValue.Spelling
   ) {
     #expect(throws: ToolError.self) { try TypedValue.parse(words, spelling: spelling) }
+  }
+
+  /// Per-host domains: `ByHost/<domain>.<host>.plist` in the preferences folder (macOS:
+  /// `ByHost/<domain>.<hardware UUID>.plist`), the machine ID written as a UUID.
+  @Test func aHostsDomainsAreItsByHostFiles() throws {
+    let folder = try TemporaryFolder()
+    let locator = DomainLocator(
+      platform: .linux, environment: ["XDG_CONFIG_HOME": folder.url.path])
+    let resolver = DomainResolver(locator: locator, userDefaults: nil, host: .named("office"))
+    let file = folder.url.appendingPathComponent("ByHost/com.x.office.plist").path
+    #expect(try resolver.path("com.x") == file)
+    #expect(try resolver.path("./com.x") == "./com.x")
+    #expect(resolver.isInPreferencesFolder(file))
+    _ = try DomainEditor(try resolver.domain("com.x"), resolver: resolver).set(1, forKey: "k")
+    #expect(try resolver.domainNames().names == ["com.x"])
+    #expect(try DomainResolver(locator: locator, userDefaults: nil).domainNames().names == [])
+    #expect(throws: ToolError.self) {
+      try DomainResolver(locator: locator, userDefaults: nil, host: .named("a/b")).path("com.x")
+    }
+    #expect(
+      HostScope.uuid(fromMachineID: "3d1219c7c4c5404aaa1f6d2a48adfda4\n")
+        == "3D1219C7-C4C5-404A-AA1F-6D2A48ADFDA4")
+    #expect(HostScope.uuid(fromMachineID: "not an id") == nil)
   }
 
   @Test func plutilDataIsBase64() throws {

@@ -2,6 +2,14 @@ import Foundation
 import LegacyDefaults
 import Preferences
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // A writer process for the durability tests (a real process, so locks, kills and exits are
 // real). Modes:
 //   write-keys FILE PREFIX COUNT   set PREFIX-i = i and synchronize, for i in 0..<COUNT
@@ -71,7 +79,13 @@ do {
   case "full-disk" where args.count == 2:
     signal(SIGXFSZ, SIG_IGN)
     var limit = rlimit(rlim_cur: 1024, rlim_max: 1024)
-    setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+    // glibc types the resource as an enum (`__rlimit_resource_t`); Darwin and musl take the
+    // macro's `Int32`.
+    #if canImport(Glibc)
+      setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+    #else
+      setrlimit(RLIMIT_FSIZE, &limit)
+    #endif
     try store.set(String(repeating: "x", count: 100_000), forKey: "big")
     do {
       try store.synchronizeOrThrow()

@@ -222,7 +222,9 @@ public final class LegacyDriver: Sendable {
 
   /// Runs the driver with `arguments` on a defaults folder holding `file` (if given) as the
   /// driver's domain; returns its output and the domain file afterwards.
-  public func run(_ arguments: [String], file: URL?) throws -> (ProcessResult, Data?) {
+  public func run(_ arguments: [String], file: URL?, input: Data? = nil) throws -> (
+    ProcessResult, Data?
+  ) {
     let folder = try TemporaryFolder()
     let defaults = folder.url.appendingPathComponent("Defaults")
     try FileManager.default.createDirectory(at: defaults, withIntermediateDirectories: true)
@@ -232,7 +234,7 @@ public final class LegacyDriver: Sendable {
     try "GNUSTEP_USER_DEFAULTS_DIR=\(defaults.path)\nGNUSTEP_USER_DIR=\(folder.url.path)/GNUstep\n"
       .write(to: conf, atomically: true, encoding: .utf8)
     let result = try External.run(
-      executable, arguments,
+      executable, arguments, input: input,
       environment: [
         "GNUSTEP_CONFIG_FILE": conf.path, "HOME": folder.url.path, "TZ": "UTC", "LC_ALL": "C",
       ])
