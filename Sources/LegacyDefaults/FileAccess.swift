@@ -57,7 +57,7 @@ package enum FileAccess {
 
   }
 
-  static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+  package static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
   /// A Foundation error as a person reads it: the POSIX reason under a `CocoaError` (never its
   /// `CocoaError(code:userInfo:)` dump).

@@ -238,6 +238,44 @@ extension Prefs {
       options: [Options.json.spec], operands: [.word],
       run: { (i, c) throws(CommandFailure) in try Find.run(i.arguments, console: c) }),
     CommandSpec(
+      name: "diff", summary: "the defaults commands that turn one domain into another",
+      synopsis: ["A B [--json]"],
+      discussion: """
+        Compares two domains or files (a domain and an export of it, two users' files, a file
+        before and after) key by key, values exactly, and prints the `defaults` commands that
+        turn A into B: `defaults write A key -float 2.5`, `defaults delete A key`; a container
+        or data as a literal `defaults` reads back exactly, a date as -date. --json prints one
+        object a line ({"domain", "key", "change": "set" or "removed", "old", "new"}).
+        Exit 0 when they are the same, 1 when they differ, 66 when one does not exist.
+        """,
+      options: [Options.json.spec], operands: [.domain, .domain],
+      run: { (i, c) throws(CommandFailure) in try Diff.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "watch", summary: "print each change of domains as it happens",
+      synopsis: ["DOMAIN|FILE... [--json] [--count N]", "--all [--json] [--count N]"],
+      discussion: """
+        Prints each change of the domains (or, with --all, of every domain of the preferences
+        folder, new ones too) as it happens, as the `defaults` command that makes it (as diff
+        prints them), until interrupted, or until --count N changes were printed. --json
+        prints one object a line. A domain named that does not exist is exit 1.
+        """,
+      options: [Options.all.spec, Options.json.spec, Options.count.spec], operands: [.domain],
+      run: { (i, c) throws(CommandFailure) in try Watch.run(i.arguments, console: c) }),
+    CommandSpec(
+      name: "edit", summary: "edit a domain as text, applied key by key under its lock",
+      synopsis: ["DOMAIN|FILE [--format xml|openstep]"],
+      discussion: """
+        Opens the domain as text (XML, or OpenStep text, GNUstep's typed text where a value
+        needs it) in $VISUAL, else $EDITOR, else vi. When the editor exits the text is checked:
+        an error says where it broke, and on a terminal you may edit again or abort; nothing is
+        written until it parses. Then only the keys you changed are applied, as one locked
+        update, so keys another process changed meanwhile are kept; a key you changed that
+        another writer changed too keeps the other writer's value and is reported (exit 75).
+        An editor that fails changes nothing (exit 1).
+        """,
+      options: [Options.editFormat.spec], operands: [.domain],
+      run: { (i, c) throws(CommandFailure) in try Edit.run(i.arguments, console: c) }),
+    CommandSpec(
       name: "lint", summary: "check that files parse (exit 65 if any does not)",
       synopsis: ["FILE|DOMAIN... [--json]"],
       discussion: """

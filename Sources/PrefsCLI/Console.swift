@@ -24,10 +24,13 @@ public protocol Console: AnyObject {
   /// Whether standard output is a terminal (binary output is refused there, as `plutil`
   /// refuses it).
   var outputIsTerminal: Bool { get }
+  /// Whether standard input is a terminal (a question may be asked there: `edit`).
+  var inputIsTerminal: Bool { get }
 }
 
 extension Console {
   public func out(_ text: String) { out(Data(text.utf8)) }
+  public var inputIsTerminal: Bool { false }
   func line(_ text: String) { out(text + "\n") }
   func message(_ text: String) { err("prefs: " + text + "\n") }
 }
@@ -49,6 +52,7 @@ public final class StandardConsole: Console {
   }
   public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
   public var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  public var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 }
 
 /// Collects what a command writes (for tests and for embedding).

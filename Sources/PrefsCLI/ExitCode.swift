@@ -19,6 +19,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case cannotCreate = 73
   /// Reading or writing failed.
   case ioError = 74
+  /// Try again: another writer changed what this command changed (`edit`).
+  case temporaryFailure = 75
 }
 
 extension ExitCode {
@@ -29,7 +31,8 @@ extension ExitCode {
     format cannot hold); 66 an input that does not exist or cannot be read (the FILE of lint,
     convert, migrate, export and import, a plan, or a domain file that cannot be read);
     73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
-    74 I/O error.
+    74 I/O error. diff: 0 same, 1 different. edit: 1 when the editor fails (nothing changed),
+    75 when another writer changed a key you edited (its value kept, reported).
     """
 }
 

@@ -2,6 +2,12 @@ import LegacyDefaults
 import PrefsTools
 import PropertyList
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// What one run of the command works with: where domain names resolve (`--layout`) and how
 /// they reach `UserDefaults`.
 enum Run {
@@ -19,6 +25,9 @@ enum Run {
   static let layouts: [(word: String, platform: DefaultsPlatform)] = [
     ("xdg", .linux), ("linux", .linux), ("macos", .macOS), ("gnustep", .gnustep),
   ]
+
+  /// The environment (read when a verb needs it: it is not read at every start).
+  static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
   /// The resolver of FILE|DOMAIN words for this run. (The locator reads the whole
   /// environment: it is made only for a verb that names a file or a domain.)

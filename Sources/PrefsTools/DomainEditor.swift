@@ -281,3 +281,80 @@ package struct DomainEditor: Sendable {
     }
   }
 }
+
+/// A key both an edit and another writer changed: the other writer's value is kept.
+package struct EditConflict: Sendable, Hashable {
+  package var key: String
+  /// What the domain holds now (nil: removed).
+  package var now: PlistValue?
+  /// What the edit wanted (nil: removed).
+  package var yours: PlistValue?
+}
+
+extension DomainEditor {
+  /// Applies `diff`, made against `base` (the domain as it was when the edit began), as one
+  /// locked update: a key another writer changed since `base` keeps its value and is
+  /// returned as a conflict, never overwritten; every other key takes the edit's value.
+  package func apply(_ diff: DomainDiff, over base: PlistDictionary) throws(ToolError) -> (
+    recoveries: [CorruptFileRecovery], conflicts: [EditConflict]
+  ) {
+    func same(_ a: PlistValue?, _ b: PlistValue?) -> Bool {
+      switch (a, b) {
+      case (nil, nil): true
+      case (let a?, let b?): DomainDiff.same(a, b)
+      default: false
+      }
+    }
+    var conflicts: [EditConflict] = []
+    let recoveries = try update { current in
+      conflicts = []
+      var changes = DomainChanges()
+      for change in diff.changes {
+        let key = change.key
+        let yours: PlistValue? = if case .set(_, _, let new) = change { new } else { nil }
+        let now = current.values[key]
+        if same(now, yours) { continue }
+        guard same(now, base[key]) else {
+          conflicts.append(EditConflict(key: key, now: now, yours: yours))
+          continue
+        }
+        changes[key] = .some(yours)
+      }
+      return changes
+    }
+    return (recoveries, conflicts)
+  }
+}
+
+/// A temporary file holding text to edit (mode 0600, in `folder`), read back after.
+package struct TemporaryText: Sendable {
+  package let path: String
+
+  package init(_ text: String, suffix: String, in folder: String) throws(ToolError) {
+    var template = Array((folder + "/prefs-edit-XXXXXX" + suffix).utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemps(base, Int32(suffix.utf8.count))
+    }
+    guard fd >= 0 else {
+      throw .output(.cannotCreate(path: folder, reason: FileAccess.errnoText(errno)))
+    }
+    defer { close(fd) }
+    path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let written = FileAccess.writeAll(Data(text.utf8), to: fd)
+    if written != 0 {
+      unlink(path)
+      throw .output(.io(path: path, reason: FileAccess.errnoText(written)))
+    }
+  }
+
+  package func read() throws(ToolError) -> Data {
+    do {
+      return try FileAccess.readFile(path, limit: PlistLimits.default.maxInputBytes)
+    } catch {
+      throw .read(.file(error))
+    }
+  }
+
+  package func remove() { unlink(path) }
+}

@@ -17,6 +17,9 @@ import Testing
     var name: String
     /// Each line's words; the first is the program (`prefs`, `defaults`, `plutil`).
     var lines: [[String]]
+    /// A command started before the lines, running while they do (`prefs watch … --count N`),
+    /// its transcript last.
+    var beside: [String]? = nil
     var testDescription: String { name }
   }
 
@@ -170,6 +173,25 @@ import Testing
         ["prefs", "convert", "com.example.app", "--to", "json"],
         ["prefs", "frob"],
       ]),
+    // A domain's changes as the defaults commands that make them: between two domains, and
+    // as they happen.
+    Scenario(
+      name: "prefs-changes",
+      lines: [
+        ["prefs", "write", "com.example.copy", "name", "Lucas"],
+        ["prefs", "write", "com.example.copy", "size", "-int", "5"],
+        ["prefs", "diff", "com.example.copy", "com.example.app"],
+        ["prefs", "diff", "com.example.app", "com.example.copy", "--json"],
+        ["prefs", "diff", "com.example.app", "com.example.app"],
+        ["prefs", "diff", "com.example.app", "com.example.missing"],
+        // Each change apart from the next (`sleep`: the watch looks every 0.1 s).
+        ["prefs", "write", "com.example.app", "size", "-int", "6"], ["sleep", "0.5"],
+        ["prefs", "write", "com.example.app", "note", "it's 5 o'clock"], ["sleep", "0.5"],
+        ["prefs", "defaults", "write", "com.example.app", "colors", "-array-add", "blue"],
+        ["sleep", "0.5"], ["prefs", "delete", "com.example.app", "ratio"],
+        ["prefs", "watch"],
+      ],
+      beside: ["prefs", "watch", "com.example.app", "--count", "4"]),
   ]
 
   static func transcript(_ scenario: Scenario) throws -> String {
@@ -184,21 +206,52 @@ import Testing
         atPath: link.appendingPathComponent(name).path, withDestinationPath: binary)
     }
     var text = ""
+    let environment = ["XDG_CONFIG_HOME": folder.url.path, "TZ": "UTC"]
+    var beside: (process: Process, out: Pipe, err: Pipe)?
+    if let words = scenario.beside {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = Array(words.dropFirst())
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let out = Pipe()
+      let err = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      try process.run()
+      // Its first look at the domain comes before the first line changes it.
+      usleep(1_000_000)
+      beside = (process, out, err)
+    }
     for words in scenario.lines {
+      if words.first == "sleep", let seconds = Double(words[1]) {
+        usleep(UInt32(seconds * 1_000_000))
+        continue
+      }
       let program =
         words[0] == "prefs" ? binary : link.appendingPathComponent(words[0]).path
       let arguments = words.dropFirst().map {
         $0.replacingOccurrences(of: "$TMP", with: folder.url.path)
       }
-      let result = try External.run(
-        program, arguments,
-        environment: ["XDG_CONFIG_HOME": folder.url.path, "TZ": "UTC"])
+      let result = try External.run(program, arguments, environment: environment)
       text += "$ " + words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
       text += "status: \(result.status)\n"
       if !result.stdout.isEmpty { text += "stdout:\n" + result.output }
       if !result.stderr.isEmpty { text += "stderr:\n" + result.stderr }
       if !text.hasSuffix("\n") { text += "\n" }
       text += "\n"
+    }
+    if let (process, out, err) = beside, let words = scenario.beside {
+      let deadline = Date().addingTimeInterval(20)
+      while process.isRunning, Date() < deadline { usleep(50_000) }
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+      text += "$ " + words.joined(separator: " ") + "   (beside the lines above)\n"
+      text += "status: \(process.terminationStatus)\n"
+      let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      if !output.isEmpty { text += "stdout:\n" + output }
+      if !errors.isEmpty { text += "stderr:\n" + errors }
+      if !text.hasSuffix("\n") { text += "\n" }
     }
     return text.replacingOccurrences(of: folder.url.path, with: "$TMP")
   }

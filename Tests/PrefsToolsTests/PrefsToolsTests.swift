@@ -158,3 +158,41 @@ import Testing
     #expect(try editor.value(forKey: "z").value == 1)
   }
 }
+
+/// Changes as values: exact comparison, keys by their bytes.
+@Suite struct DomainDiffTests {
+  @Test func valuesAreComparedExactly() {
+    #expect(DomainDiff.same(.real(.nan), .real(.nan)))
+    #expect(!DomainDiff.same(.real(0.0), .real(-0.0)))
+    #expect(!DomainDiff.same(.integer(1), .real(1)))
+    #expect(!DomainDiff.same(["a": [1, 2]], ["a": [1, 3]]))
+    #expect(DomainDiff.same(["a": [1, ["b": .real(.nan)]]], ["a": [1, ["b": .real(.nan)]]]))
+  }
+
+  @Test func aDiffSetsAndRemovesInKeyOrder() {
+    let old: PlistDictionary = ["b": 1, "a": 2, "gone": true, "é": 1]
+    let new: PlistDictionary = ["a": 2, "b": 3, "e\u{301}": 1, "é": 1, "new": []]
+    let diff = DomainDiff(from: old, to: new)
+    #expect(
+      diff.changes == [
+        .set(key: "b", old: 1, new: 3), .set(key: "e\u{301}", old: nil, new: 1),
+        .removed(key: "gone", old: true), .set(key: "new", old: nil, new: []),
+      ])
+    #expect(diff.domainChanges.applied(to: old) == new)
+  }
+
+  /// The commands `defaults` reads back: shell words, and the literal of what no flag holds.
+  @Test func commandsAreShellWordsDefaultsReadsBack() {
+    #expect(
+      DefaultsCommand.line(.set(key: "k", old: nil, new: "it's"), domain: "com.x")
+        == #"defaults write com.x k -string 'it'\''s'"#)
+    #expect(
+      DefaultsCommand.line(.removed(key: "a b", old: 1), domain: "com.x")
+        == "defaults delete com.x 'a b'")
+    #expect(DefaultsCommand.argument(.real(2.5)) == "-float 2.5")
+    #expect(DefaultsCommand.argument(.data(Data([0xca, 0xfe]))) == "-data cafe")
+    #expect(
+      DefaultsCommand.argument(["x": [1]])
+        == "'<dict><key>x</key><array><integer>1</integer></array></dict>'")
+  }
+}

@@ -1,0 +1,158 @@
+import LegacyDefaults
+import PrefsTools
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `prefs edit DOMAIN|FILE [--format xml|openstep]`: the domain as text in `$VISUAL` or
+/// `$EDITOR`, checked when the editor exits, then applied as its changes under the domain's
+/// lock, so that keys another process changed meanwhile are kept.
+enum Edit {
+  /// Exit status when another writer changed a key the edit changed too (that key is kept as
+  /// the other writer left it, and reported): EX_TEMPFAIL, edit again.
+  static let conflict = ExitCode.temporaryFailure
+
+  static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
+    guard args.positional.count == 1, let word = args.positional.first else {
+      throw CommandFailure(.usage, "edit takes one domain or file")
+    }
+    let format = try args[Options.editFormat] ?? .xml
+    let editor = try Run.editor(word)
+    let base = try ChangePrinter.values(editor)
+    let (textFormat, text) = try render(base, format, path: editor.domain.name)
+    let folder = Run.environment()["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    let file = try attempt { () throws(ToolError) in
+      try TemporaryText(text, suffix: textFormat == .xml ? ".plist" : ".txt", in: folder)
+    }
+    defer { file.remove() }
+    let program = editorCommand(Run.environment())
+
+    var edited: PlistDictionary
+    while true {
+      let status = run(program, file.path)
+      guard status == 0 else {
+        throw CommandFailure(
+          .notFound, "the editor (\(program)) exited with status \(status): nothing was changed")
+      }
+      do throws(CommandFailure) {
+        edited = try parse(try attempt { () throws(ToolError) in try file.read() }, path: file.path)
+        break
+      } catch {
+        console.message(error.message)
+        guard console.inputIsTerminal, ask("edit again (e) or abort (a)? ", console) == "e" else {
+          throw CommandFailure(error.code, "nothing was changed: " + error.message)
+        }
+      }
+    }
+    let diff = DomainDiff(from: base, to: edited)
+    guard !diff.isEmpty else {
+      console.message("no change")
+      return .ok
+    }
+    let (recoveries, conflicts) = try attempt { () throws(ToolError) in
+      try editor.apply(diff, over: base)
+    }
+    console.report(recoveries)
+    for conflict in conflicts {
+      console.message(
+        "\(conflict.key): another writer changed it while you edited (now "
+          + describe(conflict.now) + "); your edit (" + describe(conflict.yours)
+          + ") was not applied")
+    }
+    return conflicts.isEmpty ? .ok : conflict
+  }
+
+  static func describe(_ value: PlistValue?) -> String {
+    value.map { DefaultsCommand.argument($0) } ?? "removed"
+  }
+
+  /// The domain as text: XML, or OpenStep text (GNUstep's typed text when a value needs it).
+  static func render(_ values: PlistDictionary, _ format: PlistFormat, path: String)
+    throws(CommandFailure) -> (PlistFormat, String)
+  {
+    let target = format == .xml ? .xml : DomainFile.format(for: values, current: .openStep)
+    do {
+      let data = try PropertyList.write(.dictionary(values), as: target)
+      return (target, String(decoding: data, as: UTF8.self))
+    } catch {
+      throw CommandFailure(error, path: path)
+    }
+  }
+
+  /// The edited text as a domain: a property list whose top level is a dictionary with keys
+  /// a domain keeps apart; an error says where it broke.
+  static func parse(_ data: Data, path: String) throws(CommandFailure) -> PlistDictionary {
+    let document: PlistDocument
+    do {
+      document = try PropertyList.read(data)
+    } catch {
+      throw CommandFailure(.dataError, "the edited text does not parse: \(error)")
+    }
+    return try Read.domain(document, path: "the edited text")
+  }
+
+  /// `$VISUAL`, else `$EDITOR`, else `vi` (a command line: it may hold options).
+  static func editorCommand(_ environment: [String: String]) -> String {
+    for name in ["VISUAL", "EDITOR"] {
+      if let value = environment[name], !value.trimmingWhitespace().isEmpty { return value }
+    }
+    return "vi"
+  }
+
+  /// Runs `command FILE` through `/bin/sh` on this terminal; its exit status (128 + the signal
+  /// that ended it).
+  static func run(_ command: String, _ file: String) -> Int32 {
+    let argv = ["/bin/sh", "-c", command + " \"$1\"", "sh", file]
+    let envp = Run.environment().map { "\($0.key)=\($0.value)" }
+    var pid = pid_t()
+    let argvStrings = argv.map { strdup($0) }
+    let envpStrings = envp.map { strdup($0) }
+    defer { for pointer in argvStrings + envpStrings { free(pointer) } }
+    var arguments = argvStrings + [nil]
+    var environment = envpStrings + [nil]
+    let spawned = arguments.withUnsafeMutableBufferPointer { a in
+      environment.withUnsafeMutableBufferPointer { e -> Int32 in
+        guard let argv = a.baseAddress, let envp = e.baseAddress else { return -1 }
+        return posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
+      }
+    }
+    guard spawned == 0 else { return 127 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR { return 127 }
+    }
+    if status & 0x7f == 0 { return (status >> 8) & 0xff }
+    return 128 + (status & 0x7f)
+  }
+
+  /// A line answered on standard input after `question` on standard error (nil at its end).
+  static func ask(_ question: String, _ console: Console) -> String? {
+    console.err(question)
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while read(STDIN_FILENO, &byte, 1) == 1 {
+      if byte == UInt8(ascii: "\n") { break }
+      line.append(byte)
+    }
+    let answer = String(decoding: line, as: UTF8.self).trimmingWhitespace().lowercased()
+    return answer.first.map(String.init)
+  }
+}
+
+/// The options of `edit`.
+extension Options {
+  static let editFormat = Option<PlistFormat>.choice(
+    "--format", value: "FORMAT", among: [.xml, .openStep],
+    help: "the text to edit: xml (default) or openstep (GNUstep's typed text when needed)")
+}
