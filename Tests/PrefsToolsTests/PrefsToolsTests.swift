@@ -63,12 +63,17 @@ import Testing
     #expect(throws: ToolError.self) { try TypedValue.parse(words, spelling: spelling) }
   }
 
+  /// plutil's `-data` is base64, decoded as Foundation decodes it for plutil (characters that
+  /// are not base64 skipped); text that is no base64 at all is refused.
   @Test func plutilDataIsBase64() throws {
     #expect(
       try TypedValue.value(.data, "AAE=", flag: "-data", spelling: .plutil)
         == .data(Data([0, 1])))
+    let skipping = try #require(Data(base64Encoded: "0a0b!", options: .ignoreUnknownCharacters))
+    #expect(
+      try TypedValue.value(.data, "0a0b!", flag: "-data", spelling: .plutil) == .data(skipping))
     #expect(throws: ToolError.self) {
-      try TypedValue.value(.data, "0a0b!", flag: "-data", spelling: .plutil)
+      try TypedValue.value(.data, "A", flag: "-data", spelling: .plutil)
     }
   }
 
