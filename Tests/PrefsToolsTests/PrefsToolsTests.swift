@@ -77,22 +77,34 @@ import Testing
     }
   }
 
+  /// plutil(1): "a numerical path component applied to an array will act on the object at
+  /// that index in the array or insert it into the array if the numerical path component is
+  /// the last one in the key path"; `\.` is a dot inside a key.
   @Test func keyPathsReadAndEditNestedValues() throws {
     var root: PlistValue = ["a": ["b.c": ["x", "y"]]]
-    let path = try KeyPath("a.b\\.c.1")
+    let path = KeyPath("a.b\\.c.1")
     #expect(path.components == ["a", "b.c", "1"])
-    #expect(try path.value(in: root) == "y")
-    try path.set("z", in: &root, inserting: false, appending: false)
-    #expect(try path.value(in: root) == "z")
-    try KeyPath("a.b\\.c").set("w", in: &root, inserting: false, appending: true)
-    #expect(try KeyPath("a.b\\.c").value(in: root) == ["x", "z", "w"])
+    #expect(path.description == "a.b\\.c.1")
+    #expect(path.value(in: root) == "y")
+    try path.insert("z", in: &root, replacing: false, appending: false)
+    #expect(KeyPath("a.b\\.c").value(in: root) == ["x", "z", "y"])
+    try path.insert("w", in: &root, replacing: true, appending: false)
+    #expect(KeyPath("a.b\\.c").value(in: root) == ["x", "w", "y"])
+    try KeyPath("a.b\\.c").insert("v", in: &root, replacing: false, appending: true)
+    #expect(KeyPath("a.b\\.c").value(in: root) == ["x", "w", "y", "v"])
     try KeyPath("a.b\\.c.0").remove(from: &root)
-    #expect(try KeyPath("a.b\\.c").value(in: root) == ["z", "w"])
-    #expect(throws: KeyPathError.self) { try KeyPath("a.nope").value(in: root) }
-    #expect(throws: KeyPathError.self) {
-      try KeyPath("a").set("v", in: &root, inserting: true, appending: false)
+    #expect(KeyPath("a.b\\.c").value(in: root) == ["w", "y", "v"])
+    #expect(KeyPath("a.nope").value(in: root) == nil)
+    #expect(KeyPath("").value(in: root) == nil)
+    #expect(throws: KeyPathError.exists(KeyPath("a"))) {
+      try KeyPath("a").insert("v", in: &root, replacing: false, appending: false)
     }
-    #expect(throws: KeyPathError.self) { try KeyPath("") }
+    #expect(throws: KeyPathError.outOfBounds(9, KeyPath("a.b\\.c.9"))) {
+      try KeyPath("a.b\\.c.9").insert("v", in: &root, replacing: false, appending: false)
+    }
+    #expect(throws: KeyPathError.nothingToRemove(KeyPath("a.x"))) {
+      try KeyPath("a.x").remove(from: &root)
+    }
   }
 
   /// A domain's changes through the editor: the one way in and out, nothing written on a
