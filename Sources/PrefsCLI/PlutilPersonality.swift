@@ -239,12 +239,10 @@ enum PlutilPersonality {
     for path in options.paths {
       do throws(Failure) {
         let data = try read(path)
-        do {
-          _ = try PropertyList.read(data, limits: .default, grammar: .coreFoundation)
-        } catch {
-          throw Failure("(\(reason(error, data)))")
+        switch parse(data) {
+        case .success: if !options.silent { console.out("\(shown(path)): OK\n") }
+        case .failure(let reason): throw Failure("(\(reason.message))")
         }
-        if !options.silent { console.out("\(shown(path)): OK\n") }
       } catch {
         success = false
         console.err("\(shown(path)): \(error.message)\n")
@@ -424,26 +422,40 @@ enum PlutilPersonality {
     }
   }
 
-  /// The reason a property-list reader gave, or CoreFoundation's for no bytes at all.
-  static func reason(_ error: PlistError, _ data: Data) -> String {
-    data.isEmpty ? "Cannot parse a NULL or zero-length data" : "\(error)"
+  /// A property list as CoreFoundation reads one (its OpenStep grammar; a file it would
+  /// abandon, such as a dictionary entry without its `;`, refused), or why not (CoreFoundation's
+  /// words for no bytes at all).
+  static func parse(_ data: Data) -> Result<PlistDocument, Failure> {
+    guard !data.isEmpty else { return .failure(Failure("Cannot parse a NULL or zero-length data")) }
+    do {
+      let document = try PropertyList.read(data, limits: .default, grammar: .coreFoundation)
+      for warning in document.warnings {
+        switch warning {
+        case .missingSemicolon, .unquotedBeyondCoreFoundation:
+          return .failure(Failure("\(warning)"))
+        default: continue
+        }
+      }
+      return .success(document)
+    } catch {
+      return .failure(Failure("\(error)"))
+    }
   }
 
   static func load(_ path: String) throws(Failure) -> Document {
     let data = try read(path)
-    let plistError: PlistError
-    do {
-      let document = try PropertyList.read(data, limits: .default, grammar: .coreFoundation)
+    let plistError: String
+    switch parse(data) {
+    case .success(let document):
       return Document(value: document.value, format: Format(document.format))
-    } catch {
-      plistError = error
+    case .failure(let reason):
+      plistError = reason.message
     }
     do {
       return Document(value: try FoundationJSON.read(data), format: .json)
     } catch {
       let json = data.isEmpty ? "The given data was not valid JSON." : error.description
-      throw Failure(
-        "Property List error: \(reason(plistError, data)) / JSON error: \(json)")
+      throw Failure("Property List error: \(plistError) / JSON error: \(json)")
     }
   }
 

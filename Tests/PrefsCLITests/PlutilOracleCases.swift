@@ -8,9 +8,6 @@ struct OracleInput: Sendable, CustomTestStringConvertible {
   var name: String
   var files: [String: Data?]
   var lines: [OracleLine]
-  /// Why prefs reads the input where the port does not (a difference of the readers, not of
-  /// the personality): its lines are reported, not failed.
-  var readerDifference: String? = nil
   var testDescription: String { name }
 }
 
@@ -644,12 +641,6 @@ enum PlutilOracleCases {
 
   // MARK: - The repository's fixtures
 
-  /// Fixtures the port cannot read and prefs' reader (with CoreFoundation's grammar) reads.
-  static let readerDifferences = [
-    "dict-no-final-semicolon.openstep":
-      "corelibs' CoreFoundation abandons a dictionary without its last ';' (prefs' CoreFoundation grammar takes it)"
-  ]
-
   static let fixtures: [OracleInput] = {
     let root = External.packageRoot
     var files: [URL] = []
@@ -699,8 +690,7 @@ enum PlutilOracleCases {
       }
       return OracleInput(
         name: url.lastPathComponent, files: [file: bytes],
-        lines: lines.map { OracleLine(words: $0) } + differing,
-        readerDifference: readerDifferences[url.lastPathComponent])
+        lines: lines.map { OracleLine(words: $0) } + differing)
     }
   }()
 }

@@ -23,8 +23,7 @@ import Testing
 ///   files compared as values until the XML writer writes what CoreFoundation writes
 ///   (`writerIsExact`: a canary document written by both; byte for byte from then on), a
 ///   control character or a `CF$UID` dictionary prefs' XML writer refuses, a binary file of
-///   prefs' the port cannot read;
-/// - a fixture the port cannot read and prefs' reader reads (`readerDifference`).
+///   prefs' the port cannot read.
 ///
 /// `PLUTIL_ORACLE_REPORT=DIR` writes each line's verdict to `DIR/<input>.tsv` (and the input
 /// files to `DIR/<input>.inputs/`).
@@ -70,8 +69,6 @@ import Testing
       case (nil, .agree(let how)): label = "agree\t\(how)"
       case (nil, .deliberate(let row)): label = "deliberate\t\(row)"
       case (nil, .writer(let why)): label = "writer\t\(why)"
-      case (nil, .differ) where input.readerDifference != nil:
-        label = "reader\t\(input.readerDifference ?? "")"
       case (nil, .differ(let reasons)):
         Issue.record(
           Comment(rawValue: "\(input.name): \(shown)\n\(reasons.joined(separator: "\n"))"))
