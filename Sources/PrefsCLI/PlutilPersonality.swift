@@ -146,7 +146,9 @@ enum PlutilPersonality {
       var words = words.makeIterator()
       while let word = words.next() {
         switch word {
-        case "--": break  // as the port has it: changes nothing
+        case "--":
+          // As the help says (the port reads on as before): every later word is a file.
+          while let file = words.next() { paths.append(file) }
         case "-n": newline = false
         case "-s": silent = true
         case "-r": readable = true

@@ -573,7 +573,10 @@ enum PlutilOracleCases {
 
   static let severalFiles = OracleInput(
     name: "several-files",
-    files: ["one.plist": sample, "two.plist": sample, "three.json": Data(#"{"a":"c"}"#.utf8)],
+    files: [
+      "one.plist": sample, "two.plist": sample, "three.json": Data(#"{"a":"c"}"#.utf8),
+      "-dash.plist": sample,
+    ],
     lines: [
       ["-lint", "one.plist", "two.plist", "missing.plist"], ["one.plist", "three.json"],
       ["-p", "one.plist", "three.json"], ["-convert", "xml1", "one.plist", "three.json"],
@@ -586,7 +589,13 @@ enum PlutilOracleCases {
       ["-create", "xml1", "new1.plist", "new2.plist"],
       ["-convert", "swift", "one.plist", "two.plist"],
       ["-lint", "--", "one.plist"], ["-p", "--", "one.plist"],
-    ].map { OracleLine(words: $0) })
+    ].map { OracleLine(words: $0) } + [
+      OracleLine(
+        words: ["-p", "--", "-dash.plist"],
+        difference: Difference(row: "-- before a file whose name starts with -") {
+          $0.status == 0 && $0.text.contains("\"a\" => \"b\"")
+        })
+    ])
 
   static let standardInput: OracleInput = {
     let input = sample ?? Data()
