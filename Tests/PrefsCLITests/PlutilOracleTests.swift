@@ -324,7 +324,11 @@ import Testing
       // The port writes a dictionary's objects in hash order: compared as values.
       guard let e = canonicalXML(expected) else { return .different }
       guard let a = canonicalXML(actual) else {
-        return .writer("the port cannot read prefs' binary file (its offset table's entry size)")
+        // prefs' binary writer sizes the offset table's entries for the last object, the
+        // port's reader for the table's own offset (the writer work changes this writer).
+        return writerIsExact
+          ? .different
+          : .writer("the port cannot read prefs' binary file (its offset table's entry size)")
       }
       return e == a ? .sameModuloPort("binary compared as values") : .different
     }
