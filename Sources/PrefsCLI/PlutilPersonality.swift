@@ -9,266 +9,604 @@ import PropertyList
   import Foundation
 #endif
 
-/// `plutil` as macOS spells it: `prefs plutil …`, or the binary invoked as `plutil`. Edits of
-/// a dictionary file are one locked update of the domain, as every native write is.
-///
-/// ```
-/// plutil -lint FILE...                 plutil -p FILE
-/// plutil -convert FMT [-o OUT | -r] FILE...            (FMT: xml1 binary1 json)
-/// plutil -insert KEYPATH -TYPE VALUE [-append] FILE    plutil -replace KEYPATH -TYPE VALUE FILE
-/// plutil -remove KEYPATH FILE          plutil -extract KEYPATH FMT [-o OUT] FILE (FMT: raw too)
-/// plutil -type KEYPATH FILE            plutil -create FMT FILE
-/// ```
-/// TYPE: -bool -integer -float -string -date -data (base64) -xml -json -array -dictionary.
-/// A key path is keys and array indices separated by dots; `\.` is a dot inside a key.
-/// Exit 0, or 1 with plutil's message shape (`FILE: reason`).
+/// `plutil` as Apple's own code spells it (the port of Darwin's plutil in
+/// swift-corelibs-foundation, which the Swift toolchain installs): `prefs plutil …`, or the
+/// binary invoked as `plutil`. The same command lines, the same standard output, standard
+/// error, exit status (0, or 1) and files written, byte for byte (the differential test runs
+/// every verb and option through both), except the deliberate differences MIGRATION.md lists.
+/// Edits of a dictionary file are one locked update of the domain, as every native write is.
 enum PlutilPersonality {
-  static let usage = """
+  /// `plutil -help`: the port's text, with what prefs does where it differs.
+  static let help = """
     plutil: [command_option] [other_options] file...
     The file '-' means stdin
     Command options are (-lint is the default):
      -help                         show this message and exit
      -lint                         check the property list files for syntax errors
      -convert fmt                  rewrite property list files in format
-                                   fmt is one of: xml1 binary1 json
-     -p                            print property list in a human-readable fashion
+                                   fmt is one of: xml1 binary1 json swift objc
+                                   note: objc can additionally create a header by adding -header
      -insert keypath -type value   insert a value into the property list before writing it out
-     -replace keypath -type value  replace the value in the property list before writing it out
-     -remove keypath               removes the value at 'keypath' from the property list
-     -extract keypath fmt          outputs the value at 'keypath' in the property list as a new
-                                   plist of type 'fmt'; fmt is one of: xml1 binary1 json raw
-     -type keypath                 outputs the type of the value at 'keypath'
+                                   keypath is a key-value coding key path, with one extension:
+                                   a numerical path component applied to an array will act on the object at that index in the array
+                                   or insert it into the array if the numerical path component is the last one in the key path
+                                   type is one of: bool, integer, float, date, string, data, xml, json
+                                   -bool: YES if passed "YES" or "true", NO if passed "NO", "false" or "0" (any case)
+                                   -integer: any valid 64 bit integer
+                                   -float: any valid 64 bit float
+                                   -string: UTF8 encoded string
+                                   -date: a date in XML property list format, not supported if outputting JSON
+                                   -data: a base-64 encoded string
+                                   -xml: an XML property list, useful for inserting compound values
+                                   -json: a JSON fragment, useful for inserting compound values
+                                   -dictionary: inserts an empty dictionary, does not use value
+                                   -array: inserts an empty array, does not use value
+                                   a value that is not of its type is refused
+    \(blank)
+                                   optionally, -append may be specified if the keypath references an array to append to the
+                                   end of the array
+                                   value YES, NO, a number, a date, or a base-64 encoded blob of data
+     -replace keypath -type value  same as -insert, but it will overwrite an existing value (at an array index: the element)
+     -remove keypath               removes the value at 'keypath' from the property list before writing it out
+     -extract keypath fmt          outputs the value at 'keypath' in the property list as a new plist of type 'fmt'
+                                   fmt is one of: xml1 binary1 json raw
+                                   an additional "-expect type" option can be provided to test that
+                                   the value at the specified keypath is of the specified "type", which
+                                   can be one of: bool, integer, float, string, date, data, dictionary, array
+    \(blank)
+                                   when fmt is raw: 
+                                       the following is printed to stdout for each value type:
+                                           bool: the string "true" or "false"
+                                           integer: the numeric value
+                                           float: the numeric value
+                                           string: as UTF8-encoded string
+                                           date: as RFC3339-encoded string in UTC timezone
+                                           data: as base64-encoded string
+                                           dictionary: each key on a new line
+                                           array: the count of items in the array
+                                       by default, the output is to stdout unless -o is specified
+     -type keypath                 outputs the type of the value at 'keypath' in the property list
+                                   can be one of: bool, integer, float, string, date, data, dictionary, array
      -create fmt                   creates an empty plist of the specified format
-    Other options are:
-     -r                            if writing JSON, output in human-readable form
-     -o path                       specify alternate file path name for result
-     -append                       with -insert, append to the array at keypath
+                                   file may be '-' for stdout
+     -p                            print property list in a human-readable fashion
+                                   (not for machine parsing! this 'format' is not stable)
+    There are some additional optional arguments that apply to the -convert, -insert, -remove, -replace, and -extract verbs:
      -s                            be silent on success
-    Types are: -bool -integer -float -string -date -data (base64) -xml -json -array -dictionary
+     -o path                       specify alternate file path name for result;
+                                   the -o option is used with -convert, and is only
+                                   useful with one file argument (last file overwrites);
+                                   the path '-' means stdout
+     -e extension                  specify alternate extension for converted files
+     -r                            if writing JSON, output in human-readable form
+     -n                            prevent printing a terminating newline if it is not part of the format, such as with raw
+     --                            specifies that all further arguments are file names
 
     """
 
+  /// The help's lines that hold only white space, as the port's do.
+  static let blank = String(repeating: " ", count: 31)
+
+  /// A failure: its message, printed on standard error (plutil's exit status 1).
   struct Failure: Error {
     var message: String
 
-    init(message: String) { self.message = message }
-
-    /// plutil's words for a key path that cannot be followed or edited.
-    init(_ error: KeyPathError) {
-      switch error {
-      case .empty: message = "Key path must not be empty"
-      case .noValue(let path):
-        message =
-          "Could not extract value, error: No value at that key path or invalid key path: \(path)"
-      case .cannotModify(let path, let reason):
-        message = "Could not modify plist, error: \(reason) \(path)"
-      }
-    }
+    init(_ message: String) { self.message = message }
   }
 
   static func run(_ arguments: [String], console: Console) -> ExitCode {
     do throws(Failure) {
-      return try dispatch(arguments, console: console)
+      return try execute(arguments, console: console) ? .ok : .notFound
     } catch {
       console.err(error.message + "\n")
       return .notFound  // plutil's failure status is 1
     }
   }
 
-  static func dispatch(_ arguments: [String], console: Console) throws(Failure) -> ExitCode {
-    var words = arguments
+  // MARK: - Command lines
+
+  /// The formats `-convert`, `-extract` and `-create` name (`NoConversion`: nil, the input's).
+  enum Format: Equatable {
+    case openStep, xml, binary, json, swift, objc, raw, type
+
+    init?(word: String) throws(Failure) {
+      switch word {
+      case "NoConversion": return nil
+      case "openStep": self = .openStep
+      case "xml1": self = .xml
+      case "binary1": self = .binary
+      case "json": self = .json
+      case "swift": self = .swift
+      case "objc": self = .objc
+      case "raw": self = .raw
+      case "type": self = .type
+      default: throw Failure("Unknown format specifier: \(word)")
+      }
+    }
+
+    init(_ format: PlistFormat) {
+      switch format {
+      case .xml: self = .xml
+      case .binary: self = .binary
+      case .openStep, .gnustep: self = .openStep
+      }
+    }
+  }
+
+  /// The options after a verb's own words, and the files (plutil's `PLUContextArguments`).
+  struct Options {
+    var paths: [String] = []
+    var readable = false
+    var newline = true
+    var output: String?
+    var ext: String?
     var silent = false
-    if let index = words.firstIndex(of: "-s") {
-      silent = true
-      words.remove(at: index)
+
+    init(_ words: some Sequence<String>) throws(Failure) {
+      var words = words.makeIterator()
+      while let word = words.next() {
+        switch word {
+        case "--":
+          // As the help says (the port reads on as before): every later word is a file.
+          while let file = words.next() { paths.append(file) }
+        case "-n": newline = false
+        case "-s": silent = true
+        case "-r": readable = true
+        case "-o":
+          guard let next = words.next() else { throw Failure("Missing argument for -o.") }
+          output = next
+        case "-e":
+          guard let next = words.next() else { throw Failure("Missing argument for -e.") }
+          ext = next
+        default:
+          if word.hasPrefix("-"), word.count > 1 { throw Failure("unrecognized option: \(word)") }
+          paths.append(word)
+        }
+      }
+      guard !paths.isEmpty else { throw Failure("No files specified.") }
     }
-    guard let command = words.first else {
-      console.err(usage)
-      return .notFound
-    }
+  }
+
+  static func execute(_ arguments: [String], console: Console) throws(Failure) -> Bool {
+    var words = arguments[...]
+    guard let command = words.popFirst() else { throw Failure("No files specified.") }
     switch command {
-    case "-help", "--help", "-h":
-      console.out(usage)
-      return .ok
+    case "-help":
+      console.out(help)
+      return true
     case "-lint":
-      return try lint(Array(words.dropFirst()), silent: silent, console: console)
-    case "-p":
-      guard words.count == 2 else { throw Failure(message: usage) }
-      console.line(pretty(try load(words[1]).value))
-      return .ok
+      return try lint(Options(words), console: console)
     case "-convert":
-      return try convert(Array(words.dropFirst()), console: console)
+      guard let word = words.popFirst() else {
+        throw Failure("Missing format specifier for command.")
+      }
+      let format = try Format(word: word)
+      var header = false
+      if words.first == "-header" {
+        guard format == .objc else {
+          throw Failure("-header is only valid for objc literal conversions.")
+        }
+        words.removeFirst()
+        header = true
+      }
+      return try convert(Options(words), to: format, header: header, console: console)
+    case "-p":
+      return try print(Options(words), console: console)
     case "-insert", "-replace":
-      return try edit(words, console: console)
+      return try insert(words, replacing: command == "-replace", console: console)
     case "-remove":
-      guard words.count == 3 else { throw Failure(message: usage) }
-      let path = try keyPath(words[1])
-      try modify(words[2], console: console) { (value) throws(KeyPathError) in
-        try path.remove(from: &value)
+      guard let path = words.popFirst() else { throw Failure("'Remove' requires a key path.") }
+      return try remove(KeyPath(path), Options(words), console: console)
+    case "-extract", "-type":
+      guard let path = words.popFirst() else {
+        throw Failure("'Extract' requires a key path and a plist format.")
       }
-      return .ok
-    case "-extract":
-      return try extract(Array(words.dropFirst()), console: console)
-    case "-type":
-      guard words.count == 3 else { throw Failure(message: usage) }
-      let path = try keyPath(words[1])
-      let value = try follow(path, in: try load(words[2]).value)
-      console.line(typeName(value))
-      return .ok
+      var format: Format? = .type
+      if command == "-extract" {
+        guard let word = words.popFirst() else {
+          throw Failure("'Extract' requires a key path and a plist format.")
+        }
+        format = try Format(word: word)
+      }
+      var expect: String?
+      if words.first == "-expect" {
+        words.removeFirst()
+        guard let type = words.popFirst() else {
+          throw Failure("-expect requires a type argument.")
+        }
+        guard expectTypes.contains(type) else { throw Failure("-expect type [\(type)] not valid.") }
+        expect = type
+      }
+      return try extract(path, as: format, expect: expect, Options(words), console: console)
     case "-create":
-      guard words.count == 3, let format = formats[words[1]] else {
-        throw Failure(message: usage)
-      }
-      try write(.dictionary([:]), as: format, to: words[2], console: console)
-      return .ok
+      guard let word = words.popFirst() else { throw Failure("'Create' requires a plist format.") }
+      // Historically, no conversion means XML here.
+      return try create(Format(word: word) ?? .xml, Options(words), console: console)
     default:
       // -lint is the default command.
-      if !command.hasPrefix("-") { return try lint(words, silent: silent, console: console) }
-      throw Failure(message: "unrecognized option: \(command)\n" + usage)
+      return try lint(Options(arguments), console: console)
     }
   }
 
-  /// `xml1`, `binary1`: the formats plutil writes, by its names.
-  static let formats = Dictionary(
-    uniqueKeysWithValues: PlistFormat.plutilNames.map { ($0.name, $0.format) })
+  static let expectTypes: Set<String> = [
+    "(any)", "bool", "integer", "float", "string", "array", "dictionary", "date", "data",
+  ]
 
-  /// A file (`-`: standard input) as a document; a failure in plutil's shape, `FILE: reason`.
-  static func load(_ path: String) throws(Failure) -> PlistDocument {
-    do {
-      return try Convert.load(path)
-    } catch {
-      let name = path == "-" ? "<stdin>" : path
-      let message = error.message
-      for prefix in [path + ": ", "standard input: "] where message.hasPrefix(prefix) {
-        throw Failure(message: "\(name): " + message.dropFirst(prefix.count))
-      }
-      throw Failure(message: "\(name): \(message)")
-    }
-  }
+  // MARK: - Verbs
 
-  /// A key path, or plutil's message for an empty one.
-  static func keyPath(_ text: String) throws(Failure) -> KeyPath {
-    do {
-      return try KeyPath(text)
-    } catch {
-      throw Failure(error)
-    }
-  }
-
-  /// The value at `path` in `root`, or plutil's message.
-  static func follow(_ path: KeyPath, in root: PlistValue) throws(Failure) -> PlistValue {
-    do {
-      return try path.value(in: root)
-    } catch {
-      throw Failure(error)
-    }
-  }
-
-  static func lint(_ files: [String], silent: Bool, console: Console) throws(Failure) -> ExitCode {
-    guard !files.isEmpty else { throw Failure(message: usage) }
-    var status = ExitCode.ok
-    for file in files {
+  static func lint(_ options: Options, console: Console) throws(Failure) -> Bool {
+    if options.output != nil { throw Failure("-o is not used with -lint.") }
+    if options.ext != nil { throw Failure("-e is not used with -lint.") }
+    var success = true
+    for path in options.paths {
       do throws(Failure) {
-        _ = try load(file)
-        if !silent { console.line("\(file): OK") }
+        let data = try read(path)
+        switch parse(data) {
+        case .success: if !options.silent { console.out("\(shown(path)): OK\n") }
+        case .failure(let reason): throw Failure("(\(reason.message))")
+        }
       } catch {
-        console.line(error.message)
-        status = .notFound
+        success = false
+        console.err("\(shown(path)): \(error.message)\n")
       }
     }
-    return status
+    return success
   }
 
-  /// `-convert FMT [-o OUT | -r] FILE...`: in place without -o.
-  static func convert(_ words: [String], console: Console) throws(Failure) -> ExitCode {
-    guard let name = words.first else { throw Failure(message: usage) }
-    var rest = Array(words.dropFirst())
-    var output: String?
-    var readable = false
-    while let first = rest.first, first == "-o" || first == "-r" || first == "-e" {
-      rest.removeFirst()
-      if first == "-r" {
-        readable = true
-      } else {
-        guard !rest.isEmpty else { throw Failure(message: usage) }
-        let value = rest.removeFirst()
-        if first == "-o" { output = value }
-      }
+  static func print(_ options: Options, console: Console) throws(Failure) -> Bool {
+    if options.output != nil { throw Failure("-o is not used with -p.") }
+    if options.ext != nil { throw Failure("-e is not used with -p.") }
+    if options.silent { console.err("-s doesn't make a lot of sense with -p.\n") }
+    return each(options.paths, console: console) { (path) throws(Failure) in
+      let document = try load(path)
+      console.out(pretty(document.value, json: document.format == .json, indent: 2))
     }
-    guard !rest.isEmpty, output == nil || rest.count == 1 else { throw Failure(message: usage) }
-    for file in rest {
-      let value = try load(file).value
+  }
+
+  static func convert(
+    _ options: Options, to format: Format?, header: Bool, console: Console
+  ) throws(Failure) -> Bool {
+    each(options.paths, console: console) { (path) throws(Failure) in
+      let document = try load(path)
+      try write(
+        document.value, as: format ?? document.format, from: path, options: options,
+        header: header, console: console)
+    }
+  }
+
+  static func insert(_ arguments: ArraySlice<String>, replacing: Bool, console: Console)
+    throws(Failure) -> Bool
+  {
+    var words = arguments
+    let missing = "'Insert' and 'Replace' require a key path, a type, and a value."
+    guard let path = words.popFirst(), let type = words.popFirst() else { throw Failure(missing) }
+    let value: PlistValue
+    switch type {
+    case "-dictionary": value = .dictionary(PlistDictionary())
+    case "-array": value = .array([])
+    default:
+      guard TypedValue.kind(ofFlag: type, in: .plutil) != nil else {
+        throw Failure("Unknown insert or replace type \(type)")
+      }
+      guard let text = words.popFirst() else { throw Failure(missing.dropLast() + "2.") }
+      value = try typedValue(type, text)
+    }
+    var appending = false
+    if words.first == "-append" {
+      words.removeFirst()
+      appending = !replacing
+    }
+    let keyPath = KeyPath(path)
+    return edit(try Options(words), console: console) { (root) throws(KeyPathError) in
+      try keyPath.insert(value, in: &root, replacing: replacing, appending: appending)
+    }
+  }
+
+  static func remove(_ keyPath: KeyPath, _ options: Options, console: Console) throws(Failure)
+    -> Bool
+  {
+    edit(options, console: console) { (root) throws(KeyPathError) in
+      try keyPath.remove(from: &root)
+    }
+  }
+
+  /// `-extract KEYPATH FMT [-expect TYPE]` and `-type KEYPATH [-expect TYPE]` (`format` nil:
+  /// the input's, `NoConversion`).
+  static func extract(
+    _ path: String, as format: Format?, expect: String?, _ options: Options, console: Console
+  ) throws(Failure) -> Bool {
+    let keyPath = KeyPath(path)
+    return each(options.paths, console: console) { (file) throws(Failure) in
+      let document = try load(file)
+      guard let value = keyPath.value(in: document.value) else {
+        throw Failure(KeyPathError.noValue(text: path).description)
+      }
+      if let expect {
+        let actual = LiteralSource.typeName(value)
+        if actual != expect {
+          // Named as the port's Swift enumeration's cases are.
+          func named(_ type: String) -> String {
+            type == "bool" ? "boolean" : type == "(any)" ? "any" : type
+          }
+          throw Failure(
+            "Value at [\(path)] expected to be \(named(expect)) but is \(named(actual))")
+        }
+      }
+      try write(
+        value, as: format ?? document.format, from: file, options: options, keyPath: path,
+        console: console)
+    }
+  }
+
+  static func create(_ format: Format, _ options: Options, console: Console) throws(Failure)
+    -> Bool
+  {
+    each(options.paths, console: console) { (path) throws(Failure) in
+      let empty = PlistValue.dictionary(PlistDictionary())
       let data: Data
-      switch name {
-      case "json":
-        do {
-          let text = try PropertyList.json(value, lossless: true, compact: !readable)
-          data = Data(text.utf8)
-        } catch {
-          throw Failure(message: "\(file): invalid object in plist for destination format")
-        }
-        try put(data, to: output ?? file, value: nil, console: console)
-      default:
-        guard let format = formats[name] else {
-          throw Failure(message: "Unknown format specifier: \(name)\n" + usage)
-        }
-        try write(value, as: format, to: output ?? file, console: console)
+      switch format {
+      case .json: data = Data((options.readable ? "{\n\n}" : "{}").utf8)
+      case .xml, .binary: data = try encode(empty, as: format == .xml ? .xml : .binary)
+      case .swift: data = Data("/// Generated from -\nlet - = [\n    ]".utf8)
+      case .objc:
+        data = Data(
+          "/// Generated from -\n__attribute__((visibility(\"hidden\")))\nNSDictionary * const _ = @{\n};"
+            .utf8)
+      case .raw: data = Data("\n".utf8)
+      case .type: data = Data("dictionary".utf8)
+      case .openStep: throw Failure("Cannot create open step property lists")
+      }
+      if path == "-" {
+        console.out(data)
+        if options.newline, format == .raw || format == .type { console.out("\n") }
+      } else {
+        let plist: PlistFormat? = format == .xml ? .xml : format == .binary ? .binary : nil
+        try put(data, to: path, value: empty, format: plist, console: console)
       }
     }
-    return .ok
   }
 
-  /// Writes `value` in `format`: a dictionary through the domain's locked update when the
-  /// target is a domain, else atomically.
-  static func write(
-    _ value: PlistValue, as format: PlistFormat, to path: String, console: Console
-  ) throws(Failure) {
-    let data: Data
-    do {
-      data = try PropertyList.write(value, as: format)
-    } catch {
-      throw Failure(message: "\(path): \(error)")
+  // MARK: - Each file
+
+  /// Runs `body` for each file; a failure is printed as `FILE: reason` and the next file
+  /// goes on. Whether every file succeeded.
+  static func each(
+    _ paths: [String], console: Console, _ body: (String) throws(Failure) -> Void
+  ) -> Bool {
+    var success = true
+    for path in paths {
+      do throws(Failure) {
+        try body(path)
+      } catch {
+        success = false
+        console.err("\(shown(path)): \(error.message)\n")
+      }
     }
-    try put(data, to: path, value: (value, format), console: console)
+    return success
   }
 
-  static func put(
-    _ data: Data, to path: String, value: (PlistValue, PlistFormat)?, console: Console
+  /// How plutil names a file in a message (`<stdin>` for `-`).
+  static func shown(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+  // MARK: - Reading
+
+  /// A document as plutil reads one: a property list, else JSON.
+  struct Document {
+    var value: PlistValue
+    var format: Format
+  }
+
+  /// The bytes of a file (`-`: standard input), or the failure in Foundation's words.
+  static func read(_ path: String) throws(Failure) -> Data {
+    do {
+      if path == "-" {
+        return try FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes)
+      }
+      guard !path.isEmpty else { throw Failure("Empty path specified") }
+      return try FileAccess.readFile(path, limit: PlistLimits.default.maxInputBytes)
+    } catch let failure as Failure {
+      throw failure
+    } catch let failure as FileAccess.Failure {
+      throw Failure("(\(foundationWords(failure)))")
+    } catch {
+      throw Failure("(\(error))")
+    }
+  }
+
+  /// A failure to read or write a file as Foundation describes it.
+  static func foundationWords(_ failure: FileAccess.Failure) -> String {
+    let start = "The operation could not be completed. "
+    switch failure {
+    case .missing: return start + "The file doesn’t exist."
+    case .denied: return start + "You don’t have permission."
+    case .isFolder: return start + "(NSCocoaErrorDomain error 256.)"
+    default: return start + failure.reason
+    }
+  }
+
+  /// A property list as CoreFoundation reads one (its OpenStep grammar; a file it would
+  /// abandon, such as a dictionary entry without its `;`, refused), or why not (CoreFoundation's
+  /// words for no bytes at all).
+  static func parse(_ data: Data) -> Result<PlistDocument, Failure> {
+    guard !data.isEmpty else { return .failure(Failure("Cannot parse a NULL or zero-length data")) }
+    do {
+      let document = try PropertyList.read(data, limits: .default, grammar: .coreFoundation)
+      for warning in document.warnings {
+        switch warning {
+        case .missingSemicolon, .unquotedBeyondCoreFoundation:
+          return .failure(Failure("\(warning)"))
+        default: continue
+        }
+      }
+      return .success(document)
+    } catch {
+      return .failure(Failure("\(error)"))
+    }
+  }
+
+  static func load(_ path: String) throws(Failure) -> Document {
+    let data = try read(path)
+    let plistError: String
+    switch parse(data) {
+    case .success(let document):
+      return Document(value: document.value, format: Format(document.format))
+    case .failure(let reason):
+      plistError = reason.message
+    }
+    do {
+      return Document(value: try FoundationJSON.read(data), format: .json)
+    } catch {
+      let json = data.isEmpty ? "The given data was not valid JSON." : error.description
+      throw Failure("Property List error: \(plistError) / JSON error: \(json)")
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes `value` as `format` where plutil writes it: standard output for `-o -` (and for
+  /// `raw` and `type` without `-o`), else the file (`FILE` itself unless `-o`, `-e`, or a
+  /// source format names another). `keyPath`: the path extracted, for messages.
+  static func write(
+    _ value: PlistValue, as format: Format, from path: String, options: Options,
+    keyPath: String? = nil, header: Bool = false, console: Console
   ) throws(Failure) {
-    if path == "-" {
+    guard !holdsUID(value) else {
+      throw Failure("Dictionaries are required to have string keys in property lists")
+    }
+    let target = targetPath(path, format: format, options: options)
+    let data: Data
+    var plistFormat: PlistFormat?
+    switch format {
+    case .xml, .binary:
+      plistFormat = format == .xml ? .xml : .binary
+      data = try encode(value, as: format == .xml ? .xml : .binary)
+    case .swift:
+      data = Data(LiteralSource.swift(value, source: path).utf8)
+    case .objc:
+      guard LiteralSource.objcCanHold(value) else {
+        throw Failure(
+          "Input contains an object that cannot be represented in Obj-C literal syntax")
+      }
+      data = Data(LiteralSource.objc(value, source: path, output: target).utf8)
+    case .json:
+      guard FoundationJSON.canHold(value) else {
+        throw Failure("Invalid object in plist for JSON format")
+      }
+      data = Data(FoundationJSON.write(value, pretty: options.readable).utf8)
+    case .raw:
+      data = Data(raw(value).utf8)
+    case .type:
+      data = Data(LiteralSource.typeName(value).utf8)
+    case .openStep:
+      throw Failure("Conversion to OpenStep format is not supported")
+    }
+    if options.output == "-" || (options.output == nil && (format == .raw || format == .type)) {
       console.out(data)
+      if options.newline, format == .raw || format == .type { console.out("\n") }
       return
     }
-    let resolver = Run.resolver()
-    do throws(ToolError) {
-      let recoveries = try OutputFile.write(
-        data, to: path, value: value?.0 ?? .string(""), format: value?.1, resolver: resolver)
-      BareConsole(console).report(recoveries)
-    } catch {
-      throw Failure(message: CommandFailure(error).message)
+    try put(data, to: target, value: value, format: plistFormat, console: console)
+    if format == .objc, header {
+      let headerPath = LiteralSource.replacingExtension(of: target, with: "h")
+      let text = LiteralSource.objcHeader(value, source: path, output: target)
+      try put(Data(text.utf8), to: headerPath, value: value, format: nil, console: console)
     }
   }
 
-  /// Reads, changes and writes FILE as one step: a dictionary file under its domain lock
-  /// (the change sees the file as it is under the lock), anything else atomically.
-  static func modify(
-    _ file: String, console: Console, _ change: (inout PlistValue) throws(KeyPathError) -> Void
+  /// Where a result for `path` is written: `-o`, else `path` with `-e`'s extension, then a
+  /// source format's (`.m`, `.swift`).
+  static func targetPath(_ path: String, format: Format, options: Options) -> String {
+    if let output = options.output { return output }
+    var result = path
+    if let ext = options.ext { result = LiteralSource.replacingExtension(of: result, with: ext) }
+    switch format {
+    case .objc: result = LiteralSource.replacingExtension(of: result, with: "m")
+    case .swift: result = LiteralSource.replacingExtension(of: result, with: "swift")
+    default: break
+    }
+    return result
+  }
+
+  /// A property list in XML or binary; dates in XML to the whole second, as plutil writes them.
+  static func encode(_ value: PlistValue, as format: PlistFormat) throws(Failure) -> Data {
+    do {
+      return try PropertyList.write(DomainFile.storable(value, in: format), as: format)
+    } catch {
+      throw Failure("Invalid object in plist for property list format (\(error))")
+    }
+  }
+
+  /// Whether a value holds a UID (or JSON's null): plutil writes neither.
+  static func holdsUID(_ value: PlistValue) -> Bool {
+    switch value {
+    case .uid: true
+    case .array(let a): a.contains(where: holdsUID)
+    case .dictionary(let d): d.values.contains(where: holdsUID)
+    default: false
+    }
+  }
+
+  /// Writes `data` to `path`: a dictionary in a property-list format, where a store keeps a
+  /// domain, through the domain's one way in; anything else atomically, leaving no lock file.
+  static func put(
+    _ data: Data, to path: String, value: PlistValue, format: PlistFormat?, console: Console
   ) throws(Failure) {
-    let document = try load(file)
-    guard case .dictionary = document.value else {
+    let resolver = Run.resolver()
+    do {
+      let recoveries = try OutputFile.write(
+        data, to: path, value: value, format: format, resolver: resolver)
+      BareConsole(console).report(recoveries)
+    } catch {
+      throw Failure(writeFailure(error, path: path))
+    }
+  }
+
+  /// A failure to write as Foundation words it: the folder missing, a folder in the way.
+  static func writeFailure(_ error: ToolError, path: String) -> String {
+    let start = "(The operation could not be completed. "
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    if !FileManager.default.fileExists(atPath: folder) { return start + "The file doesn’t exist.)" }
+    if FileAccess.isFolder(path) { return start + "(NSCocoaErrorDomain error 512.))" }
+    if case .output(.denied) = error { return start + "You don’t have permission.)" }
+    return "(\(CommandFailure(error).message))"
+  }
+
+  /// An edit (`-insert`, `-replace`, `-remove`) of each file, written in the file's format: in
+  /// place, a dictionary in XML or binary goes through the domain's one way in (the change
+  /// applied to the file as it is under the lock); anything else is read, changed and written.
+  static func edit(
+    _ options: Options, console: Console,
+    _ change: (inout PlistValue) throws(KeyPathError) -> Void
+  ) -> Bool {
+    each(options.paths, console: console) { (path) throws(Failure) in
+      let document = try load(path)
+      let inPlace = options.output == nil && options.ext == nil && path != "-"
+      if inPlace, document.format == .xml || document.format == .binary,
+        case .dictionary = document.value, !holdsUID(document.value)
+      {
+        try update(path, console: console, change)
+        return
+      }
       var value = document.value
       do throws(KeyPathError) {
         try change(&value)
       } catch {
-        throw Failure(error)
+        throw Failure(error.description)
       }
-      try write(value, as: document.format, to: file, console: console)
-      return
+      try write(value, as: document.format, from: path, options: options, console: console)
     }
+  }
+
+  /// One locked update of the domain file at `path`.
+  static func update(
+    _ path: String, console: Console,
+    _ change: (inout PlistValue) throws(KeyPathError) -> Void
+  ) throws(Failure) {
     let resolver = Run.resolver()
-    let editor = DomainEditor(resolver.file(file), resolver: resolver)
+    let editor = DomainEditor(resolver.file(path), resolver: resolver)
     do throws(ToolError) {
-      let recoveries = try editor.update { (current) throws(ToolError) -> DomainChanges in
+      let recoveries = try editor.update(truncatingDates: true) {
+        (current) throws(ToolError) -> DomainChanges in
         var value = PlistValue.dictionary(current.values)
         do throws(KeyPathError) {
           try change(&value)
@@ -280,131 +618,134 @@ enum PlutilPersonality {
       }
       BareConsole(console).report(recoveries)
     } catch {
-      if case .keyPath(let keyPathError) = error { throw Failure(keyPathError) }
-      throw Failure(message: CommandFailure(error).message)
+      if case .keyPath(let keyPathError) = error { throw Failure(keyPathError.description) }
+      throw Failure(CommandFailure(error).message)
     }
   }
 
-  /// `-insert/-replace KEYPATH -TYPE VALUE [-append] FILE`.
-  static func edit(_ words: [String], console: Console) throws(Failure) -> ExitCode {
-    var rest = Array(words.dropFirst())
-    var append = false
-    if let index = rest.firstIndex(of: "-append") {
-      append = true
-      rest.remove(at: index)
-    }
-    guard rest.count == 4 || (rest.count == 3 && ["-array", "-dictionary"].contains(rest[1]))
-    else { throw Failure(message: usage) }
-    let path = try keyPath(rest[0])
-    let value = try typedValue(rest[1], rest.count == 4 ? rest[2] : nil)
-    let file = rest[rest.count - 1]
-    let inserting = words[0] == "-insert"
-    try modify(file, console: console) { (root) throws(KeyPathError) in
-      try path.set(value, in: &root, inserting: inserting, appending: append)
-    }
-    return .ok
-  }
-
-  /// A `-TYPE VALUE` pair as plutil takes it, through the one parser of typed values.
-  static func typedValue(_ type: String, _ text: String?) throws(Failure) -> PlistValue {
+  /// A `-TYPE VALUE` pair, through the one parser of typed values.
+  static func typedValue(_ type: String, _ text: String) throws(Failure) -> PlistValue {
     guard let kind = TypedValue.kind(ofFlag: type, in: .plutil) else {
-      throw Failure(message: "Unknown type: \(type)\n" + usage)
+      throw Failure("Unknown insert or replace type \(type)")
     }
-    switch (kind, text) {
-    case (.array, nil): return .array([])
-    case (.dictionary, nil): return .dictionary([:])
-    case (.array, _?), (.dictionary, _?), (_, nil): throw Failure(message: usage)
-    case (_, let text?):
-      do {
-        return try TypedValue.value(kind, text, flag: type, spelling: .plutil)
-      } catch {
-        guard case .invalidValue(let flag, let text, _) = error else {
-          throw Failure(message: CommandFailure(error).message)
-        }
-        throw Failure(message: "Invalid value for \(flag): \(text)")
+    do {
+      return try TypedValue.value(kind, text, flag: type, spelling: .plutil)
+    } catch {
+      switch (kind, error) {
+      case (.data, _): throw Failure("Invalid base64 data in argument")
+      case (.propertyList, .invalidValue(_, _, let expected)):
+        throw Failure("Unable to parse xml property list: \(expected)")
+      case (.json, .invalidValue(_, _, let expected)):
+        throw Failure("Unable to parse JSON: \(expected)")
+      case (_, .invalidValue(let flag, let text, let expected)):
+        throw Failure("Invalid value for \(flag): \(text) (\(flag) takes \(expected))")
+      default: throw Failure(CommandFailure(error).message)
       }
     }
   }
 
-  /// `-extract KEYPATH FMT [-o OUT] FILE`.
-  static func extract(_ words: [String], console: Console) throws(Failure) -> ExitCode {
-    var rest = words
-    var output: String?
-    if let index = rest.firstIndex(of: "-o"), index + 1 < rest.count {
-      output = rest[index + 1]
-      rest.removeSubrange(index...(index + 1))
-    }
-    guard rest.count == 3 else { throw Failure(message: usage) }
-    let path = try keyPath(rest[0])
-    let value = try follow(path, in: try load(rest[2]).value)
-    switch rest[1] {
-    case "raw":
-      let text: String
-      switch value {
-      case .string(let s): text = s
-      case .bool(let b): text = b ? "true" : "false"
-      case .integer(let i): text = String(i)
-      case .unsignedInteger(let u): text = String(u)
-      case .real(let d): text = String(d)
-      case .date(let d): text = PropertyList.iso8601(d)
-      case .data(let d): text = d.base64EncodedString()
-      case .array(let a): text = String(a.count)
-      case .dictionary(let d): text = d.keys.sorted().joined(separator: "\n")
-      case .uid(let u): text = String(u)
-      }
-      if let output {
-        try put(Data((text + "\n").utf8), to: output, value: nil, console: console)
-      } else {
-        console.line(text)
-      }
-    case "json":
-      do {
-        let text = try PropertyList.json(value, lossless: true, compact: true)
-        try put(Data(text.utf8), to: output ?? "-", value: nil, console: console)
-      } catch {
-        throw Failure(message: "\(rest[2]): invalid object in plist for destination format")
-      }
-    default:
-      guard let format = formats[rest[1]] else {
-        throw Failure(message: "Unknown format specifier: \(rest[1])\n" + usage)
-      }
-      try write(value, as: format, to: output ?? "-", console: console)
-    }
-    return .ok
-  }
+  // MARK: - Output conventions
 
-  /// The type as `plutil -type` names it: the value's type name, but `float` for a real.
-  static func typeName(_ value: PlistValue) -> String {
-    if case .real = value { return "float" }
-    return value.typeName
-  }
-
-  /// `plutil -p`: `"key" => value`, arrays by index, two-space indentation.
-  static func pretty(_ value: PlistValue, indent: Int = 0) -> String {
-    let pad = String(repeating: "  ", count: indent + 1)
-    let close = String(repeating: "  ", count: indent)
+  /// `-extract … raw`: a string as it is, a number as C prints it (`%lld`, `%f`), `true` or
+  /// `false`, a date in ISO 8601 to the second, data in base64, an array's count, a
+  /// dictionary's keys a line each.
+  static func raw(_ value: PlistValue) -> String {
     switch value {
-    case .string(let s): return PropertyList.jsonString(s)
-    case .bool(let b): return b ? "true" : "false"
-    case .integer(let i): return String(i)
-    case .unsignedInteger(let u): return String(u)
-    case .real(let d): return String(d)
-    case .date(let d): return PropertyList.describe(d)
-    case .data(let d):
-      return "{length = \(d.count), bytes = 0x" + d.map { $0.hex(width: 2) }.joined()
-        + "}"
-    case .uid(let u): return "<CFKeyedArchiverUID>{value = \(u)}"
-    case .array(let a):
-      guard !a.isEmpty else { return "[\n\(close)]" }
-      return "[\n"
-        + a.enumerated().map { "\(pad)\($0.offset) => " + pretty($0.element, indent: indent + 1) }
-        .joined(separator: "\n") + "\n\(close)]"
-    case .dictionary(let d):
-      guard !d.isEmpty else { return "{\n\(close)}" }
-      return "{\n"
-        + d.sortedByKey.map {
-          "\(pad)\(PropertyList.jsonString($0.key)) => " + pretty($0.value, indent: indent + 1)
-        }.joined(separator: "\n") + "\n\(close)}"
+    case .string(let s): s
+    case .bool(let b): b ? "true" : "false"
+    case .integer(let i): String(i)
+    case .unsignedInteger(let u): String(u)
+    case .real(let d): LiteralSource.fixed(d)
+    case .date(let d): PlutilDate.iso8601(d)
+    case .data(let d): d.base64EncodedString()
+    case .array(let a): String(a.count)
+    case .dictionary(let d): KeyOrder.sorted(d.keys).joined(separator: "\n")
+    case .uid(let u): String(u)
     }
+  }
+
+  /// `plutil -p`: `"key" => value` a line, keys in plutil's order (``KeyOrder``), strings
+  /// quoted as they are, arrays by index, a date as Foundation describes it, data as its
+  /// length and bytes (beyond 24 bytes, the first 16 and the last 8), JSON's null as
+  /// `<null>`.
+  static func pretty(_ value: PlistValue, json: Bool, indent: Int) -> String {
+    let pad = String(repeating: " ", count: indent)
+    let close = String(repeating: " ", count: indent - 2)
+    switch value {
+    case .dictionary(let d):
+      var out = "{\n"
+      for key in KeyOrder.sorted(d.keys) {
+        guard let member = d[key] else { continue }
+        out += pad + "\"\(key)\" => " + pretty(member, json: json, indent: indent + 2)
+      }
+      return out + close + "}\n"
+    case .array(let a):
+      var out = "[\n"
+      for (n, element) in a.enumerated() {
+        out += pad + "\(n) => " + pretty(element, json: json, indent: indent + 2)
+      }
+      return out + close + "]\n"
+    case .string(let s): return "\"\(s)\"\n"
+    case .data(let d):
+      let bytes = [UInt8](d)
+      let shown =
+        bytes.count > 24
+        ? bytes[..<16].map { $0.hex(width: 2) }.joined() + "... "
+          + bytes[(bytes.count - 8)...].map { $0.hex(width: 2) }.joined()
+        : bytes.map { $0.hex(width: 2) }.joined()
+      return "{length = \(bytes.count), bytes = 0x\(shown)}\n"
+    case .date(let d): return PlutilDate.description(d) + "\n"
+    case .bool(let b): return b ? "true\n" : "false\n"
+    case .integer(let i): return "\(i)\n"
+    case .unsignedInteger(let u): return "\(u)\n"
+    case .real(let r): return "\(r)\n"
+    case .uid(let u):
+      return json && value == FoundationJSON.null
+        ? "<null>\n" : "<CFKeyedArchiverUID>{value = \(u)}\n"
+    }
+  }
+}
+
+/// Dates as plutil prints them.
+enum PlutilDate {
+  /// `Date.description`: `2014-04-24 02:40:00 +0000`, to the second (toward 1970).
+  static func description(_ date: Date) -> String {
+    let since1970 = date.timeIntervalSince1970
+    guard since1970 >= -62_135_769_600, since1970 <= 64_092_211_200 else {
+      return "<description unavailable>"
+    }
+    let (day, time) = civil(Int64(since1970.rounded(.towardZero)))
+    return "\(day) \(time) +0000"
+  }
+
+  /// ISO 8601 in UTC, to the second: `2014-04-24T02:40:00Z`.
+  static func iso8601(_ date: Date) -> String {
+    let (day, time) = civil(Int64(date.timeIntervalSince1970.rounded(.down)))
+    return "\(day)T\(time)Z"
+  }
+
+  /// The day (`yyyy-MM-dd`) and time (`HH:mm:ss`) of a second since 1970, in UTC.
+  static func civil(_ seconds: Int64) -> (String, String) {
+    var days = seconds / 86_400
+    var rest = seconds % 86_400
+    if rest < 0 {
+      rest += 86_400
+      days -= 1
+    }
+    // Howard Hinnant's days-from-civil, inverted.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    return (
+      "\(year.zeroPadded(width: 4))-\(month.zeroPadded(width: 2))-\(day.zeroPadded(width: 2))",
+      "\((rest / 3600).zeroPadded(width: 2)):\((rest / 60 % 60).zeroPadded(width: 2)):"
+        + (rest % 60).zeroPadded(width: 2)
+    )
   }
 }

@@ -14,8 +14,9 @@ import PropertyList
   import Darwin
 #endif
 
-/// What a FILE|DOMAIN word of the command names, by one rule for every verb and both
-/// personalities, and how a domain is reached and written.
+/// What a FILE|DOMAIN word of the command names, by one rule for every verb and the
+/// `defaults` personality (`plutil` takes paths only, as plutil does), and how a domain is
+/// reached and written.
 ///
 /// The rule: a word with a `/` is a path (absolute, or relative to the current folder: `./x`,
 /// `../x`, `a/b`), and so is a word ending in `.plist` (`com.x.plist` is that file in the

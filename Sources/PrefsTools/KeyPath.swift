@@ -1,164 +1,188 @@
 import PropertyList
 
-/// Why a key path could not be followed or edited.
-package enum KeyPathError: Error, Sendable, Hashable {
-  /// The path is empty.
-  case empty
-  /// No value there (or the path does not fit the value: an index into a dictionary).
-  case noValue(KeyPath)
-  /// The edit cannot be made there (`reason`: plutil's words).
-  case cannotModify(KeyPath, reason: String)
+/// Why a key path could not be followed or edited; `description` is `plutil`'s sentence.
+package enum KeyPathError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No value there, or the path does not fit the value (`text`: the path as given).
+  case noValue(text: String)
+  /// A dictionary on the way has no such key.
+  case notFound(KeyPath)
+  /// An array on the way is indexed by something that is not an integer.
+  case notAnIndex(KeyPath)
+  /// An array on the way has no such index.
+  case outOfBounds(Int, KeyPath)
+  /// `-insert` where a value is (replace it, or append to it with `-append`).
+  case exists(KeyPath)
+  /// `-append` to a dictionary's value that is not an array.
+  case appendToNonArray(KeyPath)
+  /// `-append` at an array's index that does not hold an array.
+  case appendToNonArrayAtIndex(KeyPath)
+  /// A value on the way is not a container.
+  case notAContainer(KeyPath)
+  /// Nothing to remove there.
+  case nothingToRemove(KeyPath)
+
+  package var description: String {
+    switch self {
+    case .noValue(let text):
+      "Could not extract value, error: No value at that key path or invalid key path: \(text)"
+    case .notFound(let path): "Key path not found \(path)"
+    case .notAnIndex(let path): "Unable to index into array with key path \(path)"
+    case .outOfBounds(let index, let path):
+      "Index \(index) out of bounds in array at key path \(path)"
+    case .exists(let path): "Value already exists at key path \(path)"
+    case .appendToNonArray(let path): "Appending to a non-array at key path \(path)"
+    case .appendToNonArrayAtIndex(let path):
+      "Attempt to append value to non-array at key path \(path)"
+    case .notAContainer(let path): "Unable to insert value at key path \(path)"
+    case .nothingToRemove(let path): "No value to remove at key path \(path)"
+    }
+  }
 }
 
 /// A key path as `plutil` takes it: keys and array indices separated by dots, `\.` a dot
-/// inside a key. Reads and edits a value in place.
+/// inside a key (any other backslash is itself). Reads and edits a value in place, as plutil
+/// does, but for one deliberate difference: `replacing` at an array's index replaces the
+/// element (plutil inserts before it).
 package struct KeyPath: Sendable, Hashable, CustomStringConvertible {
+  /// The keys and indices, unescaped (`""`: one empty component).
   package var components: [String]
+  /// The path as it was given.
+  package var text: String
 
-  package init(_ text: String) throws(KeyPathError) {
+  package init(_ text: String) {
+    self.text = text
     var parts: [String] = []
     var current = ""
-    var escaped = false
-    for character in text {
-      if escaped {
-        current.append(character)
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else if character == "." {
+    var scalars = text.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+      if scalar == "\\", scalars.first == "." {
+        current.unicodeScalars.append(".")
+        scalars.removeFirst()
+      } else if scalar == "." {
         parts.append(current)
         current = ""
       } else {
-        current.append(character)
+        current.unicodeScalars.append(scalar)
       }
     }
     parts.append(current)
-    guard !text.isEmpty else { throw .empty }
     components = parts
   }
 
-  package var description: String { components.joined(separator: ".") }
+  /// The components joined again, each dot inside a key escaped: how plutil names the path.
+  package var description: String {
+    components.map { $0.replacingScalars(".", with: "\\.") }.joined(separator: ".")
+  }
 
-  /// The value at this path in `root`.
-  package func value(in root: PlistValue) throws(KeyPathError) -> PlistValue {
+  /// The value at this path in `root` (nil: none, an empty component, or an index that is
+  /// not one of the array's).
+  package func value(in root: PlistValue) -> PlistValue? {
     var value = root
     for component in components {
+      guard !component.isEmpty else { return nil }
       switch value {
       case .dictionary(let d):
-        guard let next = d[component] else { throw missing() }
+        guard let next = d[component] else { return nil }
         value = next
       case .array(let a):
-        guard let index = Int(component), a.indices.contains(index) else { throw missing() }
+        guard let index = Int(component), a.indices.contains(index) else { return nil }
         value = a[index]
       default:
-        throw missing()
+        return nil
       }
     }
     return value
   }
 
-  func missing() -> KeyPathError { .noValue(self) }
-
-  /// Sets `new` at this path in `root`: replacing (`-replace`), inserting (`-insert`: a key
-  /// that exists is refused; at an array index, before that element), or appending to the
-  /// array at the path (`-insert … -append`).
-  package func set(_ new: PlistValue, in root: inout PlistValue, inserting: Bool, appending: Bool)
-    throws(KeyPathError)
-  {
-    try Self.set(
-      new, in: &root, path: components[...], inserting: inserting, appending: appending, whole: self
-    )
+  /// Puts `new` at this path in `root`: at a dictionary's key (`-insert` refuses a key that
+  /// has a value unless `appending` to the array there; `replacing` sets it), or at an
+  /// array's index (before the element there, or at the end when the index is the count;
+  /// `replacing` replaces the element; `appending` appends to the array at that index).
+  package func insert(
+    _ new: PlistValue, in root: inout PlistValue, replacing: Bool, appending: Bool
+  ) throws(KeyPathError) {
+    try insert(new, in: &root, at: components[...], replacing: replacing, appending: appending)
   }
 
-  private static func set(
-    _ new: PlistValue, in value: inout PlistValue, path: ArraySlice<String>, inserting: Bool,
-    appending: Bool, whole: KeyPath
+  private func insert(
+    _ new: PlistValue, in value: inout PlistValue, at path: ArraySlice<String>, replacing: Bool,
+    appending: Bool
   ) throws(KeyPathError) {
-    guard let first = path.first else { return }
+    guard let key = path.first else { throw .notFound(self) }
     let last = path.count == 1
     switch value {
     case .dictionary(var d):
-      if last {
-        if appending {
-          guard case .array(var list)? = d[first] else {
-            throw whole.failed("no array to append to")
-          }
-          list.append(new)
-          d[first] = .array(list)
-        } else {
-          if inserting, d[first] != nil { throw whole.failed("Value already exists at key path") }
-          d[first] = new
-        }
+      if !last {
+        guard var child = d[key] else { throw .notFound(self) }
+        try insert(
+          new, in: &child, at: path.dropFirst(), replacing: replacing, appending: appending)
+        d[key] = child
+      } else if replacing || d[key] == nil {
+        d[key] = new
+      } else if appending {
+        guard case .array(var list)? = d[key] else { throw .appendToNonArray(self) }
+        list.append(new)
+        d[key] = .array(list)
       } else {
-        guard var child = d[first] else { throw whole.failed("No value at that key path") }
-        try set(
-          new, in: &child, path: path.dropFirst(), inserting: inserting, appending: appending,
-          whole: whole)
-        d[first] = child
+        throw .exists(self)
       }
       value = .dictionary(d)
     case .array(var a):
-      guard let index = Int(first), index >= 0, index <= a.count else {
-        throw whole.failed("invalid array index")
-      }
-      if last {
-        if appending {
-          guard index < a.count, case .array(var list) = a[index] else {
-            throw whole.failed("no array to append to")
-          }
-          list.append(new)
-          a[index] = .array(list)
-        } else if inserting {
-          a.insert(new, at: index)
-        } else {
-          guard index < a.count else { throw whole.failed("invalid array index") }
-          a[index] = new
-        }
+      guard let index = Int(key) else { throw .notAnIndex(self) }
+      if !last {
+        guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
+        try insert(
+          new, in: &a[index], at: path.dropFirst(), replacing: replacing, appending: appending)
+      } else if appending {
+        guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
+        guard case .array(var list) = a[index] else { throw .appendToNonArrayAtIndex(self) }
+        list.append(new)
+        a[index] = .array(list)
+      } else if a.indices.contains(index) {
+        if replacing { a[index] = new } else { a.insert(new, at: index) }
+      } else if index == a.count {
+        a.append(new)
       } else {
-        guard index < a.count else { throw whole.failed("invalid array index") }
-        try set(
-          new, in: &a[index], path: path.dropFirst(), inserting: inserting, appending: appending,
-          whole: whole)
+        throw .outOfBounds(index, self)
       }
       value = .array(a)
     default:
-      throw whole.failed("the value at that key path is not a container")
+      throw .notAContainer(self)
     }
   }
 
   /// Removes the value at this path from `root`.
   package func remove(from root: inout PlistValue) throws(KeyPathError) {
-    try Self.remove(from: &root, path: components[...], whole: self)
+    try remove(from: &root, at: components[...])
   }
 
-  private static func remove(from value: inout PlistValue, path: ArraySlice<String>, whole: KeyPath)
+  private func remove(from value: inout PlistValue, at path: ArraySlice<String>)
     throws(KeyPathError)
   {
-    guard let first = path.first else { return }
+    guard let key = path.first else { return }
+    guard !key.isEmpty else { throw .nothingToRemove(self) }
     switch value {
     case .dictionary(var d):
-      guard var child = d[first] else { throw whole.failed("No value to remove at key path") }
+      guard var child = d[key] else { throw .nothingToRemove(self) }
       if path.count == 1 {
-        d[first] = nil
+        d[key] = nil
       } else {
-        try remove(from: &child, path: path.dropFirst(), whole: whole)
-        d[first] = child
+        try remove(from: &child, at: path.dropFirst())
+        d[key] = child
       }
       value = .dictionary(d)
     case .array(var a):
-      guard let index = Int(first), a.indices.contains(index) else {
-        throw whole.failed("No value to remove at key path")
+      guard let index = Int(key), a.indices.contains(index) else {
+        throw .nothingToRemove(self)
       }
       if path.count == 1 {
         a.remove(at: index)
       } else {
-        try remove(from: &a[index], path: path.dropFirst(), whole: whole)
+        try remove(from: &a[index], at: path.dropFirst())
       }
       value = .array(a)
     default:
-      throw whole.failed("No value to remove at key path")
+      throw .nothingToRemove(self)
     }
   }
-
-  func failed(_ reason: String) -> KeyPathError { .cannotModify(self, reason: reason) }
 }

@@ -60,17 +60,23 @@ package enum TypedValue {
     }
     switch kind {
     case .bool:
-      switch text.lowercased() {
-      case "yes", "true", "1": return .bool(true)
-      case "no", "false", "0": return .bool(false)
+      // plutil takes YES and true as YES and anything else as NO: a word it would take for
+      // NO by accident (`1`, `maybe`) is refused.
+      switch (text.lowercased(), spelling) {
+      case ("yes", _), ("true", _), ("1", .prefs), ("1", .defaults): return .bool(true)
+      case ("no", _), ("false", _), ("0", _): return .bool(false)
+      case (_, .plutil): throw invalid("YES, NO, true, false or 0")
       default: throw invalid("YES, NO, true, false, 1 or 0")
       }
     case .integer:
       if let i = Int64(text) { return .integer(i) }
-      if let u = UInt64(text) { return .unsignedInteger(u) }
+      // plutil's integers are 64-bit signed (it clamps a larger one).
+      if spelling != .plutil, let u = UInt64(text) { return .unsignedInteger(u) }
       throw invalid("a 64-bit integer")
     case .real:
-      guard let d = Double(text) else { throw invalid("a number") }
+      guard let d = Double(text), spelling != .plutil || isDecimal(text) else {
+        throw invalid("a number")
+      }
       return .real(d)
     case .string:
       return .string(text)
@@ -81,7 +87,10 @@ package enum TypedValue {
       return .date(date)
     case .data:
       if spelling == .plutil {
-        guard let data = Data(base64Encoded: text) else { throw invalid("base64") }
+        // As plutil decodes it: characters that are not base64 are skipped.
+        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+          throw invalid("base64")
+        }
         return .data(data)
       }
       guard let data = hex(text) else { throw invalid("an even number of hex digits") }
@@ -93,14 +102,12 @@ package enum TypedValue {
         throw invalid("a property list (\(error))")
       }
     case .json:
-      let json: JSONValue
+      // plutil's: any JSON value, null kept (it is refused when the file is written).
       do {
-        json = try JSONValue.parse(Data(text.utf8))
+        return try FoundationJSON.read(Data(text.utf8), fragments: true)
       } catch {
         throw invalid("JSON (\(error))")
       }
-      guard let value = json.plistValue else { throw invalid("JSON that is not null") }
-      return value
     case .array, .dictionary:
       throw invalid("no value: it takes its elements as words")
     }
@@ -203,6 +210,23 @@ package enum TypedValue {
     } catch {
       throw .usage("the value is not a property list: \(error)")
     }
+  }
+
+  /// Whether `text` is a decimal number (`-1.5e3`, `.5`): no `inf`, `nan` or hexadecimal.
+  static func isDecimal(_ text: String) -> Bool {
+    var sawDigit = false
+    var sawExponent = false
+    for (n, c) in text.utf8.enumerated() {
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+      case UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"): continue
+      case UInt8(ascii: "e"), UInt8(ascii: "E"):
+        guard sawDigit, !sawExponent, n > 0 else { return false }
+        sawExponent = true
+      default: return false
+      }
+    }
+    return sawDigit
   }
 
   /// Hex digits (white space ignored) as bytes; nil for an odd count or another character.
