@@ -298,3 +298,17 @@ public enum KilledWriter {
       .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
   }
 }
+
+/// Whether `condition` holds within `seconds` (polled every millisecond): for what another
+/// thread or process makes true a moment later (a watcher's announcement), never a sleep that
+/// hopes it is long enough.
+public func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows
+  -> Bool
+{
+  let deadline = Date().addingTimeInterval(seconds)
+  while true {
+    if try condition() { return true }
+    if Date() >= deadline { return false }
+    usleep(1000)
+  }
+}
