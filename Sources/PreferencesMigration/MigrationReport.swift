@@ -33,7 +33,7 @@ public struct MigrationReport: Sendable, Hashable {
 
   /// The JSON report (`prefs migrate --json`): data as base64, dates as ISO 8601, absent
   /// values (and reals JSON cannot hold) as null; members sorted by their UTF-8 bytes, two-space
-  /// indentation, as every JSON prefs prints. Unlike ``text()``, it lists the keys of an
+  /// indentation, as every JSON prefs prints. Unlike ``text(listingKeys:)``, it lists the keys of an
   /// `unchanged` file too.
   public func json() -> String {
     func value(_ v: PlistValue?) -> JSONValue {
