@@ -40,6 +40,26 @@ import Testing
     #expect(!store.hasPendingChanges)
   }
 
+  /// Another process (`prefs write`, as a user or a script runs it) changes the file: the
+  /// store's change stream yields the new value, and a plain read has it, without a
+  /// synchronize. (Before the watcher, neither did within 5 s: issue 24.)
+  @Test(.timeLimit(.minutes(1)))
+  func anotherProcesssPrefsWriteArrivesWithoutSynchronize() async throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("com.example.other.plist")
+    try write(["volume": 0.5], to: url)
+    let store = try DefaultsStore(url: url, flushAtExit: false)
+    var stream = store.changes("volume", initial: false).makeAsyncIterator()
+    let result = try External.run(
+      External.product("prefs"), ["write", url.path, "volume", "-float", "0.25"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(await stream.next() == .some(.real(0.25)))
+    #expect(store.double(forKey: "volume") == 0.25)
+    let removed = try External.run(External.product("prefs"), ["delete", url.path, "volume"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(await stream.next() == .some(nil))
+  }
+
   /// The store's own writes come back as announcements of its file: recognised by the bytes it
   /// wrote, never read back (nor told to observers twice). Another writer's change is read.
   @Test func aStoresOwnWritesAreNotEchoed() throws {
