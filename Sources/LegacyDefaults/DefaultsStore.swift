@@ -27,7 +27,13 @@ import PropertyList
 /// - a file that does not parse reads as empty and is moved aside at the first write, never
 ///   overwritten (``recoveries``); a valid file that is not a dictionary is refused;
 /// - pending changes are written at normal process exit even without ``synchronize()``, and a
-///   failure to do so is reported.
+///   failure to do so is reported;
+/// - the store follows its storage without a ``synchronize()``: another process's write of
+///   the file (or another store's, over the same file or memory) reaches reads, observers and
+///   change streams as soon as the storage announces it (``DefaultsStorage/observeChanges(_:)``;
+///   for a file, the process's one file watcher, a few milliseconds), read whole, and told to
+///   observers only for the keys whose value changed; this store's own writes are recognised
+///   by the bytes it wrote and never read back.
 ///
 /// The store is `Sendable`: a lock guards its state, so any thread or task may use it. That
 /// lock is never held while user code runs (observers, `update` transforms) nor across the
@@ -629,8 +635,14 @@ public final class DefaultsStore: Sendable {
   }
 
   /// Calls `handler` with the new value (nil: gone) each time the value the search list finds
-  /// for `key` changes: by a local write, a registration, or another process's write picked up
-  /// by ``synchronize()``.
+  /// for `key` changes: by a local write, a registration, or a write made elsewhere (another
+  /// process, another store over the same file or memory) as soon as the storage announces it,
+  /// without a ``synchronize()`` (a `UserDefaults` storage announces what Foundation delivers;
+  /// see its documentation). `handler` runs on the thread that made or reported the change,
+  /// without any lock of the store: it may read and write the store.
+  ///
+  /// A storage that announces nothing (a storage of yours whose `observeChanges` returns nil)
+  /// has other writers' changes seen at ``synchronize()``.
   public func observe(
     _ key: String, handler: @escaping @Sendable (PlistValue?) -> Void
   ) -> Observation {

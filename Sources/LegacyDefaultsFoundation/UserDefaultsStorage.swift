@@ -177,7 +177,7 @@ public final class UserDefaultsStorage: DefaultsStorage, OrderedReloading, @unch
   /// Announces `didChangeNotification` (changes made in this process) and, on Apple
   /// platforms, key-value observing of the keys the store's observers follow (changes made by
   /// other processes too; see the type's documentation). The returned token is told those keys
-  /// by the store (``KeyedAnnouncements``).
+  /// by the store (the keys its observers follow).
   ///
   /// Both arrive on the thread that made the change, which may be in the middle of an update
   /// of this domain (holding its lock, some keys set and not yet synchronized) or hold another

@@ -4,7 +4,8 @@ import Testing
 
 extension Tag {
   /// Tests that take seconds (the 10,000-file batch, SIGKILL rounds, races): skip them for a
-  /// quick run with `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter'`.
+  /// quick run with
+  /// `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter|OutsidePackage'`.
   @Tag public static var slow: Self
 }
 
