@@ -279,6 +279,7 @@ package final class DomainWatcher: Sendable {
   /// The watcher's thread: waits for kernel events, marks the subscriptions they concern, and
   /// calls those handlers without the lock. Ends (closing the queue) once nothing is watched.
   private func run() {
+    Self.nameThread()
     while true {
       let backend = state.withLock { s -> Backend? in
         guard let backend = s.backend else {
@@ -342,6 +343,23 @@ package final class DomainWatcher: Sendable {
   }
 
   // MARK: - The thread
+
+  /// The watcher's thread is called `prefs-watcher` (in `ps -T`, a debugger, `/proc`).
+  static let threadName = "prefs-watcher"
+
+  private static func nameThread() {
+    #if canImport(Darwin)
+      _ = pthread_setname_np(threadName)
+    #else
+      // pthread_setname_np is not in the Glibc module (it needs _GNU_SOURCE): the thread's
+      // name is its /proc comm file.
+      let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return }
+      var name = Array(threadName.utf8)
+      _ = write(descriptor, &name, name.count)
+      closeDescriptor(descriptor)
+    #endif
+  }
 
   private final class Start {
     let body: @Sendable () -> Void

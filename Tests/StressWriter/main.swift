@@ -17,9 +17,10 @@ import Preferences
 //                                  to user.visits under the lock, print "ranking.size N"
 //   set-string FILE KEY VALUE      through PreferencesStore(url:), as another app instance
 //                                  would: store[Key<String>(KEY)] = VALUE (written through)
-//   watcher-threads FILE OTHER     the watcher's cost: prints "threads T inotify I" with no
-//                                  store open, with stores over FILE, FILE again and OTHER (in
-//                                  another folder) open, and once they are all released
+//   watcher-threads FILE OTHER     the watcher's cost: prints "threads T inotify I" (watcher
+//                                  threads, inotify queues) with no store open, with stores
+//                                  over FILE, FILE again and OTHER (in another folder) open,
+//                                  and once they are all released
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
@@ -30,15 +31,20 @@ let args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else { fail("usage: prefs-stress MODE FILE ...") }
 let url = URL(fileURLWithPath: args[1])
 
-/// This process's threads and inotify queues, from /proc (Linux).
+/// This process's watcher threads (named `prefs-watcher`) and inotify queues, from /proc
+/// (Linux). (All threads are not counted: a sanitizer's runtime adds its own.)
 func census() -> String {
-  let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+  let threads = tasks.filter {
+    (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
+      .hasPrefix("prefs-watcher") == true
+  }.count
   let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
   let inotify = fds.filter {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))
       == "anon_inode:inotify"
   }.count
-  return "threads \(threads ?? -1) inotify \(inotify)"
+  return "threads \(threads) inotify \(inotify)"
 }
 
 if args[0] == "watcher-threads", args.count == 3 {
@@ -51,7 +57,13 @@ if args[0] == "watcher-threads", args.count == 3 {
       try DefaultsStore(url: url, flushAtExit: false),
       try DefaultsStore(url: URL(fileURLWithPath: args[2]), flushAtExit: false),
     ]
-    print(census())
+    // The watcher's thread names itself once it runs: given up to 2 s.
+    var open = census()
+    for _ in 0..<2000 where open.hasPrefix("threads 0 ") {
+      usleep(1000)
+      open = census()
+    }
+    print(open)
     stores.removeAll()
   } catch {
     fail("\(error)")
