@@ -166,8 +166,8 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   }
 
   /// Follows the file: calls `handler` with the state before and the state after each change
-  /// of its values (another process's write, this process's, a removal), on the watcher's
-  /// thread, one call at a time. A state that does not parse (a writer writing in place,
+  /// of its values (another process's write, this process's, a removal; not a rewrite that
+  /// changes only the format), on the watcher's thread, one call at a time. A state that does not parse (a writer writing in place,
   /// caught in the middle) is skipped until the writer's close announces the whole file;
   /// announcements of a state already seen are skipped. `initial` is the state the caller
   /// starts from (``read()``). For a command that watches several domains: one call per file,
@@ -188,9 +188,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         defer { state = current }
         return state
       }
-      if previous.values != current.values || previous.format != current.format {
-        handler(previous, current)
-      }
+      if previous.values != current.values { handler(previous, current) }
     }
   }
 

@@ -235,6 +235,43 @@ import Testing
     #expect(eventually { !watcher.isRunning })
   }
 
+  /// What a command that watches several domains uses (`DomainFile.follow`): each file's
+  /// states before and after each change of its values, from one watcher; a write that
+  /// changes no value, and a file caught half-written, are not changes.
+  @Test func followingSeveralFilesGivesEachChangeWithTheStateBefore() throws {
+    let folder = try TemporaryFolder()
+    let files = [folder.file("a.plist"), folder.url.appendingPathComponent("sub/b.plist")]
+    let seen = Mutex<[(String, [String: PlistValue], [String: PlistValue])]>([])
+    var follows: [DomainWatcher.Watch] = []
+    for url in files {
+      let file = DomainFile(url: url)
+      let follow = file.follow(from: try file.read()) { previous, current in
+        seen.withLock {
+          $0.append(
+            (url.lastPathComponent, previous.values.swiftDictionary, current.values.swiftDictionary)
+          )
+        }
+      }
+      follows += [try #require(follow)]
+    }
+    defer { for f in follows { f.cancel() } }
+    _ = try DomainFile(url: files[0]).update { _ in ["k": 1] }
+    _ = try DomainFile(url: files[1]).update { _ in ["x": "y"] }
+    #expect(eventually { seen.withLock { $0.count } == 2 })
+    // The same values in another format: new bytes, no change of values.
+    _ = try DomainFile(url: files[0]).update(DomainFile.WriteOptions(format: .binary)) { _ in [:] }
+    usleep(200_000)
+    #expect(seen.withLock { $0.count } == 2)
+    try FileManager.default.removeItem(at: files[0])
+    #expect(eventually { seen.withLock { $0.count } == 3 })
+    usleep(100_000)
+    let changes = seen.withLock { $0 }
+    #expect(changes.count == 3)
+    #expect(changes.map(\.0) == ["a.plist", "b.plist", "a.plist"])
+    #expect(changes.map(\.1) == [[:], [:], ["k": 1]])
+    #expect(changes.map(\.2) == [["k": 1], ["x": "y"], [:]])
+  }
+
   /// A handler may cancel its own watch and start another from the watcher's thread.
   @Test func aHandlerMayCancelAndWatch() throws {
     let folder = try TemporaryFolder()
