@@ -23,7 +23,8 @@ import Testing
     _ = try DomainFile(url: url).update { _ in values }
   }
 
-  @Test func anotherWritersRenameReachesObserversStreamsAndReads() async throws {
+  @Test(.timeLimit(.minutes(1)))
+  func anotherWritersRenameReachesObserversStreamsAndReads() async throws {
     let folder = try TemporaryFolder()
     let url = folder.file("com.example.live.plist")
     try write(["name": "Lucas"], to: url)
