@@ -38,10 +38,16 @@ public protocol DefaultsStorage: Sendable {
   /// Removes the whole domain.
   func removeDomain() throws(DefaultsError)
 
-  /// Starts telling `handler` when the domain may have been changed by another writer the
-  /// medium can announce (another `UserDefaults` instance of this process); the returned token
-  /// keeps it going until released. nil: the medium announces nothing (a file's other writers
+  /// Starts telling `handler` when the domain may have been changed by a writer other than
+  /// the caller: another process or another store on the same domain. The returned token keeps
+  /// it going until released; nil: the medium announces nothing (its other writers' changes
   /// are seen at the next synchronize).
+  ///
+  /// A domain file announces every change of the file (one watcher per process: inotify on
+  /// Linux, kqueue on Apple platforms); memory, every update made through any store over it;
+  /// `UserDefaults`, what Foundation delivers (see `UserDefaultsStorage`). `handler` may be
+  /// called on any thread, with no lock of the medium held, and may be called for a change
+  /// the caller made itself or for none at all: it is a hint to read again.
   func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)?
 
   /// The storage of another domain of the same medium, by name (`persistentDomain(forName:)`):
@@ -72,6 +78,9 @@ public struct DomainSnapshot: Sendable, Hashable {
   public var recoveries: [CorruptFileRecovery]
   /// The bytes of the file as read (file storage only): the migration's backup copies these.
   package var bytes: Data?
+  /// What tells this state of the domain from another without comparing values (nil: the
+  /// medium cannot tell).
+  package var version: DomainVersion?
 
   public init(
     values: PlistDictionary = PlistDictionary(), format: PlistFormat? = nil,
@@ -84,12 +93,54 @@ public struct DomainSnapshot: Sendable, Hashable {
   }
 }
 
+/// What tells two states of a domain apart without comparing their values: a file's bytes or
+/// its absence, memory's count of writes. A store keeps the version of what it last read or
+/// wrote, and skips an announcement of a state it already has (its own write, most often)
+/// without parsing it.
+package enum DomainVersion: Sendable, Hashable {
+  case absent
+  case bytes(Data)
+  case count(UInt64)
+}
+
+/// What a store decides when it reads its storage again after an announcement, at the moment
+/// of the read (under the domain's in-process exclusion, so in order with this process's
+/// updates): not to read (a write of its own is in flight and will be followed by another
+/// look), or to read, skipping a state of version `unlessAt`.
+package enum ReloadDecision: Sendable {
+  case skip
+  case read(unlessAt: DomainVersion?)
+}
+
+/// A storage a store can follow exactly: one that reads again in order with this process's
+/// own updates of the domain (the file, memory and `UserDefaults` storages; a storage of
+/// yours is read with ``DefaultsStorage/load()`` and compared by value).
+package protocol OrderedReloading: DefaultsStorage {
+  /// The domain as it is now, read under its in-process exclusion (never the cross-process
+  /// lock: a reader does not wait for another process) right after `decide` ran there; nil
+  /// when `decide` says to skip or the domain still has the version it names.
+  func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot?
+}
+
+/// An announcement token (``DefaultsStorage/observeChanges(_:)``) that announces only the keys
+/// it is told about (`UserDefaults`' key-value observing): a store tells it the keys its
+/// observers follow, each time they change; `version` orders the calls.
+package protocol KeyedAnnouncements: Sendable {
+  func announce(keys: Set<String>, version: UInt64)
+}
+
 /// An application domain in memory only (tests, previews). One instance may back several
-/// stores, which then behave as several processes sharing one file do: each sees the others'
-/// changes at its next ``DefaultsStore/synchronize()``.
-public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
+/// stores, which then behave as several processes sharing one file do: each writes through its
+/// own synchronize, and each is told of the others' writes (``observeChanges(_:)``) and reads
+/// them without a synchronize.
+public final class InMemoryStorage: DefaultsStorage, OrderedReloading, @unchecked Sendable {
   private let exclusion = ReentrantExclusion()
   private var values: PlistDictionary  // guarded by `exclusion`
+  /// Counts the writes that changed a value (guarded by `exclusion`): the version.
+  private var writes: UInt64 = 0
+  /// A write made inside another update of this domain, announced when the outermost ends.
+  private var unannounced = false  // guarded by `exclusion`
+  private let listeners = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
   /// The other domains of the same medium, by name (shared by every domain of it).
   private let medium: Locked<[String: InMemoryStorage]>
 
@@ -115,22 +166,70 @@ public final class InMemoryStorage: DefaultsStorage, @unchecked Sendable {
   public var location: DefaultsStore.Location { .memory }
 
   public func load() throws(DefaultsError) -> DomainSnapshot {
-    exclusion.withLock { DomainSnapshot(values: values) }
+    exclusion.withLock { snapshot() }
+  }
+
+  private func snapshot() -> DomainSnapshot {
+    var snapshot = DomainSnapshot(values: values)
+    snapshot.version = .count(writes)
+    return snapshot
+  }
+
+  package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+    exclusion.withLock { () -> DomainSnapshot? in
+      guard case .read(let known) = decide(), known != .count(writes) else { return nil }
+      return snapshot()
+    }
   }
 
   public func update(
     _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
-    try exclusion.withLock { () throws(DefaultsError) -> DomainSnapshot in
-      let changes = try change(DomainSnapshot(values: values))
+    var announce = false
+    let result = try exclusion.withLock { () throws(DefaultsError) -> DomainSnapshot in
+      let changes = try change(snapshot())
       // A nested update wrote into `values` directly: this one applies on top of it.
-      values = changes.applied(to: values)
-      return DomainSnapshot(values: values)
+      let changed = changes.applied(to: values)
+      if changed != values {
+        values = changed
+        writes += 1
+        unannounced = true
+      }
+      announce = exclusion.isOutermost && unannounced
+      if announce { unannounced = false }
+      return snapshot()
     }
+    if announce { announceChange() }
+    return result
   }
 
   public func removeDomain() throws(DefaultsError) {
-    exclusion.withLock { values = PlistDictionary() }
+    let announce = exclusion.withLock { () -> Bool in
+      guard !values.isEmpty else { return false }
+      values = PlistDictionary()
+      writes += 1
+      unannounced = true
+      guard exclusion.isOutermost else { return false }
+      unannounced = false
+      return true
+    }
+    if announce { announceChange() }
+  }
+
+  /// Every store over this domain is told, on the writer's thread, after the write.
+  private func announceChange() {
+    for listener in listeners.withLock({ Array($0.all.values) }) { listener() }
+  }
+
+  public func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
+    let id = listeners.withLock { list -> UInt64 in
+      list.next += 1
+      list.all[list.next] = handler
+      return list.next
+    }
+    return DefaultsStore.Observation { [weak self] in
+      self?.listeners.withLock { list in list.all[id] = nil }
+    }
   }
 }
 
@@ -158,6 +257,17 @@ package final class ReentrantExclusion: @unchecked Sendable {
     defer { depth -= 1 }
     if depth == 1, let outermost { return try outermost(body) }
     return try body()
+  }
+
+  /// Whether the call holding the lock is the outermost one (ask only while holding it): a
+  /// write made then is complete, not a nested part of another update.
+  package var isOutermost: Bool { depth == 1 }
+
+  /// Whether no thread (this one included) holds the lock now.
+  package var isFree: Bool {
+    guard lock.tryLock() else { return false }
+    defer { lock.unlock() }
+    return depth == 0
   }
 
   /// Whether this thread could take the lock now without waiting: nobody holds it, or this

@@ -27,7 +27,13 @@ import PropertyList
 /// - a file that does not parse reads as empty and is moved aside at the first write, never
 ///   overwritten (``recoveries``); a valid file that is not a dictionary is refused;
 /// - pending changes are written at normal process exit even without ``synchronize()``, and a
-///   failure to do so is reported.
+///   failure to do so is reported;
+/// - the store follows its storage without a ``synchronize()``: another process's write of
+///   the file (or another store's, over the same file or memory) reaches reads, observers and
+///   change streams as soon as the storage announces it (``DefaultsStorage/observeChanges(_:)``;
+///   for a file, the process's one file watcher, a few milliseconds), read whole, and told to
+///   observers only for the keys whose value changed; this store's own writes are recognised
+///   by the bytes it wrote and never read back.
 ///
 /// The store is `Sendable`: a lock guards its state, so any thread or task may use it. That
 /// lock is never held while user code runs (observers, `update` transforms) nor across the
@@ -100,7 +106,18 @@ public final class DefaultsStore: Sendable {
     var volatile: [String: [String: PlistValue]] = [:]
     var observers: [String: [UInt64: @Sendable (PlistValue?) -> Void]] = [:]
     var nextObserver: UInt64 = 0
+    /// Orders the observed-key sets told to the storage's announcements.
+    var observedKeysVersion: UInt64 = 0
     var recoveries: [CorruptFileRecovery] = []
+    /// The version of the storage's state `base` holds (or will hold once the write in flight
+    /// is published): an announcement of it is skipped unread.
+    var known: DomainVersion?
+    /// Writes of this store begun and not yet published: a re-read meanwhile could not tell
+    /// its own write from another's, so it waits for them (`refreshAgain`).
+    var inFlight = 0
+    var refreshAgain = false
+    /// Announced states read whole (parsed) and published: a store's own write is never one.
+    var rereads = 0
 
     func applicationValue(_ key: String) -> PlistValue? {
       if let change = pending[key] { return change.value }
@@ -164,6 +181,7 @@ public final class DefaultsStore: Sendable {
     initial.arguments = ArgumentDomain.parse(arguments, dialect: dialect)
     initial.base = dialect.adopting(loaded.values.swiftDictionary, readFrom: loaded.format)
     initial.format = loaded.format
+    initial.known = loaded.version
     initial.record(loaded.unreadable.map { [$0] } ?? [])
     if let global {
       initial.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
@@ -173,16 +191,62 @@ public final class DefaultsStore: Sendable {
     if flushAtExit { ExitFlush.register(self) }
     let token = storage.observeChanges { [weak self] in self?.refresh() }
     announcements.withLock { $0 = token }
+    // A change between the load above and the start of the announcements: looked for once
+    // (for a file, one read compared with the bytes loaded; nothing is parsed again).
+    if token != nil, storage is any OrderedReloading { refresh() }
   }
 
-  /// Another writer changed the storage (as the storage announced): read it and tell this
-  /// store's observers. A failure to read is left for the next synchronize to report.
+  /// The storage announced a change (another process's, another store's, or this store's own
+  /// write): read it again and tell this store's observers of the values that changed. What
+  /// this store already has (its own write, by the bytes it wrote) is skipped unparsed; a file
+  /// that does not parse (a writer caught writing in place) is skipped until it does, so
+  /// observers never see a torn or intermediate state. A failure to read is left for the next
+  /// synchronize to report.
   private func refresh() {
-    let ticket = state.withLock { $0.takeTicket() }
-    let loaded = Result { () throws(DefaultsError) in try storage.load() }
+    var ticket: UInt64 = 0
+    let loaded = Result { () throws(DefaultsError) -> DomainSnapshot? in
+      guard let ordered = storage as? any OrderedReloading else {
+        ticket = state.withLock { $0.takeTicket() }
+        return try storage.load()
+      }
+      // Decided under the storage's in-process exclusion: no write of this process is half
+      // done, and the ticket orders this read after every write published before it.
+      return try ordered.reload { () -> ReloadDecision in
+        state.withLock { s in
+          guard s.inFlight == 0 else {
+            // This store's own write is done but not yet published: its end looks again.
+            s.refreshAgain = true
+            return .skip
+          }
+          ticket = s.takeTicket()
+          return .read(unlessAt: s.known)
+        }
+      }
+    }
     // A read that fails here fails again, with its error, at the next synchronize.
-    guard case .success(let snapshot) = loaded else { return }
+    guard case .success(let snapshot?) = loaded, snapshot.unreadable == nil else { return }
+    state.withLock { $0.rereads += 1 }
     publish(snapshot, ticket: ticket, written: [:], global: nil)
+  }
+
+  /// How many announced changes this store has read and published (tests: its own writes are
+  /// recognised by their bytes and never read back).
+  package var announcedReads: Int { state.withLock { $0.rereads } }
+
+  /// Runs one write of this store (a synchronize, a removal of the domain) with
+  /// announcements read meanwhile put off to its end (see ``refresh()``).
+  private func writing<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+    state.withLock { $0.inFlight += 1 }
+    defer {
+      let again = state.withLock { s -> Bool in
+        s.inFlight -= 1
+        guard s.inFlight == 0, s.refreshAgain else { return false }
+        s.refreshAgain = false
+        return true
+      }
+      if again { refresh() }
+    }
+    return try body()
   }
 
   /// A store over the domain file at `url` (read now; created on the first write).
@@ -469,6 +533,13 @@ public final class DefaultsStore: Sendable {
       try publish(try storage.load(), ticket: ticket, written: [:])
       return
     }
+    try writing { () throws(DefaultsError) in try write(applying: change) }
+  }
+
+  /// The write of ``synchronize(applying:)``: one update of the storage, published.
+  private func write(
+    applying change: (([String: PlistValue]) throws(DefaultsError) -> DomainChanges)?
+  ) throws(DefaultsError) {
     var written: [String: UInt64] = [:]
     var ticket: UInt64 = 0
     let snapshot = try storage.update { (current) throws(DefaultsError) -> DomainChanges in
@@ -527,6 +598,7 @@ public final class DefaultsStore: Sendable {
         s.publishedTicket = ticket
         s.base = dialect.adopting(snapshot.values.swiftDictionary, readFrom: snapshot.format)
         s.format = snapshot.format
+        s.known = snapshot.version
         if let global {
           s.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
         }
@@ -560,22 +632,46 @@ public final class DefaultsStore: Sendable {
   }
 
   /// Calls `handler` with the new value (nil: gone) each time the value the search list finds
-  /// for `key` changes: by a local write, a registration, or another process's write picked up
-  /// by ``synchronize()``.
+  /// for `key` changes: by a local write, a registration, or a write made elsewhere (another
+  /// process, another store over the same file or memory) as soon as the storage announces it,
+  /// without a ``synchronize()`` (a `UserDefaults` storage announces what Foundation delivers;
+  /// see its documentation). `handler` runs on the thread that made or reported the change,
+  /// without any lock of the store: it may read and write the store.
+  ///
+  /// A storage that announces nothing (a storage of yours whose `observeChanges` returns nil)
+  /// has other writers' changes seen at ``synchronize()``.
   public func observe(
     _ key: String, handler: @escaping @Sendable (PlistValue?) -> Void
   ) -> Observation {
-    let id = state.withLock { s -> UInt64 in
+    let (id, keys) = state.withLock { s -> (UInt64, (Set<String>, UInt64)?) in
       s.nextObserver += 1
+      let first = s.observers[key] == nil
       s.observers[key, default: [:]][s.nextObserver] = handler
-      return s.nextObserver
+      return (s.nextObserver, first ? Self.observedKeys(&s) : nil)
     }
+    if let keys { announceKeys(keys) }
     return Observation { [weak self] in
-      self?.state.withLock { s in
+      guard let self else { return }
+      let keys = self.state.withLock { s -> (Set<String>, UInt64)? in
         s.observers[key]?[id] = nil
-        if s.observers[key]?.isEmpty == true { s.observers[key] = nil }
+        guard s.observers[key]?.isEmpty == true else { return nil }
+        s.observers[key] = nil
+        return Self.observedKeys(&s)
       }
+      if let keys { self.announceKeys(keys) }
     }
+  }
+
+  private static func observedKeys(_ s: inout State) -> (Set<String>, UInt64) {
+    s.observedKeysVersion += 1
+    return (Set(s.observers.keys), s.observedKeysVersion)
+  }
+
+  /// Tells a storage that announces by key (`UserDefaults`' key-value observing) which keys
+  /// this store's observers follow (never under the state lock: it calls into Foundation).
+  private func announceKeys(_ keys: (Set<String>, UInt64)) {
+    let token = announcements.withLock { $0 }
+    (token as? any KeyedAnnouncements)?.announce(keys: keys.0, version: keys.1)
   }
 
   /// The values of `key`: the current one, then each change (see ``observe(_:handler:)``).
@@ -733,16 +829,21 @@ extension DefaultsStore {
   /// Removes the whole application domain (for a file: deleted under the lock), and drops the
   /// pending changes.
   public func removePersistentDomain() throws(DefaultsError) {
-    try storage.removeDomain()
-    let fires = state.withLock { s -> [@Sendable () -> Void] in
-      let observed = Array(s.observers.keys)
-      let before = observed.map { s.value($0) }
-      s.base = [:]
-      s.pending = [:]
-      s.format = nil
-      s.publishedTicket = s.takeTicket()
-      return zip(observed, before).compactMap { Self.notification(for: $0.0, before: $0.1, in: s) }
+    try writing { () throws(DefaultsError) in
+      try storage.removeDomain()
+      let fires = state.withLock { s -> [@Sendable () -> Void] in
+        let observed = Array(s.observers.keys)
+        let before = observed.map { s.value($0) }
+        s.base = [:]
+        s.pending = [:]
+        s.format = nil
+        s.known = nil
+        s.publishedTicket = s.takeTicket()
+        return zip(observed, before).compactMap {
+          Self.notification(for: $0.0, before: $0.1, in: s)
+        }
+      }
+      for fire in fires { fire() }
     }
-    for fire in fires { fire() }
   }
 }

@@ -35,7 +35,7 @@ import PropertyList
 /// first because it is one for the whole folder: a nested update of another domain there cannot
 /// then wait for a domain whose holder waits for the folder. None is ever taken while a
 /// ``DefaultsStore``'s state lock is held.
-package struct DomainFile: DefaultsStorage {
+package struct DomainFile: DefaultsStorage, OrderedReloading {
   package let url: URL
   /// The format a new file gets.
   package let newFileFormat: PlistFormat
@@ -96,18 +96,34 @@ package struct DomainFile: DefaultsStorage {
   /// input limit): empty, with ``DomainSnapshot/unreadable`` saying why.
   package func read() throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
-    let data: Data
+    return try snapshot(of: try bytes())
+  }
+
+  /// What the file holds: its bytes, nil when there is no file, or the failure to read them.
+  private func bytes() throws(DefaultsError) -> Result<Data?, FileAccess.Failure> {
     do {
-      data = try FileAccess.readFile(path, limit: limits.maxInputBytes)
+      return .success(try FileAccess.readFile(path, limit: limits.maxInputBytes))
     } catch {
       switch error {
-      case .missing:
-        return DomainSnapshot()
-      case .tooLarge:
-        return unreadable(error.reason)
-      default:
-        throw .cannotRead(path: path, reason: error.reason)
+      case .missing: return .success(nil)
+      case .tooLarge: return .failure(error)
+      default: throw .cannotRead(path: path, reason: error.reason)
       }
+    }
+  }
+
+  /// The domain the bytes read hold.
+  private func snapshot(of read: Result<Data?, FileAccess.Failure>) throws(DefaultsError)
+    -> DomainSnapshot
+  {
+    let data: Data
+    switch read {
+    case .success(nil):
+      var absent = DomainSnapshot()
+      absent.version = .absent
+      return absent
+    case .success(let bytes?): data = bytes
+    case .failure(let error): return unreadable(error.reason)
     }
     let document: PlistDocument
     do {
@@ -118,7 +134,64 @@ package struct DomainFile: DefaultsStorage {
     let values = try Self.domain(of: document, path: path)
     var snapshot = DomainSnapshot(values: values, format: document.format)
     snapshot.bytes = data
+    snapshot.version = .bytes(data)
     return snapshot
+  }
+
+  /// The file as it is now, read whole (files are replaced atomically: never a half-written
+  /// one from prefs or any atomic writer), under the domain's in-process exclusion so that no
+  /// update of this process is half done; nil when `decide` says to skip or the file still
+  /// holds the bytes it names (or is still absent). A file that does not parse comes back
+  /// ``DomainSnapshot/unreadable``: a writer that writes in place may be in the middle.
+  package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+    let exclusion = ExclusionTable.files.acquire(lockKey)
+    defer { ExclusionTable.files.release(lockKey) }
+    let read = try exclusion.withLock {
+      () throws(DefaultsError) -> (Result<Data?, FileAccess.Failure>, DomainVersion?)? in
+      guard case .read(let known) = decide() else { return nil }
+      try refuseSymbolicLink()
+      return (try bytes(), known)
+    }
+    guard let (bytes, known) = read else { return nil }
+    if case .success(let data) = bytes, known == data.map(DomainVersion.bytes) ?? .absent {
+      return nil
+    }
+    return try snapshot(of: bytes)
+  }
+
+  /// Tells `handler` each time the file may have changed: written (by this process or
+  /// another), replaced, created or removed, its folder included (see ``DomainWatcher``: one
+  /// watcher for the process, and nothing while no file is observed). nil when this process
+  /// cannot watch files.
+  package func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
+    DomainWatcher.shared.watch(path: lockKey, handler)
+  }
+
+  /// Follows the file: calls `handler` with the state before and the state after each change
+  /// of its values (another process's write, this process's, a removal; not a rewrite that
+  /// changes only the format), on the watcher's thread, one call at a time. A state that does not parse (a writer writing in place,
+  /// caught in the middle) is skipped until the writer's close announces the whole file;
+  /// announcements of a state already seen are skipped. `initial` is the state the caller
+  /// starts from (``read()``). For a command that watches several domains: one call per file,
+  /// all on the one watcher.
+  package func follow(
+    from initial: DomainSnapshot,
+    _ handler: @escaping @Sendable (_ previous: DomainSnapshot, _ current: DomainSnapshot) -> Void
+  ) -> DomainWatcher.Watch? {
+    let last = Locked(initial)
+    let file = self
+    return DomainWatcher.shared.watch(path: lockKey) {
+      let known = last.withLock { $0.version }
+      let loaded = Result { () throws(DefaultsError) in
+        try file.reload { .read(unlessAt: known) }
+      }
+      guard case .success(let current?) = loaded, current.unreadable == nil else { return }
+      let previous = last.withLock { state -> DomainSnapshot in
+        defer { state = current }
+        return state
+      }
+      if previous.values != current.values { handler(previous, current) }
+    }
   }
 
   /// A parsed document as a domain: its dictionary, or the one error for a top level that is
@@ -246,9 +319,12 @@ package struct DomainFile: DefaultsStorage {
       if let unreadable = snapshot.unreadable {
         recoveries.append(try moveAside(reason: unreadable.reason))
       }
-      try write(merged, format: target, durable: options.durable)
+      let written = try write(merged, format: target, durable: options.durable)
       exclusion.bump()
-      return DomainSnapshot(values: merged, format: target, recoveries: recoveries)
+      var result = DomainSnapshot(values: merged, format: target, recoveries: recoveries)
+      // What the file holds now: a store skips the announcement of its own write by these.
+      result.version = .bytes(written)
+      return result
     }
   }
 
@@ -414,9 +490,9 @@ package struct DomainFile: DefaultsStorage {
   /// Per folder, the temporary-looking names its one listing found and no write removed yet.
   private static let temporaryNames = Locked([String: Set<String>]())
 
-  /// Replaces the file with `values` in `format`, atomically.
+  /// Replaces the file with `values` in `format`, atomically; returns the bytes written.
   private func write(_ values: PlistDictionary, format: PlistFormat, durable: Bool)
-    throws(DefaultsError)
+    throws(DefaultsError) -> Data
   {
     removeLeftoverTemporaryFiles()
     let data: Data
@@ -430,6 +506,7 @@ package struct DomainFile: DefaultsStorage {
     } catch {
       throw .cannotWrite(path: path, reason: error.description)
     }
+    return data
   }
 
   /// The format to write `values` in, given the file's current format: the file's own, except

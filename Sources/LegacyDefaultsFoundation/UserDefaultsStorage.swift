@@ -11,11 +11,28 @@ import PropertyList
 /// is restored and the error thrown. It never calls `set(nil, forKey:)` (corelibs loops forever
 /// on it): a removal is `removeObject(forKey:)`.
 ///
-/// Changes made through other `UserDefaults` instances in this process reach the stores over
-/// this storage through `UserDefaults.didChangeNotification` (which swift-corelibs-foundation
-/// does not post, so this storage posts it there after each update). Changes by other
-/// processes are seen at `DefaultsStore.synchronize()`.
-public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
+/// What reaches a store over this storage without a synchronize (``observeChanges(_:)``):
+///
+/// - Changes made in this process, through this storage or any other `UserDefaults` instance:
+///   `UserDefaults.didChangeNotification`, which Apple's Foundation posts for every change
+///   made in the process, and swift-corelibs-foundation never posts (this storage posts it
+///   there after each of its updates, so stores over one suite in one process follow each
+///   other on Linux too). Apple documents that this notification is *not* posted for changes
+///   made by other processes.
+/// - On Apple platforms, changes made by other processes (another instance of the app, an app
+///   extension or widget sharing an app-group suite, `defaults write`), through key-value
+///   observing of the keys the store's observers follow: `cfprefsd` delivers those for
+///   observed keys, whichever process made the change. It delivers nothing for a key no one
+///   observes (a plain read of it sees another process's change at the next synchronize, or
+///   once `cfprefsd` has updated this process's cache), and key-value observing cannot name a
+///   key that contains a `.` (it reads the dot as a key path: `sound.enabled` would observe
+///   `enabled` of the value of `sound`) or starts with `@`: such keys are not observed, and
+///   another process's change of them is seen at the next synchronize.
+/// - On Linux, nothing from other processes: swift-corelibs-foundation has neither
+///   `cfprefsd` nor key-value observing, and caches each suite's file. A store that must follow
+///   other processes there uses the domain file (`DefaultsStore(url:)`), which a watcher of
+///   the file follows.
+public final class UserDefaultsStorage: DefaultsStorage, OrderedReloading, @unchecked Sendable {
   /// The `UserDefaults` instance (thread-safe, as Foundation documents it).
   public let userDefaults: UserDefaults
   /// The persistent domain it keeps: the suite name, or the app's bundle identifier.
@@ -65,6 +82,15 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
     let exclusion = ExclusionTable.userDefaults.acquire(domain)
     defer { ExclusionTable.userDefaults.release(domain) }
     return try exclusion.withLock { () throws(DefaultsError) in try read() }
+  }
+
+  package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+    let exclusion = ExclusionTable.userDefaults.acquire(domain)
+    defer { ExclusionTable.userDefaults.release(domain) }
+    return try exclusion.withLock { () throws(DefaultsError) -> DomainSnapshot? in
+      guard case .read = decide() else { return nil }
+      return try read()
+    }
   }
 
   private func read() throws(DefaultsError) -> DomainSnapshot {
@@ -148,22 +174,34 @@ public final class UserDefaultsStorage: DefaultsStorage, @unchecked Sendable {
     Self.announce(userDefaults)
   }
 
-  /// Notifications arrive on the posting thread, which may hold another domain's lock (a
-  /// nested update, or corelibs posting from inside `removePersistentDomain`) while this
-  /// domain's lock is held by a thread posting the other way round. So the handler runs at once
-  /// only when this domain's lock is free (or held by this thread); otherwise it runs on
-  /// another thread, after the writer, which announces again when it is done.
+  /// Announces `didChangeNotification` (changes made in this process) and, on Apple
+  /// platforms, key-value observing of the keys the store's observers follow (changes made by
+  /// other processes too; see the type's documentation). The returned token is told those keys
+  /// by the store (the keys its observers follow).
+  ///
+  /// Both arrive on the thread that made the change, which may be in the middle of an update
+  /// of this domain (holding its lock, some keys set and not yet synchronized) or hold another
+  /// domain's lock while this one's holder posts the other way round. So the handler runs at
+  /// once only when this domain's lock is free; otherwise it runs on another thread, where the
+  /// store's re-read waits for the update to end and reads what it wrote, whole.
   public func observeChanges(_ handler: @escaping @Sendable () -> Void) -> (any Sendable)? {
     let domain = self.domain
-    return NotificationObservation(name: UserDefaults.didChangeNotification) {
+    let announce: @Sendable () -> Void = {
       let exclusion = ExclusionTable.userDefaults.acquire(domain)
       defer { ExclusionTable.userDefaults.release(domain) }
-      if exclusion.isFreeOrHeldHere {
+      if exclusion.isFree {
         handler()
       } else {
         DispatchQueue.global().async(execute: handler)
       }
     }
+    let notification = NotificationObservation(
+      name: UserDefaults.didChangeNotification, handler: announce)
+    #if canImport(Darwin)
+      return KeyValueAnnouncements(userDefaults, notification: notification, handler: announce)
+    #else
+      return notification
+    #endif
   }
 
   /// The value as the medium keeps it. swift-corelibs-foundation writes its files as XML, which
@@ -198,3 +236,71 @@ final class NotificationObservation: @unchecked Sendable {
 
   deinit { NotificationCenter.default.removeObserver(token) }
 }
+
+#if canImport(Darwin)
+  // Not compiled on Linux, where this package is built and tested (corelibs has no key-value
+  // observing): written against NSObject's documented KVO API only.
+  /// Key-value observing of the keys a store's observers follow, on one `UserDefaults`: what
+  /// Apple's `UserDefaults` delivers for changes made by other processes (with the
+  /// notification observation that covers this process). Keys with a `.` or a leading `@`
+  /// cannot be named by a key path and are left out. Every observation is removed when the
+  /// token is released.
+  final class KeyValueAnnouncements: NSObject, KeyedAnnouncements, @unchecked Sendable {
+    private let userDefaults: UserDefaults
+    private let notification: NotificationObservation
+    private let handler: @Sendable () -> Void
+    private let lock = NSLock()
+    private var observed: Set<String> = []  // guarded by `lock`
+    private var version: UInt64 = 0  // guarded by `lock`
+    /// Tells this object's observations from any other of the same `UserDefaults`.
+    nonisolated(unsafe) private static let context = UnsafeMutableRawPointer.allocate(
+      byteCount: 1, alignment: 1)
+
+    init(
+      _ userDefaults: UserDefaults, notification: NotificationObservation,
+      handler: @escaping @Sendable () -> Void
+    ) {
+      self.userDefaults = userDefaults
+      self.notification = notification
+      self.handler = handler
+    }
+
+    static func canObserve(_ key: String) -> Bool {
+      !key.isEmpty && !key.contains(".") && !key.hasPrefix("@")
+    }
+
+    func announce(keys: Set<String>, version: UInt64) {
+      lock.lock()
+      defer { lock.unlock() }
+      guard version > self.version else { return }
+      self.version = version
+      let wanted = keys.filter(Self.canObserve)
+      for key in observed.subtracting(wanted) {
+        userDefaults.removeObserver(self, forKeyPath: key, context: Self.context)
+      }
+      for key in wanted.subtracting(observed) {
+        userDefaults.addObserver(self, forKeyPath: key, options: [], context: Self.context)
+      }
+      observed = wanted
+    }
+
+    override func observeValue(
+      forKeyPath keyPath: String?, of object: Any?, change: [NSKeyValueChangeKey: Any]?,
+      context: UnsafeMutableRawPointer?
+    ) {
+      guard context == Self.context else {
+        super.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
+        return
+      }
+      handler()
+    }
+
+    deinit {
+      lock.lock()
+      defer { lock.unlock() }
+      for key in observed {
+        userDefaults.removeObserver(self, forKeyPath: key, context: Self.context)
+      }
+    }
+  }
+#endif

@@ -34,6 +34,14 @@ public final class PreferencesStore: Sendable {
 
   private let reported = Locked<[PreferenceError]>([])
   private let issueHandler = Locked<(@Sendable (PreferenceError) -> Void)?>(nil)
+  /// The observable cells of the keys models and views read (`PreferenceCell`), by name and
+  /// value type; kept for the store's life.
+  private let cells = Locked<[CellID: AnyObject]>([:])
+
+  private struct CellID: Hashable {
+    let name: String
+    let type: ObjectIdentifier
+  }
 
   public init(_ defaults: DefaultsStore, writesThrough: Bool = true) {
     self.defaults = defaults
@@ -236,8 +244,11 @@ public final class PreferencesStore: Sendable {
 
   // MARK: - Observation
 
-  /// Calls `handler` with the key's value each time it changes, by a local write or by
-  /// another process's write picked up at ``synchronize()``.
+  /// Calls `handler` with the key's value each time it changes: by a write of this store, of
+  /// another store over the same domain, or of another process, without a ``synchronize()``
+  /// (a domain file is watched by the process's one file watcher; `UserDefaults` announces what
+  /// Foundation delivers, see `UserDefaultsStorage`). `handler` runs on the thread that made or
+  /// reported the change.
   public func observe<Value>(
     _ key: Key<Value>, handler: @escaping @Sendable (Value) -> Void
   ) -> DefaultsStore.Observation {
@@ -272,6 +283,24 @@ public final class PreferencesStore: Sendable {
       report(error)
       return key.defaultValue
     }
+  }
+
+  /// The observable cell of `key`: its current value, which `withObservationTracking` and
+  /// SwiftUI track, following every change of the key (see ``PreferenceCell``). One cell per
+  /// key name and value type, shared by every caller: declare each key once (``Keys``).
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  public func cell<Value>(for key: Key<Value>) -> PreferenceCell<Value> {
+    let id = CellID(name: key.name, type: ObjectIdentifier(Value.self))
+    if let existing = cells.withLock({ $0[id] }) as? PreferenceCell<Value> { return existing }
+    let made = PreferenceCell(key: key, store: self)
+    let (cell, isNew) = cells.withLock { table -> (PreferenceCell<Value>, Bool) in
+      if let existing = table[id] as? PreferenceCell<Value> { return (existing, false) }
+      table[id] = made
+      return (made, true)
+    }
+    // Outside the table's lock: it observes the store and reads the key.
+    if isNew { cell.start() }
+    return cell
   }
 
   // MARK: - Reports

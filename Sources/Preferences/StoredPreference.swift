@@ -11,9 +11,8 @@
 /// }
 /// ```
 ///
-/// Inside an `@Observable` class a property wrapper does not work (the macro turns stored
-/// properties into computed ones, which cannot carry a wrapper): use a plain stored property
-/// with a write-through `didSet` (the `PreferencesExamples` module's `AppSettings` shows how).
+/// Its reads are not observed. In an `@Observable` class, use ``Setting`` (with
+/// `@ObservationIgnored`), whose reads `withObservationTracking` and SwiftUI track.
 @propertyWrapper
 public struct StoredPreference<Value: PreferenceValue>: Sendable {
   public let key: Key<Value>

@@ -29,44 +29,24 @@ extension Keys {
   public static let colorMode = Key<ColorModeOption>("appearance.colorMode", default: .system)
 }
 
-/// An `@Observable` settings model whose properties read from the store at
-/// start, write through on every change (`didSet`), and follow changes made elsewhere (another
-/// model on the same store, or another process, picked up at `synchronize()`).
+/// The seed's `AppData`, as short as `@AppStorage` and observable: each property is one
+/// line, `@Setting(key)`, inside an `@Observable` class (`@ObservationIgnored` keeps the macro
+/// off the wrapped property). A read is tracked by `withObservationTracking` and SwiftUI (it
+/// reads the store's observable cell of the key); a write goes through the store (locked,
+/// merged, atomic); and the model follows changes made elsewhere, without a synchronize:
+/// another model or store over the same domain, or another process writing the domain.
 ///
-/// `@AppStorage` cannot live inside an `@Observable` class (the macro turns the property into
-/// a computed one, and property wrappers need a stored one); a plain stored property with a
-/// write-through `didSet` keeps observation and persistence both.
+/// `@AppStorage` cannot live inside an `@Observable` class: the macro turns the property into
+/// a computed one, and `@AppStorage` needs a stored one, ignored or not it cannot see the
+/// class. `@Setting` reaches its store through the class (``PreferencesModel``).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
-public final class AppSettings {
-  public var username: String {
-    didSet { if username != oldValue, !applyingExternal { store[Keys.username] = username } }
-  }
-  public var colorMode: ColorModeOption {
-    didSet { if colorMode != oldValue, !applyingExternal { store[Keys.colorMode] = colorMode } }
-  }
+public final class AppSettings: PreferencesModel {
+  @ObservationIgnored @Setting(Keys.username) public var username: String
+  @ObservationIgnored @Setting(Keys.colorMode) public var colorMode: ColorModeOption
 
-  @ObservationIgnored private let store: PreferencesStore
-  @ObservationIgnored private var applyingExternal = false
-  @ObservationIgnored private var observations: [AnyObject] = []
+  public let preferences: PreferencesStore
 
-  public init(store: PreferencesStore) {
-    self.store = store
-    self.username = store[Keys.username]
-    self.colorMode = store[Keys.colorMode]
-    observations = [
-      store.observe(Keys.username) { [weak self] value in
-        Task { @MainActor in self?.applyExternal { $0.username = value } }
-      },
-      store.observe(Keys.colorMode) { [weak self] value in
-        Task { @MainActor in self?.applyExternal { $0.colorMode = value } }
-      },
-    ]
-  }
-
-  private func applyExternal(_ change: (AppSettings) -> Void) {
-    applyingExternal = true
-    change(self)
-    applyingExternal = false
-  }
+  public init(store: PreferencesStore) { preferences = store }
 }

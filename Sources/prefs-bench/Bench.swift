@@ -44,6 +44,10 @@ final class Bench {
 
   func runAll() throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    if CommandLine.arguments.contains("--latency") {
+      try changeLatency()
+      return
+    }
     try loadAndWrite()
     try hotRead()
     try setAndSynchronize()
@@ -51,6 +55,7 @@ final class Bench {
     try peakMemory()
     try singleKeyRead()
     try wholeProcesses()
+    try changeLatency()
   }
 
   /// The median of `runs` timings of `body`, in milliseconds.

@@ -14,6 +14,8 @@ import PropertyList
 //   swift run -c release prefs-bench --check    exit 1 when a case is far above its target
 //   swift run -c release prefs-bench --json     {"cases":[{"name","prefs_value","baseline",
 //                                                 "baseline_value","unit","ratio","target","met"}]}
+//   swift run -c release prefs-bench --latency  only the change latency: another process's
+//                                                 `prefs write` → this one's `changes(for:)`
 //
 // The whole-process cases (start, one key, plistutil, GNUstep, plistlib) need the `prefs`
 // binary beside prefs-bench: `swift build -c release` builds both.

@@ -16,13 +16,16 @@ import Testing
     try Data(text.utf8).write(to: file)
     return (try DefaultsStore(url: file, dialect: .gnustep, flushAtExit: false), folder)
   }
+  // Each test keeps its folder until it is done: the store follows its file, and a folder
+  // removed under it is a domain removed (it read as empty before the store followed it).
 
   @Test func xmlIsClampedBeforeAnyGetter() throws {
-    let (store, _) = try Self.store(
+    let (store, folder) = try Self.store(
       """
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0"><dict><key>k</key><integer>18446744073709551615</integer></dict></plist>
       """, "x.plist")
+    defer { withExtendedLifetime(folder) {} }
     #expect(store.object(forKey: "k") == .integer(.max))
     #expect(store.integer(forKey: "k") == Int.max)
     #expect(store.double(forKey: "k") == 9.223372036854776e18)
@@ -30,7 +33,8 @@ import Testing
   }
 
   @Test func typedTextKeepsTheUnsignedValue() throws {
-    let (store, _) = try Self.store("{ k = <*I18446744073709551615>; }", "t.plist")
+    let (store, folder) = try Self.store("{ k = <*I18446744073709551615>; }", "t.plist")
+    defer { withExtendedLifetime(folder) {} }
     #expect(store.object(forKey: "k") == .unsignedInteger(.max))
     #expect(store.double(forKey: "k") == 1.8446744073709552e19)
     #expect(store.integer(forKey: "k") == Int.max)  // GNUstep wraps to -1: a documented deviation

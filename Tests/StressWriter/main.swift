@@ -23,6 +23,12 @@ import Preferences
 //   user-check FILE                as an app would, through PreferencesStore(url:): read the
 //                                  Int at ranking.size (throwing if it does not decode), add 1
 //                                  to user.visits under the lock, print "ranking.size N"
+//   set-string FILE KEY VALUE      through PreferencesStore(url:), as another app instance
+//                                  would: store[Key<String>(KEY)] = VALUE (written through)
+//   watcher-threads FILE OTHER     the watcher's cost: prints "threads T inotify I" (watcher
+//                                  threads, inotify queues) with no store open, with stores
+//                                  over FILE, FILE again and OTHER (in another folder) open,
+//                                  and once they are all released
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("prefs-stress: \(message)\n".utf8))
@@ -32,6 +38,53 @@ func fail(_ message: String) -> Never {
 let args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 2 else { fail("usage: prefs-stress MODE FILE ...") }
 let url = URL(fileURLWithPath: args[1])
+
+/// This process's watcher threads (named `prefs-watcher`) and inotify queues, from /proc
+/// (Linux). (All threads are not counted: a sanitizer's runtime adds its own.)
+func census() -> String {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+  let threads = tasks.filter {
+    (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
+      .hasPrefix("prefs-watcher") == true
+  }.count
+  let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  let inotify = fds.filter {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))
+      == "anon_inode:inotify"
+  }.count
+  return "threads \(threads) inotify \(inotify)"
+}
+
+if args[0] == "watcher-threads", args.count == 3 {
+  // Before any store: the watcher does not exist.
+  let before = census()
+  print(before)
+  do {
+    var stores = [
+      try DefaultsStore(url: url, flushAtExit: false),
+      try DefaultsStore(url: url, flushAtExit: false),
+      try DefaultsStore(url: URL(fileURLWithPath: args[2]), flushAtExit: false),
+    ]
+    // The watcher's thread names itself once it runs: given up to 2 s.
+    var open = census()
+    for _ in 0..<2000 where open.hasPrefix("threads 0 ") {
+      usleep(1000)
+      open = census()
+    }
+    print(open)
+    stores.removeAll()
+  } catch {
+    fail("\(error)")
+  }
+  // The watcher's thread ends by itself once nothing is watched: given up to 2 s.
+  var after = census()
+  for _ in 0..<2000 where after != before {
+    usleep(1000)
+    after = census()
+  }
+  print(after)
+  exit(0)
+}
 let store: DefaultsStore
 do {
   store = try DefaultsStore(url: url)
@@ -93,6 +146,9 @@ do {
     } catch {
       print("\(error)")
     }
+  case "set-string" where args.count == 4:
+    let typed = try PreferencesStore(url: url)
+    try typed.set(args[3], for: Key<String>(args[2], default: ""))
   case "user-check" where args.count == 2:
     let typed = try PreferencesStore(url: url)
     let size = try typed.value(for: Key("ranking.size", default: 5))

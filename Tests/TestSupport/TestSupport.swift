@@ -4,7 +4,8 @@ import Testing
 
 extension Tag {
   /// Tests that take seconds (the 10,000-file batch, SIGKILL rounds, races): skip them for a
-  /// quick run with `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter'`.
+  /// quick run with
+  /// `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter|OutsidePackage'`.
   @Tag public static var slow: Self
 }
 
@@ -311,5 +312,19 @@ public enum KilledWriter {
     process.waitUntilExit()
     return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+  }
+}
+
+/// Whether `condition` holds within `seconds` (polled every millisecond): for what another
+/// thread or process makes true a moment later (a watcher's announcement), never a sleep that
+/// hopes it is long enough.
+public func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows
+  -> Bool
+{
+  let deadline = Date().addingTimeInterval(seconds)
+  while true {
+    if try condition() { return true }
+    if Date() >= deadline { return false }
+    usleep(1000)
   }
 }
