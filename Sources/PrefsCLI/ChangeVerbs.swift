@@ -103,9 +103,6 @@ enum Diff {
 /// `prefs watch DOMAIN|FILE… [--all] [--json]`: each change as it happens, as the `defaults`
 /// command that makes it, until interrupted.
 enum Watch {
-  /// How often a domain is looked at when its storage announces nothing.
-  static let interval: UInt32 = 100_000
-
   struct Watched {
     var word: String
     var name: String
@@ -148,9 +145,27 @@ enum Watch {
       try addNewDomains()
       console.message("watching \(watched.count) domains of the preferences folder")
     }
+    // Woken by the process's file watcher when a watched file may have changed (a pipe the
+    // watcher's thread writes a byte to), and once a second in any case: a storage that
+    // announces nothing, a new domain under --all.
+    let wake = WakePipe()
+    var watches: [DomainWatcher.Watch] = []
+    func watchFiles() {
+      for item in watched[watches.count...] {
+        guard case .file(let path) = item.editor.domain.place else { continue }
+        if let watch = DomainWatcher.shared.watch(path: path, { wake.signal() }) {
+          watches.append(watch)
+        }
+      }
+    }
+    watchFiles()
+    defer { for watch in watches { watch.cancel() } }
     while true {
-      usleep(interval)
-      if all { try addNewDomains() }
+      wake.wait(milliseconds: 1000)
+      if all {
+        try addNewDomains()
+        watchFiles()
+      }
       for index in watched.indices {
         let stamp = FileStamp(watched[index].editor.domain)
         if let stamp, stamp == watched[index].stamp { continue }
@@ -209,4 +224,39 @@ extension Options {
     "--all", help: "every domain of the preferences folder, and each new one")
   static let count = Option<Int>.positive(
     "--count", value: "N", help: "stop after N changes (a script waiting for a setting)")
+}
+
+/// A pipe a thread writes a byte to, to wake another waiting on it (with a time limit).
+final class WakePipe: Sendable {
+  private let readEnd: Int32
+  private let writeEnd: Int32
+
+  init() {
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+      _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+    }
+    readEnd = ends[0]
+    writeEnd = ends[1]
+  }
+
+  deinit {
+    close(readEnd)
+    close(writeEnd)
+  }
+
+  /// Wakes the waiter (a full pipe already will).
+  func signal() {
+    var byte: UInt8 = 1
+    _ = write(writeEnd, &byte, 1)
+  }
+
+  /// Waits until signalled or `milliseconds` passed, then empties the pipe.
+  func wait(milliseconds: Int32) {
+    var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+    _ = poll(&descriptor, 1, milliseconds)
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(readEnd, &buffer, buffer.count) > 0 {}
+  }
 }

@@ -255,7 +255,7 @@ extension Prefs {
       synopsis: ["DOMAIN|FILE... [--json] [--count N]", "--all [--json] [--count N]"],
       discussion: """
         Prints each change of the domains (or, with --all, of every domain of the preferences
-        folder, new ones too) as it happens, as the `defaults` command that makes it (as diff
+        folder, new ones too) as it happens (woken by the file watcher), as the `defaults` command that makes it (as diff
         prints them), until interrupted, or until --count N changes were printed. --json
         prints one object a line. A domain named that does not exist is exit 1.
         """,
