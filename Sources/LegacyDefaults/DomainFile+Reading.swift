@@ -45,7 +45,15 @@ extension DomainFile {
   /// nothing). A file that is not a regular file or is larger than the input limit, and bytes
   /// that are not a property list, are errors.
   package func document() throws(DomainReadError) -> PlistDocument {
-    try Self.parse(try bytes(), path: path, limits: limits)
+    try Self.document(atPath: path, limits: limits)
+  }
+
+  /// ``document()`` of the file at `path` (without making a `DomainFile`: a command that only
+  /// reads starts faster without the URL work a domain file does for its locks).
+  package static func document(atPath path: String, limits: PlistLimits = .default)
+    throws(DomainReadError) -> PlistDocument
+  {
+    try parse(try bytes(atPath: path, limits: limits), path: path, limits: limits)
   }
 
   /// The dictionary of a file that must be a domain (a dictionary whose keys a domain keeps
@@ -65,7 +73,14 @@ extension DomainFile {
   /// without building the other 99,999); any other file, or anything unusual in a binary
   /// one, is read whole as ``document()`` reads it.
   package func value(forKey key: String) throws(DomainReadError) -> KeyLookup {
-    let data = try bytes()
+    try Self.value(forKey: key, atPath: path, limits: limits)
+  }
+
+  /// ``value(forKey:)`` of the file at `path`.
+  package static func value(
+    forKey key: String, atPath path: String, limits: PlistLimits = .default
+  ) throws(DomainReadError) -> KeyLookup {
+    let data = try bytes(atPath: path, limits: limits)
     switch PropertyList.binaryValue(forKey: key, in: data, limits: limits) {
     case .found(let value): return .found(value)
     case .absent: return .absent
@@ -87,7 +102,9 @@ extension DomainFile {
   }
 
   /// The file's bytes: a regular file, read (never mapped) up to the limit.
-  private func bytes() throws(DomainReadError) -> Data {
+  private static func bytes(atPath path: String, limits: PlistLimits) throws(DomainReadError)
+    -> Data
+  {
     do {
       return try FileAccess.readFile(path, limit: limits.maxInputBytes)
     } catch {

@@ -66,7 +66,7 @@ enum Convert {
 /// The options of `convert`.
 extension Options {
   static let convertTo = Option<ConvertTarget>.choice(
-    "--to", value: "FORMAT", among: ConvertTarget.words, help: "the format to write")
+    "--to", value: "FORMAT", among: { ConvertTarget.words }, help: "the format to write")
   static let output = Option<String>.text(
     "--output", alias: "-o", value: "OUT", files: true,
     help: "the file to write (- or none: standard output)")

@@ -153,6 +153,6 @@ enum Edit {
 /// The options of `edit`.
 extension Options {
   static let editFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: [.xml, .openStep],
+    "--format", value: "FORMAT", among: { [.xml, .openStep] },
     help: "the text to edit: xml (default) or openstep (GNUstep's typed text when needed)")
 }

@@ -261,7 +261,7 @@ enum PlanCommand {
 /// The options of `migrate`, `export` and `plan`.
 extension Options {
   static let inferDialect = Option<Dialect>.choice(
-    "--dialect", value: "DIALECT", among: Dialect.allCases,
+    "--dialect", value: "DIALECT", among: { Dialect.allCases },
     help: "infer: the getters the old app used (default apple)")
   static let migrateTo = Option<String>.text(
     "--to", value: "OUT", files: true, help: "the new store (a folder for several files)")
@@ -271,7 +271,7 @@ extension Options {
     "--backup", value: "DIR", files: true, help: "where --in-place copies the originals")
   static let dryRun = Option<Bool>.flag("--dry-run", help: "write nothing; print the same report")
   static let storeFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: [.binary, .xml],
+    "--format", value: "FORMAT", among: { [.binary, .xml] },
     help: "the new store's format (default binary)")
   static let shard = Option<Shard>(
     spec: OptionSpec(
@@ -288,7 +288,7 @@ extension Options {
   static let exportTo = Option<String>.text(
     "--to", value: "LEGACY_OUT", files: true, help: "the legacy file to write")
   static let legacyFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: [.binary, .xml, .openStep, .gnustep],
+    "--format", value: "FORMAT", among: { [.binary, .xml, .openStep, .gnustep] },
     help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)")
   static let name = Option<String>.text(
     "--name", value: "NAME", files: false, help: "swift: the plan's name in Swift")

@@ -12,10 +12,13 @@ struct OptionSpec: Sendable {
   var alias: String? = nil
   /// The value's name (`FORMAT`); nil for a flag.
   var value: String? = nil
-  /// The values it takes, when they are a fixed set (shown and completed).
-  var choices: [String] = []
+  /// The values it takes, when they are a fixed set (shown and completed); made only when
+  /// asked for (help, completions), not at every start.
+  var listChoices: @Sendable () -> [String] = { [] }
   var completion = Completion.none
   var help: String
+
+  var choices: [String] { listChoices() }
 
   var spellings: [String] { [name] + (alias.map { [$0] } ?? []) }
 }
@@ -59,18 +62,22 @@ extension Option where Value == Int {
 }
 
 extension Option {
-  /// One of a fixed set of values, each with the word that names it.
+  /// One of a fixed set of values, each with the word that names it (the set is made only
+  /// when the option is given, or listed).
   static func choice(
-    _ name: String, value: String, among choices: [(word: String, value: Value)], help: String
+    _ name: String, value: String,
+    among choices: @escaping @Sendable () -> [(word: String, value: Value)], help: String
   ) -> Self {
-    let words = choices.map(\.word)
-    return Self(
+    Self(
       spec: OptionSpec(
-        name: name, value: value, choices: words, completion: .choices, help: help)
+        name: name, value: value, listChoices: { choices().map(\.word) }, completion: .choices,
+        help: help)
     ) { (text) throws(CommandFailure) in
-      guard let match = choices.first(where: { $0.word == text }) else {
+      let all = choices()
+      guard let match = all.first(where: { $0.word == text }) else {
         throw CommandFailure(
-          .usage, "\(name) takes one of \(words.joined(separator: ", ")), not \(text)")
+          .usage,
+          "\(name) takes one of \(all.map(\.word).joined(separator: ", ")), not \(text)")
       }
       return match.value
     }
@@ -79,8 +86,10 @@ extension Option {
 
 extension Option where Value: RawRepresentable, Value.RawValue == String {
   /// One of `values`, named by their raw values (`--dialect apple`, `--format xml`).
-  static func choice(_ name: String, value: String, among values: [Value], help: String) -> Self {
-    choice(name, value: value, among: values.map { ($0.rawValue, $0) }, help: help)
+  static func choice(
+    _ name: String, value: String, among values: @escaping @Sendable () -> [Value], help: String
+  ) -> Self {
+    choice(name, value: value, among: { values().map { ($0.rawValue, $0) } }, help: help)
   }
 }
 
@@ -128,5 +137,6 @@ enum Options {
   static let jobs = Option<Int>.positive(
     "--jobs", value: "N", help: "files at a time (default: the core count)")
   static let dialect = Option<Dialect>.choice(
-    "--dialect", value: "DIALECT", among: Dialect.allCases, help: "whose getters (default apple)")
+    "--dialect", value: "DIALECT", among: { Dialect.allCases },
+    help: "whose getters (default apple)")
 }

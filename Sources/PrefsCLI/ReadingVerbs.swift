@@ -249,5 +249,5 @@ enum Lint {
 /// The options of `read`.
 extension Options {
   static let getter = Option<LegacyType>.choice(
-    "--as", value: "TYPE", among: LegacyType.allCases, help: "read through this getter")
+    "--as", value: "TYPE", among: { LegacyType.allCases }, help: "read through this getter")
 }

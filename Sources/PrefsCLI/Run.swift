@@ -32,8 +32,11 @@ enum Run {
   /// The resolver of FILE|DOMAIN words for this run. (The locator reads the whole
   /// environment: it is made only for a verb that names a file or a domain.)
   static func resolver() -> DomainResolver {
-    DomainResolver(
-      locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults, host: host)
+    DomainResolver {
+      DomainResolver.Settings(
+        locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults,
+        host: host)
+    }
   }
 
   /// The domain a FILE|DOMAIN word names, to read and change.

@@ -32,8 +32,15 @@ package struct DomainEditor: Sendable {
 
   /// The domain as it is now, read without locking, moving or creating anything.
   package func inspect() throws(ToolError) -> DomainSnapshot {
+    // Reading needs no routing: a file is read as it is.
+    let storage: any DefaultsStorage =
+      if case .file(let path) = domain.place {
+        DomainFile(url: URL(fileURLWithPath: path))
+      } else {
+        domain.storage
+      }
     do {
-      return try domain.storage.load()
+      return try storage.load()
     } catch {
       throw .store(error)
     }
@@ -66,7 +73,7 @@ package struct DomainEditor: Sendable {
     case .file(let path):
       try requireFile(path)
       do {
-        return try DomainFile(url: URL(fileURLWithPath: path)).document()
+        return try DomainFile.document(atPath: path)
       } catch {
         throw .read(error)
       }
@@ -118,7 +125,7 @@ package struct DomainEditor: Sendable {
     try requireFile(path)
     let lookup: KeyLookup
     do {
-      lookup = try DomainFile(url: URL(fileURLWithPath: path)).value(forKey: key)
+      lookup = try DomainFile.value(forKey: key, atPath: path)
     } catch {
       throw .read(error)
     }

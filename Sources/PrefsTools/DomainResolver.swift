@@ -23,30 +23,78 @@ import PropertyList
 /// current folder); any other word is a domain name, in the preferences folder of
 /// ``locator``, never a file of the current folder.
 package struct DomainResolver: Sendable {
+  /// Where domain names resolve, how they reach `UserDefaults` and whose they are, worked out
+  /// when first needed: a path needs none of it, so a command naming a file reads neither the
+  /// environment nor the run's settings.
+  private let source: Source
+
   /// Where domain names resolve.
-  package var locator: DomainLocator
+  package var locator: DomainLocator { source.resolved.locator }
   /// How domain names reach `UserDefaults` (none in the Linux command).
-  package var userDefaults: UserDefaultsAccess?
+  package var userDefaults: UserDefaultsAccess? { source.resolved.userDefaults }
   /// Whose domains a domain name names: every host's, or one host's (``HostScope``).
-  package var host: HostScope
-  /// The preferences folder, standardized, worked out once (nil when it cannot be resolved).
-  private let folder: String?
+  package var host: HostScope { source.resolved.host }
+  /// The preferences folder, standardized (nil when it cannot be resolved).
+  private var folder: String? { source.resolved.folder }
 
   package init(
-    locator: DomainLocator = DomainLocator(), userDefaults: UserDefaultsAccess? = .platform,
-    host: HostScope = .any
+    locator: DomainLocator, userDefaults: UserDefaultsAccess? = .platform, host: HostScope = .any
   ) {
-    self.locator = locator
-    self.userDefaults = userDefaults
-    self.host = host
-    folder =
-      if case .success(let url) = Result(catching: { () throws(DefaultsError) in
-        try locator.folder()
-      }) {
-        url.standardizedFileURL.path
-      } else {
-        nil
-      }
+    source = Source { Settings(locator: locator, userDefaults: userDefaults, host: host) }
+  }
+
+  /// A resolver whose settings `settings` gives when first needed.
+  package init(resolving settings: @escaping @Sendable () -> Settings) {
+    source = Source(settings)
+  }
+
+  /// What a resolver resolves with.
+  package struct Settings: Sendable {
+    package var locator: DomainLocator
+    package var userDefaults: UserDefaultsAccess?
+    package var host: HostScope
+
+    package init(locator: DomainLocator, userDefaults: UserDefaultsAccess?, host: HostScope) {
+      self.locator = locator
+      self.userDefaults = userDefaults
+      self.host = host
+    }
+  }
+
+  /// The settings and the folder they name, made once, on first use.
+  private final class Source: @unchecked Sendable {
+    struct Resolved {
+      var locator: DomainLocator
+      var userDefaults: UserDefaultsAccess?
+      var host: HostScope
+      var folder: String?
+    }
+
+    private let make: @Sendable () -> Settings
+    private let lock = ThreadLock()
+    private var made: Resolved?  // guarded by `lock`
+
+    init(_ make: @escaping @Sendable () -> Settings) { self.make = make }
+
+    var resolved: Resolved {
+      lock.lock()
+      defer { lock.unlock() }
+      if let made { return made }
+      let settings = make()
+      let folder: String? =
+        if case .success(let url) = Result(catching: { () throws(DefaultsError) in
+          try settings.locator.folder()
+        }) {
+          url.standardizedFileURL.path
+        } else {
+          nil
+        }
+      let resolved = Resolved(
+        locator: settings.locator, userDefaults: settings.userDefaults, host: settings.host,
+        folder: folder)
+      made = resolved
+      return resolved
+    }
   }
 
   /// The rule (see the type's documentation): whether `word` is a path.
@@ -104,8 +152,7 @@ package struct DomainResolver: Sendable {
       throw .usage(error.description)
     }
     do {
-      return Domain(
-        place: .storage(try userDefaults.open(word)), live: true, inPreferencesFolder: false)
+      return Domain(place: .storage(try userDefaults.open(word)), resolver: self)
     } catch {
       throw .store(error)
     }
@@ -115,9 +162,7 @@ package struct DomainResolver: Sendable {
   /// preferences folder, or with a `.lock` beside it) takes the domain's lock and keeps it;
   /// any other file of the user's is locked while it changes and left without a lock file.
   package func file(_ path: String) -> Domain {
-    Domain(
-      place: .file(path), live: isDomainFile(path),
-      inPreferencesFolder: isInPreferencesFolder(path))
+    Domain(place: .file(path), resolver: self)
   }
 
   /// Whether `path` is in the preferences folder or its `ByHost` folder (the folders a write
@@ -267,10 +312,14 @@ package struct Domain: Sendable {
   }
 
   package let place: Place
-  /// A domain some store uses: its writes take its lock and leave the lock file.
-  let live: Bool
+  /// For the routing of a write, worked out only for one.
+  let resolver: DomainResolver
+
   /// In the preferences folder: the one folder a write creates.
-  let inPreferencesFolder: Bool
+  var inPreferencesFolder: Bool {
+    guard case .file(let path) = place else { return false }
+    return resolver.isInPreferencesFolder(path)
+  }
 
   /// The path, or `UserDefaults(name)`, for messages.
   package var name: String {
@@ -295,9 +344,12 @@ package struct Domain: Sendable {
     return routed(path)
   }
 
+  /// A domain some store uses (a lock file beside it, or in the preferences folder) takes its
+  /// lock and keeps the lock file; any other file of the user's is locked while it changes
+  /// and left without one.
   private func routed(_ path: String) -> DomainFile {
     var file = DomainFile(url: URL(fileURLWithPath: path))
-    file.locking = live ? .always : .transient
+    file.locking = resolver.isDomainFile(path) ? .always : .transient
     return file
   }
 }

@@ -56,7 +56,7 @@ package enum InputFile {
   package static func document(_ path: String) throws(ToolError) -> PlistDocument {
     do {
       if path == "-" { return try DomainFile.standardInput() }
-      return try DomainFile(url: URL(fileURLWithPath: path)).document()
+      return try DomainFile.document(atPath: path)
     } catch {
       throw .read(error)
     }
