@@ -184,6 +184,19 @@ public enum Tools {
     External.which("gnustep-config") != nil && External.which("gcc") != nil
   public static let plistutil = External.which("plistutil") != nil
   public static let python = External.which("python3") != nil
+
+  /// The toolchain's `plutil` (Apple's port of Darwin's plutil in swift-corelibs-foundation,
+  /// over corelibs' CoreFoundation): the one beside the `swift` on `PATH` (links resolved),
+  /// else /opt/swift/usr/bin/plutil; nil when neither is there.
+  public static let toolchainPlutil: String? = {
+    var candidates: [String] = []
+    if let swift = External.which("swift") {
+      let real = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+      candidates.append(real.deletingLastPathComponent().appendingPathComponent("plutil").path)
+    }
+    candidates.append("/opt/swift/usr/bin/plutil")
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }()
 }
 
 /// The Objective-C driver of `Legacy/` under GNUstep, built once per test run into a
