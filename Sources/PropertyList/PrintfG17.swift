@@ -23,49 +23,66 @@ package enum PrintfG17 {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// The longest text: a sign, 17 digits, a point and `e-308`, or `-0.0001` and 17 digits.
+  static let maximumLength = 32
+
   /// Appends the text of a double.
   static func append(_ x: Double, to out: inout [UInt8]) {
-    if x.sign == .minus { out.append(UInt8(ascii: "-")) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+      guard let base = buffer.baseAddress else { return }
+      out.append(contentsOf: UnsafeBufferPointer(start: base, count: format(x, into: base)))
+    }
+  }
+
+  /// Writes the text of a double at `p` (room for ``maximumLength`` bytes); returns its length.
+  @inline(__always)
+  static func format(_ x: Double, into p: UnsafeMutablePointer<UInt8>) -> Int {
+    var n = 0
+    @inline(__always) func put(_ byte: UInt8) {
+      p[n] = byte
+      n += 1
+    }
+    if x.sign == .minus { put(UInt8(ascii: "-")) }
     guard x.isFinite, x != 0 else {
-      out.append(contentsOf: (x.isNaN ? "nan" : x.isInfinite ? "inf" : "0").utf8)
-      return
+      for byte in (x.isNaN ? "nan" : x.isInfinite ? "inf" : "0").utf8 { put(byte) }
+      return n
     }
     let (significand, exponent) = digits(x)
-    // The 17 digits, most significant first, in three words on the stack.
-    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &buffer) { digit in
-      var rest = significand
-      for i in stride(from: 16, through: 0, by: -1) {
-        digit[i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
-        rest /= 10
-      }
-      var count = 17
-      while count > 1, digit[count - 1] == 48 { count -= 1 }
-      if exponent < -4 || exponent >= 17 {
-        out.append(digit[0])
-        if count > 1 {
-          out.append(UInt8(ascii: "."))
-          out.append(contentsOf: digit[1..<count])
-        }
-        out.append(UInt8(ascii: "e"))
-        out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        let magnitude = abs(exponent)
-        if magnitude >= 100 { out.append(UInt8(truncatingIfNeeded: 48 + magnitude / 100)) }
-        out.append(UInt8(truncatingIfNeeded: 48 + magnitude / 10 % 10))
-        out.append(UInt8(truncatingIfNeeded: 48 + magnitude % 10))
-      } else if exponent >= 0 {
-        out.append(contentsOf: digit[0...exponent])
-        if count > exponent + 1 {
-          out.append(UInt8(ascii: "."))
-          out.append(contentsOf: digit[(exponent + 1)..<count])
-        }
-      } else {
-        out.append(UInt8(ascii: "0"))
-        out.append(UInt8(ascii: "."))
-        for _ in 0..<(-exponent - 1) { out.append(UInt8(ascii: "0")) }
-        out.append(contentsOf: digit[0..<count])
-      }
+    // The 17 digits, most significant first, at the end of the room (past any text before
+    // them), then moved into place.
+    let digit = p + (maximumLength - 17)
+    var rest = significand
+    for i in stride(from: 16, through: 0, by: -1) {
+      digit[i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
+      rest /= 10
     }
+    var count = 17
+    while count > 1, digit[count - 1] == 48 { count -= 1 }
+    if exponent < -4 || exponent >= 17 {
+      put(digit[0])
+      if count > 1 {
+        put(UInt8(ascii: "."))
+        for i in 1..<count { put(digit[i]) }
+      }
+      put(UInt8(ascii: "e"))
+      put(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+      let magnitude = abs(exponent)
+      if magnitude >= 100 { put(UInt8(truncatingIfNeeded: 48 + magnitude / 100)) }
+      put(UInt8(truncatingIfNeeded: 48 + magnitude / 10 % 10))
+      put(UInt8(truncatingIfNeeded: 48 + magnitude % 10))
+    } else if exponent >= 0 {
+      for i in 0...exponent { put(digit[i]) }
+      if count > exponent + 1 {
+        put(UInt8(ascii: "."))
+        for i in (exponent + 1)..<count { put(digit[i]) }
+      }
+    } else {
+      put(UInt8(ascii: "0"))
+      put(UInt8(ascii: "."))
+      for _ in 0..<(-exponent - 1) { put(UInt8(ascii: "0")) }
+      for i in 0..<count { put(digit[i]) }
+    }
+    return n
   }
 
   /// The significand and exponent of a finite, nonzero `|x|` = d.d…d × 10^exponent: the 17
