@@ -413,13 +413,21 @@ package struct DomainFile: DefaultsStorage {
   private static let temporaryNames = Locked([String: Set<String>]())
 
   /// Replaces the file with `values` in `format`, atomically.
+  ///
+  /// XML is written as CoreFoundation writes a domain file, text included: a control
+  /// character that a file (or an app) holds is written as it is, as CoreFoundation writes
+  /// and reads it, never a reason to refuse to rewrite the domain (as is a leading U+FEFF,
+  /// which CoreFoundation's reader and prefs' then drop). Dates are not truncated here:
+  /// ``WriteOptions/truncatingDates`` decided before.
   private func write(_ values: PlistDictionary, format: PlistFormat, durable: Bool)
     throws(DefaultsError)
   {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
-      data = try PropertyList.write(.dictionary(values), as: format)
+      data = try PropertyList.write(
+        .dictionary(values), as: format,
+        xml: XMLWriteOptions(truncatingDates: false, lenient: true))
     } catch {
       throw .cannotEncode(path: path, error: error)
     }
