@@ -412,6 +412,11 @@ package struct DomainFile: DefaultsStorage {
   /// Per folder, the temporary-looking names its one listing found and no write removed yet.
   private static let temporaryNames = Locked([String: Set<String>]())
 
+  /// How a domain file's XML is written (and a dry run checks it): text as CoreFoundation
+  /// writes it, dates never truncated by the writer (``WriteOptions/truncatingDates`` decides
+  /// before).
+  package static let xmlOptions = XMLWriteOptions(truncatingDates: false, lenient: true)
+
   /// Replaces the file with `values` in `format`, atomically.
   ///
   /// XML is written as CoreFoundation writes a domain file, text included: a control
@@ -425,9 +430,7 @@ package struct DomainFile: DefaultsStorage {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
-      data = try PropertyList.write(
-        .dictionary(values), as: format,
-        xml: XMLWriteOptions(truncatingDates: false, lenient: true))
+      data = try PropertyList.write(.dictionary(values), as: format, xml: Self.xmlOptions)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }
