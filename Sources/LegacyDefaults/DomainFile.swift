@@ -490,14 +490,25 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// Per folder, the temporary-looking names its one listing found and no write removed yet.
   private static let temporaryNames = Locked([String: Set<String>]())
 
+  /// How a domain file's XML is written (and a dry run checks it): text as CoreFoundation
+  /// writes it, dates never truncated by the writer (``WriteOptions/truncatingDates`` decides
+  /// before).
+  package static let xmlOptions = XMLWriteOptions(truncatingDates: false, lenient: true)
+
   /// Replaces the file with `values` in `format`, atomically; returns the bytes written.
+  ///
+  /// XML is written as CoreFoundation writes a domain file, text included: a control
+  /// character that a file (or an app) holds is written as it is, as CoreFoundation writes
+  /// and reads it, never a reason to refuse to rewrite the domain (as is a leading U+FEFF,
+  /// which CoreFoundation's reader and prefs' then drop). Dates are not truncated here:
+  /// ``WriteOptions/truncatingDates`` decided before.
   private func write(_ values: PlistDictionary, format: PlistFormat, durable: Bool)
     throws(DefaultsError) -> Data
   {
     removeLeftoverTemporaryFiles()
     let data: Data
     do {
-      data = try PropertyList.write(.dictionary(values), as: format)
+      data = try PropertyList.write(.dictionary(values), as: format, xml: Self.xmlOptions)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }

@@ -165,7 +165,8 @@ public struct MigrationRunner: Sendable {
     let value = PlistValue.dictionary(values)
     do {
       _ = try PropertyList.write(
-        truncatingDates ? DomainFile.storable(value, in: format) : value, as: format)
+        truncatingDates ? DomainFile.storable(value, in: format) : value, as: format,
+        xml: DomainFile.xmlOptions)
     } catch {
       throw .cannotEncode(path: path, error: error)
     }

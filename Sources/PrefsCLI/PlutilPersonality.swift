@@ -527,10 +527,11 @@ enum PlutilPersonality {
     return result
   }
 
-  /// A property list in XML or binary; dates in XML to the whole second, as plutil writes them.
+  /// A property list in XML or binary, as plutil writes it: XML as CoreFoundation writes it
+  /// (dates to the whole second, control characters and a `CF$UID` dictionary as they are).
   static func encode(_ value: PlistValue, as format: PlistFormat) throws(Failure) -> Data {
     do {
-      return try PropertyList.write(DomainFile.storable(value, in: format), as: format)
+      return try PropertyList.write(value, as: format, xml: .coreFoundation)
     } catch {
       throw Failure("Invalid object in plist for property list format (\(error))")
     }

@@ -4,8 +4,12 @@
   import Foundation
 #endif
 
-/// Writes Apple's `bplist00` format, byte-stable: dictionary keys sorted, scalars uniqued in
-/// first-use order (as CoreFoundation does), the smallest reference and offset sizes that fit.
+/// Writes Apple's `bplist00` format, byte-stable: objects in CoreFoundation's order (a
+/// container, then its keys, then its values, depth first), dictionary keys sorted by their
+/// bytes, scalars uniqued by value in first-use order, reference and offset sizes as
+/// CoreFoundation chooses them (and its reader demands). CoreFoundation's own bytes differ
+/// where they are not a function of the value: it writes a dictionary's entries in hash order
+/// and uniques objects by identity.
 struct BinaryPlistWriter {
   /// Non-string scalars, uniqued by type and bit pattern.
   private struct NumberKey: Hashable {
@@ -129,7 +133,12 @@ struct BinaryPlistWriter {
   }
 
   private func serialize() -> Data {
-    let refSize = Self.byteWidth(UInt64(max(objects.count - 1, 0)))
+    // CoreFoundation's sizes, which its reader demands: a reference wide enough for the
+    // number of objects (not only the highest index), an offset wide enough for the offset
+    // table's own position (not only the last object's). A file of exactly 256 objects with
+    // 1-byte references, or whose last object starts below 256 and its table after, is one
+    // CoreFoundation refuses to read.
+    let refSize = Self.byteWidth(UInt64(objects.count))
     var out: [UInt8] = []
     out.reserveCapacity(objects.count * 12 + 64)
     out.append(contentsOf: BinaryPlistReader.magic)
@@ -222,7 +231,7 @@ struct BinaryPlistWriter {
     }
 
     let tableOffset = out.count
-    let offsetSize = Self.byteWidth(UInt64(offsets.last ?? 0))
+    let offsetSize = Self.byteWidth(UInt64(tableOffset))
     for offset in offsets { appendUInt(UInt64(offset), width: offsetSize) }
     out.append(contentsOf: [0, 0, 0, 0, 0, 0])
     out.append(UInt8(offsetSize))

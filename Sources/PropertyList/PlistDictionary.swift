@@ -271,6 +271,24 @@ public struct PlistDictionary: Sendable {
     for i in PlistValue.sortedOrder(keys) { try body(keys[i], values[i]) }
   }
 
+  /// Calls `body` with each entry in the order of the keys' UTF-16 code units, the order
+  /// CoreFoundation's XML writer uses (`CFStringCompare` without options). It is the UTF-8
+  /// byte order except that characters U+E000...U+FFFF sort after those above U+FFFF (their
+  /// UTF-16 code units, surrogates, are D800...DFFF), so a dictionary in byte order is in this
+  /// order too unless a key has a character from both ranges' leading bytes (EE or EF, and F0
+  /// to F4).
+  package func forEachInUTF16Order<E: Error>(_ body: (String, PlistValue) throws(E) -> Void)
+    throws(E)
+  {
+    let keys = storage.keys
+    let values = storage.values
+    if isSortedByKey, !keys.contains(where: PlistValue.hasHighLeadByte) {
+      for i in keys.indices { try body(keys[i], values[i]) }
+      return
+    }
+    for i in PlistValue.sortedOrder(keys, utf16: true) { try body(keys[i], values[i]) }
+  }
+
   /// The entries in the order every writer uses: by their keys' UTF-8 bytes.
   public var sortedByKey: [(key: String, value: PlistValue)] {
     var result: [(key: String, value: PlistValue)] = []

@@ -106,8 +106,10 @@ public enum PlistValue: Sendable {
     return sortedOrder(entries.map(\.key)).map { entries[$0] }
   }
 
-  /// The positions of `keys` in the order of their UTF-8 bytes.
-  static func sortedOrder(_ keys: [String]) -> [Int] {
+  /// The positions of `keys` in the order of their UTF-8 bytes, or (`utf16`) of their UTF-16
+  /// code units: the same bytes with the leading bytes EE and EF (U+E000...U+FFFF) sorting
+  /// above F0...F4 (characters above U+FFFF, surrogate pairs in UTF-16).
+  static func sortedOrder(_ keys: [String], utf16: Bool = false) -> [Int] {
     guard keys.count > 1 else { return Array(keys.indices) }
     // Sort on the first 16 bytes of each key held as two integers (zero-padded, which keeps
     // the byte order), and compare whole keys only on a tie: far fewer string comparisons.
@@ -122,7 +124,8 @@ public enum PlistValue: Sendable {
       var high: UInt64 = 0
       var low: UInt64 = 0
       var n = 0
-      for byte in key.utf8 {
+      for raw in key.utf8 {
+        let byte = utf16 ? utf16SortByte(raw) : raw
         if n < 8 {
           high |= UInt64(byte) << (56 - 8 * UInt64(n))
         } else if n < 16 {
@@ -137,9 +140,48 @@ public enum PlistValue: Sendable {
     order.sort { a, b in
       if a.high != b.high { return a.high < b.high }
       if a.low != b.low { return a.low < b.low }
-      return utf8Precedes(keys[a.index], keys[b.index])
+      return utf16
+        ? utf16Precedes(keys[a.index], keys[b.index])
+        : utf8Precedes(keys[a.index], keys[b.index])
     }
     return order.map(\.index)
+  }
+
+  /// A UTF-8 byte mapped so that byte order is UTF-16 order: EE and EF (which lead only
+  /// U+E000...U+FFFF, and never continue a character) move above F0...F4.
+  @inline(__always)
+  static func utf16SortByte(_ byte: UInt8) -> UInt8 {
+    byte == 0xEE || byte == 0xEF ? byte &+ 0x10 : byte
+  }
+
+  /// Whether `key` has a character U+E000 or above (a UTF-8 byte EE or above), the only ones
+  /// whose UTF-8 and UTF-16 orders differ.
+  static func hasHighLeadByte(_ key: String) -> Bool {
+    let utf8 = key.utf8
+    if let found = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
+      var high: UInt8 = 0
+      for byte in buffer { high = Swift.max(high, byte) }
+      return high >= 0xEE
+    }) {
+      return found
+    }
+    return utf8.contains { $0 >= 0xEE }
+  }
+
+  /// Whether `a` sorts before `b` by their UTF-16 code units (CoreFoundation's
+  /// `CFStringCompare` without options).
+  static func utf16Precedes(_ a: String, _ b: String) -> Bool {
+    var x = a.utf8.makeIterator()
+    var y = b.utf8.makeIterator()
+    while true {
+      switch (x.next(), y.next()) {
+      case (nil, nil): return false
+      case (nil, _): return true
+      case (_, nil): return false
+      case (let p?, let q?):
+        if p != q { return utf16SortByte(p) < utf16SortByte(q) }
+      }
+    }
   }
 
   /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).

@@ -114,12 +114,26 @@ public enum PropertyList {
   /// Encodes a value in `format`, deterministically (sorted keys), so that writing the same
   /// value twice gives the same bytes. Throws ``PlistError/unrepresentable(format:keyPath:reason:)``
   /// for a value the format cannot hold without loss.
+  ///
+  /// XML is written byte for byte as CoreFoundation writes it (`plutil -convert xml1`), except
+  /// that what XML or a reader would not give back as it was is refused instead: a date with
+  /// a fraction of a second, a character XML 1.0 does not allow, a string starting with
+  /// U+FEFF, a dictionary holding only the integer `CF$UID`.
   public static func write(_ value: PlistValue, as format: PlistFormat, maxDepth: Int = 512)
     throws(PlistError) -> Data
   {
+    try write(value, as: format, maxDepth: maxDepth, xml: .strict)
+  }
+
+  /// ``write(_:as:maxDepth:)`` with XML written as `xml` says: ``XMLWriteOptions/coreFoundation``
+  /// writes everything CoreFoundation writes, as it writes it (the `plutil` personality, a
+  /// store's domain file).
+  package static func write(
+    _ value: PlistValue, as format: PlistFormat, maxDepth: Int = 512, xml: XMLWriteOptions
+  ) throws(PlistError) -> Data {
     switch format {
     case .binary: return try BinaryPlistWriter.write(value, maxDepth: maxDepth)
-    case .xml: return try XMLPlistWriter.write(value, maxDepth: maxDepth)
+    case .xml: return try XMLPlistWriter.write(value, maxDepth: maxDepth, options: xml)
     case .openStep:
       return Data(try OpenStepWriter.write(value, style: .openStep, maxDepth: maxDepth).utf8)
     case .gnustep:

@@ -354,23 +354,31 @@ struct XMLPlistReader {
     }
   }
 
-  /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`.
+  /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the year as CoreFoundation writes it (`%04d`: `-001`,
+  /// `12141`) and reads it back (an optional minus and any number of digits; here up to 9).
   static func parseDate(_ text: Substring) -> Date? {
     let u = Array(text.utf8)
-    guard u.count >= 20 else { return nil }
+    let negative = u.first == UInt8(ascii: "-")
+    var o = negative ? 1 : 0
+    while o < u.count, u[o] >= UInt8(ascii: "0"), u[o] <= UInt8(ascii: "9") { o += 1 }
+    let yearDigits = o - (negative ? 1 : 0)
+    // `o` is at the `-` after the year; `-MM-DDTHH:MM:SS` and `Z` follow.
+    guard (1...9).contains(yearDigits), u.count >= o + 16 else { return nil }
     func number(_ from: Int, _ count: Int) -> Int? { CivilTime.digits(u, from, count) }
-    guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
-      u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u.last == UInt8(ascii: "Z"),
-      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
+    guard u[o] == UInt8(ascii: "-"), u[o + 3] == UInt8(ascii: "-"), u[o + 6] == UInt8(ascii: "T"),
+      u[o + 9] == UInt8(ascii: ":"), u[o + 12] == UInt8(ascii: ":"), u.last == UInt8(ascii: "Z"),
+      let magnitude = number(negative ? 1 : 0, yearDigits), let month = number(o + 1, 2),
+      let day = number(o + 4, 2), let hour = number(o + 7, 2), let minute = number(o + 10, 2),
+      let second = number(o + 13, 2)
     else { return nil }
     let fields = CivilTime.Fields(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+      year: negative ? -magnitude : magnitude, month: month, day: day, hour: hour,
+      minute: minute, second: second)
     guard CivilTime.isValid(fields) else { return nil }
     var fraction = 0.0
-    if u.count > 20 {
-      guard u[19] == UInt8(ascii: "."), u.count > 21,
-        let f = Double("0" + String(decoding: u[19..<(u.count - 1)], as: UTF8.self))
+    if u.count > o + 16 {
+      guard u[o + 15] == UInt8(ascii: "."), u.count > o + 17,
+        let f = Double("0" + String(decoding: u[(o + 15)..<(u.count - 1)], as: UTF8.self))
       else { return nil }
       fraction = f
     }

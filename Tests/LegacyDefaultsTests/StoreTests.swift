@@ -131,6 +131,28 @@ import Testing
     #expect(after.value == ["name": "Grijander", "n": 5])
   }
 
+  /// A control character in an XML domain's string (CoreFoundation writes it as it is and
+  /// reads it back) is no reason to refuse a synchronize: the file is rewritten as
+  /// CoreFoundation writes it, and the store sets one as CoreFoundation's would.
+  @Test func controlCharactersInAnXMLDomainAreWrittenAsCoreFoundationWritesThem() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("controls.plist")
+    let raw =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+      + "\t<key>bell</key>\n\t<string>ring\u{7}ring</string>\n</dict>\n</plist>\n"
+    try Data(raw.utf8).write(to: file)
+    let store = try DefaultsStore(url: file, flushAtExit: false)
+    #expect(store.string(forKey: "bell") == "ring\u{7}ring")
+    try store.set("a\u{1}b", forKey: "escape")
+    try store.synchronizeOrThrow()
+    let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+    #expect(text.contains("<string>ring\u{7}ring</string>"))
+    #expect(text.contains("<string>a\u{1}b</string>"))
+    #expect(
+      try PropertyList.read(Data(contentsOf: file)).value
+        == ["bell": "ring\u{7}ring", "escape": "a\u{1}b"])
+  }
+
   @Test func anotherProcesssKeysSurviveASynchronize() throws {
     let folder = try TemporaryFolder()
     let file = folder.file("shared.plist")

@@ -18,12 +18,9 @@ import Testing
 ///   members in one order, every other byte kept;
 /// - the text of a parser's or the file system's own message (`FILE: (…)`,
 ///   `Property List error: … / JSON error: …`), compared up to where the wording starts, and
-///   CoreFoundation's time-stamped log lines, which are not plutil's output;
-/// - what depends on the writer work in Sources/PropertyList (reported as `writer`): XML
-///   files compared as values until the XML writer writes what CoreFoundation writes
-///   (`writerIsExact`: a canary document written by both; byte for byte from then on), a
-///   control character or a `CF$UID` dictionary prefs' XML writer refuses, a binary file of
-///   prefs' the port cannot read.
+///   CoreFoundation's time-stamped log lines, which are not plutil's output.
+///
+/// XML is compared byte for byte: prefs' XML writer writes what CoreFoundation writes.
 ///
 /// `PLUTIL_ORACLE_REPORT=DIR` writes each line's verdict to `DIR/<input>.tsv` (and the input
 /// files to `DIR/<input>.inputs/`).
@@ -68,7 +65,6 @@ import Testing
         label = "deliberate\t\(difference.row)"
       case (nil, .agree(let how)): label = "agree\t\(how)"
       case (nil, .deliberate(let row)): label = "deliberate\t\(row)"
-      case (nil, .writer(let why)): label = "writer\t\(why)"
       case (nil, .differ(let reasons)):
         Issue.record(
           Comment(rawValue: "\(input.name): \(shown)\n\(reasons.joined(separator: "\n"))"))
@@ -187,28 +183,14 @@ import Testing
     case agree(String)
     /// A row of MIGRATION.md, found in the output (data and UIDs in `-p`).
     case deliberate(String)
-    /// The same but for what the writer work (Sources/PropertyList) is changing: XML bytes
-    /// (compared as values until `writerIsExact`), a control character XML 1.0 forbids (the
-    /// port writes it), a binary file the port cannot read (the entry size of its offset
-    /// table).
-    case writer(String)
     case differ([String])
   }
 
   static func compare(_ expected: Outcome, _ actual: Outcome) -> Verdict {
     var reasons: [String] = []
     var how: [String] = []
-    var writer: [String] = []
     if expected.crashed {
       reasons.append("plutil crashed (signal \(expected.status))")
-    }
-    if expected.status == 0, actual.status != 0 {
-      if actual.stderr.contains("not allowed in XML 1.0") {
-        return .writer("prefs' XML writer refuses a control character the port writes")
-      }
-      if actual.stderr.contains("reads back from XML as a UID") {
-        return .writer("prefs' XML writer refuses a CF$UID dictionary the port writes")
-      }
     }
     if expected.status != actual.status {
       reasons.append("status \(actual.status), plutil \(expected.status)")
@@ -217,7 +199,6 @@ import Testing
     switch sameBytes(expected.stdout, actual.stdout) {
     case .same: break
     case .sameModuloPort(let why): how.append("stdout: \(why)")
-    case .writer(let why): writer.append("stdout: \(why)")
     case .different:
       if let row = pDifference(expected.text, actual.text) {
         deliberate = row
@@ -235,7 +216,6 @@ import Testing
         switch sameBytes(e, a) {
         case .same: break
         case .sameModuloPort(let why): how.append("\(name): \(why)")
-        case .writer(let why): writer.append("\(name): \(why)")
         case .different:
           reasons.append("\(name):\n\(shownBytes(a))\nplutil:\n\(shownBytes(e))")
         }
@@ -246,7 +226,6 @@ import Testing
       }
     }
     if !reasons.isEmpty { return .differ(reasons) }
-    if !writer.isEmpty { return .writer(writer.joined(separator: "; ")) }
     if let deliberate { return .deliberate(deliberate) }
     return .agree(how.joined(separator: "; "))
   }
@@ -310,26 +289,18 @@ import Testing
     case same
     /// The same values where the port's bytes change from run to run.
     case sameModuloPort(String)
-    /// The same values, in bytes the writer work changes.
-    case writer(String)
     case different
   }
 
   /// Two outputs: the same bytes, or the same values where the port's bytes cannot be
-  /// compared (binary property lists, compact JSON) or the XML writer still differs.
+  /// compared (binary property lists, compact JSON).
   static func sameBytes(_ expected: Data, _ actual: Data) -> Sameness {
     if expected == actual { return .same }
     let binary = Data("bplist00".utf8)
     if expected.starts(with: binary) || actual.starts(with: binary) {
       // The port writes a dictionary's objects in hash order: compared as values.
       guard let e = canonicalXML(expected) else { return .different }
-      guard let a = canonicalXML(actual) else {
-        // prefs' binary writer sizes the offset table's entries for the last object, the
-        // port's reader for the table's own offset (the writer work changes this writer).
-        return writerIsExact
-          ? .different
-          : .writer("the port cannot read prefs' binary file (its offset table's entry size)")
-      }
+      guard let a = canonicalXML(actual) else { return .different }
       return e == a ? .sameModuloPort("binary compared as values") : .different
     }
     if !expected.contains(UInt8(ascii: "\n")), let e = CompactJSON(expected),
@@ -337,11 +308,6 @@ import Testing
     {
       // Compact JSON: the port writes an object's members in hash order.
       return e.canonical == a.canonical ? .sameModuloPort("JSON members in one order") : .different
-    }
-    if expected.starts(with: Data("<?xml".utf8)), actual.starts(with: Data("<?xml".utf8)),
-      !writerIsExact, let e = canonicalXML(expected), let a = canonicalXML(actual), e == a
-    {
-      return .writer("XML as CoreFoundation writes it")
     }
     return .different
   }
@@ -382,23 +348,6 @@ import Testing
     }
     return try? PropertyListSerialization.data(fromPropertyList: value, format: .xml, options: 0)
   }
-
-  /// Whether prefs writes XML as CoreFoundation does (the writer work merged): a canary of
-  /// what the writers changed (reals, data in containers, dates) is written by both.
-  static let writerIsExact: Bool = {
-    guard let oracle = Tools.toolchainPlutil,
-      let canary = try? PropertyList.write(
-        [
-          "real": .real(0.15), "whole": .real(3), "data": [.data(Data(repeating: 7, count: 60))],
-          "date": .date(Date(timeIntervalSinceReferenceDate: 420_000_000)),
-        ], as: .binary),
-      let expected = try? External.run(
-        oracle, ["-convert", "xml1", "-o", "-", "-"], input: canary),
-      let actual = try? External.run(
-        prefs, ["plutil", "-convert", "xml1", "-o", "-", "-"], input: canary)
-    else { return false }
-    return expected.status == 0 && expected.stdout == actual.stdout
-  }()
 
   static func shellQuoted(_ word: String) -> String {
     let plain = word.unicodeScalars.allSatisfy {

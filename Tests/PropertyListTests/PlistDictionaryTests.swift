@@ -58,6 +58,35 @@ import Testing
     #expect(d.swiftDictionary.count == 2)
   }
 
+  /// XML's key order is CoreFoundation's, `CFStringCompare` without options: the keys'
+  /// UTF-16 code units (Swift's `utf16` view is the reference), which differs from their bytes
+  /// where characters U+E000...U+FFFF meet characters above U+FFFF. Keys given sorted by
+  /// their bytes (the fast path) and shuffled (the sort) come out the same.
+  @Test(arguments: [false, true])
+  func xmlKeysAreInUTF16Order(shuffled: Bool) throws {
+    var generator = SeededGenerator(seed: 11)
+    let pieces = [
+      "a", "Z", "é", "\u{E000}", "\u{FFFD}", "\u{FF21}", "\u{1F600}", "\u{10000}", "日", "",
+    ]
+    var keys = Set<String>()
+    while keys.count < 300 {
+      keys.insert(
+        (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+          pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+        }.joined())
+    }
+    var given = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    if shuffled { given.shuffle(using: &generator) }
+    let dictionary = PlistDictionary(given.map { ($0, PlistValue.integer(1)) })
+    let xml = String(
+      decoding: try PropertyList.write(.dictionary(dictionary), as: .xml), as: UTF8.self)
+    let written = xml.components(separatedBy: "<key>").dropFirst().map {
+      String($0[..<($0.range(of: "</key>")?.lowerBound ?? $0.endIndex)])
+    }
+    #expect(written == keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) })
+    #expect(written != keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+  }
+
   @Test func aCopyIsNotChangedByTheOriginal() {
     var a: PlistDictionary = ["x": 1, "y": 2]
     let b = a
