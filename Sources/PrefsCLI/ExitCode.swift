@@ -4,7 +4,7 @@ import PrefsTools
 import PropertyList
 
 /// The command's exit codes, from sysexits(3), as the migration-plan contract lists them.
-public enum ExitCode: Int32, Sendable, CaseIterable {
+package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Done.
   case ok = 0
   /// A key or domain that does not exist.

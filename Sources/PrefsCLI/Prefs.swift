@@ -10,15 +10,15 @@ import PropertyList
 
 /// The `prefs` command: parses the arguments, runs one subcommand, and returns its exit code.
 /// Results go to standard output, messages to standard error (see ``Console``).
-public enum Prefs {
-  public static let version = "0.1.0"
+package enum Prefs {
+  package static let version = "0.1.0"
 
   /// The verbs, in the order help lists them.
-  public static var commandNames: [String] { commands.map(\.name) }
+  package static var commandNames: [String] { commands.map(\.name) }
 
   /// Runs the binary as it was invoked: as `defaults` or `plutil` (a link of that name) it
   /// speaks that command's syntax; as anything else, `prefs`.
-  public static func main(_ commandLine: [String], console: Console) -> ExitCode {
+  package static func main(_ commandLine: [String], console: Console) -> ExitCode {
     // The last path component, as the shell's link named it (no URL: this runs at every start).
     let name =
       commandLine.first.map { path in
@@ -34,14 +34,14 @@ public enum Prefs {
 
   /// Runs `prefs` with `arguments` (without the program name); domain names reach
   /// `UserDefaults` through `userDefaults` (see ``UserDefaultsAccess``).
-  public static func run(
+  package static func run(
     _ arguments: [String], console: Console, userDefaults: UserDefaultsAccess?
   ) -> ExitCode {
     Run.$userDefaults.withValue(userDefaults) { run(arguments, console: console) }
   }
 
   /// Runs `prefs` with `arguments` (without the program name).
-  public static func run(_ arguments: [String], console: Console) -> ExitCode {
+  package static func run(_ arguments: [String], console: Console) -> ExitCode {
     // `--layout L` before the verb: where domain names resolve for this run.
     if arguments.first == "--layout" {
       guard arguments.count >= 2,

@@ -11,14 +11,14 @@ import LegacyDefaults
 /// The command for Linux is built without it: libFoundation (and ICU under it) would double
 /// its start-up time, and there a domain is its file. An embedder (or a test) that links
 /// `LegacyDefaultsFoundation` gives one to a ``DomainResolver``.
-public struct UserDefaultsAccess: Sendable {
+package struct UserDefaultsAccess: Sendable {
   /// The storage of the `UserDefaults` suite named by a domain.
-  public var open: @Sendable (String) throws(DefaultsError) -> any DefaultsStorage
+  package var open: @Sendable (String) throws(DefaultsError) -> any DefaultsStorage
   /// Whether a domain name goes through `UserDefaults` when `PREFS_DOMAIN_STORAGE` does not
   /// choose (`userdefaults` or `file`).
-  public var isDefault: Bool
+  package var isDefault: Bool
 
-  public init(
+  package init(
     isDefault: Bool,
     open: @escaping @Sendable (String) throws(DefaultsError) -> any DefaultsStorage
   ) {
@@ -28,7 +28,7 @@ public struct UserDefaultsAccess: Sendable {
 
   /// The platform's own: `UserDefaults(suiteName:)` by default on Apple platforms; none
   /// elsewhere.
-  public static var platform: UserDefaultsAccess? {
+  package static var platform: UserDefaultsAccess? {
     #if canImport(Darwin)
       UserDefaultsAccess(isDefault: true) { name throws(DefaultsError) in
         try UserDefaultsStorage(suiteName: name)
