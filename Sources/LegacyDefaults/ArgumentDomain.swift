@@ -15,6 +15,26 @@ enum ArgumentDomain {
     dialect.rules.argumentDomain(arguments)
   }
 
+  /// The `-key value` pairs of `arguments` as CoreFoundation's parsers (Apple's and
+  /// corelibs') walk them, from the first word on: a word that starts with `-` and the word
+  /// after it, unless that one starts with `-` too (then the first is a flag, and the second
+  /// may be a key). `-` alone is no key (its word is skipped with it).
+  static func pairs(_ arguments: [String]) -> [(key: String, value: String)] {
+    var result: [(key: String, value: String)] = []
+    var index = 0
+    while index + 1 < arguments.count {
+      let current = arguments[index]
+      let next = arguments[index + 1]
+      guard current.hasPrefix("-"), !next.hasPrefix("-") else {
+        index += 1
+        continue
+      }
+      if current.count > 1 { result.append((String(current.dropFirst()), next)) }
+      index += 2
+    }
+    return result
+  }
+
   /// The property list `text` holds, or nil when it does not parse.
   static func plist(_ text: String, grammar: OpenStepGrammar = .coreFoundation) -> PlistValue? {
     let read = Result { () throws(PlistError) in

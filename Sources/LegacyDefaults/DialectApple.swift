@@ -24,19 +24,11 @@ enum AppleRules: DialectRules {
   /// a flag.
   static func argumentDomain(_ arguments: [String]) -> [String: PlistValue] {
     var result: [String: PlistValue] = [:]
-    var index = 0
-    while index + 1 < arguments.count {
-      let current = arguments[index]
-      let next = arguments[index + 1]
-      guard current.count > 1, current.hasPrefix("-"), !next.hasPrefix("-") else {
-        index += 1
-        continue
-      }
-      let trimmed = next.trimmingWhitespaceAndNewlines()
+    for (key, value) in ArgumentDomain.pairs(arguments) {
+      let trimmed = value.trimmingWhitespaceAndNewlines()
       let parsed =
         trimmed.first.map { "{(<\"".contains($0) } == true ? ArgumentDomain.plist(trimmed) : nil
-      result[String(current.dropFirst())] = parsed ?? .string(next)
-      index += 2
+      result[key] = parsed ?? .string(value)
     }
     return result
   }

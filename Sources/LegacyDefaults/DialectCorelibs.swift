@@ -26,22 +26,11 @@ enum CorelibsRules: DialectRules {
   /// alone as a key is skipped with its value; a value that starts with `-` is not a value.
   static func argumentDomain(_ arguments: [String]) -> [String: PlistValue] {
     var result: [String: PlistValue] = [:]
-    var index = 0
-    while index + 1 < arguments.count {
-      let current = arguments[index]
-      let next = arguments[index + 1]
-      guard current.hasPrefix("-"), !next.hasPrefix("-") else {
-        index += 1
-        continue
-      }
-      let key = String(current.dropFirst())
-      if !key.isEmpty {
-        let value = next.trimmingWhitespaceAndNewlines()
-        let parsed =
-          value.first.map { "{[(<\"".contains($0) } == true ? ArgumentDomain.plist(value) : nil
-        result[key] = parsed ?? .string(value)
-      }
-      index += 2
+    for (key, text) in ArgumentDomain.pairs(arguments) {
+      let value = text.trimmingWhitespaceAndNewlines()
+      let parsed =
+        value.first.map { "{[(<\"".contains($0) } == true ? ArgumentDomain.plist(value) : nil
+      result[key] = parsed ?? .string(value)
     }
     return result
   }

@@ -6,7 +6,7 @@
 
 /// Calendar arithmetic for the date forms of the text formats, in UTC, without `Calendar`
 /// (deterministic, allocation-free, and the same on every platform).
-enum CivilTime {
+package enum CivilTime {
   struct Fields: Equatable {
     var year: Int
     var month: Int
@@ -29,7 +29,7 @@ enum CivilTime {
     return era * 146_097 + doe - 719_468
   }
 
-  static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+  package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
