@@ -183,7 +183,7 @@ enum PlutilOracleCases {
       OracleInput(
         name: "openstep", files: ["old.plist": Data(openStep.utf8)],
         lines: lines(for: "old.plist", value: nil, full: false)))
-    inputs.append(contentsOf: [badFiles, severalFiles, standardInput, create, usage])
+    inputs.append(contentsOf: [badFiles, stricter, severalFiles, standardInput, create, usage])
     if let twins {
       inputs.append(twins)
     }
@@ -570,6 +570,31 @@ enum PlutilOracleCases {
         ["-extract", "a", "raw", file], ["-type", "a", file],
       ]
     }.map { OracleLine(words: $0) })
+
+  /// Where prefs refuses what CoreFoundation reads, on purpose (MIGRATION.md's rows): a file
+  /// that starts as binary does but is not (`bplistl`, which CoreFoundation reads as a word),
+  /// an OpenStep comment without its end (CoreFoundation keeps what came before it).
+  static let stricter = OracleInput(
+    name: "stricter",
+    files: [
+      "bplistl.plist": Data("bplistl".utf8), "comment.plist": Data("{ a = 1; } /* x".utf8),
+      "only-comment.plist": Data("/* x".utf8),
+    ],
+    lines: [
+      ("bplistl.plist", Difference.refuses("a file that starts with bplist", saying: "binary")),
+      (
+        "comment.plist",
+        Difference.refuses("an OpenStep comment without its */", saying: "expected */")
+      ),
+      (
+        "only-comment.plist",
+        Difference.refuses("an OpenStep comment without its */", saying: "expected */")
+      ),
+    ].flatMap { file, difference in
+      [["-lint", file], ["-p", file], ["-convert", "xml1", "-o", "-", file]].map {
+        OracleLine(words: $0, difference: difference)
+      }
+    })
 
   static let severalFiles = OracleInput(
     name: "several-files",
