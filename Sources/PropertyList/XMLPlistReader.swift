@@ -16,35 +16,54 @@
 /// normalisation), drops a leading U+FEFF from strings and keys, accepts a value element
 /// without the `<plist>` wrapper, and reads a one-key `CF$UID` dictionary as a UID.
 struct XMLPlistReader {
-  private let b: [UInt8]
+  /// The input, for line and column of an error.
+  private let all: [UInt8]
+  /// The same bytes, read in place (valid for the reader's whole life: see ``read(_:limits:)``).
+  private let p: UnsafePointer<UInt8>
+  private let n: Int
   private var i = 0
   private let limits: PlistLimits
   private var warnings: [PlistWarning] = []
   private var objects = 0
 
-  private init(bytes: [UInt8], limits: PlistLimits) {
-    self.b = bytes
+  private init(all: [UInt8], p: UnsafePointer<UInt8>, limits: PlistLimits) {
+    self.all = all
+    self.p = p
+    self.n = all.count
     self.limits = limits
   }
 
   static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
     PlistValue, [PlistWarning]
   ) {
-    var reader = XMLPlistReader(bytes: try TextInput.utf8Bytes(data, format: .xml), limits: limits)
-    let value = try reader.readDocument()
-    return (value, reader.warnings)
+    let bytes = try TextInput.utf8Bytes(data, format: .xml)
+    let result = bytes.withUnsafeBufferPointer {
+      buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
+      guard let base = buffer.baseAddress else {
+        return .failure(
+          .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element"))
+      }
+      var reader = XMLPlistReader(all: bytes, p: base, limits: limits)
+      do throws(PlistError) {
+        let value = try reader.readDocument()
+        return .success((value, reader.warnings))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
   }
 
   // MARK: - Errors
 
-  private func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: b) }
+  private func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: all) }
 
   private func fail(_ reason: String, at offset: Int? = nil) -> PlistError {
     .malformed(format: .xml, at: location(offset ?? i), reason: reason)
   }
 
   private func eof(_ expected: String) -> PlistError {
-    .truncated(format: .xml, at: location(b.count), expected: expected)
+    .truncated(format: .xml, at: location(n), expected: expected)
   }
 
   // MARK: - Scanning
@@ -54,19 +73,22 @@ struct XMLPlistReader {
     c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
   }
 
+  @inline(__always)
   private func starts(with literal: StaticString, at offset: Int) -> Bool {
     let count = literal.utf8CodeUnitCount
-    guard offset + count <= b.count else { return false }
-    let p = literal.utf8Start
-    for k in 0..<count where b[offset + k] != p[k] { return false }
+    guard offset + count <= n else { return false }
+    let l = literal.utf8Start
+    for k in 0..<count where p[offset + k] != l[k] { return false }
     return true
   }
 
   /// Moves past `terminator`, or fails with `what` when the input ends first.
   private mutating func skip(past terminator: StaticString, what: String) throws(PlistError) {
     let first = terminator.utf8Start[0]
-    while i < b.count {
-      if b[i] == first, starts(with: terminator, at: i) {
+    while true {
+      i = TextScan.first(first, p, from: i, count: n)
+      guard i < n else { break }
+      if starts(with: terminator, at: i) {
         i += terminator.utf8CodeUnitCount
         return
       }
@@ -77,13 +99,16 @@ struct XMLPlistReader {
 
   /// Skips white space, comments and processing instructions.
   private mutating func skipMisc() throws(PlistError) {
-    while i < b.count {
-      if Self.isSpace(b[i]) {
+    while i < n {
+      let c = p[i]
+      if Self.isSpace(c) {
         i += 1
-      } else if starts(with: "<!--", at: i) {
+      } else if c != UInt8(ascii: "<") || i + 1 >= n {
+        return
+      } else if p[i + 1] == UInt8(ascii: "!"), starts(with: "<!--", at: i) {
         i += 4
         try skip(past: "-->", what: "a comment")
-      } else if starts(with: "<?", at: i) {
+      } else if p[i + 1] == UInt8(ascii: "?") {
         i += 2
         try skip(past: "?>", what: "a processing instruction")
       } else {
@@ -95,14 +120,14 @@ struct XMLPlistReader {
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   private mutating func skipDoctype() throws(PlistError) {
     var bracket = 0
-    while i < b.count {
-      switch b[i] {
+    while i < n {
+      switch p[i] {
       case UInt8(ascii: "["): bracket += 1
       case UInt8(ascii: "]"): bracket -= 1
       case UInt8(ascii: "\""), UInt8(ascii: "'"):
-        let quote = b[i]
+        let quote = p[i]
         i += 1
-        while i < b.count, b[i] != quote { i += 1 }
+        while i < n, p[i] != quote { i += 1 }
       case UInt8(ascii: ">") where bracket <= 0:
         i += 1
         return
@@ -115,24 +140,55 @@ struct XMLPlistReader {
 
   private enum TagKind { case open, close, empty }
 
+  /// The element names of the plist vocabulary; `other` for any other name.
+  private enum Name: UInt8 {
+    case other, plist, dict, array, key, string, integer, real, `true`, `false`, date, data
+  }
+
   private struct Tag {
-    var name: ArraySlice<UInt8>
+    var nameStart: Int
+    var nameEnd: Int
+    var name: Name
     var kind: TagKind
     var start: Int
+  }
 
-    func `is`(_ literal: StaticString) -> Bool {
-      let count = literal.utf8CodeUnitCount
-      guard name.count == count else { return false }
-      let p = literal.utf8Start
-      var k = 0
-      for c in name {
-        if c != p[k] { return false }
-        k += 1
-      }
-      return true
+  private func text(of tag: Tag) -> String {
+    String(
+      decoding: UnsafeBufferPointer(start: p + tag.nameStart, count: tag.nameEnd - tag.nameStart),
+      as: UTF8.self)
+  }
+
+  @inline(__always)
+  private func equals(_ offset: Int, _ literal: StaticString) -> Bool {
+    let l = literal.utf8Start
+    for k in 0..<literal.utf8CodeUnitCount where p[offset + k] != l[k] { return false }
+    return true
+  }
+
+  /// Which name of the vocabulary `p[start..<end]` is, by its exact bytes.
+  @inline(__always)
+  private func name(_ start: Int, _ end: Int) -> Name {
+    switch end - start {
+    case 3:
+      if equals(start, "key") { return .key }
+    case 4:
+      if equals(start, "dict") { return .dict }
+      if equals(start, "real") { return .real }
+      if equals(start, "true") { return .true }
+      if equals(start, "date") { return .date }
+      if equals(start, "data") { return .data }
+    case 5:
+      if equals(start, "array") { return .array }
+      if equals(start, "plist") { return .plist }
+      if equals(start, "false") { return .false }
+    case 6:
+      if equals(start, "string") { return .string }
+    case 7:
+      if equals(start, "integer") { return .integer }
+    default: break
     }
-
-    var text: String { String(decoding: name, as: UTF8.self) }
+    return .other
   }
 
   /// Reads a tag at `<`, skipping its attributes.
@@ -140,92 +196,144 @@ struct XMLPlistReader {
     let start = i
     i += 1
     var kind = TagKind.open
-    if i < b.count, b[i] == UInt8(ascii: "/") {
+    if i < n, p[i] == UInt8(ascii: "/") {
       kind = .close
       i += 1
     }
     let nameStart = i
-    while i < b.count, !Self.isSpace(b[i]), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "/") {
+    while i < n, !Self.isSpace(p[i]), p[i] != UInt8(ascii: ">"), p[i] != UInt8(ascii: "/") {
       i += 1
     }
-    let name = b[nameStart..<i]
-    guard !name.isEmpty else { throw fail("a tag without a name", at: start) }
-    while i < b.count {
-      switch b[i] {
+    let nameEnd = i
+    guard nameEnd > nameStart else { throw fail("a tag without a name", at: start) }
+    var tag = Tag(
+      nameStart: nameStart, nameEnd: nameEnd, name: name(nameStart, nameEnd), kind: kind,
+      start: start)
+    while i < n {
+      switch p[i] {
       case UInt8(ascii: ">"):
         i += 1
-        return Tag(name: name, kind: kind, start: start)
-      case UInt8(ascii: "/") where i + 1 < b.count && b[i + 1] == UInt8(ascii: ">"):
+        return tag
+      case UInt8(ascii: "/") where i + 1 < n && p[i + 1] == UInt8(ascii: ">"):
         guard kind == .open else { throw fail("a closing tag cannot also be empty", at: start) }
         i += 2
-        return Tag(name: name, kind: .empty, start: start)
+        tag.kind = .empty
+        return tag
       case UInt8(ascii: "\""), UInt8(ascii: "'"):
-        let quote = b[i]
+        let quote = p[i]
         i += 1
-        while i < b.count, b[i] != quote {
-          if b[i] == UInt8(ascii: "<") { throw fail("'<' inside an attribute value") }
+        while i < n, p[i] != quote {
+          if p[i] == UInt8(ascii: "<") { throw fail("'<' inside an attribute value") }
           i += 1
         }
-        guard i < b.count else { throw eof("the end of an attribute value") }
+        guard i < n else { throw eof("the end of an attribute value") }
         i += 1
       case UInt8(ascii: "<"):
-        throw fail("'<' inside the tag <\(String(decoding: name, as: UTF8.self))>")
+        throw fail("'<' inside the tag <\(text(of: tag))>")
       default:
         i += 1
       }
     }
-    throw eof("'>' to end the tag <\(String(decoding: name, as: UTF8.self))>")
+    throw eof("'>' to end the tag <\(text(of: tag))>")
   }
 
   // MARK: - Text content
 
+  /// An element's text: a run of the input as it is, or (after entities, CDATA sections or
+  /// comments) bytes of its own.
+  private enum Text {
+    case run(Int, Int)
+    case bytes([UInt8])
+  }
+
   /// The text of an element up to its closing tag, with entities, CDATA and comments handled.
-  private mutating func readText(closing tag: Tag) throws(PlistError) -> String {
-    if tag.kind == .empty { return "" }
+  private mutating func readText(closing tag: Tag) throws(PlistError) -> Text {
+    if tag.kind == .empty { return .run(i, i) }
     var start = i
+    // The common case: plain text, then the closing tag itself.
+    i = TextScan.markup(p, from: i, count: n)
+    let length = tag.nameEnd - tag.nameStart
+    if i + length + 3 <= n, p[i] == UInt8(ascii: "<"), p[i + 1] == UInt8(ascii: "/"),
+      p[i + 2 + length] == UInt8(ascii: ">"),
+      sameBytes(i + 2, tag.nameStart, length)
+    {
+      let end = i
+      i += length + 3
+      return .run(start, end)
+    }
     var buffer: [UInt8]? = nil
     while true {
-      guard i < b.count else { throw eof("</\(tag.text)>") }
-      let c = b[i]
+      guard i < n else { throw eof("</\(text(of: tag))>") }
+      let c = p[i]
       if c == UInt8(ascii: "<") {
         if starts(with: "<![CDATA[", at: i) {
           if buffer == nil { buffer = [] }
-          buffer?.append(contentsOf: b[start..<i])
+          buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 9
           let contentStart = i
           try skip(past: "]]>", what: "a CDATA section")
-          buffer?.append(contentsOf: b[contentStart..<(i - 3)])
+          buffer?.append(
+            contentsOf: UnsafeBufferPointer(start: p + contentStart, count: i - 3 - contentStart))
           start = i
+          i = TextScan.markup(p, from: i, count: n)
           continue
         }
         if starts(with: "<!--", at: i) {
           if buffer == nil { buffer = [] }
-          buffer?.append(contentsOf: b[start..<i])
+          buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 4
           try skip(past: "-->", what: "a comment")
           start = i
+          i = TextScan.markup(p, from: i, count: n)
           continue
         }
         let textEnd = i
         let close = try readTag()
-        guard close.kind == .close, close.name == tag.name else {
-          throw fail("<\(close.text)> inside <\(tag.text)>, which holds only text", at: close.start)
+        guard close.kind == .close, close.nameEnd - close.nameStart == length,
+          sameBytes(close.nameStart, tag.nameStart, length)
+        else {
+          throw fail(
+            "<\(text(of: close))> inside <\(text(of: tag))>, which holds only text", at: close.start
+          )
         }
         if var text = buffer {
-          text.append(contentsOf: b[start..<textEnd])
-          return String(decoding: text, as: UTF8.self)
+          text.append(contentsOf: UnsafeBufferPointer(start: p + start, count: textEnd - start))
+          return .bytes(text)
         }
-        return String(decoding: b[start..<textEnd], as: UTF8.self)
+        return .run(start, textEnd)
       }
-      if c == UInt8(ascii: "&") {
-        if buffer == nil { buffer = [] }
-        buffer?.append(contentsOf: b[start..<i])
-        let scalar = try readEntity()
-        buffer?.append(contentsOf: String(Character(scalar)).utf8)
-        start = i
-        continue
+      // c is '&'
+      if buffer == nil { buffer = [] }
+      buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+      let scalar = try readEntity()
+      buffer?.append(contentsOf: String(Character(scalar)).utf8)
+      start = i
+      i = TextScan.markup(p, from: i, count: n)
+    }
+  }
+
+  @inline(__always)
+  private func sameBytes(_ a: Int, _ b: Int, _ count: Int) -> Bool {
+    for k in 0..<count where p[a + k] != p[b + k] { return false }
+    return true
+  }
+
+  /// Calls `body` with the bytes of `text`.
+  @inline(__always)
+  private func withBytes<R>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    switch text {
+    case .run(let start, let end): body(UnsafeBufferPointer(start: p + start, count: end - start))
+    case .bytes(let bytes): bytes.withUnsafeBufferPointer(body)
+    }
+  }
+
+  /// A string or key: the text without one leading U+FEFF.
+  private func string(_ text: Text) -> String {
+    withBytes(text) { bytes in
+      if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[3...]), as: UTF8.self)
       }
-      i += 1
+      return String(decoding: bytes, as: UTF8.self)
     }
   }
 
@@ -233,11 +341,11 @@ struct XMLPlistReader {
     let start = i
     i += 1
     let nameStart = i
-    while i < b.count, b[i] != UInt8(ascii: ";"), i - nameStart < 12 { i += 1 }
-    guard i < b.count, b[i] == UInt8(ascii: ";") else {
+    while i < n, p[i] != UInt8(ascii: ";"), i - nameStart < 12 { i += 1 }
+    guard i < n, p[i] == UInt8(ascii: ";") else {
       throw fail("an '&' that does not start an entity (write &amp;)", at: start)
     }
-    let name = b[nameStart..<i]
+    let name = UnsafeBufferPointer(start: p + nameStart, count: i - nameStart)
     i += 1
     switch String(decoding: name, as: UTF8.self) {
     case "lt": return "<"
@@ -275,96 +383,40 @@ struct XMLPlistReader {
     }
   }
 
-  /// CoreFoundation's XML reader drops one leading U+FEFF from every string and key (checked on
-  /// this machine against PropertyListSerialization; GNUstep does the same), so prefs does too.
-  static func droppingLeadingBOM(_ s: String) -> String {
-    s.unicodeScalars.first == "\u{FEFF}" ? String(s.unicodeScalars.dropFirst()) : s
-  }
-
-  private static func trimmed(_ s: String) -> Substring {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-    let head = s.drop(while: isSpace)
-    var end = head.endIndex
-    while end > head.startIndex, isSpace(head[head.index(before: end)]) {
-      end = head.index(before: end)
-    }
-    return head[..<end]
-  }
-
   /// `[+|-](digits | 0x hexdigits)`, in the range Int64.min ... UInt64.max.
   static func parseInteger(_ text: Substring) -> PlistValue? {
-    var rest = text.utf8[...]
-    var negative = false
-    if let first = rest.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-      negative = first == UInt8(ascii: "-")
-      rest = rest.dropFirst()
-    }
-    var radix: UInt64 = 10
-    if rest.count > 2, rest.first == UInt8(ascii: "0"),
-      rest.dropFirst().first == UInt8(ascii: "x") || rest.dropFirst().first == UInt8(ascii: "X")
-    {
-      radix = 16
-      rest = rest.dropFirst(2)
-    }
-    guard !rest.isEmpty else { return nil }
-    var magnitude: UInt64 = 0
-    for c in rest {
-      let digit: UInt64
-      switch c {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(c - UInt8(ascii: "0"))
-      case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16:
-        digit = UInt64(c - UInt8(ascii: "a") + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16:
-        digit = UInt64(c - UInt8(ascii: "A") + 10)
-      default: return nil
-      }
-      let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
-      let (s, o2) = m.addingReportingOverflow(digit)
-      if o1 || o2 { return nil }
-      magnitude = s
-    }
-    if negative {
-      if magnitude == 0 { return .integer(0) }
-      guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-      return .integer(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
-    }
-    return .int(magnitude)
+    var text = text
+    return text.withUTF8 { TextNumber.integer($0) }
   }
 
   /// A decimal or the words CoreFoundation, plistlib and C use for the non-finite values.
   static func parseReal(_ text: Substring) -> Double? {
-    switch text.lowercased() {
-    case "nan", "+nan", "-nan": return .nan
-    case "inf", "+inf", "infinity", "+infinity": return .infinity
-    case "-inf", "-infinity": return -.infinity
-    default:
-      // Decimal only: digits, one point, an exponent. No hex floats, no words.
-      var sawDigit = false
-      for c in text.utf8 {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
-        case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
-          UInt8(ascii: "E"):
-          break
-        default: return nil
-        }
-      }
-      guard sawDigit else { return nil }
-      return Double(text)
-    }
+    var text = text
+    return text.withUTF8 { TextNumber.real($0) }
   }
 
   /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the year as CoreFoundation writes it (`%04d`: `-001`,
   /// `12141`) and reads it back (an optional minus and any number of digits; here up to 9).
   static func parseDate(_ text: Substring) -> Date? {
-    let u = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { parseDate(bytes: $0) }
+  }
+
+  static func parseDate(bytes u: UnsafeBufferPointer<UInt8>) -> Date? {
     let negative = u.first == UInt8(ascii: "-")
     var o = negative ? 1 : 0
-    while o < u.count, u[o] >= UInt8(ascii: "0"), u[o] <= UInt8(ascii: "9") { o += 1 }
+    while o < u.count, TextNumber.isDigit(u[o]) { o += 1 }
     let yearDigits = o - (negative ? 1 : 0)
     // `o` is at the `-` after the year; `-MM-DDTHH:MM:SS` and `Z` follow.
     guard (1...9).contains(yearDigits), u.count >= o + 16 else { return nil }
-    func number(_ from: Int, _ count: Int) -> Int? { CivilTime.digits(u, from, count) }
+    func number(_ from: Int, _ count: Int) -> Int? {
+      var value = 0
+      for k in from..<(from + count) {
+        guard TextNumber.isDigit(u[k]) else { return nil }
+        value = value * 10 + Int(u[k] - UInt8(ascii: "0"))
+      }
+      return value
+    }
     guard u[o] == UInt8(ascii: "-"), u[o + 3] == UInt8(ascii: "-"), u[o + 6] == UInt8(ascii: "T"),
       u[o + 9] == UInt8(ascii: ":"), u[o + 12] == UInt8(ascii: ":"), u.last == UInt8(ascii: "Z"),
       let magnitude = number(negative ? 1 : 0, yearDigits), let month = number(o + 1, 2),
@@ -378,7 +430,10 @@ struct XMLPlistReader {
     var fraction = 0.0
     if u.count > o + 16 {
       guard u[o + 15] == UInt8(ascii: "."), u.count > o + 17,
-        let f = Double("0" + String(decoding: u[(o + 15)..<(u.count - 1)], as: UTF8.self))
+        let f = Double(
+          "0"
+            + String(
+              decoding: UnsafeBufferPointer(rebasing: u[(o + 15)..<(u.count - 1)]), as: UTF8.self))
       else { return nil }
       fraction = f
     }
@@ -431,26 +486,27 @@ struct XMLPlistReader {
       try skipDoctype()
       try skipMisc()
     }
-    guard i < b.count else { throw eof("a <plist> element") }
-    guard b[i] == UInt8(ascii: "<") else { throw fail("text before the <plist> element") }
+    guard i < n else { throw eof("a <plist> element") }
+    guard p[i] == UInt8(ascii: "<") else { throw fail("text before the <plist> element") }
     let rootStart = i
     let root = try readTag()
     let value: PlistValue
-    if root.is("plist") {
+    if root.name == .plist {
       guard root.kind == .open else { throw fail("<plist/> holds no value", at: root.start) }
       value = try readValue()
       try skipMisc()
-      guard i < b.count else { throw eof("</plist>") }
+      guard i < n else { throw eof("</plist>") }
       let close = try readTag()
-      guard close.kind == .close, close.is("plist") else {
-        throw fail("<\(close.text)> after the value; <plist> holds exactly one", at: close.start)
+      guard close.kind == .close, close.name == .plist else {
+        throw fail(
+          "<\(text(of: close))> after the value; <plist> holds exactly one", at: close.start)
       }
     } else {
       i = rootStart
       value = try readValue()
     }
     try skipMisc()
-    if i < b.count { throw fail("content after the end of the property list") }
+    if i < n { throw fail("content after the end of the property list") }
     return value
   }
 
@@ -475,8 +531,47 @@ struct XMLPlistReader {
     return value
   }
 
-  private mutating func scalarText(_ tag: Tag) throws(PlistError) -> Substring {
-    Self.trimmed(try readText(closing: tag))
+  /// The text of a number, date or boolean element without the white space around it, handed
+  /// to `parse`; nil and the text as the message shows it when `parse` refuses it.
+  ///
+  /// The text is trimmed of ASCII white space byte by byte. That is what trimming by
+  /// `Character` (as the reader always did) gives unless a carriage return is in the white
+  /// space (`\r\n` is one `Character`) or the text is not ASCII (a space and a combining mark
+  /// are one too), so then, and for every refusal's message, it is trimmed as before.
+  private mutating func scalar<T>(
+    _ tag: Tag, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
+  ) throws(PlistError) -> Result<T, Refused> {
+    let text = try readText(closing: tag)
+    let fast: T? = withBytes(text) { bytes in
+      var start = 0
+      var end = bytes.count
+      while start < end, Self.isSpace(bytes[start]) {
+        if bytes[start] == 0x0D { return nil }
+        start += 1
+      }
+      while end > start, Self.isSpace(bytes[end - 1]) {
+        if bytes[end - 1] == 0x0D { return nil }
+        end -= 1
+      }
+      return parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+    if let fast { return .success(fast) }
+    let trimmed = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
+    let bytes = Array(trimmed.utf8)
+    if let value = bytes.withUnsafeBufferPointer(parse) { return .success(value) }
+    return .failure(Refused(text: trimmed))
+  }
+
+  private struct Refused: Error { var text: Substring }
+
+  private static func trimmed(_ s: String) -> Substring {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    let head = s.drop(while: isSpace)
+    var end = head.endIndex
+    while end > head.startIndex, isSpace(head[head.index(before: end)]) {
+      end = head.index(before: end)
+    }
+    return head[..<end]
   }
 
   /// Reads one value (with everything nested in it).
@@ -484,21 +579,21 @@ struct XMLPlistReader {
     var stack: [Frame] = []
     while true {
       try skipMisc()
-      guard i < b.count else {
+      guard i < n else {
         throw eof(stack.isEmpty ? "a value" : "more values or a closing tag")
       }
-      guard b[i] == UInt8(ascii: "<") else {
+      guard p[i] == UInt8(ascii: "<") else {
         throw fail("text outside any element (only white space may stand between elements)")
       }
       let tag = try readTag()
       var produced: PlistValue?
       if tag.kind == .close {
         guard let top = stack.last else {
-          throw fail("an unexpected </\(tag.text)>", at: tag.start)
+          throw fail("an unexpected </\(text(of: tag))>", at: tag.start)
         }
-        guard tag.is(top.isDictionary ? "dict" : "array") else {
+        guard tag.name == (top.isDictionary ? .dict : .array) else {
           throw fail(
-            "</\(tag.text)> closes <\(top.isDictionary ? "dict" : "array")>", at: tag.start)
+            "</\(text(of: tag))> closes <\(top.isDictionary ? "dict" : "array")>", at: tag.start)
         }
         if top.key != nil {
           throw fail("the key \"\(top.key ?? "")\" has no value", at: top.keyOffset)
@@ -523,71 +618,88 @@ struct XMLPlistReader {
         } else {
           produced = .array(top.array)
         }
-      } else if tag.is("key") {
-        guard stack.last?.isDictionary == true else {
-          throw fail("<key> outside a <dict>", at: tag.start)
-        }
-        let top = stack.count - 1
-        if let pending = stack[top].key {
-          throw fail("the key \"\(pending)\" has no value", at: stack[top].keyOffset)
-        }
-        stack[top].key = Self.droppingLeadingBOM(try readText(closing: tag))
-        stack[top].keyOffset = tag.start
-        continue
-      } else if tag.is("dict") || tag.is("array") {
-        let isDictionary = tag.is("dict")
-        guard stack.count < limits.maxDepth else {
-          throw .limitExceeded(
-            format: .xml, at: location(tag.start), limit: .depth(limits.maxDepth))
-        }
-        if tag.kind == .empty {
-          produced = isDictionary ? .dictionary([:]) : .array([])
-        } else {
-          stack.append(Frame(isDictionary: isDictionary, start: tag.start))
-          continue
-        }
-      } else if tag.is("string") {
-        produced = .string(Self.droppingLeadingBOM(try readText(closing: tag)))
-      } else if tag.is("integer") {
-        let text = try scalarText(tag)
-        guard let value = Self.parseInteger(text) else {
-          throw fail("<integer>\(text)</integer> is not an integer in 64 bits", at: tag.start)
-        }
-        produced = value
-      } else if tag.is("real") {
-        let text = try scalarText(tag)
-        guard let value = Self.parseReal(text) else {
-          throw fail("<real>\(text)</real> is not a number", at: tag.start)
-        }
-        produced = .real(value)
-      } else if tag.is("true") || tag.is("false") {
-        if tag.kind == .open {
-          guard try scalarText(tag).isEmpty else {
-            throw fail("<\(tag.text)> must be empty", at: tag.start)
-          }
-        }
-        produced = .bool(tag.is("true"))
-      } else if tag.is("date") {
-        let text = try scalarText(tag)
-        guard let date = Self.parseDate(text) else {
-          throw fail(
-            "<date>\(text)</date> is not a date of the form 2011-03-14T15:09:26Z", at: tag.start)
-        }
-        produced = .date(date)
-      } else if tag.is("data") {
-        if tag.kind == .empty {
-          produced = .data(Data())
-        } else {
-          let contentStart = i
-          let text = Array(try readText(closing: tag).utf8)
-          switch Self.decodeBase64(text[...]) {
-          case .success(let data): produced = .data(data)
-          case .failure(let bad):
-            throw fail("<data> is not valid base64", at: contentStart + min(bad.offset, text.count))
-          }
-        }
       } else {
-        throw fail("unknown element <\(tag.text)>", at: tag.start)
+        switch tag.name {
+        case .key:
+          guard stack.last?.isDictionary == true else {
+            throw fail("<key> outside a <dict>", at: tag.start)
+          }
+          let top = stack.count - 1
+          if let pending = stack[top].key {
+            throw fail("the key \"\(pending)\" has no value", at: stack[top].keyOffset)
+          }
+          stack[top].key = string(try readText(closing: tag))
+          stack[top].keyOffset = tag.start
+          continue
+        case .dict, .array:
+          let isDictionary = tag.name == .dict
+          guard stack.count < limits.maxDepth else {
+            throw .limitExceeded(
+              format: .xml, at: location(tag.start), limit: .depth(limits.maxDepth))
+          }
+          if tag.kind == .empty {
+            produced = isDictionary ? .dictionary([:]) : .array([])
+          } else {
+            stack.append(Frame(isDictionary: isDictionary, start: tag.start))
+            continue
+          }
+        case .string:
+          produced = .string(string(try readText(closing: tag)))
+        case .integer:
+          switch try scalar(tag, TextNumber.integer) {
+          case .success(let value): produced = value
+          case .failure(let refused):
+            throw fail(
+              "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
+          }
+        case .real:
+          switch try scalar(tag, TextNumber.real) {
+          case .success(let value): produced = .real(value)
+          case .failure(let refused):
+            throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
+          }
+        case .true, .false:
+          if tag.kind == .open {
+            guard case .success = try scalar(tag, { $0.isEmpty ? () : nil }) else {
+              throw fail("<\(text(of: tag))> must be empty", at: tag.start)
+            }
+          }
+          produced = .bool(tag.name == .true)
+        case .date:
+          switch try scalar(tag, Self.parseDate(bytes:)) {
+          case .success(let date): produced = .date(date)
+          case .failure(let refused):
+            throw fail(
+              "<date>\(refused.text)</date> is not a date of the form 2011-03-14T15:09:26Z",
+              at: tag.start)
+          }
+        case .data:
+          if tag.kind == .empty {
+            produced = .data(Data())
+          } else {
+            let contentStart = i
+            let text = try readText(closing: tag)
+            let decoded: Result<Data, BadByte>
+            let count: Int
+            switch text {
+            case .run(let start, let end):
+              count = end - start
+              decoded = Self.decodeBase64(all[start..<end]).mapError {
+                BadByte(offset: $0.offset - start)
+              }
+            case .bytes(let bytes):
+              count = bytes.count
+              decoded = Self.decodeBase64(bytes[...])
+            }
+            switch decoded {
+            case .success(let data): produced = .data(data)
+            case .failure(let bad):
+              throw fail("<data> is not valid base64", at: contentStart + min(bad.offset, count))
+            }
+          }
+        case .plist, .other:
+          throw fail("unknown element <\(text(of: tag))>", at: tag.start)
+        }
       }
 
       guard let value = produced else { continue }
@@ -596,7 +708,7 @@ struct XMLPlistReader {
       let top = stack.count - 1
       if stack[top].isDictionary {
         guard let key = stack[top].key else {
-          throw fail("a <\(tag.text)> in a <dict> without a <key> before it", at: tag.start)
+          throw fail("a <\(text(of: tag))> in a <dict> without a <key> before it", at: tag.start)
         }
         stack[top].entries.append((key, counted, stack[top].keyOffset))
         stack[top].key = nil
