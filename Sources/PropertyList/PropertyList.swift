@@ -31,16 +31,25 @@ public enum PropertyList {
     // Text: look at the first significant characters (after a BOM and white space).
     let sample = data.prefix(1024)
     let text: [UInt8]
-    switch sample.withUnsafeBytes({ TextInput.sniffEncoding($0) }) {
-    case (.utf8, let bom):
+    let (encoding, bom) = sample.withUnsafeBytes { TextInput.sniffEncoding($0) }
+    switch encoding {
+    case .utf8:
       text = [UInt8](sample.dropFirst(bom))
-    case (.utf16BigEndian, let bom):
+    case .utf16BigEndian:
       text = stride(from: bom + 1, to: sample.count, by: 2).map {
         sample[sample.startIndex + $0 - 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
       }
-    case (.utf16LittleEndian, let bom):
+    case .utf16LittleEndian:
       text = stride(from: bom, to: sample.count - 1, by: 2).map {
         sample[sample.startIndex + $0 + 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
+      }
+    case .utf32BigEndian, .utf32LittleEndian:
+      // The ASCII byte of each unit whose other three bytes are zero.
+      let bigEndian = encoding == .utf32BigEndian
+      text = stride(from: bom, to: sample.count - 3, by: 4).map {
+        let unit = sample[(sample.startIndex + $0)...].prefix(4)
+        let (low, high) = bigEndian ? (unit.last, unit.prefix(3)) : (unit.first, unit.suffix(3))
+        return high.allSatisfy { $0 == 0 } ? low ?? 0xFF : 0xFF
       }
     }
     guard let first = text.firstIndex(where: { !(($0 == 0x20) || (0x09...0x0D).contains($0)) })

@@ -6,7 +6,8 @@
 
 /// The text formats work on validated UTF-8 bytes. This turns the input into that: it drops a
 /// UTF-8 byte-order mark, transcodes UTF-16 (by BOM, or by the `00 3C` / `3C 00` pattern of
-/// an XML declaration without one) and Latin-1 when an XML declaration names it, and checks
+/// an XML declaration without one), UTF-32 (by BOM only, as CoreFoundation reads it) and
+/// Latin-1 when an XML declaration names it, and checks
 /// that every byte sequence is valid UTF-8, reporting the line and column of the first one
 /// that is not.
 package enum TextInput {
@@ -29,10 +30,19 @@ package enum TextInput {
     case utf8
     case utf16BigEndian
     case utf16LittleEndian
+    case utf32BigEndian
+    case utf32LittleEndian
   }
 
   static func sniffEncoding(_ bytes: UnsafeRawBufferPointer) -> (Encoding, bomLength: Int) {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
+    // UTF-32's marks first: `FF FE 00 00` also starts as UTF-16's little-endian one.
+    if bytes.count >= 4, bytes[0] == 0x00, bytes[1] == 0x00, bytes[2] == 0xFE, bytes[3] == 0xFF {
+      return (.utf32BigEndian, 4)
+    }
+    if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xFE, bytes[2] == 0x00, bytes[3] == 0x00 {
+      return (.utf32LittleEndian, 4)
+    }
     if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return (.utf16BigEndian, 2) }
     if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return (.utf16LittleEndian, 2) }
     if bytes.count >= 2, bytes[0] == 0x00, bytes[1] != 0x00 { return (.utf16BigEndian, 0) }
@@ -67,6 +77,8 @@ package enum TextInput {
         return .success(bytes)
       case .utf16BigEndian, .utf16LittleEndian:
         return transcodeUTF16(body, bigEndian: encoding == .utf16BigEndian, format: format)
+      case .utf32BigEndian, .utf32LittleEndian:
+        return transcodeUTF32(body, bigEndian: encoding == .utf32BigEndian, format: format)
       }
     }
     return try result.get()
@@ -132,6 +144,37 @@ package enum TextInput {
           .invalidText(format: format, at: .byteOffset(index * 2), encoding: "UTF-16"))
       }
     }
+  }
+
+  /// UTF-32 code units as UTF-8; a unit that is no Unicode scalar (a surrogate, above
+  /// U+10FFFF) or a length that is not a multiple of four is an error at its byte offset
+  /// (counted after the byte-order mark).
+  private static func transcodeUTF32(
+    _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
+  ) -> Result<[UInt8], PlistError> {
+    guard body.count % 4 == 0 else {
+      return .failure(
+        .invalidText(
+          format: format, at: .byteOffset(body.count),
+          encoding: "UTF-32 (length not a multiple of 4)"
+        ))
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(body.count / 4)
+    var i = 0
+    while i < body.count {
+      let b0 = UInt32(body[i])
+      let b1 = UInt32(body[i + 1])
+      let b2 = UInt32(body[i + 2])
+      let b3 = UInt32(body[i + 3])
+      let unit = bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+      guard let scalar = Unicode.Scalar(unit) else {
+        return .failure(.invalidText(format: format, at: .byteOffset(i), encoding: "UTF-32"))
+      }
+      UTF8.encode(scalar) { out.append($0) }
+      i += 4
+    }
+    return .success(out)
   }
 
   /// The index of the first byte that does not start a valid UTF-8 sequence, or nil.

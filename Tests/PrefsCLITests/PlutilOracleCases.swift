@@ -183,7 +183,9 @@ enum PlutilOracleCases {
       OracleInput(
         name: "openstep", files: ["old.plist": Data(openStep.utf8)],
         lines: lines(for: "old.plist", value: nil, full: false)))
-    inputs.append(contentsOf: [badFiles, stricter, severalFiles, standardInput, create, usage])
+    inputs.append(contentsOf: [
+      badFiles, stricter, encodings, severalFiles, standardInput, create, usage,
+    ])
     if let twins {
       inputs.append(twins)
     }
@@ -595,6 +597,49 @@ enum PlutilOracleCases {
         OracleLine(words: $0, difference: difference)
       }
     })
+
+  /// Text in every encoding CoreFoundation and JSONSerialization detect: UTF-32 by its
+  /// byte-order mark only (without one both refuse), UTF-16 by its mark or its zero bytes,
+  /// JSON in UTF-8 with a mark, UTF-16 and UTF-32 with or without one.
+  static let encodings: OracleInput = {
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+      \t<key>ké😀</key>
+      \t<string>v é</string>
+      </dict>
+      </plist>
+
+      """
+    let openStep = "{ k = \"vé\"; n = (1, 2); }"
+    let json = #"{"a": [1, "é"], "b": {"c": true}}"#
+    let encodings: [(String, String.Encoding, [UInt8])] = [
+      ("utf32be-bom", .utf32BigEndian, [0, 0, 0xFE, 0xFF]),
+      ("utf32le-bom", .utf32LittleEndian, [0xFF, 0xFE, 0, 0]),
+      ("utf32le", .utf32LittleEndian, []), ("utf16be-bom", .utf16BigEndian, [0xFE, 0xFF]),
+      ("utf16le", .utf16LittleEndian, []), ("utf8-bom", .utf8, [0xEF, 0xBB, 0xBF]),
+    ]
+    var files: [String: Data?] = [:]
+    for (name, encoding, bom) in encodings {
+      for (kind, text) in [("xml", xml), ("openstep", openStep), ("json", json)] {
+        guard let body = text.data(using: encoding) else { continue }
+        files["\(kind)-\(name).\(kind == "json" ? "json" : "plist")"] = Data(bom) + body
+      }
+    }
+    return OracleInput(
+      name: "encodings", files: files,
+      lines: files.keys.sorted().flatMap { file in
+        [["-lint", file], ["-p", file], ["-convert", "xml1", "-o", "-", file]].map {
+          OracleLine(words: $0, difference: file == "xml-utf16le.plist" ? utf16XML : nil)
+        }
+      })
+  }()
+
+  static let utf16XML = Difference(row: "XML in UTF-16 without a byte-order mark") {
+    $0.status == 0 && $0.stderr.isEmpty
+  }
 
   static let severalFiles = OracleInput(
     name: "several-files",

@@ -122,6 +122,39 @@ import Testing
     #expect(try PropertyList.read(utf8BOM).value == expected)
   }
 
+  /// UTF-32 after its byte-order mark, as CoreFoundation reads it (the toolchain's plutil:
+  /// the oracle test's "encodings" input), XML and OpenStep text alike; a unit that is no
+  /// scalar, or a length that is not a multiple of four, is refused at its byte offset.
+  @Test func textInUTF32AfterItsMark() throws {
+    let texts: [(String, PlistValue)] = [
+      (
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>é😀</key><string>日本</string></dict></plist>",
+        ["é😀": "日本"]
+      ),
+      ("{ k = \"vé😀\"; n = (1, 2); }", ["k": "vé😀", "n": ["1", "2"]]),
+    ]
+    for (text, expected) in texts {
+      var be = Data([0, 0, 0xFE, 0xFF])
+      var le = Data([0xFF, 0xFE, 0, 0])
+      for scalar in text.unicodeScalars {
+        let v = scalar.value
+        be.append(contentsOf: [
+          UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF),
+        ])
+        le.append(contentsOf: [
+          UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24),
+        ])
+      }
+      #expect(try PropertyList.read(be).value == expected)
+      #expect(try PropertyList.read(le).value == expected)
+      // A surrogate as a unit (at byte 8 after the mark), then a length cut short.
+      var surrogate = le
+      surrogate.replaceSubrange(12..<16, with: [0x00, 0xD8, 0, 0])
+      #expect(throws: PlistError.self) { try PropertyList.read(surrogate) }
+      #expect(throws: PlistError.self) { try PropertyList.read(le.dropLast()) }
+    }
+  }
+
   @Test func xmlDeclaredLatin1() throws {
     var data = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>caf".utf8)
     data.append(0xE9)
