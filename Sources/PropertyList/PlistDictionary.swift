@@ -21,9 +21,9 @@
 /// in place; a new key goes at the end.
 ///
 /// It reads like a `Dictionary` (subscript by `String`, `for (key, value) in`, a literal) and
-/// costs about 50 bytes an entry (a 16-byte key, a 24-byte value, about 10 bytes of index)
-/// where `[String: PlistValue]` costs about 100: a 100,000-key domain loads in under three
-/// times its file size. Equality and hashing ignore the order, as for `Dictionary`.
+/// costs about 45 bytes an entry (a 16-byte key, a 24-byte value, about 5 bytes of index)
+/// where `[String: PlistValue]` costs about 100: a 100,000-key domain loads in 2.65 times its
+/// file size. Equality and hashing ignore the order, as for `Dictionary`.
 ///
 /// ```swift
 /// var settings: PlistDictionary = ["name": "Ada", "size": 5]
@@ -35,13 +35,14 @@ public struct PlistDictionary: Sendable {
   final class Storage: @unchecked Sendable {
     var keys: [String]
     var values: [PlistValue]
-    /// Open-addressing table (linear probing): each slot holds `index + 1` in its low 32 bits
-    /// (0 is an empty slot) and the high 32 bits of the key's hash above them, so a probe
-    /// compares keys only when the hashes agree. Empty while the dictionary is small enough to
-    /// search in place.
-    var slots: [UInt64]
+    /// Open-addressing table (linear probing) of 4-byte slots: each holds `index + 1` in its
+    /// low bits, as many as the table's size takes (0 is an empty slot: the load is at most
+    /// 4/5, so `index + 1` is below the size), and the key's hash's high bits above them, so a
+    /// probe compares keys only when those agree (131,072 slots for 100,000 keys: 17 bits of
+    /// index, 15 of hash). Empty while the dictionary is small enough to search in place.
+    var slots: [UInt32]
 
-    init(keys: [String], values: [PlistValue], slots: [UInt64]) {
+    init(keys: [String], values: [PlistValue], slots: [UInt32]) {
       self.keys = keys
       self.values = values
       self.slots = slots
@@ -309,26 +310,29 @@ public struct PlistDictionary: Sendable {
     case found(Int)
     /// Not there: the slot a new key takes (its hash's tag included), or nil while the
     /// dictionary has no index.
-    case vacant(slot: (index: Int, tag: UInt64)?)
+    case vacant(slot: (index: Int, tag: UInt32)?)
   }
 
   /// Finds `key` by its bytes: in place while there is no index, else by one probe of the
   /// index (the hash's high bits in each slot spare most key comparisons).
   @inline(__always)
-  static func probe(_ key: String, keys: [String], slots: [UInt64]) -> Probe {
+  static func probe(_ key: String, keys: [String], slots: [UInt32]) -> Probe {
     if slots.isEmpty {
       for i in keys.indices where sameBytes(keys[i], key) { return .found(i) }
       return .vacant(slot: nil)
     }
     let mask = slots.count - 1
+    let entryMask = UInt32(truncatingIfNeeded: mask)
     let hash = hash(key)
-    let tag = tag(hash)
+    let tag = tag(hash, entryMask: entryMask)
     var slot = hash & mask
     while true {
       let packed = slots[slot]
       if packed == 0 { return .vacant(slot: (slot, tag)) }
-      let entry = Int(packed & 0xFFFF_FFFF)
-      if packed & ~0xFFFF_FFFF == tag, sameBytes(keys[entry - 1], key) { return .found(entry - 1) }
+      if packed & ~entryMask == tag {
+        let entry = Int(packed & entryMask) - 1
+        if sameBytes(keys[entry], key) { return .found(entry) }
+      }
       slot = (slot + 1) & mask
     }
   }
@@ -336,11 +340,11 @@ public struct PlistDictionary: Sendable {
   /// Indexes the key just appended to `keys`, in the slot the probe found for it, or builds
   /// the index when the dictionary has outgrown in-place search or the index its load.
   @inline(__always)
-  static func place(_ keys: [String], in slots: inout [UInt64], vacant: (index: Int, tag: UInt64)?)
+  static func place(_ keys: [String], in slots: inout [UInt32], vacant: (index: Int, tag: UInt32)?)
   {
     let count = keys.count
     if let vacant, count * 5 <= slots.count * 4 {
-      slots[vacant.index] = vacant.tag | UInt64(count)
+      slots[vacant.index] = vacant.tag | UInt32(truncatingIfNeeded: count)
     } else if !slots.isEmpty || count > linearLimit {
       slots = buildSlots(keys, room: count)
     }
@@ -385,29 +389,34 @@ public struct PlistDictionary: Sendable {
   }
 
   /// An index of `keys` with room for `room` keys (at least `keys.count`) at a load of at
-  /// most 4/5: 100,000 keys take 131,072 slots of 8 bytes.
-  static func buildSlots(_ keys: [String], room: Int = 0) -> [UInt64] {
+  /// most 4/5: 100,000 keys take 131,072 slots of 4 bytes.
+  static func buildSlots(_ keys: [String], room: Int = 0) -> [UInt32] {
     let wanted = Swift.max(room, keys.count)
     var capacity = 16
     while capacity * 4 < wanted * 5 + 4 { capacity *= 2 }
-    var slots = [UInt64](repeating: 0, count: capacity)
+    // A slot holds `index + 1` below the table's size in 32 bits: 3.4 billion entries at
+    // most (their keys alone would take 55 GB).
+    precondition(UInt64(capacity) <= 1 << 32, "PlistDictionary: more than 3.4 billion entries")
+    var slots = [UInt32](repeating: 0, count: capacity)
     for i in keys.indices { insert(i, key: keys[i], into: &slots) }
     return slots
   }
 
   @inline(__always)
-  static func insert(_ index: Int, key: String, into slots: inout [UInt64]) {
+  static func insert(_ index: Int, key: String, into slots: inout [UInt32]) {
     let mask = slots.count - 1
     let hash = hash(key)
     var slot = hash & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = tag(hash) | UInt64(index + 1)
+    slots[slot] =
+      tag(hash, entryMask: UInt32(truncatingIfNeeded: mask)) | UInt32(truncatingIfNeeded: index + 1)
   }
 
-  /// The hash's high 32 bits, where a slot keeps them.
+  /// The hash's high 32 bits without those a slot of a table of this size uses for the
+  /// entry (`entryMask`: the size minus one), where a slot keeps them.
   @inline(__always)
-  static func tag(_ hash: Int) -> UInt64 {
-    UInt64(UInt(bitPattern: hash)) & ~0xFFFF_FFFF
+  static func tag(_ hash: Int, entryMask: UInt32) -> UInt32 {
+    UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & ~entryMask
   }
 }
 
@@ -465,7 +474,7 @@ extension PlistDictionary {
   package struct Builder {
     var keys: [String] = []
     var values: [PlistValue] = []
-    var slots: [UInt64] = []
+    var slots: [UInt32] = []
     /// Every key so far under Swift's comparison (canonical equivalence), to find two keys
     /// that only Unicode normalization tells apart: made at the first key that is not ASCII
     /// (two different ASCII keys are never such a pair, and most dictionaries have only those).

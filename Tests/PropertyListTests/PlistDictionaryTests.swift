@@ -45,6 +45,33 @@ import Testing
     #expect(d["key\(count)"] == nil)
   }
 
+  /// Large enough that a slot of the index keeps few bits of the hash (100,000 keys: 17 bits of
+  /// position, 15 of hash; 200,000: 18 and 14), grown from empty and from a reserved count:
+  /// every key found at its position, keys one character off not found, removals closed up.
+  /// (Checked against the keys' own positions: the standard library is the model elsewhere.)
+  @Test(arguments: [false, true])
+  func aLargeDictionaryFindsEveryKeyAndNoOther(reserved: Bool) {
+    let count = 140_000
+    var d = reserved ? PlistDictionary(minimumCapacity: count) : PlistDictionary()
+    for i in 0..<count { d["key.\(i)"] = .int(i) }
+    var misplaced = 0
+    var found = 0
+    for i in 0..<count where d.index(forKey: "key.\(i)") != i { misplaced += 1 }
+    for i in 0..<count where d["key:\(i)"] != nil || d["key.\(i) "] != nil { found += 1 }
+    #expect(misplaced == 0)
+    #expect(found == 0)
+    #expect(d.count == count)
+    // Every 7,000th key removed (each removal rebuilds the index): the rest keep their order
+    // and are still found.
+    for i in stride(from: 0, to: count, by: 7_000) { d.removeValue(forKey: "key.\(i)") }
+    var lost = 0
+    for i in 0..<count where (d["key.\(i)"] == nil) != i.isMultiple(of: 7_000) { lost += 1 }
+    #expect(lost == 0)
+    #expect(d.count == count - 20)
+    #expect(d.keys.first == "key.1")
+    #expect(d.index(forKey: "key.7001") == 6_999)
+  }
+
   @Test func keysDifferingOnlyInNormalizationAreTwoKeys() {
     var d = PlistDictionary()
     d["\u{E9}"] = 1
