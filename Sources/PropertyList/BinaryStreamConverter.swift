@@ -394,6 +394,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
           format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects)))
     }
     let input = reader.bytes.count
+    // Far more than a file of that size holds without sharing: count the whole document
+    // ahead before writing more (a large string used many times).
+    if !countedAhead, expandedBytes > 16 * input + (1 << 20) { try countAhead() }
     if expandedBytes > limits.amplificationThreshold,
       expandedBytes / max(input, 1) >= limits.maxAmplification
     {
