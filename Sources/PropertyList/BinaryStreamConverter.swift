@@ -53,8 +53,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// 2 once it was written (a reference to it then is a use of a shared container).
   private var inProgress: [UInt8] = []
   /// Whether the whole document's expansion was counted ahead (at the first shared
-  /// container, so that a "billion laughs" file is refused at once, as the full read
-  /// refuses it, not after writing up to the limit).
+  /// container, or once the expansion is far past the file's size, so that a "billion
+  /// laughs" file is refused at once, as the full read refuses it, not after writing up to
+  /// the limit).
   private var countedAhead = false
   /// What the document expands to so far, every use of a shared object counted, as the
   /// full read counts it.
@@ -71,6 +72,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     var order: [Int]?
     /// The keys as strings, when they were made (not every key ASCII, or not in order).
     var keys: [String]?
+    /// The keys in the file, when every one is ASCII and they are in order (checked once,
+    /// not looked up again to be written).
+    var asciiKeys: [UnsafeRawBufferPointer] = []
     var next = 0
     var indent: Int
   }
@@ -101,14 +105,40 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     self.undecidedUIDs = undecidedUIDs
   }
 
-  /// A reader's or writer's error as the pass's.
+  // The reader's primitives, their errors the pass's (called directly: a closure around them
+  // would copy the reader at every object).
   @inline(__always)
-  private static func lift<T>(_ body: () throws(PlistError) -> T) throws(StreamStop) -> T {
+  private func reference(at offset: Int, from object: Int) throws(StreamStop) -> Int {
+    do { return try reader.checkedReference(at: offset, from: object) } catch {
+      throw .failed(error)
+    }
+  }
+
+  @inline(__always)
+  private func objectOffset(_ index: Int) throws(StreamStop) -> Int {
+    do { return try reader.objectOffset(index) } catch { throw .failed(error) }
+  }
+
+  @inline(__always)
+  private func readCount(marker: UInt8, at offset: Int, object: Int) throws(StreamStop) -> (
+    count: Int, payload: Int
+  ) {
     do {
-      return try body()
+      return try reader.readCount(marker: marker, at: offset, object: object)
     } catch {
       throw .failed(error)
     }
+  }
+
+  @inline(__always)
+  private func require(_ offset: Int, _ length: Int, object: Int, what: String) throws(StreamStop) {
+    do { try reader.require(offset, length, object: object, what: what) } catch {
+      throw .failed(error)
+    }
+  }
+
+  private mutating func decodeObject(_ index: Int) throws(StreamStop) -> BinaryPlistReader.Decoded {
+    do { return try reader.decodeObject(index) } catch { throw .failed(error) }
   }
 
   // MARK: - The walk
@@ -116,14 +146,14 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// Writes the document through the sink, or stops.
   mutating func run() throws(StreamStop) {
     guard reader.bytes.count <= reader.limits.maxInputBytes else { throw .undecided }
-    try Self.lift { () throws(PlistError) in try reader.readTrailer() }
+    do { try reader.readTrailer() } catch { throw .failed(error) }
     inProgress = [UInt8](repeating: 0, count: reader.objectCount)
     let root = reader.topObject
     var stack: [Frame] = []
     switch try classify(root) {
     case .scalar(let scalar, _):
       // (The full read checks no limit for a lone scalar: it is in the file.)
-      try Self.lift { () throws(PlistError) in try sink.scalar(scalar, indent: 0) }
+      do { try sink.scalar(scalar, indent: 0) } catch { throw .failed(error) }
       return
     case .container(let isDictionary, let count, let refs):
       stack.append(
@@ -150,28 +180,25 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let refSize = reader.objectRefSize
       let object = stack[top].object
       if isDictionary {
-        if let keys = stack[top].keys {
-          try Self.lift { () throws(PlistError) in
-            try sink.key(.string(keys[i]), indent: indent + 1)
-          }
+        if !stack[top].asciiKeys.isEmpty {
+          let key = stack[top].asciiKeys[i]
+          do { try sink.key(.ascii(key), indent: indent + 1) } catch { throw .failed(error) }
+        } else if let keys = stack[top].keys {
+          do { try sink.key(.string(keys[i]), indent: indent + 1) } catch { throw .failed(error) }
         } else {
           let refOffset = stack[top].keyRefs + i * refSize
           let key = try keyText(
-            try Self.lift { () throws(PlistError) in
-              try reader.checkedReference(at: refOffset, from: object)
-            }, refOffset: refOffset)
-          try Self.lift { () throws(PlistError) in try sink.key(key, indent: indent + 1) }
+            try reference(at: refOffset, from: object), refOffset: refOffset)
+          do { try sink.key(key, indent: indent + 1) } catch { throw .failed(error) }
         }
       }
       let refOffset = stack[top].valueRefs + i * refSize
-      let child = try Self.lift { () throws(PlistError) in
-        try reader.checkedReference(at: refOffset, from: object)
-      }
+      let child = try reference(at: refOffset, from: object)
       if inProgress[child] == 1 { throw .failed(.cycle(at: .byteOffset(refOffset), object: child)) }
       switch try classify(child) {
       case .scalar(let scalar, let expansion):
         try expand(expansion, at: refOffset)
-        try Self.lift { () throws(PlistError) in try sink.scalar(scalar, indent: indent + 1) }
+        do { try sink.scalar(scalar, indent: indent + 1) } catch { throw .failed(error) }
         sink.endEntry(n, of: count, dictionary: isDictionary)
       case .container(let childIsDictionary, let childCount, let refs):
         if inProgress[child] == 2, !countedAhead { try countAhead() }
@@ -200,8 +227,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       object: object, isDictionary: isDictionary, count: count, keyRefs: refs,
       valueRefs: isDictionary ? refs + count * reader.objectRefSize : refs, indent: indent)
     if isDictionary { try orderKeys(&frame) }
-    try Self.lift { () throws(PlistError) in
-      try sink.open(dictionary: isDictionary, count: count, indent: indent)
+    do { try sink.open(dictionary: isDictionary, count: count, indent: indent) } catch {
+      throw .failed(error)
     }
     return frame
   }
@@ -213,19 +240,20 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private mutating func orderKeys(_ frame: inout Frame) throws(StreamStop) {
     let refSize = reader.objectRefSize
     var previous: UnsafeRawBufferPointer?
+    var asciiKeys: [UnsafeRawBufferPointer] = []
+    asciiKeys.reserveCapacity(frame.count)
     var inOrder = true
     var allASCII = true
     for n in 0..<frame.count {
       let refOffset = frame.keyRefs + n * refSize
       let object = frame.object
-      let ref = try Self.lift { () throws(PlistError) in
-        try reader.checkedReference(at: refOffset, from: object)
-      }
+      let ref = try reference(at: refOffset, from: object)
       switch try keyText(ref, refOffset: refOffset) {
       case .ascii(let bytes):
         try expand(.init(values: 1, bytes: 8 + bytes.count), at: refOffset)
         if inOrder, let previous, !Self.precedes(previous, bytes) { inOrder = false }
         previous = bytes
+        if allASCII { asciiKeys.append(bytes) }
       case .string(let s):
         try expand(.init(values: 1, bytes: 8 + s.utf8.count), at: refOffset)
         allASCII = false
@@ -237,7 +265,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     {
       throw .undecided
     }
-    if allASCII, inOrder { return }
+    if allASCII, inOrder {
+      frame.asciiKeys = asciiKeys
+      return
+    }
     // Rare: keys not in order, or not all ASCII. Made strings, and ordered as the writer
     // orders them.
     var keys: [String] = []
@@ -245,9 +276,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     for n in 0..<frame.count {
       let refOffset = frame.keyRefs + n * refSize
       let object = frame.object
-      let ref = try Self.lift { () throws(PlistError) in
-        try reader.checkedReference(at: refOffset, from: object)
-      }
+      let ref = try reference(at: refOffset, from: object)
       switch try keyText(ref, refOffset: refOffset) {
       case .ascii(let bytes): keys.append(String(decoding: bytes, as: UTF8.self))
       case .string(let s): keys.append(s)
@@ -276,8 +305,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
 
   /// Counts what the whole document expands to, each shared container's expansion counted
   /// once and reused (as the full read counts it), and refuses it when that is past the
-  /// limits. Run once, at the first container used a second time: without shared containers
-  /// the walk's own count is exact as it goes and the output is at most the limits' size.
+  /// limits. Run once, at the first container used a second time or when the expansion is
+  /// far past the file's size: otherwise the walk's own count, exact as it goes, suffices.
   private mutating func countAhead() throws(StreamStop) {
     countedAhead = true
     // Far past any limit, and far from overflowing when two are added.
@@ -294,9 +323,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       guard isDictionary else { return item }
       for n in 0..<count {
         let refOffset = refs + n * refSize
-        let ref = try Self.lift { () throws(PlistError) in
-          try reader.checkedReference(at: refOffset, from: object)
-        }
+        let ref = try reference(at: refOffset, from: object)
         let length =
           switch try keyText(ref, refOffset: refOffset) {
           case .ascii(let bytes): bytes.count
@@ -331,9 +358,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       stack[top].next = n + 1
       let refOffset = stack[top].valueRefs + n * refSize
       let object = stack[top].object
-      let child = try Self.lift { () throws(PlistError) in
-        try reader.checkedReference(at: refOffset, from: object)
-      }
+      let child = try reference(at: refOffset, from: object)
       if let amount = known[child] {
         stack[top].values = min(stack[top].values + amount.values, cap)
         stack[top].bytes = min(stack[top].bytes + amount.bytes, cap)
@@ -414,7 +439,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// Object `index`, checked as the full read checks it: ASCII strings and data as slices of
   /// the file, anything else as the reader decodes it.
   private mutating func classify(_ index: Int) throws(StreamStop) -> Item {
-    let offset = try Self.lift { () throws(PlistError) in try reader.objectOffset(index) }
+    let offset = try objectOffset(index)
     let bytes = reader.bytes
     let marker = bytes[offset]
     switch marker >> 4 {
@@ -422,16 +447,12 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let text = try ascii(marker: marker, at: offset, object: index)
       return .scalar(.ascii(text), .init(values: 1, bytes: 8 + text.count))
     case 0x4:
-      let (count, payload) = try Self.lift { () throws(PlistError) in
-        try reader.readCount(marker: marker, at: offset, object: index)
-      }
-      try Self.lift { () throws(PlistError) in
-        try reader.require(payload, count, object: index, what: "the data")
-      }
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      try require(payload, count, object: index, what: "the data")
       let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
       return .scalar(.data(slice), .init(values: 1, bytes: 8 + count))
     default:
-      switch try Self.lift({ () throws(PlistError) in try reader.decodeObject(index) }) {
+      switch try decodeObject(index) {
       case .scalar(let value):
         let expansion = BinaryPlistReader.Expansion.of(value)
         switch value {
@@ -455,12 +476,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop)
     -> UnsafeRawBufferPointer
   {
-    let (count, payload) = try Self.lift { () throws(PlistError) in
-      try reader.readCount(marker: marker, at: offset, object: object)
-    }
-    try Self.lift { () throws(PlistError) in
-      try reader.require(payload, count, object: object, what: "the ASCII string")
-    }
+    let (count, payload) = try readCount(marker: marker, at: offset, object: object)
+    try require(payload, count, object: object, what: "the ASCII string")
     let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
     var any: UInt8 = 0
     for byte in slice { any |= byte }
@@ -476,10 +493,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// A dictionary key: an ASCII string in place, a UTF-16 one decoded. Any other scalar is
   /// kept by the full read under its text form, with a warning: left to it.
   private mutating func keyText(_ index: Int, refOffset: Int) throws(StreamStop) -> StreamKey {
-    let offset = try Self.lift { () throws(PlistError) in try reader.objectOffset(index) }
+    let offset = try objectOffset(index)
     let marker = reader.bytes[offset]
     if marker >> 4 == 0x5 { return .ascii(try ascii(marker: marker, at: offset, object: index)) }
-    switch try Self.lift({ () throws(PlistError) in try reader.decodeObject(index) }) {
+    switch try decodeObject(index) {
     case .scalar(.string(let s)): return .string(s)
     case .scalar: throw .undecided
     case .container:

@@ -211,25 +211,41 @@ struct XMLPlistWriter {
   mutating func escapedElement(_ tag: StaticString, ascii text: UnsafeRawBufferPointer, indent: Int)
     throws(PlistError)
   {
-    var plain = true
-    if options.lenient {
-      for byte in text where byte == 0x26 || byte == 0x3C || byte == 0x3E {
-        plain = false
-        break
-      }
-    } else {
-      for byte in text where byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E {
-        plain = false
-        break
-      }
-    }
-    guard plain else {
+    guard !Self.mayNeedEscape(text, strict: !options.lenient) else {
       try escapedElement(tag, String(decoding: text, as: UTF8.self), indent: indent)
       return
     }
     open(tag, indent: indent)
     out.append(text)
     close(tag)
+  }
+
+  /// Whether ASCII `text` has `&`, `<` or `>` (or, `strict`, a control character): eight
+  /// bytes at a time (each test is exact: a byte equal to one of them, or below 0x20).
+  @inline(__always)
+  static func mayNeedEscape(_ text: UnsafeRawBufferPointer, strict: Bool) -> Bool {
+    guard let base = text.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func zero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+    @inline(__always) func hit(_ word: UInt64) -> Bool {
+      var found = zero(word ^ (ones &* 0x26)) | zero(word ^ (ones &* 0x3C))
+      found |= zero(word ^ (ones &* 0x3E))
+      if strict { found |= (word &- ones &* 0x20) & ~word & highs }
+      return found != 0
+    }
+    let count = text.count
+    var i = 0
+    while i + 8 <= count {
+      if hit(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+      i += 8
+    }
+    while i < count {
+      let byte = base.load(fromByteOffset: i, as: UInt8.self)
+      if byte == 0x26 || byte == 0x3C || byte == 0x3E || (strict && byte < 0x20) { return true }
+      i += 1
+    }
+    return false
   }
 
   /// Text with a character to escape, or one the options refuse.
