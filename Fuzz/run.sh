@@ -11,7 +11,7 @@
 #                    missing, reused otherwise); default: a fresh temporary copy of the seeds
 #   --artifacts DIR  where reproducers go (DIR/<target>/crash-…); default: the work folder
 #   --build-only     build and stop
-#   TARGET           binary xml openstep sniff plan dialects (default: all)
+#   TARGET           binary xml openstep sniff plan dialects stream (default: all)
 #
 # Environment: FUZZ_BUILD (build cache, default /tmp/prefs-fuzz-build), SWIFTC (default: swiftc
 # on PATH, else /opt/swift/usr/bin/swiftc), FUZZ_WORK (work folder, default: mktemp -d),
@@ -21,7 +21,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-all_targets=(binary xml openstep sniff plan dialects)
+all_targets=(binary xml openstep sniff plan dialects stream)
 
 seconds=10
 keep_going=0

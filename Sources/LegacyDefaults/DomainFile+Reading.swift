@@ -92,17 +92,23 @@ extension DomainFile {
   package static func standardInput(limits: PlistLimits = .default) throws(DomainReadError)
     -> PlistDocument
   {
-    let data: Data
+    try parse(try standardInputBytes(limits: limits), path: "standard input", limits: limits)
+  }
+
+  /// The bytes of standard input, up to the input limit.
+  package static func standardInputBytes(limits: PlistLimits = .default)
+    throws(DomainReadError) -> Data
+  {
     do {
-      data = try FileAccess.readStandardInput(limit: limits.maxInputBytes)
+      return try FileAccess.readStandardInput(limit: limits.maxInputBytes)
     } catch {
       throw .file(error)
     }
-    return try parse(data, path: "standard input", limits: limits)
   }
 
   /// The file's bytes: a regular file, read (never mapped) up to the limit.
-  private static func bytes(atPath path: String, limits: PlistLimits) throws(DomainReadError)
+  package static func bytes(atPath path: String, limits: PlistLimits = .default)
+    throws(DomainReadError)
     -> Data
   {
     do {
@@ -112,7 +118,10 @@ extension DomainFile {
     }
   }
 
-  static func parse(_ data: Data, path: String, limits: PlistLimits) throws(DomainReadError)
+  /// Bytes read from `path` as a document, every failure naming the file (the second half
+  /// of ``document(atPath:limits:)``, for a caller that looked at the bytes first).
+  package static func parse(_ data: Data, path: String, limits: PlistLimits = .default)
+    throws(DomainReadError)
     -> PlistDocument
   {
     do {

@@ -21,11 +21,13 @@ enum Convert {
           + ConvertTarget.words.map(\.word).joined(separator: "|"))
     }
     let path = try Run.path(argument)
-    let document = try load(path)
+    let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
+    let data = try attempt { () throws(ToolError) in try InputFile.bytes(path) }
+    if let code = try streamed(data, to: format, args, console: console) { return code }
+    let document = try attempt { () throws(ToolError) in try InputFile.document(data, path: path) }
     console.warn(document.warnings, path: path)
     // Keys that differ only in Unicode normalization stay two keys (compared by their bytes,
     // as CoreFoundation compares them); the warning above names them.
-    let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
     let value =
       format.map {
         DatePolicy.apply(document.value, truncating: args.has(Options.truncateDates), format: $0)
@@ -53,6 +55,35 @@ enum Convert {
       try attempt { () throws(ToolError) in
         try OutputFile.write(output, to: out, value: value, format: format, resolver: resolver)
       })
+    return .ok
+  }
+
+  /// A binary file to a text format, written straight from its object table without building
+  /// its values, when the stream can (nil: the full path, which reports the errors and
+  /// warnings): the same bytes as the full path, to standard output or to a file that is not
+  /// a domain (a domain is written through its store, which takes the value).
+  static func streamed(
+    _ data: Data, to format: PlistFormat?, _ args: Arguments, console: Console
+  ) throws(CommandFailure) -> ExitCode? {
+    let target: StreamFormat
+    switch format {
+    case .binary: return nil
+    case .xml: target = .xml(.strict)
+    case .openStep: target = .openStep
+    case .gnustep: target = .gnustep
+    case nil: target = .json(lossless: true)
+    }
+    guard
+      var output = PropertyList.streamed(
+        data, as: target, truncatingDates: args.has(Options.truncateDates))
+    else { return nil }
+    if format == nil { output.append(0x0A) }
+    guard let out = try args[Options.output], out != "-" else {
+      console.out(output)
+      return .ok
+    }
+    guard !Run.resolver().isDomainFile(out) else { return nil }
+    try attempt { () throws(ToolError) in try OutputFile.write(output, to: out) }
     return .ok
   }
 

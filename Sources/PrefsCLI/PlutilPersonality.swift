@@ -267,11 +267,39 @@ enum PlutilPersonality {
     _ options: Options, to format: Format?, header: Bool, console: Console
   ) throws(Failure) -> Bool {
     each(options.paths, console: console) { (path) throws(Failure) in
-      let document = try load(path)
+      let data = try read(path)
+      if format == .xml, try streamed(data, from: path, options: options, console: console) {
+        return
+      }
+      let document = try document(data)
       try write(
         document.value, as: format ?? document.format, from: path, options: options,
         header: header, console: console)
     }
+  }
+
+  /// `-convert xml1` of a binary file straight from its object table, no value built, when
+  /// the stream can write exactly what ``write(_:as:from:options:keyPath:header:console:)``
+  /// writes (not a UID, not into a domain, which its store writes): whether it did. Anything
+  /// else, an error or a warning included, is the full path's.
+  static func streamed(_ data: Data, from path: String, options: Options, console: Console)
+    throws(Failure) -> Bool
+  {
+    guard
+      let output = PropertyList.streamed(data, as: .xml(.coreFoundation), undecidedUIDs: true)
+    else { return false }
+    if options.output == "-" {
+      console.out(output)
+      return true
+    }
+    let target = targetPath(path, format: .xml, options: options)
+    guard !Run.resolver().isDomainFile(target) else { return false }
+    do {
+      try OutputFile.write(output, to: target)
+    } catch {
+      throw Failure(writeFailure(error, path: target))
+    }
+    return true
   }
 
   static func insert(_ arguments: ArraySlice<String>, replacing: Bool, console: Console)
@@ -445,7 +473,11 @@ enum PlutilPersonality {
   }
 
   static func load(_ path: String) throws(Failure) -> Document {
-    let data = try read(path)
+    try document(try read(path))
+  }
+
+  /// The bytes of a file as plutil reads them: a property list, else JSON.
+  static func document(_ data: Data) throws(Failure) -> Document {
     let plistError: String
     switch parse(data) {
     case .success(let document):

@@ -62,6 +62,27 @@ package enum InputFile {
     }
   }
 
+  /// The file's bytes, read as ``document(_:)`` reads them (`-`: standard input): for a
+  /// verb that looks at them before a document is needed (a binary file converted or checked
+  /// without building its values).
+  package static func bytes(_ path: String) throws(ToolError) -> Data {
+    do {
+      if path == "-" { return try DomainFile.standardInputBytes() }
+      return try DomainFile.bytes(atPath: path)
+    } catch {
+      throw .read(error)
+    }
+  }
+
+  /// Bytes of ``bytes(_:)`` as the document ``document(_:)`` gives for the same file.
+  package static func document(_ data: Data, path: String) throws(ToolError) -> PlistDocument {
+    do {
+      return try DomainFile.parse(data, path: path == "-" ? "standard input" : path)
+    } catch {
+      throw .read(error)
+    }
+  }
+
   /// A migration plan file (`--plan PLAN`), read as every input is and checked as the plan
   /// format says.
   package static func plan(_ path: String) throws(ToolError) -> MigrationPlan {

@@ -42,11 +42,18 @@ package enum OutputFile {
         guard case .notADictionary = error else { throw .store(error) }
       }
     }
+    try write(data, to: path)
+    return []
+  }
+
+  /// Writes `data` to `path`, a file that is not a domain (``DomainResolver/isDomainFile(_:)``
+  /// is false: a converted file streamed without its value), replaced atomically as any
+  /// output is.
+  package static func write(_ data: Data, to path: String) throws(ToolError) {
     do {
       try FileAccess.atomicWrite(data, to: path)
     } catch {
       throw .output(error)
     }
-    return []
   }
 }

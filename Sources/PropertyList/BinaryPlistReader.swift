@@ -19,15 +19,15 @@
 /// cycle; shared objects are decoded once and reused, and the number of values they expand to
 /// is counted against ``PlistLimits/maxObjects`` so a "billion laughs" file is refused early.
 struct BinaryPlistReader {
-  private let bytes: UnsafeRawBufferPointer
-  private let limits: PlistLimits
+  let bytes: UnsafeRawBufferPointer
+  let limits: PlistLimits
   private var warnings: [PlistWarning] = []
 
-  private var offsetIntSize = 0
-  private var objectRefSize = 0
-  private var objectCount = 0
-  private var topObject = 0
-  private var offsetTableOffset = 0
+  private(set) var offsetIntSize = 0
+  private(set) var objectRefSize = 0
+  private(set) var objectCount = 0
+  private(set) var topObject = 0
+  private(set) var offsetTableOffset = 0
 
   /// Per object: how many references name it (saturating at 2) in the low bits, and
   /// `inProgressBit` while it is on the decoding stack. One byte an object.
@@ -55,7 +55,7 @@ struct BinaryPlistReader {
   static let trailerSize = 32
   static let magic: [UInt8] = Array("bplist00".utf8)
 
-  private init(bytes: UnsafeRawBufferPointer, limits: PlistLimits) {
+  init(bytes: UnsafeRawBufferPointer, limits: PlistLimits) {
     self.bytes = bytes
     self.limits = limits
   }
@@ -77,7 +77,7 @@ struct BinaryPlistReader {
 
   // MARK: - Trailer
 
-  private mutating func readTrailer() throws(PlistError) {
+  mutating func readTrailer() throws(PlistError) {
     let count = bytes.count
     let magic = Self.magic
     guard count >= magic.count else {
@@ -366,14 +366,14 @@ struct BinaryPlistReader {
   // MARK: - Primitive reads
 
   @inline(__always)
-  private func readUInt(at offset: Int, size: Int) -> UInt64 {
+  func readUInt(at offset: Int, size: Int) -> UInt64 {
     var value: UInt64 = 0
     for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
     return value
   }
 
   /// The byte offset where object `index` starts, checked to lie in the object area.
-  private func objectOffset(_ index: Int) throws(PlistError) -> Int {
+  func objectOffset(_ index: Int) throws(PlistError) -> Int {
     let entry = offsetTableOffset + index * offsetIntSize
     let raw = readUInt(at: entry, size: offsetIntSize)
     guard raw >= 8, raw < UInt64(offsetTableOffset) else {
@@ -386,7 +386,7 @@ struct BinaryPlistReader {
 
   /// Checks that `length` bytes starting at `offset` lie before the offset table.
   @inline(__always)
-  private func require(_ offset: Int, _ length: Int, object: Int, what: String) throws(PlistError) {
+  func require(_ offset: Int, _ length: Int, object: Int, what: String) throws(PlistError) {
     let (end, overflow) = offset.addingReportingOverflow(length)
     guard !overflow, length >= 0, end <= offsetTableOffset else {
       throw .truncated(
@@ -397,7 +397,7 @@ struct BinaryPlistReader {
 
   /// Reads the element count of a marker byte at `offset`: the low nibble, or an integer
   /// object that follows when the nibble is 0xF. Returns the count and where the payload starts.
-  private func readCount(marker: UInt8, at offset: Int, object: Int) throws(PlistError) -> (
+  func readCount(marker: UInt8, at offset: Int, object: Int) throws(PlistError) -> (
     count: Int, payload: Int
   ) {
     let nibble = Int(marker & 0x0F)
@@ -420,7 +420,7 @@ struct BinaryPlistReader {
     return (Int(raw), offset + 2 + size)
   }
 
-  private func checkedReference(at offset: Int, from object: Int) throws(PlistError) -> Int {
+  func checkedReference(at offset: Int, from object: Int) throws(PlistError) -> Int {
     let ref = readUInt(at: offset, size: objectRefSize)
     guard ref < UInt64(objectCount) else {
       throw .malformed(
@@ -432,12 +432,12 @@ struct BinaryPlistReader {
 
   // MARK: - Scalars
 
-  private enum Decoded {
+  enum Decoded {
     case scalar(PlistValue)
     case container(isDictionary: Bool, count: Int, refs: Int, isSet: Bool)
   }
 
-  private mutating func decodeObject(_ index: Int) throws(PlistError) -> Decoded {
+  mutating func decodeObject(_ index: Int) throws(PlistError) -> Decoded {
     let offset = try objectOffset(index)
     let marker = bytes[offset]
     let high = marker >> 4

@@ -37,7 +37,7 @@ package struct JSONWriter {
   package private(set) var text = ""
   private let compact: Bool
   /// How deep the next line is indented.
-  private var level = 0
+  private(set) var level = 0
 
   package init(compact: Bool = false) {
     self.compact = compact
@@ -94,24 +94,24 @@ package struct JSONWriter {
     text += String(repeating: "  ", count: level)
   }
 
-  private mutating func open(_ bracket: String) {
+  mutating func open(_ bracket: String) {
     text += bracket
     level += 1
   }
 
   /// Before the `n`th element or member of the open container.
-  private mutating func item(_ n: Int) {
+  mutating func item(_ n: Int) {
     if n > 0 { text += "," }
     newline()
   }
 
-  private mutating func key(_ name: String) {
+  mutating func key(_ name: String) {
     Self.appendQuoted(name, to: &text)
     text += compact ? ":" : ": "
   }
 
   /// Closes the container that holds `count` elements or members (`[]`, `{}` when none).
-  private mutating func close(_ bracket: String, count: Int) {
+  mutating func close(_ bracket: String, count: Int) {
     level -= 1
     if count > 0 { newline() }
     text += bracket
@@ -166,7 +166,7 @@ package struct JSONWriter {
   }
 
   /// The walk of a property list through the writer, with the key path for errors.
-  private struct PlistWalk {
+  struct PlistWalk {
     let mode: Mode
     let maxDepth: Int
     var path: [ValuePath.Component] = []

@@ -18,12 +18,12 @@ struct OpenStepWriter {
     case description
   }
 
-  private var out = ""
+  var out = ""
   private var path: [ValuePath.Component] = []
   private let style: Style
   private let maxDepth: Int
 
-  private init(style: Style, maxDepth: Int) {
+  init(style: Style, maxDepth: Int) {
     self.style = style
     self.maxDepth = maxDepth
   }
@@ -48,12 +48,12 @@ struct OpenStepWriter {
       reason: "a \(value.typeName) value\(hint)")
   }
 
-  private mutating func newline(_ indent: Int) {
+  mutating func newline(_ indent: Int) {
     out += "\n"
     out += String(repeating: "    ", count: indent)
   }
 
-  private mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
+  mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
     switch value {
     case .string(let s):
       out += Self.quoted(s, always: false)

@@ -46,7 +46,7 @@ package struct XMLWriteOptions: Sendable, Hashable {
 /// outside 0...9999. A date 10^15 seconds or more from 2001 (beyond about year 31,690,000 either
 /// way) is refused whatever the options (binary holds it).
 struct XMLPlistWriter {
-  private var out: OutputBytes
+  var out: OutputBytes
   private var path: [ValuePath.Component] = []
   private let maxDepth: Int
   private let options: XMLWriteOptions
@@ -82,7 +82,7 @@ struct XMLPlistWriter {
     return writer.out.data()
   }
 
-  private init(maxDepth: Int, options: XMLWriteOptions, capacity: Int) {
+  init(maxDepth: Int, options: XMLWriteOptions, capacity: Int) {
     self.maxDepth = maxDepth
     self.options = options
     out = OutputBytes(capacity: capacity)
@@ -137,7 +137,7 @@ struct XMLPlistWriter {
     }
   }
 
-  private mutating func line(_ text: StaticString, indent: Int) {
+  mutating func line(_ text: StaticString, indent: Int) {
     tagged(text, indent: indent, before: (0, 0), after: (0x0A, 0))
   }
 
@@ -181,7 +181,7 @@ struct XMLPlistWriter {
   }
 
   /// A string or key: the bytes as they are unless one must be escaped or is refused.
-  private mutating func escapedElement(_ tag: StaticString, _ text: String, indent: Int)
+  mutating func escapedElement(_ tag: StaticString, _ text: String, indent: Int)
     throws(PlistError)
   {
     open(tag, indent: indent)
@@ -203,6 +203,49 @@ struct XMLPlistWriter {
     }
     if copied != true { try escape(text, tag: tag) }
     close(tag)
+  }
+
+  /// ``escapedElement(_:_:indent:)`` of ASCII text in place (a binary file's string, by the
+  /// streaming converter): copied as it is when nothing in it is escaped or refused, else
+  /// made a string and written as one.
+  mutating func escapedElement(_ tag: StaticString, ascii text: UnsafeRawBufferPointer, indent: Int)
+    throws(PlistError)
+  {
+    guard !Self.mayNeedEscape(text, strict: !options.lenient) else {
+      try escapedElement(tag, String(decoding: text, as: UTF8.self), indent: indent)
+      return
+    }
+    open(tag, indent: indent)
+    out.append(text)
+    close(tag)
+  }
+
+  /// Whether ASCII `text` has `&`, `<` or `>` (or, `strict`, a control character): eight
+  /// bytes at a time (each test is exact: a byte equal to one of them, or below 0x20).
+  @inline(__always)
+  static func mayNeedEscape(_ text: UnsafeRawBufferPointer, strict: Bool) -> Bool {
+    guard let base = text.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func zero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+    @inline(__always) func hit(_ word: UInt64) -> Bool {
+      var found = zero(word ^ (ones &* 0x26)) | zero(word ^ (ones &* 0x3C))
+      found |= zero(word ^ (ones &* 0x3E))
+      if strict { found |= (word &- ones &* 0x20) & ~word & highs }
+      return found != 0
+    }
+    let count = text.count
+    var i = 0
+    while i + 8 <= count {
+      if hit(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+      i += 8
+    }
+    while i < count {
+      let byte = base.load(fromByteOffset: i, as: UInt8.self)
+      if byte == 0x26 || byte == 0x3C || byte == 0x3E || (strict && byte < 0x20) { return true }
+      i += 1
+    }
+    return false
   }
 
   /// Text with a character to escape, or one the options refuse.
@@ -255,7 +298,7 @@ struct XMLPlistWriter {
         + "the file); binary holds it")
   }
 
-  private mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
+  mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
     switch value {
     case .string(let s): try escapedElement("string", s, indent: indent)
     case .integer(let i): integer(i.magnitude, negative: i < 0, indent: indent)
@@ -380,11 +423,16 @@ struct XMLPlistWriter {
   /// CoreFoundation's base64 lines: 76 characters less 8 per level of indentation, the level
   /// (tabs and width alike) counted to 8 at most, so 12 characters from the eighth level on.
   private mutating func appendBase64(_ data: Data, indent: Int) {
-    guard !data.isEmpty else { return }
+    data.withUnsafeBytes { appendBase64($0, indent: indent) }
+  }
+
+  /// ``appendBase64(_:indent:)`` of bytes in place (the streaming converter's, from the file).
+  mutating func appendBase64(_ raw: UnsafeRawBufferPointer, indent: Int) {
+    guard !raw.isEmpty else { return }
     let level = min(indent, 8)
     let lineBytes = (76 - 8 * level) / 4 * 3
     let alphabet = Self.base64Alphabet
-    data.withUnsafeBytes { raw in
+    do {
       alphabet.withUnsafeBufferPointer { table in
         var offset = 0
         let count = raw.count

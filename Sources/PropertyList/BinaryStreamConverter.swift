@@ -1,0 +1,811 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A text format the streaming converter writes, as ``PropertyList/write(_:as:maxDepth:xml:)``
+/// and ``PropertyList/json(_:lossless:compact:maxDepth:)`` write it.
+package enum StreamFormat: Sendable, Hashable {
+  case xml(XMLWriteOptions)
+  case openStep
+  case gnustep
+  /// Indented JSON (`compact` false), lossless or not, without the final newline.
+  case json(lossless: Bool)
+}
+
+/// Why the streaming pass stopped: something only the full path can say (a warning it
+/// reports, a case left to it), or an error.
+enum StreamStop: Error, Equatable {
+  case undecided
+  case failed(PlistError)
+}
+
+/// A binary property list written in a text format straight from its object table: no
+/// ``PlistValue`` is built, keys are put in the writer's order only when the file does not
+/// have them in it already, and every object on the way is checked as the full read checks
+/// it (the reader's own primitives: `readTrailer`, `decodeObject`, `readCount`, `require`,
+/// `checkedReference`), with the same limits.
+///
+/// The contract, tested on every fixture and fuzzed: when the pass succeeds, its bytes are
+/// the full path's (`PropertyList.read`, then the writer), and the full read has no warning.
+/// Whenever the full path would fail or warn, the pass stops (an error, or ``StreamStop/undecided``
+/// for a warning or a case it leaves to the full path), and the caller takes the full path,
+/// whose error or warnings are the ones reported. The pass is stricter than the full path in
+/// one way only, which costs nothing but the fall back: it checks every use of a shared object
+/// (depth included) where the full read checks its first.
+struct BinaryStreamConverter<Sink: StreamSink> {
+  private var reader: BinaryPlistReader
+  private(set) var sink: Sink
+  /// The writer's depth limit (containers nested deeper are refused).
+  private let maxDepth: Int
+  private let truncatingDates: Bool
+  /// Left to the full path: a UID anywhere (the `plutil` personality refuses them).
+  private let undecidedUIDs: Bool
+  /// One byte an object: 1 while the container is open (a reference to it then is a cycle),
+  /// 2 once it was written (a reference to it then is a use of a shared container).
+  private var inProgress: [UInt8] = []
+  /// Whether the whole document's expansion was counted ahead (at the first shared
+  /// container, or once the expansion is far past the file's size, so that a "billion
+  /// laughs" file is refused at once, as the full read refuses it, not after writing up to
+  /// the limit).
+  private var countedAhead = false
+  /// What the document expands to so far, every use of a shared object counted, as the
+  /// full read counts it.
+  private var values = 0
+  private var expandedBytes = 0
+
+  private struct Frame {
+    var object: Int
+    var isDictionary: Bool
+    var count: Int
+    var keyRefs: Int
+    var valueRefs: Int
+    /// The entries in the writer's key order, when the file does not hold them in it.
+    var order: [Int]?
+    /// The keys as strings, when they were made (not every key ASCII, or not in order).
+    var keys: [String]?
+    /// The keys in the file, when every one is ASCII and they are in order (checked once,
+    /// not looked up again to be written).
+    var asciiKeys: [UnsafeRawBufferPointer] = []
+    var next = 0
+    var indent: Int
+  }
+
+  /// A container being counted ahead.
+  private struct Pending {
+    var object: Int
+    var count: Int
+    var valueRefs: Int
+    var next = 0
+    var values: Int
+    var bytes: Int
+  }
+
+  private enum Item {
+    case scalar(StreamScalar, BinaryPlistReader.Expansion)
+    case container(isDictionary: Bool, count: Int, refs: Int)
+  }
+
+  init(
+    bytes: UnsafeRawBufferPointer, limits: PlistLimits, sink: Sink, maxDepth: Int,
+    truncatingDates: Bool, undecidedUIDs: Bool
+  ) {
+    reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    self.sink = sink
+    self.maxDepth = maxDepth
+    self.truncatingDates = truncatingDates
+    self.undecidedUIDs = undecidedUIDs
+  }
+
+  // The reader's primitives, their errors the pass's (called directly: a closure around them
+  // would copy the reader at every object).
+  @inline(__always)
+  private func reference(at offset: Int, from object: Int) throws(StreamStop) -> Int {
+    do { return try reader.checkedReference(at: offset, from: object) } catch {
+      throw .failed(error)
+    }
+  }
+
+  @inline(__always)
+  private func objectOffset(_ index: Int) throws(StreamStop) -> Int {
+    do { return try reader.objectOffset(index) } catch { throw .failed(error) }
+  }
+
+  @inline(__always)
+  private func readCount(marker: UInt8, at offset: Int, object: Int) throws(StreamStop) -> (
+    count: Int, payload: Int
+  ) {
+    do {
+      return try reader.readCount(marker: marker, at: offset, object: object)
+    } catch {
+      throw .failed(error)
+    }
+  }
+
+  @inline(__always)
+  private func require(_ offset: Int, _ length: Int, object: Int, what: String) throws(StreamStop) {
+    do { try reader.require(offset, length, object: object, what: what) } catch {
+      throw .failed(error)
+    }
+  }
+
+  private mutating func decodeObject(_ index: Int) throws(StreamStop) -> BinaryPlistReader.Decoded {
+    do { return try reader.decodeObject(index) } catch { throw .failed(error) }
+  }
+
+  // MARK: - The walk
+
+  /// Writes the document through the sink, or stops.
+  mutating func run() throws(StreamStop) {
+    guard reader.bytes.count <= reader.limits.maxInputBytes else { throw .undecided }
+    do { try reader.readTrailer() } catch { throw .failed(error) }
+    inProgress = [UInt8](repeating: 0, count: reader.objectCount)
+    let root = reader.topObject
+    var stack: [Frame] = []
+    switch try classify(root) {
+    case .scalar(let scalar, _):
+      // (The full read checks no limit for a lone scalar: it is in the file.)
+      do { try sink.scalar(scalar, indent: 0) } catch { throw .failed(error) }
+      return
+    case .container(let isDictionary, let count, let refs):
+      stack.append(
+        try start(root, isDictionary: isDictionary, count: count, refs: refs, indent: 0))
+    }
+    while !stack.isEmpty {
+      let top = stack.count - 1
+      let n = stack[top].next
+      let count = stack[top].count
+      let isDictionary = stack[top].isDictionary
+      let indent = stack[top].indent
+      if n == count {
+        let frame = stack.removeLast()
+        inProgress[frame.object] = 2
+        sink.close(dictionary: isDictionary, count: count, indent: indent)
+        if let parent = stack.last {
+          sink.endEntry(parent.next - 1, of: parent.count, dictionary: parent.isDictionary)
+        }
+        continue
+      }
+      stack[top].next = n + 1
+      let i = stack[top].order?[n] ?? n
+      sink.entry(n, of: count, dictionary: isDictionary, indent: indent)
+      let refSize = reader.objectRefSize
+      let object = stack[top].object
+      if isDictionary {
+        if !stack[top].asciiKeys.isEmpty {
+          let key = stack[top].asciiKeys[i]
+          do { try sink.key(.ascii(key), indent: indent + 1) } catch { throw .failed(error) }
+        } else if let keys = stack[top].keys {
+          do { try sink.key(.string(keys[i]), indent: indent + 1) } catch { throw .failed(error) }
+        } else {
+          let refOffset = stack[top].keyRefs + i * refSize
+          let key = try keyText(
+            try reference(at: refOffset, from: object), refOffset: refOffset)
+          do { try sink.key(key, indent: indent + 1) } catch { throw .failed(error) }
+        }
+      }
+      let refOffset = stack[top].valueRefs + i * refSize
+      let child = try reference(at: refOffset, from: object)
+      if inProgress[child] == 1 { throw .failed(.cycle(at: .byteOffset(refOffset), object: child)) }
+      switch try classify(child) {
+      case .scalar(let scalar, let expansion):
+        try expand(expansion, at: refOffset)
+        do { try sink.scalar(scalar, indent: indent + 1) } catch { throw .failed(error) }
+        sink.endEntry(n, of: count, dictionary: isDictionary)
+      case .container(let childIsDictionary, let childCount, let refs):
+        if inProgress[child] == 2, !countedAhead { try countAhead() }
+        stack.append(
+          try start(
+            child, isDictionary: childIsDictionary, count: childCount, refs: refs,
+            indent: indent + 1))
+      }
+    }
+  }
+
+  /// Opens container `object` at `indent` (its depth less one): its limits, its keys checked
+  /// and put in order, its opening written.
+  private mutating func start(
+    _ object: Int, isDictionary: Bool, count: Int, refs: Int, indent: Int
+  ) throws(StreamStop) -> Frame {
+    guard indent < reader.limits.maxDepth else {
+      throw .failed(
+        .limitExceeded(
+          format: .binary, at: .byteOffset(refs), limit: .depth(reader.limits.maxDepth)))
+    }
+    guard indent < maxDepth else { throw .undecided }
+    try expand(BinaryPlistReader.Expansion(values: 1, bytes: 8), at: refs)
+    inProgress[object] = 1
+    var frame = Frame(
+      object: object, isDictionary: isDictionary, count: count, keyRefs: refs,
+      valueRefs: isDictionary ? refs + count * reader.objectRefSize : refs, indent: indent)
+    if isDictionary { try orderKeys(&frame) }
+    do { try sink.open(dictionary: isDictionary, count: count, indent: indent) } catch {
+      throw .failed(error)
+    }
+    return frame
+  }
+
+  /// Checks every key of a dictionary (a string, counted against the limits) and decides
+  /// the order of its entries: the file's when its keys are already strictly in the
+  /// writer's order, else sorted as the writer sorts. Keys the full read reports (the same
+  /// key twice, two keys only Unicode normalization tells apart) are left to it.
+  private mutating func orderKeys(_ frame: inout Frame) throws(StreamStop) {
+    let refSize = reader.objectRefSize
+    var previous: UnsafeRawBufferPointer?
+    var asciiKeys: [UnsafeRawBufferPointer] = []
+    asciiKeys.reserveCapacity(frame.count)
+    var inOrder = true
+    var allASCII = true
+    for n in 0..<frame.count {
+      let refOffset = frame.keyRefs + n * refSize
+      let object = frame.object
+      let ref = try reference(at: refOffset, from: object)
+      switch try keyText(ref, refOffset: refOffset) {
+      case .ascii(let bytes):
+        try expand(.init(values: 1, bytes: 8 + bytes.count), at: refOffset)
+        if inOrder, let previous, !Self.precedes(previous, bytes) { inOrder = false }
+        previous = bytes
+        if allASCII { asciiKeys.append(bytes) }
+      case .string(let s):
+        try expand(.init(values: 1, bytes: 8 + s.utf8.count), at: refOffset)
+        allASCII = false
+        if frame.count == 1, sink.refusesLoneUIDKey, s == "CF$UID" { throw .undecided }
+      }
+    }
+    if frame.count == 1, sink.refusesLoneUIDKey, let only = previous,
+      only.elementsEqual("CF$UID".utf8)
+    {
+      throw .undecided
+    }
+    if allASCII, inOrder {
+      frame.asciiKeys = asciiKeys
+      return
+    }
+    // Rare: keys not in order, or not all ASCII. Made strings, and ordered as the writer
+    // orders them.
+    var keys: [String] = []
+    keys.reserveCapacity(frame.count)
+    for n in 0..<frame.count {
+      let refOffset = frame.keyRefs + n * refSize
+      let object = frame.object
+      let ref = try reference(at: refOffset, from: object)
+      switch try keyText(ref, refOffset: refOffset) {
+      case .ascii(let bytes): keys.append(String(decoding: bytes, as: UTF8.self))
+      case .string(let s): keys.append(s)
+      }
+    }
+    // Two keys equal under Swift's comparison (the same bytes, or only Unicode normalization
+    // between them) are a warning of the full read.
+    if !allASCII, Set(keys).count != keys.count { throw .undecided }
+    let utf16 = sink.keysInUTF16Order
+    func precedes(_ a: String, _ b: String) -> Bool {
+      utf16 ? PlistValue.utf16Precedes(a, b) : PlistValue.utf8Precedes(a, b)
+    }
+    var sorted = true
+    for n in 1..<max(keys.count, 1) where !precedes(keys[n - 1], keys[n]) {
+      sorted = false
+      break
+    }
+    frame.keys = keys
+    guard !sorted else { return }
+    let order = PlistValue.sortedOrder(keys, utf16: utf16)
+    for n in 1..<max(order.count, 1) where !precedes(keys[order[n - 1]], keys[order[n]]) {
+      throw .undecided  // the same key twice
+    }
+    frame.order = order
+  }
+
+  /// Counts what the whole document expands to, each shared container's expansion counted
+  /// once and reused (as the full read counts it), and refuses it when that is past the
+  /// limits. Run once, at the first container used a second time or when the expansion is
+  /// far past the file's size: otherwise the walk's own count, exact as it goes, suffices.
+  private mutating func countAhead() throws(StreamStop) {
+    countedAhead = true
+    // Far past any limit, and far from overflowing when two are added.
+    let cap = 1 << 60
+    var known: [Int: (values: Int, bytes: Int)] = [:]
+    var open = [UInt8](repeating: 0, count: reader.objectCount)
+    let refSize = reader.objectRefSize
+    func pending(_ object: Int, isDictionary: Bool, count: Int, refs: Int)
+      throws(StreamStop) -> Pending
+    {
+      var item = Pending(
+        object: object, count: count,
+        valueRefs: isDictionary ? refs + count * refSize : refs, values: 1, bytes: 8)
+      guard isDictionary else { return item }
+      for n in 0..<count {
+        let refOffset = refs + n * refSize
+        let ref = try reference(at: refOffset, from: object)
+        let length =
+          switch try keyText(ref, refOffset: refOffset) {
+          case .ascii(let bytes): bytes.count
+          case .string(let s): s.utf8.count
+          }
+        item.values += 1
+        item.bytes += 8 + length
+      }
+      return item
+    }
+    let root = reader.topObject
+    guard case .container(let isDictionary, let count, let refs) = try classify(root) else {
+      return
+    }
+    var stack = [try pending(root, isDictionary: isDictionary, count: count, refs: refs)]
+    open[root] = 1
+    var total = (values: 0, bytes: 0)
+    while let top = stack.indices.last {
+      let n = stack[top].next
+      if n == stack[top].count {
+        let done = stack.removeLast()
+        open[done.object] = 0
+        known[done.object] = (done.values, done.bytes)
+        guard let parent = stack.indices.last else {
+          total = (done.values, done.bytes)
+          break
+        }
+        stack[parent].values = min(stack[parent].values + done.values, cap)
+        stack[parent].bytes = min(stack[parent].bytes + done.bytes, cap)
+        continue
+      }
+      stack[top].next = n + 1
+      let refOffset = stack[top].valueRefs + n * refSize
+      let object = stack[top].object
+      let child = try reference(at: refOffset, from: object)
+      if let amount = known[child] {
+        stack[top].values = min(stack[top].values + amount.values, cap)
+        stack[top].bytes = min(stack[top].bytes + amount.bytes, cap)
+        continue
+      }
+      if open[child] != 0 { throw .failed(.cycle(at: .byteOffset(refOffset), object: child)) }
+      switch try classify(child) {
+      case .scalar(_, let expansion):
+        stack[top].values = min(stack[top].values + expansion.values, cap)
+        stack[top].bytes = min(stack[top].bytes + expansion.bytes, cap)
+      case .container(let isDictionary, let count, let refs):
+        stack.append(try pending(child, isDictionary: isDictionary, count: count, refs: refs))
+        open[child] = 1
+      }
+    }
+    let limits = reader.limits
+    let input = reader.bytes.count
+    if total.bytes > limits.amplificationThreshold,
+      total.bytes / max(input, 1) >= limits.maxAmplification
+    {
+      throw .failed(
+        .limitExceeded(
+          format: .binary, at: .byteOffset(reader.offsetTableOffset),
+          limit: .amplification(
+            factor: limits.maxAmplification, inputBytes: input,
+            threshold: limits.amplificationThreshold)))
+    }
+    if total.values > limits.maxObjects {
+      throw .failed(
+        .limitExceeded(
+          format: .binary, at: .byteOffset(reader.offsetTableOffset),
+          limit: .objects(limits.maxObjects)))
+    }
+  }
+
+  /// Whether ASCII key `a` sorts strictly before `b` (byte order, which is UTF-16 order too).
+  @inline(__always)
+  private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    let n = Swift.min(a.count, b.count)
+    if n > 0, let x = a.baseAddress, let y = b.baseAddress {
+      let c = memcmp(x, y, n)
+      if c != 0 { return c < 0 }
+    }
+    return a.count < b.count
+  }
+
+  /// Counts a value (or a key) against the limits, as the full read counts it.
+  @inline(__always)
+  private mutating func expand(_ amount: BinaryPlistReader.Expansion, at offset: Int)
+    throws(StreamStop)
+  {
+    values += amount.values
+    expandedBytes += amount.bytes
+    let limits = reader.limits
+    guard values <= limits.maxObjects else {
+      throw .failed(
+        .limitExceeded(
+          format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects)))
+    }
+    let input = reader.bytes.count
+    // Far more than a file of that size holds without sharing: count the whole document
+    // ahead before writing more (a large string used many times).
+    if !countedAhead, expandedBytes > 16 * input + (1 << 20) { try countAhead() }
+    if expandedBytes > limits.amplificationThreshold,
+      expandedBytes / max(input, 1) >= limits.maxAmplification
+    {
+      throw .failed(
+        .limitExceeded(
+          format: .binary, at: .byteOffset(offset),
+          limit: .amplification(
+            factor: limits.maxAmplification, inputBytes: input,
+            threshold: limits.amplificationThreshold)))
+    }
+  }
+
+  // MARK: - Objects
+
+  /// Object `index`, checked as the full read checks it: ASCII strings and data as slices of
+  /// the file, anything else as the reader decodes it.
+  private mutating func classify(_ index: Int) throws(StreamStop) -> Item {
+    let offset = try objectOffset(index)
+    let bytes = reader.bytes
+    let marker = bytes[offset]
+    switch marker >> 4 {
+    case 0x5:
+      let text = try ascii(marker: marker, at: offset, object: index)
+      return .scalar(.ascii(text), .init(values: 1, bytes: 8 + text.count))
+    case 0x4:
+      let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      try require(payload, count, object: index, what: "the data")
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
+      return .scalar(.data(slice), .init(values: 1, bytes: 8 + count))
+    default:
+      switch try decodeObject(index) {
+      case .scalar(let value):
+        let expansion = BinaryPlistReader.Expansion.of(value)
+        switch value {
+        case .uid where undecidedUIDs: throw .undecided
+        case .date(let date) where truncatingDates:
+          // As `DomainFile.storable` gives it to the writer.
+          let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
+          return .scalar(.value(.date(Date(timeIntervalSinceReferenceDate: seconds))), expansion)
+        default: return .scalar(.value(value), expansion)
+        }
+      case .container(let isDictionary, let count, let refs, let isSet):
+        // A set is read as an array, with a warning: the full path's.
+        if isSet { throw .undecided }
+        return .container(isDictionary: isDictionary, count: count, refs: refs)
+      }
+    }
+  }
+
+  /// The bytes of an ASCII string object, checked as the reader checks them.
+  @inline(__always)
+  private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop)
+    -> UnsafeRawBufferPointer
+  {
+    let (count, payload) = try readCount(marker: marker, at: offset, object: object)
+    try require(payload, count, object: object, what: "the ASCII string")
+    let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
+    var any: UInt8 = 0
+    for byte in slice { any |= byte }
+    if any >= 0x80 {
+      for (i, byte) in slice.enumerated() where byte >= 0x80 {
+        throw .failed(
+          .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII"))
+      }
+    }
+    return slice
+  }
+
+  /// A dictionary key: an ASCII string in place, a UTF-16 one decoded. Any other scalar is
+  /// kept by the full read under its text form, with a warning: left to it.
+  private mutating func keyText(_ index: Int, refOffset: Int) throws(StreamStop) -> StreamKey {
+    let offset = try objectOffset(index)
+    let marker = reader.bytes[offset]
+    if marker >> 4 == 0x5 { return .ascii(try ascii(marker: marker, at: offset, object: index)) }
+    switch try decodeObject(index) {
+    case .scalar(.string(let s)): return .string(s)
+    case .scalar: throw .undecided
+    case .container:
+      throw .failed(
+        .malformed(
+          format: .binary, at: .byteOffset(refOffset),
+          reason: "dictionary key (object \(index)) is a container, not a string"))
+    }
+  }
+}
+
+// MARK: - Sinks
+
+/// A scalar as the binary file holds it.
+enum StreamScalar {
+  /// An ASCII string, in the file.
+  case ascii(UnsafeRawBufferPointer)
+  /// Data, in the file.
+  case data(UnsafeRawBufferPointer)
+  /// Anything else, decoded (a UTF-16 string, a number, a date, a UID).
+  case value(PlistValue)
+
+  var plistValue: PlistValue {
+    switch self {
+    case .ascii(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+    case .data(let bytes): .data(Data(bytes))
+    case .value(let value): value
+    }
+  }
+}
+
+/// A dictionary key: ASCII in the file, or decoded.
+enum StreamKey {
+  case ascii(UnsafeRawBufferPointer)
+  case string(String)
+
+  var string: String {
+    switch self {
+    case .ascii(let bytes): String(decoding: bytes, as: UTF8.self)
+    case .string(let s): s
+    }
+  }
+}
+
+/// Where the streaming converter writes: one writer's layout, driven entry by entry. A
+/// container at `indent` holds its entries at `indent + 1`.
+protocol StreamSink {
+  /// Whether keys go in the order of their UTF-16 code units (XML), not of their bytes.
+  var keysInUTF16Order: Bool { get }
+  /// Whether a dictionary whose one key is `CF$UID` is left to the full path (strict XML
+  /// refuses it when the value is an integer).
+  var refusesLoneUIDKey: Bool { get }
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError)
+  /// A container's opening (its whole text when `count` is 0).
+  mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError)
+  /// Before entry `n` of a container of `count` at `indent`.
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int)
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError)
+  /// After entry `n`'s value.
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool)
+  mutating func close(dictionary: Bool, count: Int, indent: Int)
+  /// The bytes written, once, at the end.
+  mutating func finish() -> Data
+  /// Frees what was written, when the pass stopped.
+  mutating func discard()
+}
+
+/// XML through ``XMLPlistWriter``'s own elements.
+struct XMLStreamSink: StreamSink {
+  private var writer: XMLPlistWriter
+  let refusesLoneUIDKey: Bool
+  var keysInUTF16Order: Bool { true }
+
+  init(options: XMLWriteOptions, maxDepth: Int, capacity: Int) {
+    writer = XMLPlistWriter(maxDepth: maxDepth, options: options, capacity: capacity)
+    writer.out.append(XMLPlistWriter.header)
+    refusesLoneUIDKey = !options.lenient
+  }
+
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    switch scalar {
+    case .ascii(let text): try writer.escapedElement("string", ascii: text, indent: indent)
+    case .data(let bytes):
+      writer.line("<data>", indent: indent)
+      writer.appendBase64(bytes, indent: indent)
+      writer.line("</data>", indent: indent)
+    case .value(let value): try writer.append(value, indent: indent)
+    }
+  }
+
+  mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError) {
+    if count == 0 {
+      writer.line(dictionary ? "<dict/>" : "<array/>", indent: indent)
+    } else {
+      writer.line(dictionary ? "<dict>" : "<array>", indent: indent)
+    }
+  }
+
+  @inline(__always)
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {}
+
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
+    switch key {
+    case .ascii(let text): try writer.escapedElement("key", ascii: text, indent: indent)
+    case .string(let s): try writer.escapedElement("key", s, indent: indent)
+    }
+  }
+
+  @inline(__always)
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
+
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    guard count > 0 else { return }
+    writer.line(dictionary ? "</dict>" : "</array>", indent: indent)
+  }
+
+  mutating func finish() -> Data {
+    writer.out.append("</plist>\n")
+    return writer.out.data()
+  }
+
+  mutating func discard() { writer.out.deallocate() }
+}
+
+/// OpenStep or GNUstep text through ``OpenStepWriter``.
+struct OpenStepStreamSink: StreamSink {
+  private var writer: OpenStepWriter
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+
+  init(style: OpenStepWriter.Style, maxDepth: Int) {
+    writer = OpenStepWriter(style: style, maxDepth: maxDepth)
+  }
+
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    try writer.append(scalar.plistValue, indent: indent)
+  }
+
+  mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError) {
+    writer.out += dictionary ? (count == 0 ? "{}" : "{") : (count == 0 ? "()" : "(")
+  }
+
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {
+    writer.newline(indent + 1)
+  }
+
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
+    writer.out += OpenStepWriter.quoted(key.string, always: false)
+    writer.out += " = "
+  }
+
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {
+    if dictionary {
+      writer.out += ";"
+    } else if n < count - 1 {
+      writer.out += ","
+    }
+  }
+
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    guard count > 0 else { return }
+    writer.newline(indent)
+    writer.out += dictionary ? "}" : ")"
+  }
+
+  mutating func finish() -> Data {
+    writer.out += "\n"
+    return Data(writer.out.utf8)
+  }
+
+  mutating func discard() {}
+}
+
+/// JSON through ``JSONWriter``'s blocks and its walk's scalars.
+struct JSONStreamSink: StreamSink {
+  private var writer = JSONWriter(compact: false)
+  private var walk: JSONWriter.PlistWalk
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+
+  init(lossless: Bool, maxDepth: Int) {
+    walk = JSONWriter.PlistWalk(mode: lossless ? .lossless : .display, maxDepth: maxDepth)
+  }
+
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    try walk.append(scalar.plistValue, to: &writer)
+  }
+
+  mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError) {
+    writer.open(dictionary ? "{" : "[")
+  }
+
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {
+    writer.item(n)
+  }
+
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
+    writer.key(key.string)
+  }
+
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
+
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    writer.close(dictionary ? "}" : "]", count: count)
+  }
+
+  mutating func finish() -> Data { Data(writer.text.utf8) }
+
+  mutating func discard() {}
+}
+
+/// Writes nothing: the walk alone, to check a file (`lint`).
+struct CheckingStreamSink: StreamSink {
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+  @inline(__always) mutating func scalar(_ scalar: StreamScalar, indent: Int) {}
+  @inline(__always) mutating func open(dictionary: Bool, count: Int, indent: Int) {}
+  @inline(__always) mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {}
+  @inline(__always) mutating func key(_ key: StreamKey, indent: Int) {}
+  @inline(__always) mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
+  @inline(__always) mutating func close(dictionary: Bool, count: Int, indent: Int) {}
+  mutating func finish() -> Data { Data() }
+  mutating func discard() {}
+}
+
+// MARK: - Entry points
+
+extension BinaryStreamConverter {
+  /// Runs the pass over `data` into `sink`: its bytes, or why it stopped.
+  static func convert(
+    _ data: Data, into sink: Sink, limits: PlistLimits, maxDepth: Int, truncatingDates: Bool,
+    undecidedUIDs: Bool
+  ) -> Result<Data, StreamStop> {
+    guard data.starts(with: BinaryPlistReader.magic) else { return .failure(.undecided) }
+    return data.withUnsafeBytes { raw in
+      var converter = BinaryStreamConverter(
+        bytes: raw, limits: limits, sink: sink, maxDepth: maxDepth,
+        truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs)
+      do throws(StreamStop) {
+        try converter.run()
+        return .success(converter.sink.finish())
+      } catch {
+        converter.sink.discard()
+        return .failure(error)
+      }
+    }
+  }
+}
+
+extension PropertyList {
+  /// A binary property list in a text format without building its values (`prefs convert`,
+  /// `plutil -convert`): the bytes ``read(_:limits:)`` then ``write(_:as:maxDepth:xml:)``
+  /// (or ``json(_:lossless:compact:maxDepth:)``) give, with `truncatingDates` dropping the
+  /// dates' fractions of a second for XML and GNUstep text first. Nil when the data is not
+  /// `bplist00`, or whenever the full path would fail or warn (or has a case this pass leaves
+  /// to it): the caller then takes the full path, which reports the error or the warnings.
+  /// `undecidedUIDs`: nil for a document holding a UID.
+  package static func streamed(
+    _ data: Data, as format: StreamFormat, truncatingDates: Bool = false,
+    maxDepth: Int = 512, limits: PlistLimits = .default, undecidedUIDs: Bool = false
+  ) -> Data? {
+    try? streamResult(
+      data, as: format, truncatingDates: truncatingDates, maxDepth: maxDepth, limits: limits,
+      undecidedUIDs: undecidedUIDs
+    ).get()
+  }
+
+  /// ``streamed(_:as:truncatingDates:maxDepth:limits:undecidedUIDs:)`` with why it stopped.
+  static func streamResult(
+    _ data: Data, as format: StreamFormat, truncatingDates: Bool = false,
+    maxDepth: Int = 512, limits: PlistLimits = .default, undecidedUIDs: Bool = false
+  ) -> Result<Data, StreamStop> {
+    switch format {
+    case .xml(let options):
+      return BinaryStreamConverter.convert(
+        data,
+        into: XMLStreamSink(options: options, maxDepth: maxDepth, capacity: 4096 + 2 * data.count),
+        limits: limits, maxDepth: maxDepth, truncatingDates: truncatingDates,
+        undecidedUIDs: undecidedUIDs)
+    case .openStep, .gnustep:
+      return BinaryStreamConverter.convert(
+        data,
+        into: OpenStepStreamSink(
+          style: format == .openStep ? .openStep : .gnustep, maxDepth: maxDepth),
+        limits: limits, maxDepth: maxDepth, truncatingDates: truncatingDates && format == .gnustep,
+        undecidedUIDs: undecidedUIDs)
+    case .json(let lossless):
+      return BinaryStreamConverter.convert(
+        data, into: JSONStreamSink(lossless: lossless, maxDepth: maxDepth), limits: limits,
+        maxDepth: maxDepth, truncatingDates: false, undecidedUIDs: undecidedUIDs)
+    }
+  }
+
+  /// Whether ``read(_:limits:)`` of `data` gives a binary document without warnings, checked
+  /// by the streaming walk without building a value (`prefs lint`). False when it is not
+  /// `bplist00`, or whenever the full read would fail or warn: the caller reads it then, and
+  /// reports what the full read says.
+  package static func isCleanBinary(_ data: Data, limits: PlistLimits = .default) -> Bool {
+    checkResult(data, limits: limits) == nil
+  }
+
+  /// Why the checking walk stopped, or nil when it did not.
+  static func checkResult(_ data: Data, limits: PlistLimits = .default) -> StreamStop? {
+    switch BinaryStreamConverter.convert(
+      data, into: CheckingStreamSink(), limits: limits, maxDepth: .max, truncatingDates: false,
+      undecidedUIDs: false)
+    {
+    case .success: nil
+    case .failure(let stop): stop
+    }
+  }
+}
