@@ -235,7 +235,7 @@ extension Bench {
     cases.append(
       Case(
         name: "peak memory loading \(keyCount) keys (max RSS above baseline)", prefs: growthMiB,
-        baseline: "file size", baselineMs: fileMiB, unit: "MiB", target: 3))
+        baseline: "file size", baselineMs: fileMiB, unit: "MiB", target: 2))
   }
 }
 

@@ -58,15 +58,62 @@ extension Bench {
         "convert \(keyCount) keys binary → XML", "plistutil (libplist, C)", runs,
         ours: [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
         theirs: [plistutil, "-i", binary.path, "-o", out + "-plistutil.xml", "-f", "xml"],
-        note: "prefs writes atomically and fsyncs; plistutil does neither", target: 1)
+        note: "prefs writes atomically and fsyncs; plistutil does neither", target: 0.5)
       peer(
         "convert \(keyCount) keys XML → binary", "plistutil (libplist, C)", runs,
         ours: [prefs, "convert", xml.path, "--to", "binary", "-o", out + ".bplist"],
         theirs: [plistutil, "-i", xml.path, "-o", out + "-plistutil.bplist", "-f", "bin"],
-        target: 0.5)
+        target: 0.1)
     } else {
       skip("plistutil not found (apt-get install libplist-utils): plistutil cases")
     }
+
+    // Apple's own code: the toolchain's plutil (Darwin's plutil over corelibs' CoreFoundation).
+    if let plutil = Self.toolchainPlutil() {
+      peer(
+        "convert \(keyCount) keys binary → XML", "the toolchain's plutil (CoreFoundation)", runs,
+        ours: [prefs, "convert", binary.path, "--to", "xml", "-o", out + ".xml"],
+        theirs: [plutil, "-convert", "xml1", "-o", out + "-plutil.xml", binary.path])
+      peer(
+        "convert \(keyCount) keys XML → binary", "the toolchain's plutil (CoreFoundation)", runs,
+        ours: [prefs, "convert", xml.path, "--to", "binary", "-o", out + ".bplist"],
+        theirs: [plutil, "-convert", "binary1", "-o", out + "-plutil.bplist", xml.path])
+      // JSON holds no dates: the domain without its dates (5/6 of the keys).
+      var jsonDomain = PlistDictionary()
+      for (key, value) in domain {
+        if case .date = value { continue }
+        jsonDomain[key] = value
+      }
+      let jsonable = folder.appendingPathComponent("big-nodates.plist")
+      try PropertyList.write(.dictionary(jsonDomain), as: .binary).write(to: jsonable)
+      peer(
+        "convert \(jsonDomain.count) keys binary → JSON", "the toolchain's plutil (CoreFoundation)",
+        runs, ours: [prefs, "convert", jsonable.path, "--to", "json", "-o", out + ".json"],
+        theirs: [plutil, "-convert", "json", "-o", out + "-plutil.json", jsonable.path])
+      peer(
+        "`prefs lint` of the \(keyCount)-key binary domain", "the toolchain's `plutil -lint`",
+        runs, ours: [prefs, "lint", binary.path], theirs: [plutil, "-lint", binary.path])
+    } else {
+      skip("the toolchain's plutil not found beside swiftc: plutil cases")
+    }
+
+    // Checking a file: against the start (a binary domain is read at its speed), and an XML
+    // one against the time 100 MB/s would take.
+    let (lintBinary, start2) = try interleaved(
+      runs * 3, [prefs, "lint", binary.path], [prefs, "--version"])
+    cases.append(
+      Case(
+        name: "`prefs lint` of the \(keyCount)-key binary domain", prefs: lintBinary,
+        baseline: "`prefs --version` (the start)", baselineMs: start2, target: 10))
+    let xmlBytes = Double(
+      (try FileManager.default.attributesOfItem(atPath: xml.path)[.size] as? Int) ?? 0)
+    let (lintXML, _) = try interleaved(runs * 3, [prefs, "lint", xml.path], [prefs, "--version"])
+    cases.append(
+      Case(
+        name:
+          "`prefs lint` of the \(keyCount)-key XML domain (\(String(format: "%.1f", xmlBytes / 1e6)) MB: \(String(format: "%.0f", xmlBytes / 1e3 / lintXML)) MB/s)",
+        prefs: lintXML, baseline: "the time at 100 MB/s", baselineMs: xmlBytes / 1e5,
+        target: 1))
 
     if let python = Self.which("python3") {
       let script =
@@ -115,6 +162,15 @@ extension Bench {
     } catch {
       skip("\(name) against \(baseline) failed (\(error)):")
     }
+  }
+
+  /// The toolchain's own plutil: beside `swiftc` once its links are followed (/usr/bin/plutil
+  /// on Debian is GNUstep's, another tool).
+  static func toolchainPlutil() -> String? {
+    guard let swiftc = which("swiftc") else { return nil }
+    let path = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent()
+      .appendingPathComponent("plutil").path
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
   }
 
   func skip(_ message: String) {
