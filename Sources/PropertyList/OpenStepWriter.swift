@@ -175,10 +175,16 @@ struct OpenStepWriter {
     }
   }
 
-  /// The string as an OpenStep token: bare when every character may stand unquoted, else in
-  /// double quotes with C escapes and `\UXXXX` for everything outside printable ASCII.
+  /// The string as an OpenStep token: bare when every character may stand unquoted and it
+  /// does not start with `//` (which a reader takes for a comment: CoreFoundation's and
+  /// GNUstep's alike), else in double quotes with C escapes and `\UXXXX` for everything
+  /// outside printable ASCII.
   static func quoted(_ s: String, always: Bool) -> String {
-    if !always, !s.isEmpty, s.utf8.allSatisfy(isUnquotedCharacter) { return s }
+    if !always, !s.isEmpty, s.utf8.allSatisfy(isUnquotedCharacter),
+      !s.utf8.starts(with: "//".utf8)
+    {
+      return s
+    }
     var text = "\""
     for unit in s.utf16 {
       switch unit {

@@ -54,6 +54,7 @@ final class Bench {
     try migrateBatch()
     try peakMemory()
     try singleKeyRead()
+    try streaming()
     try wholeProcesses()
     try changeLatency()
   }

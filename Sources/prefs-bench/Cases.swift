@@ -298,3 +298,29 @@ extension Bench {
         baseline: "the full read", baselineMs: full))
   }
 }
+
+extension Bench {
+  /// A binary domain to XML in process: written straight from the object table (what `prefs
+  /// convert` and `lint` do with a binary file) against reading it whole and writing that.
+  func streaming() throws {
+    let data = try PropertyList.write(.dictionary(makeDomain(keyCount)), as: .binary)
+    let options = XMLWriteOptions.strict
+    guard PropertyList.streamed(data, as: .xml(options)) != nil else {
+      throw BenchError(description: "the streaming conversion declined the bench's domain")
+    }
+    let streamed = median { _ = PropertyList.streamed(data, as: .xml(options)) }
+    let full = try median {
+      _ = try PropertyList.write(PropertyList.read(data).value, as: .xml, xml: options)
+    }
+    cases.append(
+      Case(
+        name: "binary → XML of \(keyCount) keys, in process, streamed", prefs: streamed,
+        baseline: "read whole, then write", baselineMs: full))
+    let checked = median { _ = PropertyList.isCleanBinary(data) }
+    let read = try median { _ = try PropertyList.read(data) }
+    cases.append(
+      Case(
+        name: "check a \(keyCount)-key binary domain (lint), in process", prefs: checked,
+        baseline: "read whole", baselineMs: read))
+  }
+}

@@ -21,6 +21,25 @@ import Testing
     if let xml = try? PropertyList.write(value, as: .xml) {
       #expect(try PropertyList.read(xml).value == value, "\(name) through XML")
     }
+    for format in [PlistFormat.openStep, .gnustep] {
+      if let text = try? PropertyList.write(value, as: format) {
+        #expect(try PropertyList.read(text).value == value, "\(name) through \(format)")
+      }
+    }
+  }
+
+  /// A string that starts with `//` was written bare, and read back as a comment (the
+  /// `openstep` target's finding): CoreFoundation reads `//x` bare as a comment too, so it is
+  /// quoted; a `//` further in stays bare (both readers take `a//b` as one string).
+  @Test func aStringStartingWithTwoSlashesIsQuoted() throws {
+    for value: PlistValue in ["//////", ["//k": "//v", "a//b": "/"], ["//"]] {
+      for format in [PlistFormat.openStep, .gnustep] {
+        let text = try PropertyList.write(value, as: format)
+        #expect(try PropertyList.read(text).value == value, "\(format)")
+      }
+    }
+    let text = try PropertyList.write(["a//b": "x"], as: .openStep)
+    #expect(String(decoding: text, as: UTF8.self).contains("a//b = x;"))
   }
 
   /// The first finding: a UID above Int64.max written to XML as `CF$UID` came back as a
