@@ -175,19 +175,13 @@ package enum FileAccess {
     var total = 0
     while true {
       if total == data.count {
-        // At the size fstat gave: a small read says whether there is more (growing the
-        // whole buffer to find the end would copy it and hold half as much again).
-        let n = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { probe -> Int in
-          guard let base = probe.baseAddress else { return 0 }
-          // At most one byte past the limit: enough to know the input is larger.
-          let room = limit - total
-          let n = read(fd, base, room < probe.count ? room + 1 : probe.count)
-          // The file grew (or is not a regular file): keep what came, read on.
-          if n > 0, total + n <= limit {
-            data.append(contentsOf: UnsafeRawBufferPointer(rebasing: probe[0..<n]))
-          }
-          return n
-        }
+        // At the size fstat gave: a one-byte read says whether there is more (growing the
+        // whole buffer to find the end would copy it and hold half as much again; a larger
+        // probe on the stack would have the runtime read /proc/self/maps to check the stack).
+        var probe: UInt8 = 0
+        let n = read(fd, &probe, 1)
+        // The file grew (or is not a regular file): keep what came, read on.
+        if n > 0, total + n <= limit { data.append(probe) }
         if n < 0 {
           if errno == EINTR { continue }
           if errno == EAGAIN { throw .io(path: path, reason: "no data to read (not a file)") }
