@@ -51,6 +51,7 @@ final class Bench {
     try loadAndWrite()
     try hotRead()
     try setAndSynchronize()
+    try contendedModify()
     try migrateBatch()
     try peakMemory()
     try singleKeyRead()

@@ -24,6 +24,7 @@ let options = Set(CommandLine.arguments.dropFirst())
 let quick = options.contains("--quick")
 
 if let child = RSSChild.runIfAsked() { exit(child) }
+if let child = ModifyChild.runIfAsked() { exit(child) }
 
 // `--profile write|read binary|xml`: only prefs' side of a case, in a loop, for a profiler.
 let argv = Array(CommandLine.arguments.dropFirst())
