@@ -20,9 +20,8 @@ enum Convert {
         "convert needs --to "
           + ConvertTarget.words.map(\.word).joined(separator: "|"))
     }
-    let path = try Run.path(argument)
+    let (path, data) = try Run.input(argument)
     let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
-    let data = try attempt { () throws(ToolError) in try InputFile.bytes(path) }
     if let code = try streamed(data, to: format, args, console: console) { return code }
     let document = try attempt { () throws(ToolError) in try InputFile.document(data, path: path) }
     console.warn(document.warnings, path: path)

@@ -221,8 +221,7 @@ enum Lint {
     for argument in args.positional {
       var fields: [String: JSONValue] = ["path": .string(argument)]
       do throws(CommandFailure) {
-        let path = try Run.path(argument)
-        let data = try attempt { () throws(ToolError) in try InputFile.bytes(path) }
+        let (path, data) = try Run.input(argument)
         // A binary file is checked by the streaming walk, no value built; anything it would
         // report (an error, a warning) is the full read's.
         var format = PlistFormat.binary

@@ -52,6 +52,25 @@ enum Run {
     let resolver = resolver()
     return try attempt { () throws(ToolError) in try resolver.path(word) }
   }
+
+  /// The bytes of `word` (a path, a domain, or `-`) and its path. A domain that does not
+  /// exist, beside a file of that name in the current folder, says how to name the file (a
+  /// domain name never names it), as `read` does.
+  static func input(_ word: String) throws(CommandFailure) -> (path: String, data: Data) {
+    let path = try path(word)
+    do {
+      return (path, try InputFile.bytes(path))
+    } catch {
+      var failure = CommandFailure(error)
+      if case .read(.file(.missing)) = error, word != path, !word.contains("/"),
+        FileManager.default.fileExists(atPath: word)
+      {
+        failure.message +=
+          " (\(word) in the current folder is a file, not a domain: name it ./\(word))"
+      }
+      throw failure
+    }
+  }
 }
 
 /// Runs a tool, its failure as the command's.

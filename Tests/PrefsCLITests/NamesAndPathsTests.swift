@@ -58,6 +58,13 @@ import Testing
     let result = try scene.run(["read", "com.example.notes"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("name it ./com.example.notes"), "\(result.stderr)")
+    // The verbs that read a file say it too (exit 66: no such domain), and read nothing.
+    for verb in [["lint", "com.example.notes"], ["convert", "com.example.notes", "--to", "xml"]] {
+      let other = try scene.run(verb)
+      #expect(other.status == 66, "\(verb)")
+      #expect(other.stderr.contains("name it ./com.example.notes"), "\(verb): \(other.stderr)")
+      #expect(other.output.isEmpty)
+    }
   }
 
   /// `defaults` takes a path without `.plist`, however it is spelt.
