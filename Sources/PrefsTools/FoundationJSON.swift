@@ -41,31 +41,15 @@ package enum FoundationJSON {
     return value(json)
   }
 
-  /// JSON text as UTF-8, from the encoding `JSONSerialization` detects: a byte-order mark
-  /// (UTF-8, UTF-16 or UTF-32, either order), else the zero bytes among the first four (JSON
-  /// text starts with an ASCII character: RFC 4627's rule).
+  /// JSON text as UTF-8 (``TextInput/utf8(json:)``), or `JSONSerialization`'s words for text
+  /// that is not what its encoding says.
   static func utf8(_ data: Data) throws(Failure) -> Data {
-    let b = [UInt8](data.prefix(4))
-    func at(_ i: Int) -> UInt8? { i < b.count ? b[i] : nil }
-    let encoding: String.Encoding
-    var skip = 0
-    switch (at(0), at(1), at(2), at(3)) {
-    case (0xEF, 0xBB, 0xBF, _): return data.dropFirst(3)
-    case (0x00, 0x00, 0xFE, 0xFF): (encoding, skip) = (.utf32BigEndian, 4)
-    case (0xFF, 0xFE, 0x00, 0x00): (encoding, skip) = (.utf32LittleEndian, 4)
-    case (0xFE, 0xFF, _, _): (encoding, skip) = (.utf16BigEndian, 2)
-    case (0xFF, 0xFE, _, _): (encoding, skip) = (.utf16LittleEndian, 2)
-    case (0x00, 0x00, 0x00, .some(let x)) where x != 0: encoding = .utf32BigEndian
-    case (.some(let x), 0x00, 0x00, 0x00) where x != 0: encoding = .utf32LittleEndian
-    case (0x00, .some(let x), _, _) where x != 0: encoding = .utf16BigEndian
-    case (.some(let x), 0x00, _, _) where x != 0: encoding = .utf16LittleEndian
-    default: return data
-    }
-    guard let text = String(bytes: data.dropFirst(skip), encoding: encoding) else {
+    do {
+      return try TextInput.utf8(json: data)
+    } catch {
       throw Failure(
         description: "Unable to convert data to a string using the detected encoding.")
     }
-    return Data(text.utf8)
   }
 
   /// Why a text is not JSON.

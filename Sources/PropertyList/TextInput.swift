@@ -84,6 +84,30 @@ package enum TextInput {
     return try result.get()
   }
 
+  /// JSON text as UTF-8, from the encoding `JSONSerialization` detects: a byte-order mark
+  /// (UTF-8, UTF-16 or UTF-32, either order) as for the other text formats, else the zero
+  /// bytes among the first four (JSON text starts with an ASCII character: RFC 4627's rule).
+  /// UTF-8 comes back as it is (after its mark): the JSON reader checks it, and says where.
+  package static func utf8(json data: Data) throws(PlistError) -> Data {
+    let result: Result<[UInt8], PlistError>? = data.withUnsafeBytes { raw in
+      var (encoding, bom) = sniffEncoding(raw)
+      if bom == 0, raw.count >= 4, raw[1] == 0, raw[2] == 0 {
+        if raw[0] == 0, raw[3] != 0 { encoding = .utf32BigEndian }
+        if raw[0] != 0, raw[3] == 0 { encoding = .utf32LittleEndian }
+      }
+      let body = UnsafeRawBufferPointer(rebasing: raw[bom...])
+      switch encoding {
+      case .utf8: return bom == 0 ? nil : .success([UInt8](body))
+      case .utf16BigEndian, .utf16LittleEndian:
+        return transcodeUTF16(body, bigEndian: encoding == .utf16BigEndian, format: .openStep)
+      case .utf32BigEndian, .utf32LittleEndian:
+        return transcodeUTF32(body, bigEndian: encoding == .utf32BigEndian, format: .openStep)
+      }
+    }
+    guard let result else { return data }
+    return Data(try result.get())
+  }
+
   /// The `encoding` named in an `<?xml …?>` declaration, lower-cased.
   static func declaredEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
     guard bytes.starts(with: "<?xml".utf8) else { return nil }
