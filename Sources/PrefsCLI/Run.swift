@@ -62,11 +62,8 @@ enum Run {
       return (path, try InputFile.bytes(path))
     } catch {
       var failure = CommandFailure(error)
-      if case .read(.file(.missing)) = error, word != path, !word.contains("/"),
-        FileManager.default.fileExists(atPath: word)
-      {
-        failure.message +=
-          " (\(word) in the current folder is a file, not a domain: name it ./\(word))"
+      if case .read(.file(.missing)) = error, let hint = resolver().fileHereHint(forPath: path) {
+        failure.message += " (\(hint))"
       }
       throw failure
     }

@@ -192,17 +192,19 @@ package struct DomainResolver: Sendable {
   /// The failure for a domain that does not exist, with a hint when a file of the domain's
   /// name is in the current folder (a domain name never names it: `./NAME` does).
   package func missing(_ domain: Domain) -> ToolError {
-    guard case .file(let path) = domain.place, isInPreferencesFolder(path) else {
-      return .noSuchDomain(domain.name, hint: nil)
-    }
+    guard case .file(let path) = domain.place else { return .noSuchDomain(domain.name, hint: nil) }
+    return .noSuchDomain(domain.name, hint: fileHereHint(forPath: path))
+  }
+
+  /// For a domain's file that does not exist, when a file of the domain's name is in the
+  /// current folder: how to name that file instead (a domain name never names it).
+  package func fileHereHint(forPath path: String) -> String? {
+    guard isInPreferencesFolder(path) else { return nil }
     let file = URL(fileURLWithPath: path).lastPathComponent
-    guard file.hasSuffix(".plist") else { return .noSuchDomain(domain.name, hint: nil) }
+    guard file.hasSuffix(".plist") else { return nil }
     let word = String(file.dropLast(".plist".count))
-    guard FileManager.default.fileExists(atPath: word) else {
-      return .noSuchDomain(domain.name, hint: nil)
-    }
-    return .noSuchDomain(
-      domain.name, hint: "\(word) in the current folder is a file, not a domain: name it ./\(word)")
+    guard FileManager.default.fileExists(atPath: word) else { return nil }
+    return "\(word) in the current folder is a file, not a domain: name it ./\(word)"
   }
 
   /// The names of the domains in the preferences folder (its `.plist` files), and the folder;
