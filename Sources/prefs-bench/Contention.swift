@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import Preferences
 import PropertyList
 
@@ -65,26 +66,20 @@ enum ModifyChild {
       return 1
     }
     let counter = Key<Int>(key, default: 0)
-    let failures = Failures()
+    let failures = Locked([String]())
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       for _ in 0..<count {
         do {
           try store.modify(counter) { $0 += 1 }
         } catch {
-          failures.add("\(error)")
+          failures.withLock { $0.append("\(error)") }
         }
       }
     }
-    for failure in failures.all {
+    let all = failures.withLock { $0 }
+    for failure in all {
       FileHandle.standardError.write(Data("prefs-bench: \(failure)\n".utf8))
     }
-    return failures.all.isEmpty ? 0 : 1
-  }
-
-  final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ text: String) { lock.withLock { list.append(text) } }
-    var all: [String] { lock.withLock { list } }
+    return all.isEmpty ? 0 : 1
   }
 }
