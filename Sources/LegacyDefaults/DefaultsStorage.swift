@@ -93,13 +93,13 @@ public struct DomainSnapshot: Sendable, Hashable {
   }
 }
 
-/// What tells two states of a domain apart without comparing their values: a file's bytes or
-/// its absence, memory's count of writes. A store keeps the version of what it last read or
+/// What tells two states of a domain apart without comparing their values: a digest of a
+/// file's bytes or its absence, memory's count of writes. A store keeps the version of what it last read or
 /// wrote, and skips an announcement of a state it already has (its own write, most often)
 /// without parsing it.
 package enum DomainVersion: Sendable, Hashable {
   case absent
-  case bytes(Data)
+  case contents(ContentDigest)
   case count(UInt64)
 }
 

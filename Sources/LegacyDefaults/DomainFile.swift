@@ -93,16 +93,46 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   // MARK: - Reading
 
   /// Reads the file, changing nothing. Absent: empty. Does not parse (or is larger than the
-  /// input limit): empty, with ``DomainSnapshot/unreadable`` saying why.
+  /// input limit): empty, with ``DomainSnapshot/unreadable`` saying why. The snapshot keeps the
+  /// file's bytes (``DomainSnapshot/bytes``: a migration's backup copies them).
   package func read() throws(DefaultsError) -> DomainSnapshot {
     try refuseSymbolicLink()
-    return try snapshot(of: try bytes())
+    return try snapshot(of: try contents(keepingBytes: true))
   }
 
-  /// What the file holds: its bytes, nil when there is no file, or the failure to read them.
-  private func bytes() throws(DefaultsError) -> Result<Data?, FileAccess.Failure> {
+  /// The binary files of this size and more that a store reads (``load()``,
+  /// ``reload(_:)``) are parsed in windows and digested, never held whole: loading a
+  /// 100,000-key domain then costs its values, not its values and its file.
+  package static let windowedFrom = 1 << 20
+
+  /// What the file holds, as read for a snapshot.
+  private enum Contents {
+    /// The whole file.
+    case bytes(Data)
+    /// A large binary file, open, and the digest of its bytes: parsed from the file.
+    case windowed(FileAccess.OpenFile, ContentDigest)
+
+    var version: DomainVersion {
+      switch self {
+      case .bytes(let data): .contents(ContentDigest(data))
+      case .windowed(_, let digest): .contents(digest)
+      }
+    }
+  }
+
+  /// What the file holds, nil when there is no file, or the failure to read it (larger than
+  /// the limit: the file is unreadable, not the read). `keepingBytes` false: a binary file of
+  /// ``windowedFrom`` bytes and more is digested and left open, not read whole.
+  private func contents(keepingBytes: Bool) throws(DefaultsError) -> Result<
+    Contents?, FileAccess.Failure
+  > {
     do {
-      return .success(try FileAccess.readFile(path, limit: limits.maxInputBytes))
+      let file = try FileAccess.openForReading(path, limit: limits.maxInputBytes)
+      if !keepingBytes, file.size >= Self.windowedFrom, file.starts(with: PropertyList.binaryMagic)
+      {
+        return .success(.windowed(file, try file.digest()))
+      }
+      return .success(.bytes(try file.readAll()))
     } catch {
       switch error {
       case .missing: return .success(nil)
@@ -112,51 +142,63 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     }
   }
 
-  /// The domain the bytes read hold.
-  private func snapshot(of read: Result<Data?, FileAccess.Failure>) throws(DefaultsError)
+  /// The domain the file holds.
+  private func snapshot(of read: Result<Contents?, FileAccess.Failure>) throws(DefaultsError)
     -> DomainSnapshot
   {
-    let data: Data
+    let contents: Contents
     switch read {
     case .success(nil):
       var absent = DomainSnapshot()
       absent.version = .absent
       return absent
-    case .success(let bytes?): data = bytes
+    case .success(let found?): contents = found
     case .failure(let error): return unreadable(error.reason)
     }
+    let parsed: Result<PlistDocument, PlistError>
+    switch contents {
+    case .bytes(let data):
+      parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+    case .windowed(let file, _):
+      do {
+        parsed = try file.binaryDocument(limits: limits)
+      } catch {
+        throw .cannotRead(path: path, reason: error.reason)
+      }
+    }
     let document: PlistDocument
-    do {
-      document = try PropertyList.read(data, limits: limits)
-    } catch {
-      return unreadable(error.description)
+    switch parsed {
+    case .success(let parsed): document = parsed
+    case .failure(let error): return unreadable(error.description)
     }
     let values = try Self.domain(of: document, path: path)
     var snapshot = DomainSnapshot(values: values, format: document.format)
-    snapshot.bytes = data
-    snapshot.version = .bytes(data)
+    if case .bytes(let data) = contents { snapshot.bytes = data }
+    snapshot.version = contents.version
     return snapshot
   }
 
-  /// The file as it is now, read whole (files are replaced atomically: never a half-written
-  /// one from prefs or any atomic writer), under the domain's in-process exclusion so that no
+  /// The file as it is now (files are replaced atomically: never a half-written one from
+  /// prefs or any atomic writer), read under the domain's in-process exclusion so that no
   /// update of this process is half done; nil when `decide` says to skip or the file still
-  /// holds the bytes it names (or is still absent). A file that does not parse comes back
-  /// ``DomainSnapshot/unreadable``: a writer that writes in place may be in the middle.
+  /// holds what it names (by digest; or is still absent). A file that does not parse comes
+  /// back ``DomainSnapshot/unreadable``: a writer that writes in place may be in the middle.
+  /// A large binary file is digested under the exclusion and parsed from the same open file
+  /// after it (a rename over the path meanwhile does not change what that file holds).
   package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
     let exclusion = ExclusionTable.files.acquire(lockKey)
     defer { ExclusionTable.files.release(lockKey) }
     let read = try exclusion.withLock {
-      () throws(DefaultsError) -> (Result<Data?, FileAccess.Failure>, DomainVersion?)? in
+      () throws(DefaultsError) -> (Result<Contents?, FileAccess.Failure>, DomainVersion?)? in
       guard case .read(let known) = decide() else { return nil }
       try refuseSymbolicLink()
-      return (try bytes(), known)
+      return (try contents(keepingBytes: false), known)
     }
-    guard let (bytes, known) = read else { return nil }
-    if case .success(let data) = bytes, known == data.map(DomainVersion.bytes) ?? .absent {
+    guard let (contents, known) = read else { return nil }
+    if case .success(let found) = contents, known == found?.version ?? .absent {
       return nil
     }
-    return try snapshot(of: bytes)
+    return try snapshot(of: contents)
   }
 
   /// Tells `handler` each time the file may have changed: written (by this process or
@@ -223,7 +265,12 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     DomainSnapshot(unreadable: CorruptFileRecovery(path: path, movedTo: nil, reason: reason))
   }
 
-  package func load() throws(DefaultsError) -> DomainSnapshot { try read() }
+  /// The domain for a store: as ``read()``, without the file's bytes, and a large binary
+  /// file never whole in memory (see ``windowedFrom``).
+  package func load() throws(DefaultsError) -> DomainSnapshot {
+    try refuseSymbolicLink()
+    return try snapshot(of: try contents(keepingBytes: false))
+  }
 
   /// A domain file that is a symbolic link is refused: writes replace the file by renaming
   /// over it, which would silently turn the link into a plain file, and a link planted by
@@ -323,7 +370,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       exclusion.bump()
       var result = DomainSnapshot(values: merged, format: target, recoveries: recoveries)
       // What the file holds now: a store skips the announcement of its own write by these.
-      result.version = .bytes(written)
+      result.version = .contents(ContentDigest(written))
       return result
     }
   }

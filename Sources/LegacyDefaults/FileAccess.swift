@@ -106,7 +106,7 @@ package enum FileAccess {
   /// Opens `path` for reading without waiting on it (`O_NONBLOCK`: a FIFO planted where a
   /// file was expected opens at once) and checks, before a byte is read, that it is a regular
   /// file no larger than `limit`. Returns the descriptor (close-on-exec) and the file's size.
-  private static func openRegularFile(_ path: String, limit: Int) throws(Failure) -> (
+  static func openRegularFile(_ path: String, limit: Int) throws(Failure) -> (
     fd: Int32, size: Int
   ) {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
@@ -167,7 +167,7 @@ package enum FileAccess {
 
   /// What `fd` holds to its end, in a buffer of `expected` bytes grown as needed, never
   /// beyond `limit` bytes (one more byte read says the input is larger).
-  private static func readAll(_ fd: Int32, path: String, expected: Int, limit: Int)
+  static func readAll(_ fd: Int32, path: String, expected: Int, limit: Int)
     throws(Failure) -> Data
   {
     var data =

@@ -78,7 +78,7 @@ struct LegacyDomainMigration: Sendable {
       }
       return nil
     }
-    let absentFile = location.isFile && legacy.bytes == nil
+    let absentFile = location.isFile && legacy.version == .absent
     switch destination {
     case .inPlace where absentFile, .another where absentFile:
       outcome.status = .missing

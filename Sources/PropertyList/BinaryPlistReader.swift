@@ -18,8 +18,8 @@
 /// recursion a file can drive); a container reached again while it is being decoded is a
 /// cycle; shared objects are decoded once and reused, and the number of values they expand to
 /// is counted against ``PlistLimits/maxObjects`` so a "billion laughs" file is refused early.
-struct BinaryPlistReader {
-  let bytes: UnsafeRawBufferPointer
+struct BinaryPlistReader<Bytes: BinaryBytes> {
+  let bytes: Bytes
   let limits: PlistLimits
   private var warnings: [PlistWarning] = []
 
@@ -32,7 +32,7 @@ struct BinaryPlistReader {
   /// Per object: how many references name it (saturating at 2) in the low bits, and
   /// `inProgressBit` while it is on the decoding stack. One byte an object.
   private var marks: [UInt8] = []
-  private static let inProgressBit: UInt8 = 0x80
+  private static var inProgressBit: UInt8 { 0x80 }
   /// Decoded objects that are referenced more than once, with how many values each expands
   /// to. Objects referenced once are not kept: that is most of them, and most of the memory.
   private var shared: [Int: (value: PlistValue, expansion: Expansion)] = [:]
@@ -52,27 +52,21 @@ struct BinaryPlistReader {
     }
   }
 
-  static let trailerSize = 32
-  static let magic: [UInt8] = Array("bplist00".utf8)
+  static var trailerSize: Int { BinaryPlist.trailerSize }
+  static var magic: [UInt8] { BinaryPlist.magic }
 
-  init(bytes: UnsafeRawBufferPointer, limits: PlistLimits) {
+  init(bytes: Bytes, limits: PlistLimits) {
     self.bytes = bytes
     self.limits = limits
   }
 
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
+  /// Parses the whole document from `bytes`.
+  static func read(_ bytes: Bytes, limits: PlistLimits) throws(PlistError) -> (
     PlistValue, [PlistWarning]
   ) {
-    let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
-      var reader = BinaryPlistReader(bytes: raw, limits: limits)
-      do throws(PlistError) {
-        let value = try reader.readDocument()
-        return .success((value, reader.warnings))
-      } catch {
-        return .failure(error)
-      }
-    }
-    return try result.get()
+    var reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    let value = try reader.readDocument()
+    return (value, reader.warnings)
   }
 
   // MARK: - Trailer
@@ -163,75 +157,6 @@ struct BinaryPlistReader {
     allocateMarks()
     countReferences()
     return try decodeTree(root: topObject)
-  }
-
-  // MARK: - One key
-
-  /// One key of a top-level dictionary, decoding only that key's value (and every key, to
-  /// know it is there once). Anything a full read would report or refuse that this pass can
-  /// see (a repeated key, a warning, any error) answers ``BinaryLookup/undecided``: the caller
-  /// reads the whole document and reports it as usual.
-  static func lookup(_ key: String, in data: Data, limits: PlistLimits) -> BinaryLookup {
-    data.withUnsafeBytes { raw in
-      var reader = BinaryPlistReader(bytes: raw, limits: limits)
-      do throws(PlistError) {
-        return try reader.lookup(key)
-      } catch {
-        return .undecided
-      }
-    }
-  }
-
-  private mutating func lookup(_ key: String) throws(PlistError) -> BinaryLookup {
-    guard bytes.count <= limits.maxInputBytes else { return .undecided }
-    try readTrailer()
-    guard case .container(true, let count, let refs, false) = try decodeObject(topObject) else {
-      return .undecided
-    }
-    let valueRefs = refs + count * objectRefSize
-    // Keys match by their bytes, as in the full read's dictionary. An ASCII key is compared
-    // with ASCII key objects in place (no string is built); when the dictionary has other key
-    // objects, or the key is not ASCII, every key is decoded. A key object equal to this key
-    // only under Unicode normalization (U+212A KELVIN SIGN and "K") is a warning of the full
-    // read: left to it. Only this key's repetitions matter: other keys are the full read's
-    // (and lint's).
-    var match: Int?
-    var scanned = false
-    if key.utf8.allSatisfy({ $0 < 0x80 }) {
-      switch Self.scanASCIIKeys(
-        Array(key.utf8), in: bytes, refs: refs, count: count, refSize: objectRefSize,
-        table: offsetTableOffset, offsetSize: offsetIntSize, objects: objectCount)
-      {
-      case .undecided: return .undecided
-      case .absent: return .absent
-      case .found(let n):
-        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
-        scanned = true
-      case .general: break
-      }
-    }
-    if !scanned {
-      allocateMarks()
-      for n in 0..<count {
-        let refOffset = refs + n * objectRefSize
-        let name = try decodeKey(
-          try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
-        guard warnings.isEmpty else { return .undecided }
-        guard name == key else { continue }
-        guard PlistDictionary.sameBytes(name, key), match == nil else { return .undecided }
-        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
-      }
-    }
-    guard let match else { return .absent }
-    if match == topObject { return .undecided }
-    // A scalar needs no marks.
-    if case .scalar(let value) = try decodeObject(match) {
-      return warnings.isEmpty ? .found(value) : .undecided
-    }
-    allocateMarks()
-    marks[topObject] |= Self.inProgressBit
-    let value = try decodeTree(root: match, depth: 2)
-    return warnings.isEmpty ? .found(value) : .undecided
   }
 
   enum Scan {
@@ -507,16 +432,19 @@ struct BinaryPlistReader {
     case 0x4:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
-      let base = bytes.baseAddress.map { $0 + payload }
-      return .scalar(.data(base.map { Data(bytes: $0, count: count) } ?? Data()))
+      return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { Data($0) }))
     case 0x5:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
-      for (i, byte) in slice.enumerated() where byte >= 0x80 {
-        throw .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII")
+      // The text, or the offset of its first byte that is not ASCII.
+      let text = bytes.withBytes(payload..<(payload + count)) { slice -> (String?, Int) in
+        if let i = slice.firstIndex(where: { $0 >= 0x80 }) { return (nil, i) }
+        return (String(decoding: slice, as: UTF8.self), 0)
       }
-      return .scalar(.string(String(decoding: slice, as: UTF8.self)))
+      guard let string = text.0 else {
+        throw .invalidText(format: .binary, at: .byteOffset(payload + text.1), encoding: "ASCII")
+      }
+      return .scalar(.string(string))
     case 0x6:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -739,6 +667,92 @@ struct BinaryPlistReader {
     }
     throw .malformed(format: .binary, at: .byteOffset(0), reason: "internal: empty stack")
   }
+}
+
+/// The reads of a buffer in memory.
+extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
+    PlistValue, [PlistWarning]
+  ) {
+    let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
+      do throws(PlistError) {
+        return .success(try read(raw, limits: limits))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  // MARK: - One key
+
+  /// One key of a top-level dictionary, decoding only that key's value (and every key, to
+  /// know it is there once). Anything a full read would report or refuse that this pass can
+  /// see (a repeated key, a warning, any error) answers ``BinaryLookup/undecided``: the caller
+  /// reads the whole document and reports it as usual.
+  static func lookup(_ key: String, in data: Data, limits: PlistLimits) -> BinaryLookup {
+    data.withUnsafeBytes { raw in
+      var reader = BinaryPlistReader(bytes: raw, limits: limits)
+      do throws(PlistError) {
+        return try reader.lookup(key)
+      } catch {
+        return .undecided
+      }
+    }
+  }
+
+  private mutating func lookup(_ key: String) throws(PlistError) -> BinaryLookup {
+    guard bytes.count <= limits.maxInputBytes else { return .undecided }
+    try readTrailer()
+    guard case .container(true, let count, let refs, false) = try decodeObject(topObject) else {
+      return .undecided
+    }
+    let valueRefs = refs + count * objectRefSize
+    // Keys match by their bytes, as in the full read's dictionary. An ASCII key is compared
+    // with ASCII key objects in place (no string is built); when the dictionary has other key
+    // objects, or the key is not ASCII, every key is decoded. A key object equal to this key
+    // only under Unicode normalization (U+212A KELVIN SIGN and "K") is a warning of the full
+    // read: left to it. Only this key's repetitions matter: other keys are the full read's
+    // (and lint's).
+    var match: Int?
+    var scanned = false
+    if key.utf8.allSatisfy({ $0 < 0x80 }) {
+      switch Self.scanASCIIKeys(
+        Array(key.utf8), in: bytes, refs: refs, count: count, refSize: objectRefSize,
+        table: offsetTableOffset, offsetSize: offsetIntSize, objects: objectCount)
+      {
+      case .undecided: return .undecided
+      case .absent: return .absent
+      case .found(let n):
+        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+        scanned = true
+      case .general: break
+      }
+    }
+    if !scanned {
+      allocateMarks()
+      for n in 0..<count {
+        let refOffset = refs + n * objectRefSize
+        let name = try decodeKey(
+          try checkedReference(at: refOffset, from: topObject), refOffset: refOffset)
+        guard warnings.isEmpty else { return .undecided }
+        guard name == key else { continue }
+        guard PlistDictionary.sameBytes(name, key), match == nil else { return .undecided }
+        match = try checkedReference(at: valueRefs + n * objectRefSize, from: topObject)
+      }
+    }
+    guard let match else { return .absent }
+    if match == topObject { return .undecided }
+    // A scalar needs no marks.
+    if case .scalar(let value) = try decodeObject(match) {
+      return warnings.isEmpty ? .found(value) : .undecided
+    }
+    allocateMarks()
+    marks[topObject] |= Self.inProgressBit
+    let value = try decodeTree(root: match, depth: 2)
+    return warnings.isEmpty ? .found(value) : .undecided
+  }
+
 }
 
 /// A big-endian unsigned integer field of a binary property list, read with as few loads as

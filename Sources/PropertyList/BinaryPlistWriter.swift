@@ -141,7 +141,7 @@ struct BinaryPlistWriter {
     let refSize = Self.byteWidth(UInt64(objects.count))
     var out: [UInt8] = []
     out.reserveCapacity(objects.count * 12 + 64)
-    out.append(contentsOf: BinaryPlistReader.magic)
+    out.append(contentsOf: BinaryPlist.magic)
     var offsets: [Int] = []
     offsets.reserveCapacity(objects.count)
 

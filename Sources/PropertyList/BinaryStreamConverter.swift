@@ -42,7 +42,7 @@ enum StreamStop: Error, Equatable {
 /// one way only, which costs nothing but the fall back: it checks every use of a shared object
 /// (depth included) where the full read checks its first.
 struct BinaryStreamConverter<Sink: StreamSink> {
-  private var reader: BinaryPlistReader
+  private var reader: BinaryMemoryReader
   private(set) var sink: Sink
   /// The writer's depth limit (containers nested deeper are refused).
   private let maxDepth: Int
@@ -90,7 +90,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   }
 
   private enum Item {
-    case scalar(StreamScalar, BinaryPlistReader.Expansion)
+    case scalar(StreamScalar, BinaryMemoryReader.Expansion)
     case container(isDictionary: Bool, count: Int, refs: Int)
   }
 
@@ -98,7 +98,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     bytes: UnsafeRawBufferPointer, limits: PlistLimits, sink: Sink, maxDepth: Int,
     truncatingDates: Bool, undecidedUIDs: Bool
   ) {
-    reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    reader = BinaryMemoryReader(bytes: bytes, limits: limits)
     self.sink = sink
     self.maxDepth = maxDepth
     self.truncatingDates = truncatingDates
@@ -137,7 +137,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     }
   }
 
-  private mutating func decodeObject(_ index: Int) throws(StreamStop) -> BinaryPlistReader.Decoded {
+  private mutating func decodeObject(_ index: Int) throws(StreamStop) -> BinaryMemoryReader.Decoded
+  {
     do { return try reader.decodeObject(index) } catch { throw .failed(error) }
   }
 
@@ -221,7 +222,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
           format: .binary, at: .byteOffset(refs), limit: .depth(reader.limits.maxDepth)))
     }
     guard indent < maxDepth else { throw .undecided }
-    try expand(BinaryPlistReader.Expansion(values: 1, bytes: 8), at: refs)
+    try expand(BinaryMemoryReader.Expansion(values: 1, bytes: 8), at: refs)
     inProgress[object] = 1
     var frame = Frame(
       object: object, isDictionary: isDictionary, count: count, keyRefs: refs,
@@ -407,7 +408,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
 
   /// Counts a value (or a key) against the limits, as the full read counts it.
   @inline(__always)
-  private mutating func expand(_ amount: BinaryPlistReader.Expansion, at offset: Int)
+  private mutating func expand(_ amount: BinaryMemoryReader.Expansion, at offset: Int)
     throws(StreamStop)
   {
     values += amount.values
@@ -454,7 +455,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     default:
       switch try decodeObject(index) {
       case .scalar(let value):
-        let expansion = BinaryPlistReader.Expansion.of(value)
+        let expansion = BinaryMemoryReader.Expansion.of(value)
         switch value {
         case .uid where undecidedUIDs: throw .undecided
         case .date(let date) where truncatingDates:
@@ -730,7 +731,7 @@ extension BinaryStreamConverter {
     _ data: Data, into sink: Sink, limits: PlistLimits, maxDepth: Int, truncatingDates: Bool,
     undecidedUIDs: Bool
   ) -> Result<Data, StreamStop> {
-    guard data.starts(with: BinaryPlistReader.magic) else { return .failure(.undecided) }
+    guard data.starts(with: BinaryPlist.magic) else { return .failure(.undecided) }
     return data.withUnsafeBytes { raw in
       var converter = BinaryStreamConverter(
         bytes: raw, limits: limits, sink: sink, maxDepth: maxDepth,

@@ -24,7 +24,7 @@ public enum PropertyList {
   /// The format the bytes are in, judged from their start.
   public static func detectFormat(_ data: Data) throws(PlistError) -> PlistFormat {
     guard !data.isEmpty else { throw .empty }
-    let magic = BinaryPlistReader.magic
+    let magic = BinaryPlist.magic
     let head = [UInt8](data.prefix(8))
     if head.count < magic.count, head.elementsEqual(magic.prefix(head.count)) { return .binary }
     if head.starts(with: magic.prefix(6)) { return .binary }
@@ -98,7 +98,7 @@ public enum PropertyList {
     }
     switch try detectFormat(data) {
     case .binary:
-      let (value, warnings) = try BinaryPlistReader.read(data, limits: limits)
+      let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits)
       return PlistDocument(value: value, format: .binary, warnings: warnings)
     case .xml:
       let (value, warnings) = try XMLPlistReader.read(data, limits: limits)
@@ -116,8 +116,8 @@ public enum PropertyList {
   package static func binaryValue(
     forKey key: String, in data: Data, limits: PlistLimits = .default
   ) -> BinaryLookup {
-    guard data.starts(with: BinaryPlistReader.magic) else { return .undecided }
-    return BinaryPlistReader.lookup(key, in: data, limits: limits)
+    guard data.starts(with: BinaryPlist.magic) else { return .undecided }
+    return BinaryMemoryReader.lookup(key, in: data, limits: limits)
   }
 
   /// Encodes a value in `format`, deterministically (sorted keys), so that writing the same

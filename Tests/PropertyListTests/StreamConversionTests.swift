@@ -154,7 +154,7 @@ import Testing
     for url in files {
       let data = try Data(contentsOf: url)
       var inputs: [(Data, String)] = []
-      if data.starts(with: BinaryPlistReader.magic) {
+      if data.starts(with: BinaryPlist.magic) {
         inputs.append((data, url.lastPathComponent))
       }
       // A text fixture that reads: its binary form (the binary writer's, keys sorted by bytes,
