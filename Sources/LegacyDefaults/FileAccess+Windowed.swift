@@ -13,15 +13,17 @@ import PropertyList
   import Darwin
 #endif
 
-/// What tells the bytes of one file from another's without keeping them: their count and 128
-/// bits of the process's seeded SipHash (two `Hasher`s kept apart by a first word). A store
-/// keeps this of what it read, not the file (a 4 MB domain is 4 MB less for as long as the
-/// store lives). Two different files that agree on it would be one in 2^128, and the seed is
-/// not known outside the process.
+/// What tells the bytes of one file from another's without keeping them: their count and two
+/// 64-bit lanes, each a chain of bijections over the bytes' 8-byte words (xor the word in,
+/// multiply by an odd constant, xor-shift) from a seed drawn once a process. A store keeps
+/// this of what it read, not the file (a 4 MB domain is 4 MB less for as long as the store
+/// lives). A change of one word always changes both lanes (every step is a bijection of the
+/// lane); other changes collide by chance, about one in 2^128, and the seeds are not known
+/// outside the process. Not a cryptographic hash: nothing is signed with it.
 package struct ContentDigest: Sendable, Hashable {
   package let count: Int
-  let first: Int
-  let second: Int
+  let first: UInt64
+  let second: UInt64
 
   /// The digest of `data`.
   package init(_ data: Data) {
@@ -30,7 +32,7 @@ package struct ContentDigest: Sendable, Hashable {
     self = digester.digest
   }
 
-  init(count: Int, first: Int, second: Int) {
+  init(count: Int, first: UInt64, second: UInt64) {
     self.count = count
     self.first = first
     self.second = second
@@ -39,23 +41,55 @@ package struct ContentDigest: Sendable, Hashable {
 
 /// A ``ContentDigest`` fed in pieces (the same digest however the bytes are cut).
 struct Digester {
-  private var first = Hasher()
-  private var second = Hasher()
+  /// The process's seeds.
+  private static let seeds = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+  private var first = Digester.seeds.0
+  private var second = Digester.seeds.1
   private var count = 0
+  /// Bytes of a word not yet complete (little-endian), and how many.
+  private var pending: UInt64 = 0
+  private var pendingCount = 0
 
-  init() {
-    first.combine(1 as UInt8)
-    second.combine(2 as UInt8)
+  @inline(__always)
+  private mutating func mix(_ word: UInt64) {
+    first = (first ^ word) &* 0x9E37_79B9_7F4A_7C15
+    first ^= first >> 29
+    second = (second ^ word) &* 0xC2B2_AE3D_27D4_EB4F
+    second ^= second >> 31
   }
 
   mutating func add(_ bytes: UnsafeRawBufferPointer) {
-    first.combine(bytes: bytes)
-    second.combine(bytes: bytes)
+    guard let base = bytes.baseAddress else { return }
     count += bytes.count
+    var i = 0
+    // Finish a word begun by the last piece.
+    while pendingCount > 0, pendingCount < 8, i < bytes.count {
+      pending |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(pendingCount))
+      pendingCount += 1
+      i += 1
+    }
+    if pendingCount == 8 {
+      mix(pending)
+      pending = 0
+      pendingCount = 0
+    }
+    while i + 8 <= bytes.count {
+      mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+      i += 8
+    }
+    while i < bytes.count {
+      pending |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(pendingCount))
+      pendingCount += 1
+      i += 1
+    }
   }
 
   var digest: ContentDigest {
-    ContentDigest(count: count, first: first.finalize(), second: second.finalize())
+    var last = self
+    // The tail word, then the count: "ab" and "ab\0" differ.
+    if last.pendingCount > 0 { last.mix(last.pending) }
+    last.mix(UInt64(count))
+    return ContentDigest(count: count, first: last.first, second: last.second)
   }
 }
 

@@ -19,6 +19,8 @@ protocol BinaryBytes {
   subscript(position: Int) -> UInt8 { get }
   /// The bytes of `range`, contiguous, for the length of `body`.
   func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R
+  /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset`.
+  func bigEndian(at offset: Int, size: Int) -> UInt64
 }
 
 extension UnsafeRawBufferPointer: BinaryBytes {
@@ -26,42 +28,56 @@ extension UnsafeRawBufferPointer: BinaryBytes {
   func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
     body(UnsafeRawBufferPointer(rebasing: self[range]))
   }
+
+  @inline(__always)
+  func bigEndian(at offset: Int, size: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for i in 0..<size { value = value << 8 | UInt64(self[offset + i]) }
+    return value
+  }
 }
 
 /// A file read in windows as the reader walks it, so that a large domain is parsed without
 /// the whole file in memory beside the values it becomes (#22 rules out mapping it: a file
 /// cut short under a mapping is a SIGBUS, here it is an error).
 ///
-/// The windows are pages of `pageSize` bytes, the `slots` used last kept (the reader walks a
-/// handful of streams at once: the references, the offset table, the keys, the values, each
-/// in file order for the files CoreFoundation, GNUstep and prefs write). A range that spans
-/// pages is read on its own. A file whose walk would read it over and over (objects in a
-/// random order, a hostile file) is read whole once the pages read reach four times its
-/// size, so that no file costs more than five reads of itself.
+/// The windows are pages of `2^pageShift` bytes in `slots` slots, replaced by the clock
+/// algorithm (a page used since the hand last passed is kept): the reader walks a handful of
+/// streams at once (the references, the offset table, the keys, the values, each in file
+/// order for the files CoreFoundation, GNUstep and prefs write). A table of one entry a page
+/// finds a page's slot in one load. A range that spans pages is read on its own. A file whose
+/// walk would read it over and over (objects in a random order, a hostile file) is read whole
+/// once the pages read reach four times its size, so that no file costs more than five reads
+/// of itself; the table then maps every page to its place in the whole file.
 ///
 /// A read that fails or comes back short (the file was cut while read) is kept in
 /// ``failure``, and the bytes asked for read as zeros: the caller reports the failure,
 /// whatever the reader made of them.
+///
+/// One reader uses it, on one thread: its state is not checked for exclusive access at run
+/// time (those checks were two thirds of a load's time).
 final class FileWindows: BinaryBytes {
   let count: Int
   private let fd: Int32
   private let pageShift: Int
-  private let pageSize: Int
+  private let pageMask: Int
   private let slots: Int
-  /// The page each slot holds (-1: none), and when it was used last.
-  private var pages: [Int]
-  private var used: [UInt64]
-  private var clock: UInt64 = 0
-  private let buffer: UnsafeMutableRawPointer
-  /// The slot of the last page asked for, and its page.
-  private var lastSlot = 0
-  private var lastPage = -1
-  /// The whole file, once the pages read reach `budget`.
-  private var whole: UnsafeMutableRawPointer?
-  private var readSoFar = 0
+  /// Per page of the file: the slot holding it, or -1.
+  private let slotOfPage: UnsafeMutablePointer<Int32>
+  private let pageCount: Int
+  /// Per slot: the page it holds (-1: none), and whether it was used since the hand passed.
+  private let pageInSlot: UnsafeMutablePointer<Int>
+  private let referenced: UnsafeMutablePointer<Bool>
+  @exclusivity(unchecked) private var hand = 0
+  /// The slots' memory; once the file is read whole, the whole file.
+  @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+  @exclusivity(unchecked) private var pagesBuffer: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) private var readSoFar = 0
   private let budget: Int
   /// The first read that failed: its errno (0 when the file ended early) and offset.
-  private(set) var failure: (errno: Int32, offset: Int)?
+  @exclusivity(unchecked) private(set) var failure: (errno: Int32, offset: Int)?
+  /// Whether the file was read whole (its walk went back and forth too much).
+  @exclusivity(unchecked) private(set) var readWhole = false
 
   /// `fd` open for reading, `count` its size as `fstat` gave it; `budget`: the bytes read in
   /// pages after which the file is read whole (four times its size and 1 MiB).
@@ -69,21 +85,28 @@ final class FileWindows: BinaryBytes {
     self.fd = fd
     self.count = count
     self.pageShift = pageShift
-    self.pageSize = 1 << pageShift
+    pageMask = (1 << pageShift) - 1
     self.slots = slots
-    pages = Array(repeating: -1, count: slots)
-    used = Array(repeating: 0, count: slots)
-    buffer = UnsafeMutableRawPointer.allocate(byteCount: slots << pageShift, alignment: 16)
+    pageCount = (count >> pageShift) + 1
+    slotOfPage = UnsafeMutablePointer<Int32>.allocate(capacity: pageCount)
+    slotOfPage.initialize(repeating: -1, count: pageCount)
+    pageInSlot = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+    pageInSlot.initialize(repeating: -1, count: slots)
+    referenced = UnsafeMutablePointer<Bool>.allocate(capacity: slots)
+    referenced.initialize(repeating: false, count: slots)
+    let pages = UnsafeMutableRawPointer.allocate(byteCount: slots << pageShift, alignment: 16)
+    buffer = pages
+    pagesBuffer = pages
     self.budget = budget ?? 4 * count + (1 << 20)
   }
 
   deinit {
-    buffer.deallocate()
-    whole?.deallocate()
+    slotOfPage.deallocate()
+    pageInSlot.deallocate()
+    referenced.deallocate()
+    pagesBuffer?.deallocate()
+    if readWhole { buffer.deallocate() }
   }
-
-  /// Whether the file was read whole (its walk went back and forth too much).
-  var readWhole: Bool { whole != nil }
 
   /// Reads `length` bytes at `offset` into `into`; a failure is kept, the rest zeroed.
   private func read(_ into: UnsafeMutableRawPointer, _ length: Int, at offset: Int) {
@@ -104,65 +127,90 @@ final class FileWindows: BinaryBytes {
     readSoFar += length
   }
 
-  /// The slot holding `page`, read into the least recently used slot if none does.
+  /// Where byte `position` is in `buffer`, its page read first if no slot holds it.
   @inline(__always)
-  private func slot(of page: Int) -> Int {
-    if page == lastPage { return lastSlot }
-    return fault(page)
-  }
-
-  private func fault(_ page: Int) -> Int {
-    clock &+= 1
-    if let hit = pages.firstIndex(of: page) {
-      used[hit] = clock
-      lastSlot = hit
-      lastPage = page
-      return hit
+  private func address(_ position: Int) -> Int {
+    let page = position >> pageShift
+    var slot = Int(slotOfPage[page])
+    if slot < 0 {
+      slot = fault(page)
+    } else if !readWhole {
+      referenced[slot] = true
     }
-    var victim = 0
-    for s in 1..<slots where used[s] < used[victim] { victim = s }
-    let start = page << pageShift
-    read(buffer + (victim << pageShift), min(pageSize, count - start), at: start)
-    pages[victim] = page
-    used[victim] = clock
-    lastSlot = victim
-    lastPage = page
-    if readSoFar > budget { readAll() }
-    return victim
+    return slot << pageShift | position & pageMask
   }
 
+  /// Reads `page` into a slot (the first the hand finds unused since it last passed).
+  private func fault(_ page: Int) -> Int {
+    while referenced[hand] {
+      referenced[hand] = false
+      hand = (hand + 1) % slots
+    }
+    let slot = hand
+    hand = (hand + 1) % slots
+    if pageInSlot[slot] >= 0 { slotOfPage[pageInSlot[slot]] = -1 }
+    let start = page << pageShift
+    read(buffer + (slot << pageShift), min(pageMask + 1, count - start), at: start)
+    pageInSlot[slot] = page
+    slotOfPage[page] = Int32(slot)
+    referenced[slot] = true
+    if readSoFar > budget {
+      readAll()
+      return page
+    }
+    return slot
+  }
+
+  /// The whole file into one buffer, every page mapped to its own place in it.
   private func readAll() {
     let all = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
     read(all, count, at: 0)
-    whole = all
+    pagesBuffer?.deallocate()
+    pagesBuffer = nil
+    buffer = all
+    readWhole = true
+    for page in 0..<pageCount { slotOfPage[page] = Int32(truncatingIfNeeded: page) }
   }
 
   subscript(position: Int) -> UInt8 {
     @inline(__always) get {
-      if let whole { return whole.load(fromByteOffset: position, as: UInt8.self) }
-      let slot = slot(of: position >> pageShift)
-      return buffer.load(
-        fromByteOffset: slot << pageShift | position & (pageSize - 1), as: UInt8.self)
+      let place = address(position)
+      return buffer.load(fromByteOffset: place, as: UInt8.self)
+    }
+  }
+
+  @inline(__always)
+  func bigEndian(at offset: Int, size: Int) -> UInt64 {
+    guard readWhole || offset & pageMask + size <= pageMask + 1 else {
+      var value: UInt64 = 0
+      for i in 0..<size { value = value << 8 | UInt64(self[offset + i]) }
+      return value
+    }
+    // (The address first: finding it may read the file whole and change `buffer`.)
+    let place = address(offset)
+    let at = UnsafeRawPointer(buffer + place)
+    switch size {
+    case 1: return UInt64(at.load(as: UInt8.self))
+    case 2: return UInt64(Field2.read(at, 0, 2))
+    case 3: return UInt64(Field3.read(at, 0, 3))
+    case 4: return UInt64(Field4.read(at, 0, 4))
+    case 8: return UInt64(bigEndian: at.loadUnaligned(as: UInt64.self))
+    default: return UInt64(FieldN.read(at, 0, size))
     }
   }
 
   func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-    if let whole {
-      return body(UnsafeRawBufferPointer(start: whole + range.lowerBound, count: range.count))
-    }
     guard !range.isEmpty else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-    let page = range.lowerBound >> pageShift
-    if (range.upperBound - 1) >> pageShift == page {
-      let slot = slot(of: page)
-      let start = buffer + (slot << pageShift | range.lowerBound & (pageSize - 1))
-      return body(UnsafeRawBufferPointer(start: start, count: range.count))
+    if readWhole || range.lowerBound >> pageShift == (range.upperBound - 1) >> pageShift {
+      let start = address(range.lowerBound)
+      return body(UnsafeRawBufferPointer(start: buffer + start, count: range.count))
     }
     // Across pages: read on its own (a long string or data), counted in the budget.
     let own = UnsafeMutableRawPointer.allocate(byteCount: range.count, alignment: 16)
     defer { own.deallocate() }
     read(own, range.count, at: range.lowerBound)
     let result = body(UnsafeRawBufferPointer(start: own, count: range.count))
-    if readSoFar > budget, whole == nil { readAll() }
+    if readSoFar > budget, !readWhole { readAll() }
     return result
   }
 }
@@ -188,10 +236,11 @@ extension PropertyList {
   /// document ``read(_:limits:)`` gives for the file's bytes, without the whole file in
   /// memory beside it. `size` is the file's size when opened; a read that fails, or a file
   /// that is shorter by now, is ``WindowedReadFailure/io(errno:offset:)`` whatever the parse
-  /// made of it. `pageShift` and `slots` shape the windows (tests use small ones).
+  /// made of it. `pageShift`, `slots` and `budget` shape the windows (tests and the fuzz
+  /// target use small ones; see ``FileWindows``).
   package static func readBinary(
     fileDescriptor fd: Int32, size: Int, limits: PlistLimits = .default, pageShift: Int = 14,
-    slots: Int = 16
+    slots: Int = 16, budget: Int? = nil
   ) -> Result<PlistDocument, WindowedReadFailure> {
     guard size <= limits.maxInputBytes else {
       return .failure(
@@ -201,7 +250,8 @@ extension PropertyList {
             limit: .inputBytes(limits.maxInputBytes))))
     }
     let windows = FileWindows(
-      fd: fd, count: size, pageShift: max(pageShift, 4), slots: max(slots, 2))
+      fd: fd, count: size, pageShift: max(pageShift, 4), slots: max(slots, 2),
+      budget: budget)
     let parsed = Result { () throws(PlistError) in
       try BinaryPlistReader.read(windows, limits: limits)
     }

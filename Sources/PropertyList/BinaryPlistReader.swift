@@ -292,9 +292,7 @@ struct BinaryPlistReader<Bytes: BinaryBytes> {
 
   @inline(__always)
   func readUInt(at offset: Int, size: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
-    return value
+    bytes.bigEndian(at: offset, size: size)
   }
 
   /// The byte offset where object `index` starts, checked to lie in the object area.

@@ -54,6 +54,7 @@ final class Bench {
     try contendedModify()
     try migrateBatch()
     try peakMemory()
+    try storeLoad()
     try singleKeyRead()
     try streaming()
     try wholeProcesses()

@@ -240,6 +240,25 @@ extension Bench {
   }
 }
 
+extension Bench {
+  /// What loading a large domain as a store does (digest, then parse in windows) costs
+  /// against reading the file whole and parsing it: the price of the memory case.
+  func storeLoad() throws {
+    let file = folder.appendingPathComponent("load.bplist")
+    try PropertyList.write(.dictionary(makeDomain(keyCount)), as: .binary).write(to: file)
+    let domain = DomainFile(url: file)
+    let windowed = try median { _ = try domain.load() }
+    let whole = try median {
+      _ = try PropertyList.read(try FileAccess.readFile(file.path, limit: .max))
+    }
+    cases.append(
+      Case(
+        name: "a store loads \(keyCount) keys (digest, parse in windows)", prefs: windowed,
+        baseline: "read whole, parse", baselineMs: whole,
+        note: "the memory case's load; never the whole file in memory", limit: 4))
+  }
+}
+
 /// `prefs-bench --rss-child FILE`: prints the max RSS (KiB) before and after loading FILE.
 enum RSSChild {
   static let flag = "--rss-child"

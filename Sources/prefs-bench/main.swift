@@ -26,15 +26,25 @@ let quick = options.contains("--quick")
 if let child = RSSChild.runIfAsked() { exit(child) }
 if let child = ModifyChild.runIfAsked() { exit(child) }
 
-// `--profile write|read binary|xml`: only prefs' side of a case, in a loop, for a profiler.
+// `--profile write|read|load|digest binary|xml`: only prefs' side of a case, in a loop, for a
+// profiler (`load`: as a store loads the file; `digest`: its digest alone).
 let argv = Array(CommandLine.arguments.dropFirst())
 if argv.count >= 3, argv[0] == "--profile" {
   let format: PlistFormat = argv[2] == "xml" ? .xml : .binary
   let domain = PlistValue.dictionary(makeDomain(100_000))
   do {
     let data = try PropertyList.write(domain, as: format)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "prefs-bench-profile-\(ProcessInfo.processInfo.processIdentifier)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try data.write(to: file)
     for _ in 0..<10 {
-      if argv[1] == "write" {
+      if argv[1] == "load" {
+        // As a store loads its domain (a large binary file: digested, parsed in windows).
+        _ = try DomainFile(url: file).load()
+      } else if argv[1] == "digest" {
+        _ = try FileAccess.openForReading(file.path, limit: .max).digest()
+      } else if argv[1] == "write" {
         _ = try PropertyList.write(domain, as: format)
       } else {
         _ = try PropertyList.read(data)

@@ -48,3 +48,43 @@ import Testing
     }
   }
 }
+
+/// The digest a store keeps of a file instead of its bytes.
+@Suite struct ContentDigestTests {
+  /// Fed in pieces cut anywhere: the digest of the whole.
+  @Test func theSameDigestHoweverTheBytesAreCut() {
+    var rng = SystemRandomNumberGenerator()
+    for length in [0, 1, 7, 8, 9, 15, 16, 17, 100, 4099] {
+      let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) })
+      let whole = ContentDigest(data)
+      for _ in 0..<20 {
+        var digester = Digester()
+        var at = 0
+        while at < length {
+          let end = min(length, at + Int.random(in: 1...13, using: &rng))
+          data[at..<end].withUnsafeBytes { digester.add($0) }
+          at = end
+        }
+        #expect(digester.digest == whole, "\(length) bytes")
+      }
+    }
+  }
+
+  /// Every change of one byte, a byte added or taken away, trailing zeros: another digest.
+  @Test func everySmallChangeIsAnotherDigest() {
+    let data = Data("<plist><dict><key>a</key><integer>1</integer></dict></plist>".utf8)
+    let original = ContentDigest(data)
+    var seen: Set<ContentDigest> = [original]
+    for i in data.indices {
+      for bit in 0..<8 {
+        var changed = data
+        changed[i] ^= 1 << bit
+        #expect(seen.insert(ContentDigest(changed)).inserted, "byte \(i) bit \(bit)")
+      }
+    }
+    #expect(seen.insert(ContentDigest(data + [0])).inserted)
+    #expect(seen.insert(ContentDigest(data.dropLast())).inserted)
+    #expect(ContentDigest(Data()) != ContentDigest(Data([0])))
+    #expect(ContentDigest(data) == original)
+  }
+}
