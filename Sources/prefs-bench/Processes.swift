@@ -34,16 +34,20 @@ extension Bench {
       guard let empty = try emptySwiftProgram(floorLinking) else { continue }
       let floorName =
         "a Swift program that imports nothing (swiftc -O\(floorLinking.flags.map { " " + $0 }.joined()))"
-      let (version, floor) = try interleaved(starts, [prefs, "--version"], [empty])
+      // One rotation of the three, so that both rows are held to the same floor samples (two
+      // separate pairings gave the floor 1.84 and 2.04 ms in one run, and `read`, faster than
+      // `--version` in absolute time, the larger ratio).
+      let medians = try rotated(
+        starts, [[empty], [prefs, "--version"], [prefs, "read", small.path, "size"]])
+      let floor = medians[0]
       cases.append(
         Case(
-          name: "start: `prefs --version` (\(linked.name))", prefs: version,
+          name: "start: `prefs --version` (\(linked.name))", prefs: medians[1],
           baseline: floorName, baselineMs: floor, target: target))
-      let (read, floor2) = try interleaved(starts, [prefs, "read", small.path, "size"], [empty])
       cases.append(
         Case(
-          name: "start: `prefs read FILE KEY`, 3-key domain (\(linked.name))", prefs: read,
-          baseline: floorName, baselineMs: floor2, target: target))
+          name: "start: `prefs read FILE KEY`, 3-key domain (\(linked.name))", prefs: medians[2],
+          baseline: floorName, baselineMs: floor, target: target))
     }
 
     let (one, start) = try interleaved(
@@ -214,6 +218,17 @@ extension Bench {
 
   /// The medians of `count` runs of each command, run alternately so that both see the same
   /// machine (it is shared and its speed drifts).
+  /// The median wall time of each command, run `count` times in rotation (after one warm-up
+  /// run each).
+  func rotated(_ count: Int, _ commands: [[String]]) throws -> [Double] {
+    var samples = Array(repeating: [Double](), count: commands.count)
+    for command in commands { _ = try time(command) }
+    for _ in 0..<count {
+      for (i, command) in commands.enumerated() { samples[i].append(try time(command)) }
+    }
+    return samples.map { $0.sorted()[$0.count / 2] }
+  }
+
   func interleaved(
     _ count: Int, _ ours: [String], _ theirs: [String], environment: [String: String]? = nil
   ) throws -> (Double, Double) {
