@@ -113,7 +113,9 @@ import Testing
     defer { close(fd) }
     for (budget, whole) in [(data.count, true), (Int.max, false)] {
       let windows = FileWindows(fd: fd, count: data.count, pageShift: 4, slots: 2, budget: budget)
-      let (value, _) = try BinaryPlistReader.read(windows, limits: .default)
+      let (value, _) = try withExtendedLifetime(windows) {
+        try BinaryPlistReader.read(WindowBytes(windows), limits: .default)
+      }
       #expect(value == .dictionary(domain))
       #expect(windows.readWhole == whole)
       #expect(windows.failure == nil)
