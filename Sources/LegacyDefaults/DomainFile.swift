@@ -128,10 +128,12 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   > {
     do {
       let file = try FileAccess.openForReading(path, limit: limits.maxInputBytes)
-      if !keepingBytes, file.size >= Self.windowedFrom, file.starts(with: PropertyList.binaryMagic)
+      if !keepingBytes, file.size >= Self.windowedFrom,
+        file.starts(with: PropertyList.binaryMagic), let digest = try file.digest()
       {
-        return .success(.windowed(file, try file.digest()))
+        return .success(.windowed(file, digest))
       }
+      // A smaller file, or one changing in place while digested: read whole.
       return .success(.bytes(try file.readAll()))
     } catch {
       switch error {
@@ -146,7 +148,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   private func snapshot(of read: Result<Contents?, FileAccess.Failure>) throws(DefaultsError)
     -> DomainSnapshot
   {
-    let contents: Contents
+    var contents: Contents
     switch read {
     case .success(nil):
       var absent = DomainSnapshot()
@@ -161,7 +163,15 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
     case .windowed(let file, _):
       do {
-        parsed = try file.binaryDocument(limits: limits)
+        if let document = try file.binaryDocument(limits: limits) {
+          parsed = document
+        } else {
+          // Cut while read (a writer writing in place): read whole now, and judged as a
+          // whole read is, unreadable if it does not parse.
+          let data = try file.readAll()
+          contents = .bytes(data)
+          parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+        }
       } catch {
         throw .cannotRead(path: path, reason: error.reason)
       }

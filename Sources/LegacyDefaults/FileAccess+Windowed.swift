@@ -128,9 +128,10 @@ extension FileAccess {
       return try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
     }
 
-    /// The digest of the file's bytes, read in 64 KiB pieces: a file that now ends before or
-    /// after the size it had when opened is an I/O failure (it changed while read).
-    package func digest() throws(Failure) -> ContentDigest {
+    /// The digest of the file's bytes, read in 64 KiB pieces; nil when the file now ends
+    /// before or after the size it had when opened (a writer is changing it in place: the
+    /// caller reads it whole, as it reads any other file, and judges what it finds).
+    package func digest() throws(Failure) -> ContentDigest? {
       var digester = Digester()
       let chunk = 1 << 16
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -148,28 +149,22 @@ extension FileAccess {
         offset += n
         guard offset <= size else { break }
       }
-      guard offset == size else {
-        throw .io(
-          path: path, reason: "changed while it was read (\(size) bytes when opened, now \(offset))"
-        )
-      }
-      return digester.digest
+      return offset == size ? digester.digest : nil
     }
 
     /// The binary property list of the file, read in windows (never whole in memory): a
-    /// failure to read it is this function's error, a document that does not parse its result.
+    /// failure to read it is this function's error, a document that does not parse its
+    /// result; nil when the file ended before the size it had when opened (changed in place
+    /// while read: the caller reads it whole, as ``digest()`` says).
     package func binaryDocument(limits: PlistLimits) throws(Failure) -> Result<
       PlistDocument, PlistError
-    > {
+    >? {
       switch PropertyList.readBinary(fileDescriptor: fd, size: size, limits: limits) {
       case .success(let document): return .success(document)
       case .failure(.plist(let error)): return .failure(error)
+      case .failure(.io(0, _)): return nil
       case .failure(.io(let code, let offset)):
-        throw .io(
-          path: path,
-          reason: code == 0
-            ? "changed while it was read (ended at byte \(offset) of \(size))"
-            : "\(FileAccess.errnoText(code)) at byte \(offset)")
+        throw .io(path: path, reason: "\(FileAccess.errnoText(code)) at byte \(offset)")
       }
     }
   }

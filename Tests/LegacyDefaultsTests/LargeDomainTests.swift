@@ -98,4 +98,24 @@ import Testing
     #expect(loaded.unreadable == read.unreadable)
     #expect(try Data(contentsOf: url) == broken)
   }
+
+  /// A file cut in place after it was opened (a writer that writes in place): neither the
+  /// digest nor the windowed parse claims it; the store's read falls back to reading it whole,
+  /// and a cut file is unreadable, as a whole read finds it.
+  @Test func aFileCutAfterItWasOpenedIsReadWhole() throws {
+    let folder = try TemporaryFolder()
+    let url = folder.file("com.example.large.plist")
+    let (_, data) = try Self.largeDomain(at: url)
+    let file = try FileAccess.openForReading(url.path, limit: 1 << 30)
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.truncate(atOffset: UInt64(data.count / 2))
+    try handle.close()
+    #expect(try file.digest() == nil)
+    #expect(try file.binaryDocument(limits: .default) == nil)
+    #expect(try file.readAll() == data.prefix(data.count / 2))
+    // And the same for a store now: the half file is unreadable, not an error, not lost.
+    let loaded = try DomainFile(url: url).load()
+    #expect(loaded.unreadable != nil)
+    #expect(try Data(contentsOf: url) == data.prefix(data.count / 2))
+  }
 }
