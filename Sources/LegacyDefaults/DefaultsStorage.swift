@@ -76,7 +76,8 @@ public struct DomainSnapshot: Sendable, Hashable {
   public var unreadable: CorruptFileRecovery?
   /// Files moved aside by the update that returned this snapshot.
   public var recoveries: [CorruptFileRecovery]
-  /// The bytes of the file as read (file storage only): the migration's backup copies these.
+  /// The bytes of the file as ``DomainFile``'s `read()` read them (file storage only; a
+  /// store's `load()` keeps a digest instead): the migration's backup copies these.
   package var bytes: Data?
   /// What tells this state of the domain from another without comparing values (nil: the
   /// medium cannot tell).

@@ -120,12 +120,11 @@ extension FileAccess {
       return n == prefix.count && head == prefix
     }
 
-    /// The whole file, as ``FileAccess/readFile(_:limit:)`` reads it (from the start).
+    /// The whole file, up to the limit (a file that grew while read is refused once past
+    /// it). Read once, from the start: every other read of an open file is a `pread`, which
+    /// leaves the offset where `open` put it.
     package func readAll() throws(Failure) -> Data {
-      guard lseek(fd, 0, SEEK_SET) == 0 else {
-        throw .io(path: path, reason: FileAccess.errnoText(errno))
-      }
-      return try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
+      try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
     }
 
     /// The digest of the file's bytes, read in 64 KiB pieces; nil when the file now ends

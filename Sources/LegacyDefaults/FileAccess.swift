@@ -160,9 +160,7 @@ package enum FileAccess {
   /// Preferences files are read, never mapped: a mapped file that another program truncates
   /// in place would end this process with SIGBUS.
   package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
-    let (fd, size) = try openRegularFile(path, limit: limit)
-    defer { close(fd) }
-    return try readAll(fd, path: path, expected: size, limit: limit)
+    try openForReading(path, limit: limit).readAll()
   }
 
   /// What `fd` holds to its end, in a buffer of `expected` bytes grown as needed, never

@@ -58,9 +58,6 @@ struct BinaryPlistReader<Bytes> {
     }
   }
 
-  static var trailerSize: Int { BinaryPlist.trailerSize }
-  static var magic: [UInt8] { BinaryPlist.magic }
-
   init(bytes: Bytes, limits: PlistLimits) {
     self.bytes = bytes
     self.limits = limits
@@ -81,7 +78,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 
   mutating func readTrailer() throws(PlistError) {
     let count = bytes.count
-    let magic = Self.magic
+    let magic = BinaryPlist.magic
     guard count >= magic.count else {
       throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
     }
@@ -94,12 +91,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       }
       throw .malformed(format: .binary, at: .byteOffset(i), reason: "not a bplist00 header")
     }
-    guard count >= magic.count + 1 + 1 + Self.trailerSize else {
+    guard count >= magic.count + 1 + 1 + BinaryPlist.trailerSize else {
       throw .truncated(
         format: .binary, at: .byteOffset(count),
         expected: "at least one object, an offset table and the 32-byte trailer")
     }
-    let t = count - Self.trailerSize
+    let t = count - BinaryPlist.trailerSize
     offsetIntSize = Int(bytes[t + 6])
     objectRefSize = Int(bytes[t + 7])
     guard (1...8).contains(offsetIntSize) else {

@@ -294,7 +294,11 @@ enum RSSChild {
     let before = status("VmRSS")
     // Loaded as a store loads its domain (`DomainFile.load`: a large binary file digested and
     // parsed in windows); the snapshot kept until the peak is read.
-    guard let snapshot = try? DomainFile(url: URL(fileURLWithPath: args[2])).load() else {
+    let snapshot: DomainSnapshot
+    do {
+      snapshot = try DomainFile(url: URL(fileURLWithPath: args[2])).load()
+    } catch {
+      FileHandle.standardError.write(Data("prefs-bench: the memory child: \(error)\n".utf8))
       return 1
     }
     // The peak the kernel recorded, or the size now if larger (the peak is synced lazily).

@@ -64,7 +64,8 @@ import Testing
     }
   }
 
-  /// A tiny binary plist builder for structures no writer would make.
+  /// A tiny binary plist builder for structures no writer would make (1-byte references
+  /// unless `refSize` says otherwise, 2-byte offsets); the streaming tests use it too.
   static func bplist(objects: [[UInt8]], top: Int = 0, refSize: UInt8 = 1) -> Data {
     var out = Array("bplist00".utf8)
     var offsets: [Int] = []

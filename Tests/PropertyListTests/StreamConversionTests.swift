@@ -260,22 +260,6 @@ import Testing
 
   // MARK: - Hand-made files: unsorted keys, sharing, refusals
 
-  /// A binary property list of `objects` (1-byte references, 2-byte offsets).
-  static func bplist(_ objects: [[UInt8]], top: Int = 0) -> Data {
-    var out = Array("bplist00".utf8)
-    var offsets: [Int] = []
-    for object in objects {
-      offsets.append(out.count)
-      out += object
-    }
-    let table = out.count
-    for offset in offsets { out += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-    out += [0, 0, 0, 0, 0, 0, 2, 1]
-    func be64(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
-    out += be64(objects.count) + be64(top) + be64(table)
-    return Data(out)
-  }
-
   static func ascii(_ s: String) -> [UInt8] {
     let bytes = Array(s.utf8)
     return bytes.count < 15
@@ -319,7 +303,7 @@ import Testing
       }
     }
     objects[0] = container(0xD, keyRefs + valueRefs)
-    return bplist(objects)
+    return HostileInputTests.bplist(objects: objects)
   }
 
   @Test(arguments: [
@@ -358,14 +342,20 @@ import Testing
 
   @Test func refusalsAreTheFullPaths() {
     // A cycle, the same key twice, a set, a non-string key, an amplification, too deep.
-    let selfArray = Self.bplist([Self.container(0xA, [0])])
-    let pair = Self.bplist([Self.container(0xA, [1]), Self.container(0xA, [0])])
-    let selfDict = Self.bplist([Self.container(0xD, [1, 0]), Self.ascii("k")])
-    let set = Self.bplist([Self.container(0xC, [1]), Self.ascii("x")])
-    let intKey = Self.bplist([Self.container(0xD, [1, 2]), [0x10, 5], Self.ascii("v")])
+    let selfArray = HostileInputTests.bplist(objects: [Self.container(0xA, [0])])
+    let pair = HostileInputTests.bplist(objects: [
+      Self.container(0xA, [1]), Self.container(0xA, [0]),
+    ])
+    let selfDict = HostileInputTests.bplist(objects: [
+      Self.container(0xD, [1, 0]), Self.ascii("k"),
+    ])
+    let set = HostileInputTests.bplist(objects: [Self.container(0xC, [1]), Self.ascii("x")])
+    let intKey = HostileInputTests.bplist(objects: [
+      Self.container(0xD, [1, 2]), [0x10, 5], Self.ascii("v"),
+    ])
     var laughs: [[UInt8]] = (0..<60).map { Self.container(0xA, [$0 + 1, $0 + 1]) }
     laughs.append(Self.ascii("x"))
-    let amplified = Self.bplist(laughs)
+    let amplified = HostileInputTests.bplist(objects: laughs)
     let deepData: Data = {
       // 600 nested arrays need 2-byte references: built by the binary writer's own rules.
       var value = PlistValue.array([])
@@ -414,7 +404,7 @@ import Testing
     // 16 levels of sharing: 65,536 leaves. Fine by default, past a lower value limit.
     var objects: [[UInt8]] = (0..<16).map { Self.container(0xA, [$0 + 1, $0 + 1]) }
     objects.append(Self.ascii("x"))
-    let data = Self.bplist(objects)
+    let data = HostileInputTests.bplist(objects: objects)
     #expect(
       Self.compare(data, StreamFormat.xml(.strict), truncating: false, label: "laughs 16") == .same)
     let tight = PlistLimits(maxObjects: 100_000)
