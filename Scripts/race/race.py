@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Root over a user's files, raced by that user: the attack of Scripts/symlink-race.sh.
+
+Each scenario gives an unprivileged user (nobody) a preferences tree it owns and a swapper
+process (swap.c) that exchanges, as fast as it can, one entry of that tree (the folder, the domain
+file, its lock, GNUstep's `.lck`) with a symbolic link to what the user must never reach: a
+root-owned folder, a root-only property list, another user's 0600 domain. Root runs one prefs
+command per round over the user's domain while the swapper runs. After every round:
+
+- nothing was created, changed or removed outside the user's tree (the root-owned folder and file,
+  the other user's folder: names, owners, modes and bytes as they were);
+- no byte of a file the user cannot read reached the user's tree (a marker string);
+- a write prefs acknowledged (exit 0) is in the user's real domain file.
+
+Usage: race.py --prefs BIN --swap BIN [--rounds N] [--only NAME[,NAME…]] [--keep]
+Exit status: 0 every round of every scenario held; 1 a round broke a rule (each one is printed).
+"""
+
+import argparse
+import os
+import plistlib
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+NOBODY = (65534, 65534)
+OTHER = (1, 1)  # daemon: another user, whose 0600 domain nobody must never read
+SECRET = b"SECRET-ROOT-ONLY-4242"
+OTHERS = b"OTHER-USERS-DOMAIN-4343"
+DOMAIN = "com.exmo.equizmo"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLE = os.path.join(REPO, "Legacy", "Samples", DOMAIN + ".plist")
+PLAN = os.path.join(REPO, "Legacy", "Samples", "equizmo-plan.json")
+
+
+def own(path, who, mode):
+    os.lchown(path, *who)
+    if not os.path.islink(path):
+        os.chmod(path, mode)
+
+
+def snapshot(root):
+    """Every entry under `root` (not following links): name, type, owner, mode, bytes."""
+    state = {}
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            content = None
+            if stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as f:
+                    content = f.read()
+            elif stat.S_ISLNK(info.st_mode):
+                content = os.readlink(path).encode()
+            state[os.path.relpath(path, root)] = (
+                stat.S_IFMT(info.st_mode), info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode),
+                content)
+    return state
+
+
+def leaked(root, markers):
+    """Files under `root` (not following links) holding one of `markers`."""
+    found = []
+    for folder, _, files in os.walk(root, followlinks=False):
+        for name in files:
+            path = os.path.join(folder, name)
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            found += [(path, m.decode()) for m in markers if m in data]
+    return found
+
+
+class World:
+    """The folders of one scenario: the user's home, a root-owned folder, a root-only file,
+    another user's domain."""
+
+    def __init__(self, base, layout):
+        self.base = base
+        self.home = os.path.join(base, "home")
+        self.victim = os.path.join(base, "victim")
+        self.secret = os.path.join(base, "secret.plist")
+        self.other = os.path.join(base, "other")
+        os.chmod(base, 0o755)
+        os.mkdir(self.victim)
+        with open(os.path.join(self.victim, "keep"), "wb") as f:
+            f.write(b"root's own file\n")
+        os.chmod(os.path.join(self.victim, "keep"), 0o644)
+        with open(self.secret, "wb") as f:
+            plistlib.dump({"PREFS_SOUND_ENABLED": True, "secret": SECRET.decode()}, f)
+        os.chmod(self.secret, 0o600)
+        os.makedirs(os.path.join(self.other, ".config"))
+        other_domain = os.path.join(self.other, ".config", DOMAIN + ".plist")
+        with open(other_domain, "wb") as f:
+            plistlib.dump({"PREFS_SOUND_ENABLED": False, "mine": OTHERS.decode()}, f)
+        own(self.other, OTHER, 0o700)
+        own(os.path.join(self.other, ".config"), OTHER, 0o700)
+        own(other_domain, OTHER, 0o600)
+        os.mkdir(self.home)
+        own(self.home, NOBODY, 0o755)
+        if layout == "gnustep":
+            self.folder = os.path.join(self.home, "GNUstep", "Defaults")
+            os.makedirs(os.path.join(self.folder, ".lck"))
+            for path in (os.path.join(self.home, "GNUstep"), self.folder,
+                         os.path.join(self.folder, ".lck")):
+                own(path, NOBODY, 0o755)
+            self.config = os.path.join(base, "GNUstep.conf")
+            with open(self.config, "w") as f:
+                f.write("GNUSTEP_USER_DEFAULTS_DIR=%s\n" % self.folder)
+        else:
+            self.folder = os.path.join(self.home, ".config")
+            os.mkdir(self.folder)
+            own(self.folder, NOBODY, 0o700)
+        self.domain = os.path.join(self.folder, DOMAIN + ".plist")
+        self.folder_inode = os.lstat(self.folder).st_ino
+        self.reset()
+        self.outside = self.outside_state()
+
+    def reset(self):
+        """The user's domain as the legacy app left it."""
+        with open(SAMPLE, "rb") as f:
+            data = f.read()
+        path = self.real(self.domain)
+        tmp = path + ".reset"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        own(tmp, NOBODY, 0o600)
+        os.rename(tmp, path)
+
+    def real(self, path):
+        """`path`, with its folder taken by inode: the real one, whichever name it has now."""
+        parent = os.path.dirname(path)
+        for name in os.listdir(os.path.dirname(parent)):
+            candidate = os.path.join(os.path.dirname(parent), name)
+            info = os.lstat(candidate)
+            if stat.S_ISDIR(info.st_mode) and info.st_ino == self.folder_inode:
+                return os.path.join(candidate, os.path.basename(path))
+        return path
+
+    def outside_state(self):
+        return {
+            "victim": snapshot(self.victim),
+            "other": snapshot(self.other),
+            "secret": open(self.secret, "rb").read(),
+            "base": sorted(os.listdir(self.base)),
+        }
+
+
+def plan_values():
+    """What the in-place migration must leave (python's own reading of the migrated file is
+    compared with these keys only)."""
+    return {"sound.enabled": True, "ranking.size": 12}
+
+
+SCENARIOS = {}
+
+
+def scenario(name, layout, swap, command, check):
+    SCENARIOS[name] = (layout, swap, command, check)
+
+
+def candidates(world):
+    """The user's domain file: at its name, or, while the file is swapped, at the link's."""
+    path = world.real(world.domain)
+    paths = [path, os.path.join(os.path.dirname(path), ".evil")]
+    return [p for p in paths if os.path.lexists(p) and stat.S_ISREG(os.lstat(p).st_mode)]
+
+
+def holds(world, test):
+    for path in candidates(world):
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            if test(data):
+                return True
+        except Exception:
+            continue
+    return False
+
+
+def migrated(world, result):
+    return holds(world, lambda d: all(
+        plistlib.loads(d).get(k) == v for k, v in plan_values().items()))
+
+
+def written(world, result):
+    return holds(world, lambda d: plistlib.loads(d).get("raced") == "yes")
+
+
+def converted(world, result):
+    return holds(world, lambda d: d.startswith(b"<?xml"))
+
+
+def restore(entry, link, target):
+    """The pair as the round began: the real entry at its name, the link at `link`."""
+    def is_link(p):
+        return os.path.lexists(p) and stat.S_ISLNK(os.lstat(p).st_mode)
+    if is_link(entry) and os.path.lexists(link) and not is_link(link):
+        parked = link + ".parked"
+        os.rename(entry, parked)
+        os.rename(link, entry)
+        os.rename(parked, link)
+    if not is_link(link):
+        # prefs replaced the link by renaming a file over it: the link is made again.
+        if os.path.isdir(link) and not os.path.islink(link):
+            raise SystemExit("race.py: %s became a folder" % link)
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(target, link)
+        os.lchown(link, *NOBODY)
+
+
+migrate = ["migrate", "--plan", PLAN, "--in-place", "{domain}"]
+write_path = ["write", "{domain}", "raced", "-string", "yes"]
+write_name = ["write", DOMAIN, "raced", "-string", "yes"]
+defaults_write = ["defaults", "write", DOMAIN, "raced", "-string", "yes"]
+plutil_convert = ["plutil", "-convert", "xml1", "{domain}"]
+gnustep_write = ["--layout", "gnustep", "write", DOMAIN, "raced", "-string", "yes"]
+
+# The folder swapped for a link to a root-owned folder, or to another user's folder.
+for verb, command, check in [
+    ("migrate", migrate, migrated), ("write", write_path, written),
+    ("write-name", write_name, written), ("defaults", defaults_write, written),
+    ("plutil", plutil_convert, converted),
+]:
+    scenario("folder-to-root-" + verb, "xdg", ("{folder}", "victim"), command, check)
+scenario("folder-to-other-migrate", "xdg", ("{folder}", "other"), migrate, migrated)
+# The domain file swapped for a link to a root-only property list.
+for verb, command, check in [
+    ("migrate", migrate, migrated), ("write", write_path, written),
+    ("plutil", plutil_convert, converted),
+]:
+    scenario("file-to-secret-" + verb, "xdg", ("{domain}", "secret"), command, check)
+scenario("file-to-other-migrate", "xdg", ("{domain}", "other-domain"), migrate, migrated)
+# The lock swapped for a link to a root-owned file.
+scenario("lock-to-root-migrate", "xdg", ("{domain}.lock", "keep"), migrate, migrated)
+scenario("lock-to-root-write", "xdg", ("{domain}.lock", "keep"), write_path, written)
+# GNUstep's `.lck` and the GNUstep defaults folder swapped for links to a root-owned folder.
+scenario("lck-to-root-gnustep", "gnustep", ("{folder}/.lck", "victim"), gnustep_write, written)
+scenario("folder-to-root-gnustep", "gnustep", ("{folder}", "victim"), gnustep_write, written)
+
+
+def run_scenario(name, prefs, swap, rounds, keep):
+    layout, (entry, target), command, check = SCENARIOS[name]
+    base = tempfile.mkdtemp(prefix="prefs-race-")
+    world = World(base, layout)
+    entry = entry.format(folder=world.folder, domain=world.domain)
+    target = {
+        "victim": world.victim, "other": os.path.join(world.other, ".config"),
+        "secret": world.secret, "keep": os.path.join(world.victim, "keep"),
+        "other-domain": os.path.join(world.other, ".config", DOMAIN + ".plist"),
+    }[target]
+    if entry.endswith(".lock"):
+        with open(entry, "wb"):
+            pass
+        own(entry, NOBODY, 0o600)
+    link = os.path.join(os.path.dirname(entry), ".evil")
+    os.symlink(target, link)
+    os.lchown(link, *NOBODY)
+    env = dict(os.environ)
+    env.pop("XDG_CONFIG_HOME", None)
+    env["HOME"] = world.home
+    if layout == "gnustep":
+        env["GNUSTEP_CONFIG_FILE"] = world.config
+    else:
+        env["XDG_CONFIG_HOME"] = world.folder
+    argv = [prefs] + [w.format(domain=world.domain) for w in command]
+    swapper = subprocess.Popen(
+        ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups",
+         swap, entry, link])
+    failures = []
+    acknowledged = refused = 0
+    started = time.monotonic()
+    try:
+        for n in range(rounds):
+            result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
+            os.kill(swapper.pid, signal.SIGSTOP)
+            try:
+                problems = []
+                now = world.outside_state()
+                if now != world.outside:
+                    changed = [k for k in now if now[k] != world.outside[k]]
+                    problems.append("outside the user's tree changed: %s" % changed)
+                for path, marker in leaked(world.home, [SECRET, OTHERS]):
+                    problems.append("%s holds %s" % (path, marker))
+                if result.returncode == 0:
+                    acknowledged += 1
+                    if not check(world, result):
+                        problems.append("exit 0, but the write is not in the user's domain")
+                else:
+                    refused += 1
+                if problems:
+                    failures.append((n, problems, result))
+                    print("%s round %d: exit %d\n  %s\n  stderr: %s" % (
+                        name, n, result.returncode, "\n  ".join(problems),
+                        result.stderr.decode(errors="replace").strip()[:400]), flush=True)
+                    # The first broken round ends the scenario (--keep keeps its world).
+                    break
+                restore(entry, link, target)
+                world.reset()
+            finally:
+                if not failures:
+                    os.kill(swapper.pid, signal.SIGCONT)
+    finally:
+        swapper.kill()
+        swapper.wait()
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    return failures, acknowledged, refused, time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prefs", required=True)
+    parser.add_argument("--swap", required=True)
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--keep", action="store_true", help="keep the first broken world")
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("race.py: run as root (the attack is a user racing root)")
+    names = [n for n in args.only.split(",") if n] or list(SCENARIOS)
+    broken = 0
+    for name in names:
+        failures, acknowledged, refused, seconds = run_scenario(
+            name, os.path.abspath(args.prefs), os.path.abspath(args.swap), args.rounds, args.keep)
+        print("%-28s %5d rounds  %5d written  %5d refused  %3d broken  %.0f s" % (
+            name, args.rounds, acknowledged, refused, len(failures), seconds), flush=True)
+        broken += len(failures)
+    sys.exit(1 if broken else 0)
+
+
+if __name__ == "__main__":
+    main()
