@@ -36,8 +36,10 @@ let package = Package(
   targets: [
     // Layer 1: bytes <-> PlistValue. Knows nothing of defaults, keys or files.
     .target(name: "PropertyList"),
+    // The system calls Swift cannot make through libc (per-thread credentials, openat2).
+    .target(name: "CSystemCalls"),
     // Layer 2: the NSUserDefaults-shaped store, its dialects and persistence.
-    .target(name: "LegacyDefaults", dependencies: ["PropertyList"]),
+    .target(name: "LegacyDefaults", dependencies: ["PropertyList", "CSystemCalls"]),
     // Layer 2's bridge to Foundation's `UserDefaults` (the storage for an app on Apple
     // platforms). Its own module so that nothing else links libFoundation on Linux: the rest
     // of the package needs only FoundationEssentials, and the command starts twice as fast.

@@ -28,6 +28,10 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   case cannotWrite(path: String, reason: String)
   /// The cross-process lock could not be taken.
   case cannotLock(path: String, reason: String)
+  /// Another process held the domain's lock (`lock`: prefs' `<file>.lock`, or GNUstep's
+  /// `.lck`) for the whole wait a write allows (`waited` seconds): nothing was written; try
+  /// again later.
+  case busy(path: String, lock: String, waited: Double)
   /// A value could not be encoded in the domain file's format.
   case cannotEncode(path: String, error: PlistError)
 
@@ -51,11 +55,20 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
       "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
     case .cannotLock(let path, let reason): "\(path): cannot write: \(reason)"
+    case .busy(let path, let lock, let waited):
+      "\(path): busy: another process held \(lock) for the \(Self.seconds(waited)) this "
+        + "write waits (nothing was written; try again later, or wait longer with --lock-timeout)"
     case .cannotEncode(let path, let error): "\(path): \(error)"
     }
   }
 
   public var errorDescription: String? { description }
+
+  /// `waited` as a person reads it: `10 s`, `0.5 s`.
+  private static func seconds(_ waited: Double) -> String {
+    let rounded = (waited * 10).rounded() / 10
+    return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+  }
 }
 
 /// A domain file that did not parse: found (its domain reads as empty) and, at the first write,

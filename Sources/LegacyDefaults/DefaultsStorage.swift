@@ -82,6 +82,12 @@ public struct DomainSnapshot: Sendable, Hashable {
   /// What tells this state of the domain from another without comparing values (nil: the
   /// medium cannot tell).
   package var version: DomainVersion?
+  /// The owner, group and mode of the file read (file storage only): a write that replaces it
+  /// keeps them.
+  package var ownership: FileAccess.Ownership?
+  /// Where the update that returned this snapshot copied the file before replacing it
+  /// (``DomainFile/Backup``).
+  package var backup: String?
 
   public init(
     values: PlistDictionary = PlistDictionary(), format: PlistFormat? = nil,

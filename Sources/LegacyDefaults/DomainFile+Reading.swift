@@ -106,15 +106,35 @@ extension DomainFile {
     }
   }
 
-  /// The file's bytes: a regular file, read (never mapped) up to the limit.
+  /// The file's bytes: a regular file, read (never mapped) up to the limit, in its held folder
+  /// as whom that folder is worked in (root reading a user's file reads it as the user: a link
+  /// there is followed with the user's rights only).
   package static func bytes(atPath path: String, limits: PlistLimits = .default)
     throws(DomainReadError)
     -> Data
   {
-    do {
-      return try FileAccess.readFile(path, limit: limits.maxInputBytes)
+    let url = URL(fileURLWithPath: path)
+    let held: HeldFolder
+    do throws(FileAccess.Failure) {
+      held = try HeldFolder.open(url.deletingLastPathComponent().path)
     } catch {
+      // No such folder: no such file, as the caller named it.
+      if case .missing = error { throw .file(.missing(path: path)) }
       throw .file(error)
+    }
+    let read = Result { () throws(DefaultsError) in
+      try held.acting { () throws(DefaultsError) in
+        Result { () throws(FileAccess.Failure) in
+          try held.openForReading(
+            url.lastPathComponent, limit: limits.maxInputBytes, followingLink: true
+          ).readAll()
+        }
+      }
+    }
+    switch read {
+    case .success(.success(let data)): return data
+    case .success(.failure(let failure)): throw .file(failure.named(path))
+    case .failure(let error): throw .domain(error)
     }
   }
 

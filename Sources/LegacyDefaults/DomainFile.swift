@@ -42,6 +42,10 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   package let limits: PlistLimits
   /// When the cross-process lock is taken (the in-process one always is).
   package var locking = Locking.always
+  /// How long a write waits for the domain's locks (prefs' `flock`, GNUstep's `.lck`) before it
+  /// gives up with ``DefaultsError/busy(path:lock:waited:)``; nil: as long as it takes (GNUstep's
+  /// lock: its own 66 s).
+  package var lockTimeout: Double?
 
   package enum Locking: Sendable {
     /// Always, creating `<file>.lock` when it is not there and leaving it once this wrote: a
@@ -64,13 +68,18 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     // Worked out once: URL's path accessors are slow enough to show in a 10,000-file batch.
     path = url.path
     folder = url.deletingLastPathComponent().path
+    name = url.lastPathComponent
     lockKey = url.standardizedFileURL.path
+    lockName = FileAccess.sibling(of: name, adding: 5) + ".lock"
   }
 
   package let path: String
-  /// The folder the file is in.
+  /// The folder the file is in, as named.
   let folder: String
-  var lockPath: String { path + ".lock" }
+  /// The file's name in its folder.
+  package let name: String
+  /// The lock file's name in the folder: `<name>.lock`.
+  let lockName: String
   /// The in-process lock's name: one per file, however the path was spelled.
   private let lockKey: String
 
@@ -85,9 +94,29 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         try DomainLocator.validate(file)
       })
     else { return nil }
-    return DomainFile(
+    var storage = DomainFile(
       url: url.deletingLastPathComponent().appendingPathComponent(file + ".plist"),
       newFileFormat: newFileFormat, limits: limits)
+    storage.lockTimeout = lockTimeout
+    return storage
+  }
+
+  // MARK: - The folder
+
+  /// The file's folder, held (see ``HeldFolder``); nil when it does not exist and `creating` is
+  /// off.
+  package func holdFolder(creating: Bool) throws(DefaultsError) -> HeldFolder? {
+    do {
+      return try HeldFolder.open(folder, creating: creating)
+    } catch {
+      switch error {
+      case .missing where !creating: return nil
+      default:
+        throw creating
+          ? .cannotWrite(path: path, reason: "its folder: \(error.description)")
+          : .cannotRead(path: path, reason: "its folder: \(error.description)")
+      }
+    }
   }
 
   // MARK: - Reading
@@ -96,8 +125,20 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// input limit): empty, with ``DomainSnapshot/unreadable`` saying why. The snapshot keeps the
   /// file's bytes (``DomainSnapshot/bytes``: a migration's backup copies them).
   package func read() throws(DefaultsError) -> DomainSnapshot {
-    try refuseSymbolicLink()
-    return try snapshot(of: try contents(keepingBytes: true))
+    try read(keepingBytes: true)
+  }
+
+  /// The domain for a store: as ``read()``, without the file's bytes, and a large binary
+  /// file never whole in memory (see ``windowedFrom``).
+  package func load() throws(DefaultsError) -> DomainSnapshot {
+    try read(keepingBytes: false)
+  }
+
+  private func read(keepingBytes: Bool) throws(DefaultsError) -> DomainSnapshot {
+    guard let held = try holdFolder(creating: false) else { return try snapshot(of: .success(nil)) }
+    return try held.acting { () throws(DefaultsError) in
+      try snapshot(of: try contents(in: held, keepingBytes: keepingBytes))
+    }
   }
 
   /// The binary files of this size and more that a store reads (``load()``,
@@ -108,13 +149,13 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// What the file holds, as read for a snapshot.
   private enum Contents {
     /// The whole file.
-    case bytes(Data)
+    case bytes(Data, FileAccess.Ownership)
     /// A large binary file, open, and the digest of its bytes: parsed from the file.
     case windowed(FileAccess.OpenFile, ContentDigest)
 
     var version: DomainVersion {
       switch self {
-      case .bytes(let data): .contents(ContentDigest(data))
+      case .bytes(let data, _): .contents(ContentDigest(data))
       case .windowed(_, let digest): .contents(digest)
       }
     }
@@ -122,19 +163,20 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
 
   /// What the file holds, nil when there is no file, or the failure to read it (larger than
   /// the limit: the file is unreadable, not the read). `keepingBytes` false: a binary file of
-  /// ``windowedFrom`` bytes and more is digested and left open, not read whole.
-  private func contents(keepingBytes: Bool) throws(DefaultsError) -> Result<
+  /// ``windowedFrom`` bytes and more is digested and left open, not read whole. Run as whom
+  /// the folder is worked in.
+  private func contents(in held: HeldFolder, keepingBytes: Bool) throws(DefaultsError) -> Result<
     Contents?, FileAccess.Failure
   > {
     do {
-      let file = try FileAccess.openForReading(path, limit: limits.maxInputBytes)
+      let file = try held.openForReading(name, limit: limits.maxInputBytes)
       if !keepingBytes, file.size >= Self.windowedFrom,
         file.starts(with: PropertyList.binaryMagic), let digest = try file.digest()
       {
         return .success(.windowed(file, digest))
       }
       // A smaller file, or one changing in place while digested: read whole.
-      return .success(.bytes(try file.readAll()))
+      return .success(.bytes(try file.readAll(), file.ownership))
     } catch {
       switch error {
       case .missing: return .success(nil)
@@ -159,7 +201,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     }
     let parsed: Result<PlistDocument, PlistError>
     switch contents {
-    case .bytes(let data):
+    case .bytes(let data, _):
       parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
     case .windowed(let file, _):
       do {
@@ -169,21 +211,25 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
           // Cut while read (a writer writing in place): read whole now, and judged as a
           // whole read is, unreadable if it does not parse.
           let data = try file.readAll()
-          contents = .bytes(data)
+          contents = .bytes(data, file.ownership)
           parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
         }
       } catch {
         throw .cannotRead(path: path, reason: error.reason)
       }
     }
-    let document: PlistDocument
+    var snapshot: DomainSnapshot
     switch parsed {
-    case .success(let parsed): document = parsed
-    case .failure(let error): return unreadable(error.description)
+    case .success(let document):
+      let values = try Self.domain(of: document, path: path)
+      snapshot = DomainSnapshot(values: values, format: document.format)
+    case .failure(let error):
+      snapshot = unreadable(error.description)
     }
-    let values = try Self.domain(of: document, path: path)
-    var snapshot = DomainSnapshot(values: values, format: document.format)
-    if case .bytes(let data) = contents { snapshot.bytes = data }
+    if case .bytes(let data, let ownership) = contents {
+      snapshot.bytes = data
+      snapshot.ownership = ownership
+    }
     snapshot.version = contents.version
     return snapshot
   }
@@ -201,8 +247,12 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let read = try exclusion.withLock {
       () throws(DefaultsError) -> (Result<Contents?, FileAccess.Failure>, DomainVersion?)? in
       guard case .read(let known) = decide() else { return nil }
-      try refuseSymbolicLink()
-      return (try contents(keepingBytes: false), known)
+      guard let held = try holdFolder(creating: false) else { return (.success(nil), known) }
+      return (
+        try held.acting { () throws(DefaultsError) in
+          try contents(in: held, keepingBytes: false)
+        }, known
+      )
     }
     guard let (contents, known) = read else { return nil }
     if case .success(let found) = contents, known == found?.version ?? .absent {
@@ -275,25 +325,6 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     DomainSnapshot(unreadable: CorruptFileRecovery(path: path, movedTo: nil, reason: reason))
   }
 
-  /// The domain for a store: as ``read()``, without the file's bytes, and a large binary
-  /// file never whole in memory (see ``windowedFrom``).
-  package func load() throws(DefaultsError) -> DomainSnapshot {
-    try refuseSymbolicLink()
-    return try snapshot(of: try contents(keepingBytes: false))
-  }
-
-  /// A domain file that is a symbolic link is refused: writes replace the file by renaming
-  /// over it, which would silently turn the link into a plain file, and a link planted by
-  /// someone else could point the domain anywhere.
-  package func refuseSymbolicLink() throws(DefaultsError) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return }
-    if (info.st_mode & S_IFMT) == S_IFLNK {
-      throw .cannotRead(
-        path: path, reason: "it is a symbolic link (prefs replaces domain files, never links)")
-    }
-  }
-
   // MARK: - Changing
 
   package func update(
@@ -302,7 +333,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     try update(WriteOptions(), change)
   }
 
-  /// How one update writes (the store's: ``WriteOptions/init(format:durable:truncatingDates:always:createsFolder:)``'s
+  /// How one update writes (the store's: ``WriteOptions/init(format:durable:truncatingDates:always:createsFolder:backup:)``'s
   /// defaults).
   package struct WriteOptions: Sendable {
     /// The format to write (nil: the file's own, or ``DomainFile/newFileFormat`` for a new
@@ -320,16 +351,37 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     /// Create a missing folder (mode 0700), as a store does for the preferences folder; off,
     /// a missing folder is an error (an output path named by hand).
     package var createsFolder: Bool
+    /// Before a write replaces the file, copy what it held (see ``Backup``); nil: no copy.
+    package var backup: Backup?
 
     package init(
       format: PlistFormat? = nil, durable: Bool = true, truncatingDates: Bool = true,
-      always: Bool = false, createsFolder: Bool = true
+      always: Bool = false, createsFolder: Bool = true, backup: Backup? = nil
     ) {
       self.format = format
       self.durable = durable
       self.truncatingDates = truncatingDates
       self.always = always
       self.createsFolder = createsFolder
+      self.backup = backup
+    }
+  }
+
+  /// A copy of the file as it was, made under the domain's locks just before the write that
+  /// replaces it (a migration in place): `<name>.backup` (then `.backup-1`, `-2`, … when taken)
+  /// beside the file, worked in as the file's folder is, or in `folder`, a folder the
+  /// administrator named, with this process's own credentials. A backup there that already
+  /// holds exactly these bytes is the copy (a rerun after a failed write makes no second one).
+  /// The copy keeps the original's owner, group and mode.
+  package struct Backup: Sendable {
+    /// Where the copy goes (nil: beside the file).
+    package var folder: String?
+    /// Told where the copy is as soon as it is made (before the write, which may still fail).
+    package var made: @Sendable (String) -> Void
+
+    package init(folder: String?, made: @escaping @Sendable (String) -> Void = { _ in }) {
+      self.folder = folder
+      self.made = made
     }
   }
 
@@ -340,24 +392,25 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     _ options: WriteOptions,
     _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) -> DomainSnapshot {
-    try refuseSymbolicLink()
-    if !options.createsFolder {
-      guard FileAccess.isFolder(folder) else {
-        throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
-      }
+    guard let held = try holdFolder(creating: options.createsFolder) else {
+      throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
     }
-    let gnustep = try GNUstepLock.acquire(for: self)
-    defer { gnustep?.release() }
-    let exclusion = ExclusionTable.files.acquire(lockKey)
-    defer { ExclusionTable.files.release(lockKey) }
-    return try exclusion.withLock(outermost: { body throws(DefaultsError) in
-      try withFileLock(exclusion, body)
-    }) { () throws(DefaultsError) in
-      var snapshot = try read()
+    return try update(options, in: held, change)
+  }
+
+  /// ``update(_:_:)-(WriteOptions,_)`` in `held`, the file's folder, held already.
+  package func update(
+    _ options: WriteOptions, in held: HeldFolder,
+    _ change: (DomainSnapshot) throws(DefaultsError) -> DomainChanges
+  ) throws(DefaultsError) -> DomainSnapshot {
+    try underLocks(in: held) { (exclusion) throws(DefaultsError) in
+      var snapshot = try snapshot(of: try contents(in: held, keepingBytes: true))
       let generation = exclusion.generation
       var changes = try change(snapshot)
       // A nested update (from user code inside `change`) wrote meanwhile: merge onto it.
-      if exclusion.generation != generation { snapshot = try read() }
+      if exclusion.generation != generation {
+        snapshot = try self.snapshot(of: try contents(in: held, keepingBytes: true))
+      }
       let current = snapshot.format ?? newFileFormat
       let target =
         options.format ?? Self.format(for: changes.applied(to: snapshot.values), current: current)
@@ -372,52 +425,177 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         snapshot.bytes = nil
         return snapshot
       }
-      var recoveries: [CorruptFileRecovery] = []
-      if let unreadable = snapshot.unreadable {
-        recoveries.append(try moveAside(reason: unreadable.reason))
+      let data: Data
+      do throws(PlistError) {
+        data = try PropertyList.write(.dictionary(merged), as: target, xml: Self.xmlOptions)
+      } catch {
+        throw .cannotEncode(path: path, error: error)
       }
-      let written = try write(merged, format: target, durable: options.durable)
+      var recoveries: [CorruptFileRecovery] = []
+      var backup: String?
+      if let options = options.backup, let bytes = snapshot.bytes {
+        backup = try self.backup(bytes, of: snapshot, in: held, options)
+      }
+      if let unreadable = snapshot.unreadable {
+        recoveries.append(try moveAside(in: held, reason: unreadable.reason))
+      }
+      try write(data, in: held, ownership: snapshot.ownership, durable: options.durable)
       exclusion.bump()
       var result = DomainSnapshot(values: merged, format: target, recoveries: recoveries)
+      result.backup = backup
       // What the file holds now: a store skips the announcement of its own write by these.
-      result.version = .contents(ContentDigest(written))
+      result.version = .contents(ContentDigest(data))
       return result
     }
   }
 
-  /// Deletes the file under the domain's locks.
-  package func removeDomain() throws(DefaultsError) {
-    try refuseSymbolicLink()
-    let gnustep = try GNUstepLock.acquire(for: self)
-    defer { gnustep?.release() }
-    let exclusion = ExclusionTable.files.acquire(lockKey)
-    defer { ExclusionTable.files.release(lockKey) }
-    try exclusion.withLock(outermost: { body throws(DefaultsError) in
-      try withFileLock(exclusion, body)
-    }) { () throws(DefaultsError) in
-      if unlink(path) == 0 {
-        exclusion.bump()
-      } else if errno != ENOENT {
-        throw .cannotWrite(path: path, reason: FileAccess.errnoText(errno))
+  /// Replaces the file with exactly `data` under the domain's locks (an output a command
+  /// encoded: `convert -o`, `export`, `plutil -convert`), whatever the file held; a symbolic
+  /// link, a folder or anything else that is not a regular file there is refused, never
+  /// replaced. Keeps the owner, group and mode of the file it replaces.
+  package func replaceContents(with data: Data, durable: Bool = true, createsFolder: Bool = false)
+    throws(DefaultsError)
+  {
+    guard let held = try holdFolder(creating: createsFolder) else {
+      throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
+    }
+    try underLocks(in: held) { (exclusion) throws(DefaultsError) in
+      var ownership: FileAccess.Ownership?
+      do throws(FileAccess.Failure) {
+        if let info = try held.entry(name) {
+          guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileAccess.Failure.refused(
+              path: path,
+              reason: "it is \(FileAccess.kindName(info.st_mode & S_IFMT)) (prefs replaces "
+                + "files, never links)")
+          }
+          try held.checkOwned(info, name)
+          ownership = FileAccess.Ownership(
+            user: info.st_uid, group: info.st_gid, mode: info.st_mode)
+        }
+      } catch {
+        throw .cannotWrite(path: path, reason: error.reason)
       }
+      try write(data, in: held, ownership: ownership, durable: durable)
+      exclusion.bump()
     }
   }
 
-  private func moveAside(reason: String) throws(DefaultsError) -> CorruptFileRecovery {
-    let stamp = Self.utcStamp()
-    var target = path + ".corrupt-" + stamp
-    var attempt = 1
-    while FileManager.default.fileExists(atPath: target) {
-      target = path + ".corrupt-" + stamp + "-\(attempt)"
-      attempt += 1
+  /// Deletes the file under the domain's locks.
+  package func removeDomain() throws(DefaultsError) { _ = try removeFile() }
+
+  /// Deletes the file under the domain's locks: whether there was one.
+  package func removeFile() throws(DefaultsError) -> Bool {
+    guard let held = try holdFolder(creating: false) else { return false }
+    return try underLocks(in: held) { (exclusion) throws(DefaultsError) -> Bool in
+      if let code = held.remove(name) {
+        guard code.code == ENOENT else { throw .cannotWrite(path: path, reason: code.text) }
+        return false
+      }
+      exclusion.bump()
+      return true
     }
-    guard rename(path, target) == 0 else {
+  }
+
+  /// Runs `body` in `held` as whom the folder is worked in, holding the domain's locks in their
+  /// order (see the type's documentation).
+  private func underLocks<T>(
+    in held: HeldFolder, _ body: (ReentrantExclusion) throws(DefaultsError) -> T
+  ) throws(DefaultsError) -> T {
+    try held.acting { () throws(DefaultsError) -> T in
+      let gnustep = try GNUstepLock.acquire(for: self, in: held)
+      defer { gnustep?.release() }
+      let exclusion = ExclusionTable.files.acquire(lockKey)
+      defer { ExclusionTable.files.release(lockKey) }
+      return try exclusion.withLock(outermost: { body throws(DefaultsError) in
+        try withFileLock(in: held, exclusion, body)
+      }) { () throws(DefaultsError) in try body(exclusion) }
+    }
+  }
+
+  /// The copy of `bytes` (the file as read under the lock) that ``Backup`` describes; its path.
+  private func backup(
+    _ bytes: Data, of snapshot: DomainSnapshot, in held: HeldFolder, _ backup: Backup
+  ) throws(DefaultsError) -> String {
+    func copy(in folder: () throws(FileAccess.Failure) -> HeldFolder) throws(DefaultsError)
+      -> String
+    {
+      do throws(FileAccess.Failure) {
+        return try keepCopy(bytes, ownership: snapshot.ownership, in: try folder())
+      } catch {
+        throw .cannotWrite(path: path, reason: "the backup failed: \(error.description)")
+      }
+    }
+    let made: String
+    if let folder = backup.folder {
+      // A folder the administrator named: written with the process's own credentials.
+      made = try Credentials.asProcess { () throws(DefaultsError) in
+        try copy { () throws(FileAccess.Failure) in try HeldFolder.open(folder) }
+      }
+    } else {
+      made = try copy { held }
+    }
+    backup.made(made)
+    return made
+  }
+
+  /// `bytes` as `<name>.backup` (or the first `.backup-N` free) in `folder`, atomically, never
+  /// over another file; an existing backup that holds exactly `bytes` is the copy.
+  private func keepCopy(_ bytes: Data, ownership: FileAccess.Ownership?, in folder: HeldFolder)
+    throws(FileAccess.Failure) -> String
+  {
+    let owner = ownership ?? FileAccess.Ownership.newFile(in: folder)
+    for attempt in 0..<10_000 {
+      let suffix = attempt == 0 ? ".backup" : ".backup-\(attempt)"
+      let candidate = FileAccess.sibling(of: name, adding: suffix.utf8.count) + suffix
+      if try folder.entry(candidate) != nil {
+        // Already there: the copy, when it holds these bytes.
+        if Self.holds(bytes, candidate, in: folder) { return folder.path(of: candidate) }
+        continue
+      }
+      do {
+        try folder.replace(candidate, with: bytes, ownership: owner, replacing: false)
+        return folder.path(of: candidate)
+      } catch {
+        // Made meanwhile by another run: the next name.
+        if case .cannotCreate(_, let reason) = error, reason == FileAccess.errnoText(EEXIST) {
+          continue
+        }
+        throw error
+      }
+    }
+    throw .cannotCreate(path: folder.path(of: name + ".backup"), reason: "no free backup name")
+  }
+
+  /// Whether the file `name` in `folder` holds exactly `bytes` (one that cannot be read, or is
+  /// not a regular file, does not: the backup takes the next name, nothing is lost).
+  private static func holds(_ bytes: Data, _ name: String, in folder: HeldFolder) -> Bool {
+    do {
+      let file = try folder.openForReading(name, limit: bytes.count)
+      let data = try file.readAll()
+      return data == bytes
+    } catch {
+      return false
+    }
+  }
+
+  private func moveAside(in held: HeldFolder, reason: String) throws(DefaultsError)
+    -> CorruptFileRecovery
+  {
+    let stamp = Self.utcStamp()
+    for attempt in 0..<10_000 {
+      let suffix = ".corrupt-" + stamp + (attempt == 0 ? "" : "-\(attempt)")
+      let target = FileAccess.sibling(of: name, adding: suffix.utf8.count) + suffix
+      guard let code = held.rename(name, toNew: target) else {
+        return CorruptFileRecovery(path: path, movedTo: held.path(of: target), reason: reason)
+      }
+      if code.code == EEXIST { continue }
       throw .cannotWrite(
         path: path,
-        reason: "it does not parse (\(reason)) and could not be moved aside: "
-          + FileAccess.errnoText(errno))
+        reason: "it does not parse (\(reason)) and could not be moved aside: " + code.text)
     }
-    return CorruptFileRecovery(path: path, movedTo: target, reason: reason)
+    throw .cannotWrite(
+      path: path, reason: "it does not parse (\(reason)) and no name was free to move it aside")
   }
 
   static func utcStamp(_ date: Date = Date()) -> String {
@@ -429,90 +607,91 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       + parts.tm_min.zeroPadded(width: 2) + parts.tm_sec.zeroPadded(width: 2) + "Z"
   }
 
-  /// Creates the folder (mode 0700, owned as its parent folder's owner when that is not this
-  /// process's user) when it is missing.
-  func ensureFolder() throws(DefaultsError) {
-    do {
-      try FileAccess.createFolder(folder)
-    } catch {
-      guard case .cannotCreate(let failed, let reason) = error else {
-        throw .cannotWrite(path: path, reason: error.description)
-      }
-      throw .cannotWrite(path: path, reason: "cannot create the folder \(failed): \(reason)")
-    }
-  }
-
   /// Runs `body` holding an exclusive `flock` on `<file>.lock`, shared by every process that
   /// uses prefs on this domain.
   ///
-  /// The lock file is opened without following a link and without waiting (a FIFO planted
-  /// there is refused), and belongs to the domain file's owner (or, for a new domain, the
-  /// folder's). A lock file this call created is removed again, still locked, when the call
-  /// wrote nothing (it failed, or changed nothing): a command that fails leaves nothing behind;
-  /// and, for ``Locking/transient``, always.
-  /// Every locker therefore checks, once it holds the lock, that the path still names the
-  /// file it locked, and starts again when it does not.
+  /// The lock file is opened in the held folder without following a link and without waiting
+  /// (a FIFO planted there is refused), and judged on its descriptor as any file root reads
+  /// in a user's folder is. A lock file this call created is removed again, still locked, when
+  /// the call wrote nothing (it failed, or changed nothing): a command that fails leaves
+  /// nothing behind; and, for ``Locking/transient``, always. Every locker therefore checks,
+  /// once it holds the lock, that the name still names the file it locked, and starts again
+  /// when it does not. The wait ends at ``lockTimeout``.
   private func withFileLock<T>(
-    _ exclusion: ReentrantExclusion, _ body: () throws(DefaultsError) -> T
+    in held: HeldFolder, _ exclusion: ReentrantExclusion, _ body: () throws(DefaultsError) -> T
   ) throws(DefaultsError) -> T {
-    try ensureFolder()
+    let wait = LockWait(timeout: lockTimeout)
     while true {
       var created = false
-      var fd = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-      if fd < 0, errno == ENOENT {
+      var opened = held.open(lockName, flags: O_RDWR)
+      if case .failure(let code) = opened, code.code == ENOENT {
         if locking == .whenShared { return try body() }
-        fd = open(lockPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        if fd < 0, errno == EEXIST { continue }
-        created = fd >= 0
+        opened = held.open(lockName, flags: O_RDWR, create: true)
+        if case .failure(let code) = opened, code.code == EEXIST { continue }
+        if case .success = opened { created = true }
       }
-      guard fd >= 0 else {
+      let fd: Int32
+      switch opened {
+      case .success(let opened): fd = opened
+      case .failure(let code):
         throw .cannotLock(
-          path: path,
-          reason: "cannot open its lock file \(lockPath): \(FileAccess.errnoText(errno))")
+          path: path, reason: "cannot open its lock file \(held.path(of: lockName)): \(code.text)")
       }
       defer { close(fd) }
       var info = stat()
       guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-        if created { unlink(lockPath) }
+        if created { held.remove(lockName) }
         throw .cannotLock(
           path: path,
-          reason: "its lock file \(lockPath) is "
+          reason: "its lock file \(held.path(of: lockName)) is "
             + FileAccess.kindName(info.st_mode & S_IFMT) + ", not a regular file")
       }
+      do {
+        try held.checkOwned(info, lockName)
+      } catch {
+        throw .cannotLock(path: path, reason: "its lock file: \(error.reason)")
+      }
       if created {
-        let owner = FileAccess.Ownership.of(path) ?? .newFile(in: folder)
-        let code = FileAccess.Ownership(user: owner.user, group: owner.group, mode: 0o600)
-          .apply(to: fd)
+        let owner = FileAccess.Ownership.newFile(in: held, mode: 0o600)
+        let code = owner.apply(to: fd)
         if code != 0 {
-          unlink(lockPath)
+          held.remove(lockName)
           throw .cannotLock(
             path: path,
-            reason: "cannot give its lock file \(lockPath) its owner: \(FileAccess.errnoText(code))"
-          )
+            reason: "cannot give its lock file \(held.path(of: lockName)) its owner: "
+              + FileAccess.errnoText(code))
         }
       }
-      while flock(fd, LOCK_EX) != 0 {
-        if errno != EINTR {
-          if created { unlink(lockPath) }
+      do {
+        try wait.lock(fd)
+      } catch {
+        if created { held.remove(lockName) }
+        switch error {
+        case .busy(let waited):
+          throw .busy(path: path, lock: held.path(of: lockName), waited: waited)
+        case .failed(let code):
           throw .cannotLock(
-            path: path, reason: "cannot lock \(lockPath): \(FileAccess.errnoText(errno))")
+            path: path, reason: "cannot lock \(held.path(of: lockName)): \(code.text)")
         }
       }
       defer { flock(fd, LOCK_UN) }
       // A locker that created the file and wrote nothing removed it while this one waited:
       // what this holds is no longer the domain's lock.
-      var current = stat()
-      guard stat(lockPath, &current) == 0, current.st_ino == info.st_ino,
-        current.st_dev == info.st_dev
-      else { continue }
+      let now: stat?
+      do {
+        now = try held.entry(lockName)
+      } catch {
+        throw .cannotLock(path: path, reason: "its lock file: \(error.reason)")
+      }
+      guard let now, now.st_ino == info.st_ino, now.st_dev == info.st_dev else { continue }
       guard created else { return try body() }
       let generation = exclusion.generation
       do {
         let result = try body()
-        if locking == .transient || exclusion.generation == generation { unlink(lockPath) }
+        if locking == .transient || exclusion.generation == generation { held.remove(lockName) }
         return result
       } catch {
-        unlink(lockPath)
+        held.remove(lockName)
         throw error
       }
     }
@@ -527,21 +706,21 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// listed then and still there while this domain's lock is held is a leftover (a live
   /// writer's temporary file exists only while it holds the lock); one left by a writer killed
   /// after the listing is removed by a later process.
-  func removeLeftoverTemporaryFiles() {
-    let prefix = "." + url.lastPathComponent + ".tmp-"
+  func removeLeftoverTemporaryFiles(in held: HeldFolder) {
+    let prefix = HeldFolder.temporaryPrefix(for: name)
     let mine = Self.temporaryNames.withLock { cache -> [String] in
-      if cache[folder] == nil {
+      if cache[held.path] == nil {
         // A folder that cannot be listed leaves leftovers for a later write: nothing is lost.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        cache[folder] = Set(names.filter { $0.hasPrefix(".") && $0.contains(".tmp-") })
+        let names = held.names() ?? []
+        cache[held.path] = Set(names.filter { $0.hasPrefix(".") && $0.contains(".tmp-") })
       }
-      let found = cache[folder, default: []].filter {
-        $0.hasPrefix(prefix) && $0.count == prefix.count + 6
+      let found = cache[held.path, default: []].filter {
+        $0.hasPrefix(prefix) && $0.utf8.count == prefix.utf8.count + 6
       }
-      cache[folder]?.subtract(found)
+      cache[held.path]?.subtract(found)
       return Array(found)
     }
-    for name in mine { unlink(folder + "/" + name) }
+    for name in mine { held.remove(name) }
   }
 
   /// Per folder, the temporary-looking names its one listing found and no write removed yet.
@@ -550,31 +729,26 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// How a domain file's XML is written (and a dry run checks it): text as CoreFoundation
   /// writes it, dates never truncated by the writer (``WriteOptions/truncatingDates`` decides
   /// before).
-  package static let xmlOptions = XMLWriteOptions(truncatingDates: false, lenient: true)
-
-  /// Replaces the file with `values` in `format`, atomically; returns the bytes written.
   ///
   /// XML is written as CoreFoundation writes a domain file, text included: a control
   /// character that a file (or an app) holds is written as it is, as CoreFoundation writes
   /// and reads it, never a reason to refuse to rewrite the domain (as is a leading U+FEFF,
   /// which CoreFoundation's reader and prefs' then drop). Dates are not truncated here:
   /// ``WriteOptions/truncatingDates`` decided before.
-  private func write(_ values: PlistDictionary, format: PlistFormat, durable: Bool)
-    throws(DefaultsError) -> Data
-  {
-    removeLeftoverTemporaryFiles()
-    let data: Data
+  package static let xmlOptions = XMLWriteOptions(truncatingDates: false, lenient: true)
+
+  /// Replaces the file with `data`, atomically, keeping `ownership` (the replaced file's; a new
+  /// file's as ``FileAccess/Ownership/newFile(in:mode:)`` says).
+  private func write(
+    _ data: Data, in held: HeldFolder, ownership: FileAccess.Ownership?, durable: Bool
+  ) throws(DefaultsError) {
+    removeLeftoverTemporaryFiles(in: held)
     do {
-      data = try PropertyList.write(.dictionary(values), as: format, xml: Self.xmlOptions)
-    } catch {
-      throw .cannotEncode(path: path, error: error)
-    }
-    do {
-      try FileAccess.atomicWrite(data, to: path, durable: durable)
+      try held.replace(
+        name, with: data, ownership: ownership ?? .newFile(in: held), durable: durable)
     } catch {
       throw .cannotWrite(path: path, reason: error.description)
     }
-    return data
   }
 
   /// The format to write `values` in, given the file's current format: the file's own, except
@@ -606,6 +780,46 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     case .dictionary(let d): return .dictionary(d.mapValues { storable($0, in: format) })
     default: return value
     }
+  }
+}
+
+/// A wait for a lock that ends at a deadline.
+struct LockWait {
+  /// Seconds; nil: no deadline.
+  var timeout: Double?
+
+  enum Failure: Error {
+    /// Not had in `waited` seconds.
+    case busy(waited: Double)
+    case failed(Errno)
+  }
+
+  /// An exclusive `flock` on `fd`: waited for without end, or polled (1 ms, doubling to 50 ms)
+  /// until the deadline.
+  func lock(_ fd: Int32) throws(Failure) {
+    guard let timeout else {
+      while flock(fd, LOCK_EX) != 0 {
+        if errno != EINTR { throw .failed(Errno(errno)) }
+      }
+      return
+    }
+    let start = ContinuousClock.now
+    var pause: UInt32 = 1_000
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else { throw .failed(Errno(errno)) }
+      let waited = start.duration(to: .now).seconds
+      if waited >= timeout { throw .busy(waited: waited) }
+      usleep(min(pause, UInt32(max(1, (timeout - waited) * 1e6))))
+      pause = min(pause * 2, 50_000)
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }
 

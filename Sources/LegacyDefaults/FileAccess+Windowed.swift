@@ -101,12 +101,15 @@ extension FileAccess {
     package let fd: Int32
     /// The size `fstat` gave when it was opened.
     package let size: Int
+    /// Its owner, group and mode, from `fstat` when it was opened.
+    package let ownership: Ownership
     private let limit: Int
 
-    fileprivate init(path: String, fd: Int32, size: Int, limit: Int) {
+    init(path: String, fd: Int32, info: stat, limit: Int) {
       self.path = path
       self.fd = fd
-      self.size = size
+      self.size = Int(info.st_size)
+      self.ownership = Ownership(user: info.st_uid, group: info.st_gid, mode: info.st_mode)
       self.limit = limit
     }
 
@@ -170,7 +173,7 @@ extension FileAccess {
 
   /// `path` open for reading, refused as ``readFile(_:limit:)`` refuses it.
   package static func openForReading(_ path: String, limit: Int) throws(Failure) -> OpenFile {
-    let (fd, size) = try openRegularFile(path, limit: limit)
-    return OpenFile(path: path, fd: fd, size: size, limit: limit)
+    let (fd, info) = try openRegularFile(path, limit: limit)
+    return OpenFile(path: path, fd: fd, info: info, limit: limit)
   }
 }

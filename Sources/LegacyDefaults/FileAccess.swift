@@ -12,9 +12,8 @@
   import Darwin
 #endif
 
-/// Reading files with a size cap and precise errors, and replacing files atomically
-/// (temporary file created exclusively in the same folder, flushed, renamed over the target,
-/// folder flushed).
+/// Reading files with a size cap and precise errors. (Files are written in a held folder:
+/// ``HeldFolder/replace(_:with:ownership:durable:replacing:)``.)
 package enum FileAccess {
   package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing at the path.
@@ -29,6 +28,24 @@ package enum FileAccess {
     case tooLarge(path: String, size: Int, limit: Int)
     case io(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
+    /// Refused for what it is, whatever this process may do: a symbolic link where a file or
+    /// folder must be, a link a user could have planted on the way, a user's folder holding
+    /// a file that is not the user's.
+    case refused(path: String, reason: String)
+
+    /// The same failure of the file as the caller named it (`path`).
+    package func named(_ path: String) -> Failure {
+      switch self {
+      case .missing: .missing(path: path)
+      case .denied: .denied(path: path)
+      case .isFolder: .isFolder(path: path)
+      case .notRegular(_, let kind): .notRegular(path: path, kind: kind)
+      case .tooLarge(_, let size, let limit): .tooLarge(path: path, size: size, limit: limit)
+      case .io(_, let reason): .io(path: path, reason: reason)
+      case .cannotCreate(_, let reason): .cannotCreate(path: path, reason: reason)
+      case .refused(_, let reason): .refused(path: path, reason: reason)
+      }
+    }
 
     /// What went wrong, without the path (for messages that name the file themselves).
     package var reason: String {
@@ -41,6 +58,7 @@ package enum FileAccess {
       case .tooLarge(_, let size, let limit):
         "\(size) bytes is larger than the \(limit)-byte input limit"
       case .cannotCreate(_, let reason): "cannot create: \(reason)"
+      case .refused(_, let reason): "refused: \(reason)"
       }
     }
 
@@ -52,6 +70,7 @@ package enum FileAccess {
         "\(path): \(size) bytes is larger than the \(limit)-byte input limit"
       case .io(let path, let reason): "\(path): \(reason)"
       case .cannotCreate(let path, let reason): "\(path): cannot create: \(reason)"
+      case .refused(let path, let reason): "\(path): refused: \(reason)"
       }
     }
 
@@ -107,7 +126,7 @@ package enum FileAccess {
   /// file was expected opens at once) and checks, before a byte is read, that it is a regular
   /// file no larger than `limit`. Returns the descriptor (close-on-exec) and the file's size.
   static func openRegularFile(_ path: String, limit: Int) throws(Failure) -> (
-    fd: Int32, size: Int
+    fd: Int32, info: stat
   ) {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else {
@@ -136,7 +155,7 @@ package enum FileAccess {
       close(fd)
       throw .tooLarge(path: path, size: size, limit: limit)
     }
-    return (fd, size)
+    return (fd, info)
   }
 
   /// What a file that is not a regular file is, for messages.
@@ -258,19 +277,12 @@ package enum FileAccess {
       self.mode = mode & 0o777
     }
 
-    /// The owner, group and mode of the regular file at `path` (nil: none there).
-    package static func of(_ path: String) -> Ownership? {
-      var info = stat()
-      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-      return Ownership(user: info.st_uid, group: info.st_gid, mode: info.st_mode)
-    }
-
-    /// A new file's in `folder`: the folder's owner and group when the folder is not this
-    /// process's user's, else this process's; mode `mode`.
-    package static func newFile(in folder: String, mode: mode_t = 0o600) -> Ownership {
-      var info = stat()
-      if stat(folder, &info) == 0, info.st_uid != geteuid() {
-        return Ownership(user: info.st_uid, group: info.st_gid, mode: mode)
+    /// A new file's in the held folder `folder`: the folder's owner and group when the
+    /// folder is not the user's whom this thread works as, else this thread's; mode `mode`.
+    /// (Root working in a user's folder works as the user: the new file is the user's.)
+    package static func newFile(in folder: HeldFolder, mode: mode_t = 0o600) -> Ownership {
+      if folder.owner != geteuid() {
+        return Ownership(user: folder.owner, group: folder.group, mode: mode)
       }
       return Ownership(user: geteuid(), group: getegid(), mode: mode)
     }
@@ -293,85 +305,6 @@ package enum FileAccess {
       }
       if info.st_mode & 0o7777 != mode, fchmod(fd, mode) != 0 { return errno }
       return 0
-    }
-  }
-
-  /// Creates `path` as a folder (mode 0700), with any missing folders above it when
-  /// `intermediates`, each owned as ``Ownership/newFile(in:mode:)`` says for its parent (an
-  /// administrator creating a user's preferences folder creates it for that user).
-  package static func createFolder(_ path: String, intermediates: Bool = true) throws(Failure) {
-    var info = stat()
-    if stat(path, &info) == 0 {
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw .cannotCreate(path: path, reason: "it exists and is not a folder")
-      }
-      return
-    }
-    let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    if intermediates, parent != path, !parent.isEmpty { try createFolder(parent) }
-    guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-      throw .cannotCreate(path: path, reason: errnoText(errno))
-    }
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { throw .cannotCreate(path: path, reason: errnoText(errno)) }
-    defer { close(fd) }
-    let code = Ownership.newFile(in: parent, mode: 0o700).apply(to: fd)
-    if code != 0 { throw .cannotCreate(path: path, reason: errnoText(code)) }
-  }
-
-  /// Replaces `path` with `data` atomically: a temporary file created exclusively (by
-  /// `mkstemp`, so its name is not predictable) in the same folder, given the owner, group and
-  /// mode the file must have (`ownership`; by default those of the file it replaces, or for a
-  /// new file ``Ownership/newFile(in:mode:)``), written, flushed to disk, renamed over the
-  /// target, and the folder flushed. On any failure the temporary file is removed and the
-  /// target is untouched.
-  ///
-  /// With `durable: false` the flushes are left out: the replacement is still atomic for every
-  /// reader, but survives a crash only after a later ``flushFileSystem(containing:)`` (a batch
-  /// of many new files flushes once at the end instead of twice per file).
-  package static func atomicWrite(
-    _ data: Data, to path: String, durable: Bool = true, ownership: Ownership? = nil
-  ) throws(Failure) {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return -1 }
-      return mkstemp(base)
-    }
-    guard fd >= 0 else {
-      throw .cannotCreate(path: path, reason: errnoText(errno))
-    }
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    let temporary = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var failure: Failure?
-    let owner = ownership ?? Ownership.of(path) ?? Ownership.newFile(in: folder)
-    let owned = owner.apply(to: fd)
-    if owned != 0 {
-      failure = .cannotCreate(
-        path: path, reason: "giving the new file its owner and mode: \(errnoText(owned))")
-    } else {
-      let written = writeAll(data, to: fd)
-      if written != 0 {
-        failure = .io(path: path, reason: "writing the temporary file: \(errnoText(written))")
-      } else if durable, fsync(fd) != 0 {
-        failure = .io(path: path, reason: "flushing the temporary file: \(errnoText(errno))")
-      }
-    }
-    close(fd)
-    if failure == nil, rename(temporary, path) != 0 {
-      failure = .cannotCreate(path: path, reason: errnoText(errno))
-    }
-    if let failure {
-      unlink(temporary)
-      throw failure
-    }
-    guard durable else { return }
-    let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if dirfd >= 0 {
-      fsync(dirfd)
-      close(dirfd)
     }
   }
 

@@ -62,7 +62,7 @@ package final class GNUstepLock: @unchecked Sendable {
   /// How many holds the thread holding `turn` has (guarded by `turn`).
   private var depth = 0
   /// The lock directory this process made (guarded by `turn`).
-  private var taken: Entry?
+  private var taken: Taken?
 
   private init(folder: String) {
     self.folder = folder
@@ -87,30 +87,37 @@ package final class GNUstepLock: @unchecked Sendable {
     _ = Result { () throws(DefaultsError) in try locator.folder() }
   }
 
-  /// The lock of the GNUstep defaults folder holding `file`, taken; nil when `file` is in no
-  /// such folder. Give it back with ``release()`` on every path.
-  static func acquire(for file: DomainFile) throws(DefaultsError) -> GNUstepLock? {
+  /// The lock of the GNUstep defaults folder holding `file` (held as `held`), taken; nil when
+  /// `file` is in no such folder. Give it back with ``release()`` on every path. Every step
+  /// is made in the held folder (`mkdirat`, `unlinkat`; `.lck` held without following a link).
+  static func acquire(for file: DomainFile, in held: HeldFolder) throws(DefaultsError)
+    -> GNUstepLock?
+  {
     let folder = file.url.standardizedFileURL.deletingLastPathComponent().path
     var lock = folders.withLock { $0[folder] }
-    if lock == nil, FileAccess.isFolder(folder + "/.lck") {
+    if lock == nil,
+      case .success(let info?) = Result(catching: { () throws(FileAccess.Failure) in
+        try held.entry(".lck")
+      }), (info.st_mode & S_IFMT) == S_IFDIR
+    {
       // A GNUstep app has locked this folder before: it is GNUstep's defaults folder, however
       // the file was named (a path by hand, `DefaultsStore(url:)`).
       register(folder: URL(fileURLWithPath: folder))
       lock = folders.withLock { $0[folder] }
     }
     guard let lock else { return nil }
-    try lock.acquire(for: file)
+    try lock.acquire(for: file, in: held)
     return lock
   }
 
-  private func acquire(for file: DomainFile) throws(DefaultsError) {
+  private func acquire(for file: DomainFile, in held: HeldFolder) throws(DefaultsError) {
     turn.lock()
     if depth > 0 {
       depth += 1
       return
     }
     do {
-      taken = try take(for: file)
+      taken = try take(for: file, in: held)
     } catch {
       turn.unlock()
       throw error
@@ -123,30 +130,40 @@ package final class GNUstepLock: @unchecked Sendable {
     depth -= 1
     if depth == 0, let taken {
       // Left alone when another process broke it (a hold past 20 s) and made its own.
-      if Entry(at: path) == taken { rmdir(path) }
+      if Entry(in: taken.lck, Self.lockName) == taken.entry {
+        taken.lck.remove(Self.lockName, folder: true)
+      }
       self.taken = nil
     }
     turn.unlock()
   }
 
+  /// The lock directory's name in `.lck`.
+  static let lockName = ".GNUstepDefaults.lck"
+
   /// Makes the lock directory, waiting for another holder and breaking a stale lock as GNUstep
-  /// does.
-  private func take(for file: DomainFile) throws(DefaultsError) -> Entry {
-    try file.ensureFolder()
-    try makeLockFolder(for: file)
+  /// does; gives up at the write's ``DomainFile/lockTimeout`` when it is sooner than
+  /// GNUstep's 66 s (``DefaultsError/busy(path:lock:waited:)``).
+  private func take(for file: DomainFile, in held: HeldFolder) throws(DefaultsError) -> Taken {
+    var lck = try lockFolder(for: file, in: held)
     let start = ContinuousClock.now
+    let limit = min(Self.giveUpAfter, file.lockTimeout ?? .infinity)
     var heldSince: Double?
     while true {
       // Every way round the loop counts: a lock that keeps vanishing and coming back too.
-      if start.duration(to: .now) > .seconds(Self.giveUpAfter) {
+      let waited = start.duration(to: .now).seconds
+      if waited > limit {
+        if limit < Self.giveUpAfter {
+          throw .busy(path: file.path, lock: path, waited: waited)
+        }
         let age = heldSince.map { " (dated \(Int(Date().timeIntervalSince1970 - $0)) s ago)" }
         throw .cannotLock(
           path: file.path,
           reason: "GNUstep's lock \(path) is held by another process\(age ?? "") and was not "
             + "released in \(Int(Self.giveUpAfter)) s")
       }
-      if mkdir(path, 0o755) == 0 {
-        if let made = Entry(at: path) { return made }
+      if mkdirat(lck.fd, Self.lockName, 0o755) == 0 {
+        if let made = Entry(in: lck, Self.lockName) { return Taken(lck: lck, entry: made) }
         continue  // broken the moment it was made: again
       }
       let code = errno
@@ -155,56 +172,67 @@ package final class GNUstepLock: @unchecked Sendable {
       case EINTR: continue
       case ENOENT:
         // `.lck` was removed meanwhile; GNUstep makes it again too.
-        try makeLockFolder(for: file)
+        lck = try lockFolder(for: file, in: held)
         continue
       default:
         throw .cannotLock(
           path: file.path,
           reason: "cannot make GNUstep's lock \(path): \(FileAccess.errnoText(code))")
       }
-      if let held = Entry(at: path) {
-        let age = Date().timeIntervalSince1970 - held.date
+      if let found = Entry(in: lck, Self.lockName) {
+        let age = Date().timeIntervalSince1970 - found.date
         if age > Self.staleAfter {
-          try breakStale(held, age: age, for: file)
+          try breakStale(found, in: lck, age: age, for: file)
           continue
         }
-        heldSince = held.date
+        heldSince = found.date
       }
-      usleep(Self.retryMicroseconds)
+      usleep(UInt32(min(Double(Self.retryMicroseconds), max(1, (limit - waited) * 1e6))))
     }
   }
 
-  /// `.lck` in the defaults folder, made (mode 0755) when missing.
-  private func makeLockFolder(for file: DomainFile) throws(DefaultsError) {
-    var info = stat()
-    if stat(lockFolder, &info) == 0 {
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+  /// The lock taken: `.lck`, held, and the lock directory made in it.
+  struct Taken {
+    var lck: HeldFolder
+    var entry: Entry
+  }
+
+  /// `.lck` in the defaults folder, made (mode 0755) when missing, and held; a `.lck` that is
+  /// a symbolic link or not a folder is refused.
+  private func lockFolder(for file: DomainFile, in held: HeldFolder) throws(DefaultsError)
+    -> HeldFolder
+  {
+    do {
+      return try held.makeFolder(".lck", mode: 0o755)
+    } catch {
+      switch error {
+      case .refused, .cannotCreate(_, "it is not a folder"):
         throw .cannotLock(
-          path: file.path, reason: "GNUstep's lock folder \(lockFolder) is not a folder")
+          path: file.path,
+          reason: "GNUstep's lock folder \(lockFolder) is not a folder (\(error.reason))")
+      default:
+        throw .cannotLock(
+          path: file.path,
+          reason: "cannot make GNUstep's lock folder \(lockFolder): \(error.reason)")
       }
-      return
-    }
-    if mkdir(lockFolder, 0o755) != 0, errno != EEXIST {
-      throw .cannotLock(
-        path: file.path,
-        reason: "cannot make GNUstep's lock folder \(lockFolder): \(FileAccess.errnoText(errno))")
     }
   }
 
   /// Removes a stale lock, checked again just before: one released and made again meanwhile
   /// is another holder's.
-  private func breakStale(_ held: Entry, age: Double, for file: DomainFile) throws(DefaultsError) {
-    guard Entry(at: path) == held else { return }
-    let removed = held.isFolder ? rmdir(path) : unlink(path)
-    if removed != 0, errno != ENOENT {
+  private func breakStale(_ found: Entry, in lck: HeldFolder, age: Double, for file: DomainFile)
+    throws(DefaultsError)
+  {
+    guard Entry(in: lck, Self.lockName) == found else { return }
+    if let code = lck.remove(Self.lockName, folder: found.isFolder), code.code != ENOENT {
       throw .cannotLock(
         path: file.path,
         reason: "cannot break GNUstep's stale lock \(path) (dated \(Int(age)) s ago): "
-          + FileAccess.errnoText(errno))
+          + code.text)
     }
   }
 
-  /// What is at the lock's path, not following a link: which one it is, and its date.
+  /// What is at a name of a held folder, not following a link: which one it is, and its date.
   struct Entry: Equatable {
     var device: UInt64
     var inode: UInt64
@@ -214,9 +242,12 @@ package final class GNUstepLock: @unchecked Sendable {
 
     var date: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
 
-    init?(at path: String) {
-      var info = stat()
-      guard lstat(path, &info) == 0 else { return nil }
+    init?(in folder: HeldFolder, _ name: String) {
+      guard
+        case .success(let info?) = Result(catching: { () throws(FileAccess.Failure) in
+          try folder.entry(name)
+        })
+      else { return nil }
       device = UInt64(info.st_dev)
       inode = UInt64(info.st_ino)
       #if canImport(Darwin)

@@ -22,6 +22,9 @@ public enum FileStatus: String, Sendable, Hashable, CaseIterable {
   case missing
   /// Writing failed (the previous output, if any, is intact).
   case failed
+  /// Another process held the domain's lock for the whole wait (`--lock-timeout`): nothing
+  /// was written; a later run migrates it.
+  case busy
 }
 
 /// The outcome of one file: where it went, how it ended, and every key's fate.
@@ -63,6 +66,9 @@ public struct MigrationRunner: Sendable {
   /// only when its `<file>.lock` is there, that is when a writer using prefs' lock has
   /// written it; a new output in a folder of the user's is written atomically, unlocked.
   package var outputIsLive: @Sendable (String) -> Bool = { _ in false }
+  /// How long a file's write waits for its domain's lock (nil: as long as it takes); a file
+  /// whose lock is not had in time is ``FileStatus/busy``.
+  public var lockTimeout: Double?
 
   public init(
     plan: MigrationPlan, format: PlistFormat = .binary, dryRun: Bool = false,
@@ -94,11 +100,45 @@ public struct MigrationRunner: Sendable {
     let target = outputPath(for: legacyPath, destination)
     var outcome = FileOutcome(
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
-    let legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
-    do {
-      // Read first without the lock: a file that cannot be migrated is reported untouched.
+    var legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
+    legacyFile.lockTimeout = lockTimeout
+    let step = LegacyDomainMigration(plan: plan)
+    do throws(DefaultsError) {
+      if case .inPlace(let backupFolder) = destination, !dryRun {
+        // Read, migrate, back up and replace as one step under the domain's lock, the file read
+        // once, there: an app's concurrent synchronize lands before (and is migrated) or after
+        // (and merges its own keys on top of the migrated file). A lock file this made is
+        // removed again unless the file is a live domain.
+        legacyFile.locking = outputIsLive(legacyPath) ? .always : .transient
+        let backedUp = Locked<String?>(nil)
+        let result = Locked(outcome)
+        do throws(DefaultsError) {
+          _ = try legacyFile.update(
+            DomainFile.WriteOptions(
+              format: format, truncatingDates: truncatingDates, createsFolder: false,
+              backup: DomainFile.Backup(folder: backupFolder) { path in
+                backedUp.withLock { $0 = path }
+              })
+          ) { (current) throws(DefaultsError) -> DomainChanges in
+            var fresh = FileOutcome(
+              path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
+              backup: nil)
+            defer { result.withLock { $0 = fresh } }
+            guard let values = step.run(current, at: legacyFile.location, into: .inPlace, &fresh)
+            else { return [:] }
+            return DomainChanges(replacing: current.values, with: values)
+          }
+        } catch {
+          outcome = result.withLock { $0 }
+          outcome.backup = backedUp.withLock { $0 }
+          throw error
+        }
+        outcome = result.withLock { $0 }
+        outcome.backup = backedUp.withLock { $0 }
+        return outcome
+      }
+      // Any other run reads the legacy file once, changing nothing.
       let snapshot = try legacyFile.read()
-      let step = LegacyDomainMigration(plan: plan)
       let into: LegacyDomainMigration.Destination =
         if case .inPlace = destination { .inPlace } else { .another(recorded: nil) }
       guard let values = step.run(snapshot, at: legacyFile.location, into: into, &outcome) else {
@@ -111,40 +151,22 @@ public struct MigrationRunner: Sendable {
         if existing.values == values, existing.format == format { outcome.status = .unchanged }
         return outcome
       }
-      if case .inPlace(let backupFolder) = destination {
-        // Read, migrate, back up and replace as one step under the domain's lock: an app's
-        // concurrent synchronize lands before (and is migrated) or after (and merges its own
-        // keys on top of the migrated file).
-        outcome = FileOutcome(
-          path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
-          backup: nil)
-        _ = try legacyFile.update(
-          DomainFile.WriteOptions(format: format, truncatingDates: truncatingDates)
+      var output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
+      output.locking = outputIsLive(target) ? .always : .whenShared
+      output.lockTimeout = lockTimeout
+      // The output folder is the administrator's: written with the process's own credentials.
+      try Credentials.asProcess { () throws(DefaultsError) in
+        _ = try output.update(
+          DomainFile.WriteOptions(
+            format: format, durable: durable, truncatingDates: truncatingDates,
+            createsFolder: false)
         ) { (current) throws(DefaultsError) -> DomainChanges in
-          guard let values = step.run(current, at: legacyFile.location, into: .inPlace, &outcome)
-          else { return [:] }
-          do {
-            outcome.backup = try backup(
-              legacyPath, data: current.bytes ?? Data(), into: backupFolder)
-          } catch {
-            throw .cannotWrite(path: legacyPath, reason: "the backup failed: \(error)")
+          if current.values == values, current.format == format {
+            outcome.status = .unchanged
+            return [:]
           }
           return DomainChanges(replacing: current.values, with: values)
         }
-        return outcome
-      }
-      var output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
-      output.locking = outputIsLive(target) ? .always : .whenShared
-      _ = try output.update(
-        DomainFile.WriteOptions(
-          format: format, durable: durable, truncatingDates: truncatingDates,
-          createsFolder: false)
-      ) { (current) throws(DefaultsError) -> DomainChanges in
-        if current.values == values, current.format == format {
-          outcome.status = .unchanged
-          return [:]
-        }
-        return DomainChanges(replacing: current.values, with: values)
       }
     } catch {
       outcome.status =
@@ -153,6 +175,7 @@ public struct MigrationRunner: Sendable {
         case .cannotRead(let path, _): path == legacyFile.path ? .missing : .failed
         case .notADictionary, .indistinctKeys: .malformed
         case .cannotEncode, .unsupportedValue, .emptyKey: .refused
+        case .busy: .busy
         default: .failed
         }
       outcome.message = error.description
@@ -170,25 +193,6 @@ public struct MigrationRunner: Sendable {
     } catch {
       throw .cannotEncode(path: path, error: error)
     }
-  }
-
-  /// Copies the original (the bytes just read) to the backup folder, atomically and flushed,
-  /// under a name that does not exist yet.
-  func backup(_ path: String, data: Data, into folder: String?) throws(FileAccess.Failure)
-    -> String
-  {
-    let url = URL(fileURLWithPath: path)
-    let directory = folder.map { URL(fileURLWithPath: $0) } ?? url.deletingLastPathComponent()
-    var target = directory.appendingPathComponent(url.lastPathComponent + ".backup").path
-    var attempt = 1
-    while FileManager.default.fileExists(atPath: target) {
-      target =
-        directory.appendingPathComponent(url.lastPathComponent + ".backup-\(attempt)").path
-      attempt += 1
-    }
-    // The copy belongs to whom the original does, with its mode.
-    try FileAccess.atomicWrite(data, to: target, ownership: FileAccess.Ownership.of(path))
-    return target
   }
 
   /// The files of a shard: those whose path hashes to `index` of `count` (a stable hash, so any

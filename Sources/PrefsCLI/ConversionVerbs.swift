@@ -81,8 +81,10 @@ enum Convert {
       console.out(output)
       return .ok
     }
-    guard !Run.resolver().isDomainFile(out) else { return nil }
-    try attempt { () throws(ToolError) in try OutputFile.write(output, to: out) }
+    let resolver = Run.resolver()
+    guard !resolver.isInPreferencesFolder(out) else { return nil }
+    try attempt { () throws(ToolError) in try OutputFile.write(output, to: out, resolver: resolver)
+    }
     return .ok
   }
 

@@ -19,7 +19,8 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   case cannotCreate = 73
   /// Reading or writing failed.
   case ioError = 74
-  /// Try again: another writer changed what this command changed (`edit`).
+  /// Try again: another writer changed what this command changed (`edit`), or held the
+  /// domain's lock for the whole wait (`--lock-timeout`).
   case temporaryFailure = 75
 }
 
@@ -31,8 +32,10 @@ extension ExitCode {
     format cannot hold); 66 an input that does not exist or cannot be read (the FILE of lint,
     convert, migrate, export and import, a plan, or a domain file that cannot be read);
     73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
-    74 I/O error. diff: 0 same, 1 different. edit: 1 when the editor fails (nothing changed),
-    75 when another writer changed a key you edited (its value kept, reported).
+    74 I/O error; 75 another process held the domain's lock for the whole wait
+    (--lock-timeout; migrate: any file busy). diff: 0 same, 1 different. edit: 1 when the
+    editor fails (nothing changed), 75 when another writer changed a key you edited (its
+    value kept, reported).
     """
 }
 
@@ -79,13 +82,15 @@ extension CommandFailure {
     case .cannotRead: self.init(.noInput, error.description)
     case .notADictionary, .indistinctKeys, .cannotEncode: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
+    case .busy: self.init(.temporaryFailure, error.description)
     }
   }
 
   /// A file failure.
   init(_ failure: FileAccess.Failure) {
     switch failure {
-    case .missing, .denied, .isFolder, .notRegular: self.init(.noInput, failure.description)
+    case .missing, .denied, .isFolder, .notRegular, .refused:
+      self.init(.noInput, failure.description)
     case .tooLarge: self.init(.dataError, failure.description)
     case .io: self.init(.ioError, failure.description)
     case .cannotCreate: self.init(.cannotCreate, failure.description)

@@ -43,7 +43,7 @@ enum Migrate {
     // An output in the preferences folder (or one a prefs writer has locked) is a live
     // domain: written under its lock. Elsewhere, no lock file is made.
     let resolver = Run.resolver()
-    runner.outputIsLive = { resolver.isDomainFile($0) }
+    runner.outputIsLive = { resolver.isInPreferencesFolder($0) }
     let progress = Progress(console: console, total: legacy.count)
     let outcomes = runner.runBatch(
       legacy, to: destination, jobs: jobs,

@@ -293,9 +293,10 @@ enum PlutilPersonality {
       return true
     }
     let target = targetPath(path, format: .xml, options: options)
-    guard !Run.resolver().isDomainFile(target) else { return false }
+    let resolver = Run.resolver()
+    guard !resolver.isInPreferencesFolder(target) else { return false }
     do {
-      try OutputFile.write(output, to: target)
+      try OutputFile.write(output, to: target, resolver: resolver)
     } catch {
       throw Failure(writeFailure(error, path: target))
     }
@@ -426,18 +427,15 @@ enum PlutilPersonality {
 
   /// The bytes of a file (`-`: standard input), or the failure in Foundation's words.
   static func read(_ path: String) throws(Failure) -> Data {
-    do {
-      if path == "-" {
-        return try FileAccess.readStandardInput(limit: PlistLimits.default.maxInputBytes)
-      }
-      guard !path.isEmpty else { throw Failure("Empty path specified") }
-      return try FileAccess.readFile(path, limit: PlistLimits.default.maxInputBytes)
-    } catch let failure as Failure {
-      throw failure
-    } catch let failure as FileAccess.Failure {
-      throw Failure("(\(foundationWords(failure)))")
+    guard !path.isEmpty else { throw Failure("Empty path specified") }
+    do throws(ToolError) {
+      // The one input path: a file is read in its held folder (as its owner, for root).
+      return try InputFile.bytes(path)
     } catch {
-      throw Failure("(\(error))")
+      if case .read(.file(let failure)) = error {
+        throw Failure("(\(foundationWords(failure)))")
+      }
+      throw Failure("(\(CommandFailure(error).message))")
     }
   }
 

@@ -71,11 +71,10 @@ package struct DomainEditor: Sendable {
   package func document() throws(ToolError) -> PlistDocument {
     switch domain.place {
     case .file(let path):
-      try requireFile(path)
       do {
         return try DomainFile.document(atPath: path)
       } catch {
-        throw .read(error)
+        throw missingOr(error)
       }
     case .storage:
       let snapshot = try inspect()
@@ -122,12 +121,11 @@ package struct DomainEditor: Sendable {
       guard let value = try document().value.dictionaryValue?[key] else { throw missingKey }
       return (value, [], nil)
     }
-    try requireFile(path)
     let lookup: KeyLookup
     do {
       lookup = try DomainFile.value(forKey: key, atPath: path)
     } catch {
-      throw .read(error)
+      throw missingOr(error)
     }
     switch lookup {
     // Only a binary file's key is decoded alone.
@@ -147,27 +145,38 @@ package struct DomainEditor: Sendable {
   }
 
   /// A domain given by path that is not there is a missing domain (1), not a missing file.
-  private func requireFile(_ path: String) throws(ToolError) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { throw resolver.missing(domain) }
+  private func missingOr(_ error: DomainReadError) -> ToolError {
+    if case .file(.missing) = error { return resolver.missing(domain) }
+    return .read(error)
   }
 
   // MARK: - Changing
 
-  /// Changes the domain through its one way in and out, after a read that refuses a file that
-  /// is not a domain without locking it. `change` sees the domain as it is under the lock; a
-  /// failure it throws writes nothing. Returns the files moved aside (to be said once).
+  /// Changes the domain through its one way in and out: the file is read once, under its lock
+  /// (a lock file this made beside a file that is not a domain is removed again). `change` sees
+  /// the domain as it is under the lock; a failure it throws writes nothing. Returns the files
+  /// moved aside (to be said once).
   ///
   /// A date with a fraction of a second is refused by XML and GNUstep text files (naming the
   /// key) unless `truncatingDates`, which writes it to the whole second.
+  ///
+  /// `existing`: the change needs the domain to exist (delete, rename): a missing domain is
+  /// ``ToolError/noSuchDomain(_:hint:)`` and a file that does not parse an error, found under
+  /// the lock; no folder is created.
   package func update(
-    truncatingDates: Bool = false,
+    truncatingDates: Bool = false, existing: Bool = false,
     _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
   ) throws(ToolError) -> [CorruptFileRecovery] {
-    _ = try inspect()
+    if existing, domain.file == nil { _ = try existingValues() }
     var failure: ToolError?
     func body(_ current: DomainSnapshot) -> DomainChanges {
-      do {
+      do throws(ToolError) {
+        if existing, domain.file != nil {
+          if let unreadable = current.unreadable {
+            throw .read(.malformed(path: domain.name, reason: unreadable.reason))
+          }
+          guard current.format != nil else { throw resolver.missing(domain) }
+        }
         return try change(current)
       } catch {
         failure = error
@@ -175,17 +184,34 @@ package struct DomainEditor: Sendable {
       }
     }
     let snapshot: DomainSnapshot
-    do {
-      if let file = domain.file {
-        snapshot = try file.update(
-          DomainFile.WriteOptions(
-            truncatingDates: truncatingDates, createsFolder: domain.inPreferencesFolder),
-          body)
-      } else {
-        snapshot = try domain.storage.update(body)
+    if let file = domain.file {
+      let options = DomainFile.WriteOptions(
+        truncatingDates: truncatingDates, createsFolder: !existing && domain.inPreferencesFolder)
+      let held: HeldFolder?
+      do {
+        held = try file.holdFolder(creating: options.createsFolder)
+      } catch {
+        throw .store(error)
       }
-    } catch {
-      throw .store(error)
+      guard let held else {
+        // No folder: no domain (for a change that needs one), or a folder named by hand.
+        if existing { throw resolver.missing(domain) }
+        throw .store(
+          .cannotWrite(
+            path: file.path,
+            reason: "the folder \(file.url.deletingLastPathComponent().path) does not exist"))
+      }
+      do {
+        snapshot = try file.update(options, in: held, body)
+      } catch {
+        throw .store(error)
+      }
+    } else {
+      do {
+        snapshot = try domain.storage.update(body)
+      } catch {
+        throw .store(error)
+      }
     }
     if let failure { throw failure }
     return snapshot.recoveries
@@ -203,13 +229,10 @@ package struct DomainEditor: Sendable {
     return try update(truncatingDates: truncatingDates) { _ in [key: value] }
   }
 
-  /// Removes one key, which must be there (checked first without the lock, so that a delete
-  /// of nothing touches nothing, then again under the lock).
+  /// Removes one key, which must be there (checked under the lock: a delete of nothing writes
+  /// nothing).
   package func remove(_ key: String) throws(ToolError) -> [CorruptFileRecovery] {
-    guard try existingValues()[key] != nil else {
-      throw .noSuchKey(key, domain: domain.name)
-    }
-    return try update { (current) throws(ToolError) -> DomainChanges in
+    try update(existing: true) { (current) throws(ToolError) -> DomainChanges in
       guard current.values[key] != nil else { throw .noSuchKey(key, domain: domain.name) }
       return [key: nil]
     }
@@ -217,29 +240,31 @@ package struct DomainEditor: Sendable {
 
   /// Removes the whole domain, whatever it holds (a corrupt file too).
   package func removeDomain() throws(ToolError) {
-    if case .file(let path) = domain.place {
-      try requireFile(path)
-    } else {
+    guard let file = domain.file else {
       _ = try existingValues()
+      do {
+        try domain.storage.removeDomain()
+      } catch {
+        throw .store(error)
+      }
+      return
     }
+    let removed: Bool
     do {
-      try domain.storage.removeDomain()
+      removed = try file.removeFile()
     } catch {
       throw .store(error)
     }
+    if !removed { throw resolver.missing(domain) }
   }
 
-  /// Renames a key, its value unchanged: `old` must exist and `new` must not (checked first
-  /// without the lock, so that a refused rename touches nothing, then again under it).
+  /// Renames a key, its value unchanged: `old` must exist and `new` must not (checked under
+  /// the lock: a refused rename writes nothing).
   package func rename(_ old: String, to new: String) throws(ToolError) -> [CorruptFileRecovery] {
-    func check(_ values: PlistDictionary) throws(ToolError) -> PlistValue {
-      guard let value = values[old] else { throw .noSuchKey(old, domain: domain.name) }
-      guard values[new] == nil else { throw .keyExists(new, domain: domain.name) }
-      return value
-    }
-    _ = try check(try existingValues())
-    return try update { (current) throws(ToolError) -> DomainChanges in
-      [new: try check(current.values), old: nil]
+    try update(existing: true) { (current) throws(ToolError) -> DomainChanges in
+      guard let value = current.values[old] else { throw .noSuchKey(old, domain: domain.name) }
+      guard current.values[new] == nil else { throw .keyExists(new, domain: domain.name) }
+      return [new: value, old: nil]
     }
   }
 

@@ -34,13 +34,19 @@ package struct DomainResolver: Sendable {
   package var userDefaults: UserDefaultsAccess? { source.resolved.userDefaults }
   /// Whose domains a domain name names: every host's, or one host's (``HostScope``).
   package var host: HostScope { source.resolved.host }
+  /// How long a write waits for a domain's lock (nil: as long as it takes).
+  package var lockTimeout: Double? { source.resolved.lockTimeout }
   /// The preferences folder, standardized (nil when it cannot be resolved).
   private var folder: String? { source.resolved.folder }
 
   package init(
-    locator: DomainLocator, userDefaults: UserDefaultsAccess? = .platform, host: HostScope = .any
+    locator: DomainLocator, userDefaults: UserDefaultsAccess? = .platform, host: HostScope = .any,
+    lockTimeout: Double? = nil
   ) {
-    source = Source { Settings(locator: locator, userDefaults: userDefaults, host: host) }
+    source = Source {
+      Settings(
+        locator: locator, userDefaults: userDefaults, host: host, lockTimeout: lockTimeout)
+    }
   }
 
   /// A resolver whose settings `settings` gives when first needed.
@@ -53,11 +59,16 @@ package struct DomainResolver: Sendable {
     package var locator: DomainLocator
     package var userDefaults: UserDefaultsAccess?
     package var host: HostScope
+    package var lockTimeout: Double?
 
-    package init(locator: DomainLocator, userDefaults: UserDefaultsAccess?, host: HostScope) {
+    package init(
+      locator: DomainLocator, userDefaults: UserDefaultsAccess?, host: HostScope,
+      lockTimeout: Double? = nil
+    ) {
       self.locator = locator
       self.userDefaults = userDefaults
       self.host = host
+      self.lockTimeout = lockTimeout
     }
   }
 
@@ -67,6 +78,7 @@ package struct DomainResolver: Sendable {
       var locator: DomainLocator
       var userDefaults: UserDefaultsAccess?
       var host: HostScope
+      var lockTimeout: Double?
       var folder: String?
     }
 
@@ -91,7 +103,7 @@ package struct DomainResolver: Sendable {
         }
       let resolved = Resolved(
         locator: settings.locator, userDefaults: settings.userDefaults, host: settings.host,
-        folder: folder)
+        lockTimeout: settings.lockTimeout, folder: folder)
       made = resolved
       return resolved
     }
@@ -175,10 +187,16 @@ package struct DomainResolver: Sendable {
         && parent.deletingLastPathComponent().path == folder)
   }
 
-  /// Whether `path` is a domain some store uses: a lock file beside it, or the preferences
-  /// folder holds it.
-  package func isDomainFile(_ path: String) -> Bool {
-    access(path + ".lock", F_OK) == 0 || isInPreferencesFolder(path)
+  /// The domain file at `path`, for a write, with the one write policy of this run: a domain
+  /// of the preferences folder takes its lock and keeps the lock file; any other file is
+  /// locked while it changes (a lock file there, a store's, is kept; one this write made is
+  /// removed again); the lock is waited for ``lockTimeout`` at most. (Where the path is, is
+  /// decided from its words: nothing on disk is looked at twice.)
+  package func writer(for path: String) -> DomainFile {
+    var file = DomainFile(url: URL(fileURLWithPath: path))
+    file.locking = isInPreferencesFolder(path) ? .always : .transient
+    file.lockTimeout = lockTimeout
+    return file
   }
 
   /// `~/x` (a quoted tilde the shell left) as the home folder's `x`.
@@ -346,12 +364,6 @@ package struct Domain: Sendable {
     return routed(path)
   }
 
-  /// A domain some store uses (a lock file beside it, or in the preferences folder) takes its
-  /// lock and keeps the lock file; any other file of the user's is locked while it changes
-  /// and left without one.
-  private func routed(_ path: String) -> DomainFile {
-    var file = DomainFile(url: URL(fileURLWithPath: path))
-    file.locking = resolver.isDomainFile(path) ? .always : .transient
-    return file
-  }
+  /// As ``DomainResolver/writer(for:)`` says.
+  private func routed(_ path: String) -> DomainFile { resolver.writer(for: path) }
 }

@@ -113,8 +113,11 @@ package enum MigrationOutput {
       throw .usage("--to \(out) is a file; several legacy files need a folder")
     }
     if !exists, !dryRun {
-      do {
-        try FileAccess.createFolder(out, intermediates: false)
+      // The folder, never the folders above it.
+      let url = URL(fileURLWithPath: out)
+      do throws(FileAccess.Failure) {
+        _ = try HeldFolder.open(url.deletingLastPathComponent().path)
+          .makeFolder(url.lastPathComponent)
       } catch {
         throw .output(error)
       }

@@ -8,52 +8,50 @@ import PropertyList
 #endif
 
 /// Writing a converted or exported file (`convert -o`, `export`, `defaults export`, `plutil
-/// -convert`): the one place that decides how an output reaches the disk.
+/// -convert`): the bytes encoded, exactly, through the domain file's one way out (held folder,
+/// atomic replacement keeping the owner and mode of the file replaced, a symbolic link refused).
 package enum OutputFile {
-  /// Writes `data`, the encoding of `value` in `format`, to `path`. When the target is a
-  /// domain (a dictionary in a property-list format, written where a store keeps a domain: a
-  /// `<file>.lock` is beside it, or it is in the preferences folder) it goes through the
-  /// domain's one way in (locked, atomic, exactly `data`'s bytes), so a running app's
-  /// synchronize is not undone. Any other output (JSON, a top-level array, a file of the
-  /// user's elsewhere) is replaced atomically, keeping the owner and mode of the file it
-  /// replaces, leaving no lock file behind. Returns the files moved aside.
+  /// Writes `data`, the encoding of `value` in `format`, to `path`. A domain (a dictionary in
+  /// a property-list format, in the preferences folder) is written under the domain's lock,
+  /// kept, so a running app's synchronize is not undone; any other output takes the lock only
+  /// when one is there (a `<file>.lock` beside it: a store uses it), and leaves none. Returns
+  /// the files moved aside.
   package static func write(
     _ data: Data, to path: String, value: PlistValue, format: PlistFormat?,
     resolver: DomainResolver
   ) throws(ToolError) -> [CorruptFileRecovery] {
-    if case .dictionary(let values) = value, let format, resolver.isDomainFile(path) {
+    let isDomain: Bool
+    if case .dictionary(let values) = value, format != nil, resolver.isInPreferencesFolder(path) {
       // A domain is a Swift dictionary in the store: two keys that only Unicode
       // normalization tells apart would become one.
       if let (first, second) = values.indistinctKeys {
         throw .store(.indistinctKeys(path: path, keys: [first, second]))
       }
-      do {
-        let domain = DomainFile(url: URL(fileURLWithPath: path))
-        _ = try domain.read()
-        let snapshot = try domain.update(
-          DomainFile.WriteOptions(
-            format: format, truncatingDates: false, always: true, createsFolder: false)
-        ) {
-          DomainChanges(replacing: $0.values, with: values)
-        }
-        return snapshot.recoveries
-      } catch {
-        // A file there that is not a dictionary is not a domain: replaced as any output.
-        guard case .notADictionary = error else { throw .store(error) }
-      }
+      isDomain = true
+    } else {
+      isDomain = false
     }
-    try write(data, to: path)
+    try write(data, to: path, resolver: resolver, asDomain: isDomain)
     return []
   }
 
-  /// Writes `data` to `path`, a file that is not a domain (``DomainResolver/isDomainFile(_:)``
-  /// is false: a converted file streamed without its value), replaced atomically as any
-  /// output is.
-  package static func write(_ data: Data, to path: String) throws(ToolError) {
+  /// Writes `data` to `path`, a file that is not a domain (a converted file streamed without
+  /// its value), as ``write(_:to:value:format:resolver:)`` writes any output.
+  package static func write(_ data: Data, to path: String, resolver: DomainResolver)
+    throws(ToolError)
+  {
+    try write(data, to: path, resolver: resolver, asDomain: false)
+  }
+
+  private static func write(
+    _ data: Data, to path: String, resolver: DomainResolver, asDomain: Bool
+  ) throws(ToolError) {
+    var file = resolver.writer(for: path)
+    if !asDomain { file.locking = .whenShared }
     do {
-      try FileAccess.atomicWrite(data, to: path)
+      try file.replaceContents(with: data)
     } catch {
-      throw .output(error)
+      throw .store(error)
     }
   }
 }

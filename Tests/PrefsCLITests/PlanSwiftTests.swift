@@ -28,12 +28,16 @@ struct PlanSwiftTests {
         objects.append(buildFolder.appendingPathComponent("\(target).build/\(name).o").path)
       }
     }
+    // The C module LegacyDefaults imports: its module map and its object.
+    let cModule = buildFolder.appendingPathComponent("CSystemCalls.build")
+    objects.append(cModule.appendingPathComponent("CSystemCalls.c.o").path)
     let swiftc = try #require(External.which("swiftc"))
     return try External.run(
       swiftc,
       [
         "-swift-version", "6", "-o", executable.path, "-I",
-        buildFolder.appendingPathComponent("Modules").path,
+        buildFolder.appendingPathComponent("Modules").path, "-Xcc",
+        "-fmodule-map-file=" + cModule.appendingPathComponent("module.modulemap").path,
       ]
         + sources.map(\.path) + objects)
   }

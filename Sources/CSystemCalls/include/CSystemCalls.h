@@ -1,0 +1,43 @@
+#ifndef PREFS_CSYSTEMCALLS_H
+#define PREFS_CSYSTEMCALLS_H
+
+
+/// The system calls Swift cannot make through libc: glibc has no wrapper for them, or its
+/// wrapper does more than the call (`setresuid` and `setgroups` change every thread of the
+/// process; these change only the calling thread, as the kernel's calls do), or they are
+/// variadic (`syscall`), which Swift does not import.
+///
+/// User and group IDs are 32-bit (`uid_t`, `gid_t` on every platform Swift runs on); no system
+/// header is included here, so that the module exports no type of its own.
+///
+/// Each returns 0 (or a descriptor) on success and -1 with `errno` set on failure; where the
+/// platform has no such call, -1 with `errno` ENOSYS.
+
+/// `openat2(dirfd, path, {flags, mode, resolve})`: Linux 5.6 and later.
+int prefs_openat2(int dirfd, const char *path, unsigned long long flags, unsigned long long mode,
+                  unsigned long long resolve);
+
+/// `O_PATH` (a descriptor that names a file without opening it for reading or writing: a
+/// folder to walk from, a symbolic link itself); 0 where the platform has none.
+int prefs_o_path(void);
+
+/// `renameat2(…, RENAME_NOREPLACE)`: renames only when nothing has the new name (EEXIST);
+/// where the platform has no such call, -1 with `errno` ENOSYS.
+int prefs_renameat_noreplace(int fromdir, const char *from, int todir, const char *to);
+
+/// The calling thread's real, effective and saved user IDs (-1: unchanged).
+int prefs_thread_setresuid(unsigned int real, unsigned int effective, unsigned int saved);
+/// `O_PATH` (a descriptor that names a file without opening it for reading or writing: a
+/// folder to walk from, a symbolic link itself); 0 where the platform has none.
+int prefs_o_path(void);
+
+/// `renameat2(…, RENAME_NOREPLACE)`: renames only when nothing has the new name (EEXIST);
+/// where the platform has no such call, -1 with `errno` ENOSYS.
+int prefs_renameat_noreplace(int fromdir, const char *from, int todir, const char *to);
+
+/// The calling thread's real, effective and saved group IDs (-1: unchanged).
+int prefs_thread_setresgid(unsigned int real, unsigned int effective, unsigned int saved);
+/// The calling thread's supplementary groups.
+int prefs_thread_setgroups(unsigned long count, const unsigned int *groups);
+
+#endif

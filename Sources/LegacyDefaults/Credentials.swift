@@ -1,0 +1,142 @@
+internal import CSystemCalls
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whom the kernel sees when prefs touches a file: a user, its group and its supplementary
+/// groups.
+///
+/// Root working in a folder another user owns works there as that user
+/// (``HeldFolder/actor``), as logrotate's `su` and sudoedit do: every open, create, rename and
+/// remove in that folder is then checked by the kernel against the user's own rights, so a link
+/// the user planted, a file swapped in, a folder exchanged mid-run can lead only where the user
+/// could go anyway. What the administrator named (a plan, `--backup DIR`, `--to DIR`) is read and
+/// written with the process's own credentials (``asProcess(_:)``).
+///
+/// The switch is per thread (the kernel's credentials are a thread's; glibc's `setresuid` and
+/// `setgroups` wrappers would change every thread of the process), so that a batch's workers
+/// each work as the owner of the file in hand. The effective ids change and the saved ones stay
+/// root's: the thread gets root back when the work is done. Linux only; elsewhere root works
+/// with its own credentials, in the held folder.
+package struct Credentials: Sendable, Hashable, CustomStringConvertible {
+  package var user: uid_t
+  package var group: gid_t
+  /// Supplementary groups, the primary one included.
+  package var groups: [gid_t]
+
+  package init(user: uid_t, group: gid_t, groups: [gid_t]) {
+    self.user = user
+    self.group = group
+    self.groups = groups
+  }
+
+  package var description: String { "uid \(user), gid \(group)" }
+
+  /// The credentials of the owner of a folder (`owner`, its group `group`): the user's primary
+  /// group and groups from the local databases; for a uid the local databases do not know (a
+  /// user kept in LDAP), the folder's group alone — a group the owner could give its folder,
+  /// so one it belongs to — and no other.
+  package static func of(owner: uid_t, group: gid_t) -> Credentials {
+    guard let user = Accounts.user(uid: owner) else {
+      return Credentials(user: owner, group: group, groups: [group])
+    }
+    return Credentials(user: owner, group: user.gid, groups: Accounts.groups(of: user))
+  }
+
+  /// Whether this process may work as another user on this platform: root, on Linux.
+  package static var canSwitch: Bool {
+    #if os(Linux)
+      geteuid() == 0
+    #else
+      false
+    #endif
+  }
+
+  /// The calling thread's credentials now.
+  static func current() -> Credentials {
+    let count = getgroups(0, nil)
+    var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+    let got = groups.withUnsafeMutableBufferPointer { getgroups(Int32($0.count), $0.baseAddress) }
+    return Credentials(
+      user: geteuid(), group: getegid(), groups: Array(groups.prefix(Int(max(got, 0)))))
+  }
+
+  /// Runs `body` on this thread with these credentials (effective user and group,
+  /// supplementary groups), and gives the thread back the ones it had, on every path.
+  package func acting<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+    _ = Self.process  // taken before any switch
+    let previous = Self.current()
+    if previous == self { return try body() }
+    if let failure = Self.become(self, from: previous) {
+      // Half switched: every step again, towards what the thread had.
+      _ = Self.become(previous, from: nil)
+      throw failure
+    }
+    // Getting root back cannot fail while the saved uid is root's; if it did, the thread would
+    // go on as the user, with never more than the user's rights (what needs root then fails,
+    // and says so).
+    defer { _ = Self.become(previous, from: self) }
+    return try body()
+  }
+
+  /// Runs `body` with the process's own credentials (what the administrator named: a backup
+  /// folder, an output folder), from inside ``acting(_:)``.
+  package static func asProcess<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError)
+    -> T
+  {
+    try process.acting(body)
+  }
+
+  /// The process's credentials, as they were when first asked for (before any switch).
+  static let process = Credentials.current()
+
+  /// Switches the thread from `current` (nil: unknown, every step is taken) to `target`; the
+  /// failure, or nil.
+  private static func become(_ target: Credentials, from current: Credentials?) -> DefaultsError? {
+    #if os(Linux)
+      func fail(_ what: String) -> DefaultsError {
+        .cannotWrite(
+          path: "(credentials)",
+          reason: "cannot work as \(target): \(what): \(FileAccess.errnoText(errno))")
+      }
+      // Root first (it may change groups), then the groups, then the user last (it gives up
+      // root's rights until the saved uid takes them back).
+      if current.map({ $0.user != 0 && target.user != $0.user }) ?? true {
+        guard prefs_thread_setresuid(uid_t.max, 0, uid_t.max) == 0 else {
+          return fail("taking back uid 0")
+        }
+      }
+      if target.groups != current?.groups {
+        let set = target.groups.withUnsafeBufferPointer {
+          prefs_thread_setgroups(UInt($0.count), $0.baseAddress)
+        }
+        guard set == 0 else { return fail("setgroups") }
+      }
+      if target.group != current?.group {
+        guard prefs_thread_setresgid(gid_t.max, target.group, gid_t.max) == 0 else {
+          return fail("setresgid")
+        }
+      }
+      if target.user != 0 {
+        guard prefs_thread_setresuid(uid_t.max, target.user, uid_t.max) == 0 else {
+          return fail("setresuid")
+        }
+      }
+      return nil
+    #else
+      _ = target
+      _ = current
+      return .cannotWrite(path: "(credentials)", reason: "working as another user needs Linux")
+    #endif
+  }
+}
