@@ -14,10 +14,14 @@ import PropertyList
 public struct MigrationReport: Sendable, Hashable {
   public var files: [FileOutcome]
   public var dryRun: Bool
+  /// Files of the batch never started (an interrupted run: SIGINT, SIGTERM); rerunning the
+  /// same command migrates them.
+  public var notStarted: Int
 
-  public init(files: [FileOutcome], dryRun: Bool) {
+  public init(files: [FileOutcome], dryRun: Bool, notStarted: Int = 0) {
     self.files = files
     self.dryRun = dryRun
+    self.notStarted = notStarted
   }
 
   public func count(_ status: FileStatus) -> Int { files.lazy.filter { $0.status == status }.count }
@@ -64,6 +68,7 @@ public struct MigrationReport: Sendable, Hashable {
       "files": .integer(Int64(self.files.count)), "dryRun": .bool(dryRun),
     ]
     for status in FileStatus.allCases { summary[status.rawValue] = .integer(Int64(count(status))) }
+    if notStarted > 0 { summary["notStarted"] = .integer(Int64(notStarted)) }
     let actions = self.actions
     summary["keys"] = .object(
       Dictionary(
@@ -87,20 +92,27 @@ extension MigrationReport {
     var out = ""
     for file in report.files {
       // In place and at launch the output is the domain itself: named once.
-      let target = file.output.flatMap { $0 == file.path ? nil : " → \($0)" } ?? ""
+      // What a user wrote (a file name, a key, a value) is shown so that it cannot print a
+      // line of its own or drive the terminal (String.shownSafely).
+      let path = file.path.shownSafely
+      let target = file.output.flatMap { $0 == file.path ? nil : " → \($0.shownSafely)" } ?? ""
       if file.status == .unchanged {
-        out += "\(file.path)\(target): unchanged" + (file.message.map { " (\($0))" } ?? "") + "\n"
+        out +=
+          "\(path)\(target): unchanged"
+          + (file.message.map { " (\($0.withControlsEscaped))" } ?? "") + "\n"
         continue
       }
       let status =
         report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
-      out += "\(file.path)\(target): \(status)\n"
-      if let message = file.message { out += "  \(message)\n" }
-      let fromWidth = min(32, file.keys.map { ($0.from ?? "").count }.max() ?? 0)
-      let toWidth = min(32, file.keys.map { ($0.to ?? "–").count }.max() ?? 0)
-      for key in file.keys where listingKeys {
-        let from = (key.from ?? "").padded(to: fromWidth)
-        let to = (key.to ?? "–").padded(to: toWidth)
+      out += "\(path)\(target): \(status)\n"
+      if let message = file.message { out += "  \(message.withControlsEscaped)\n" }
+      let froms = file.keys.map { ($0.from ?? "").shownSafely }
+      let tos = file.keys.map { ($0.to ?? "–").shownSafely }
+      let fromWidth = min(32, froms.map(\.count).max() ?? 0)
+      let toWidth = min(32, tos.map(\.count).max() ?? 0)
+      for (index, key) in file.keys.enumerated() where listingKeys {
+        let from = froms[index].padded(to: fromWidth)
+        let to = tos[index].padded(to: toWidth)
         let action = key.action.rawValue.padded(to: 13)
         var detail = ""
         switch (key.legacy, key.value) {
@@ -113,6 +125,7 @@ extension MigrationReport {
         if let note = key.note,
           key.nearMiss != nil || (key.action != .migrated && key.action != .kept)
         {
+          let note = note.withControlsEscaped
           detail += detail.isEmpty ? note : "  (\(note))"
         }
         out += "  \(from)  →  \(to)  \(action)\(detail)\n"
@@ -134,13 +147,16 @@ extension MigrationReport {
     }
     if !keyCounts.isEmpty { summary += ". Keys: " + keyCounts.joined(separator: ", ") }
     if report.dryRun { summary += ". Dry run: nothing was written" }
+    if report.notStarted > 0 {
+      summary += ". Interrupted: \(report.notStarted) not started (run it again to migrate them)"
+    }
     return out + summary + ".\n"
   }
 
   package static func short(_ value: PlistValue) -> String {
     var text: String
     switch value {
-    case .string(let s): text = "\"\(s)\""
+    case .string(let s): text = s.drivesTerminal ? s.ansiCQuoted : "\"\(s)\""
     case .bool(let b): text = b ? "true" : "false"
     case .data(let d): text = "<\(d.count) bytes>"
     case .integer(let i): text = String(i)
@@ -150,6 +166,7 @@ extension MigrationReport {
         $0.trimmingWhitespace()
       }.joined(separator: " ")
     }
+    text = text.withControlsEscaped
     if text.count > 48 { text = String(text.prefix(45)) + "…" }
     return text
   }

@@ -210,9 +210,13 @@ public struct MigrationRunner: Sendable {
   /// or fails on its own; the outcomes come back in the order of `paths`. New files in an output
   /// folder are flushed to disk once, at the end (`sync()`), rather than twice each: the batch
   /// reports them migrated only after that flush succeeded.
+  ///
+  /// `stopping` is asked before each file is started: once it says yes, no file is started and
+  /// the outcomes of the files done (those in flight end, written or not) come back.
   public func runBatch(
     _ paths: [String], to destination: Destination, jobs: Int,
-    progress: (@Sendable (Int, Int) -> Void)? = nil
+    progress: (@Sendable (Int, Int) -> Void)? = nil,
+    stopping: @Sendable () -> Bool = { false }
   ) -> [FileOutcome] {
     let results = Locked([FileOutcome?](repeating: nil, count: paths.count))
     let next = Locked(0)
@@ -231,6 +235,7 @@ public struct MigrationRunner: Sendable {
     let workers = max(1, min(jobs, paths.count))
     Threads.concurrentPerform(iterations: workers) { _ in
       while true {
+        guard !stopping() else { return }
         let index = next.withLock { n -> Int in
           defer { n += 1 }
           return n

@@ -119,16 +119,17 @@ public struct PlanCoverage: Sendable, Hashable {
       guard !findings.isEmpty else { return }
       out += "\(title):\n"
       for finding in findings {
-        out += "  \(finding.key): \(finding.files) file\(finding.files == 1 ? "" : "s")"
-        out += " (e.g. " + finding.examples.joined(separator: ", ") + ")\n"
+        out += "  \(finding.key.shownSafely): \(finding.files) file\(finding.files == 1 ? "" : "s")"
+        out += " (e.g. " + finding.examples.map(\.shownSafely).joined(separator: ", ") + ")\n"
       }
     }
     if !typos.isEmpty {
       out += "suspected typos (an entry a file does not have, beside a key no entry names):\n"
       for typo in typos {
-        out += "  \(typo.entry): did you mean \(typo.key)? \(typo.files) file"
+        out +=
+          "  \(typo.entry.shownSafely): did you mean \(typo.key.shownSafely)? \(typo.files) file"
         out += typo.files == 1 ? "" : "s"
-        out += " (e.g. " + typo.examples.joined(separator: ", ") + ")\n"
+        out += " (e.g. " + typo.examples.map(\.shownSafely).joined(separator: ", ") + ")\n"
       }
     }
     section("legacy keys no entry names", unmapped)
@@ -136,7 +137,7 @@ public struct PlanCoverage: Sendable, Hashable {
     section("values that would read as the default", fallbacks)
     section("values the type cannot hold (the file is refused)", refusals)
     if !unused.isEmpty {
-      out += "entries no file has: " + unused.joined(separator: ", ") + "\n"
+      out += "entries no file has: " + unused.map(\.shownSafely).joined(separator: ", ") + "\n"
     }
     return out
   }

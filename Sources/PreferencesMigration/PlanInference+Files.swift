@@ -83,7 +83,7 @@ extension PlanInference {
       let kinds = item.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
       var type = proposal.entry.type.rawValue
       if !proposal.entry.values.isEmpty {
-        type += " (" + proposal.entry.values.joined(separator: "|") + ")"
+        type += " (" + proposal.entry.values.map(\.shownSafely).joined(separator: "|") + ")"
       }
       var evidence = kinds.joined(separator: ", ")
       // A few distinct values are shown, most common first: they are what an enum or a
@@ -101,8 +101,10 @@ extension PlanInference {
           evidence += "; differ only in case: " + group.joined(separator: "/")
         }
       }
-      rows.append([key, "\(item.files)/\(domains)", type, evidence])
-      if let note = proposal.note { notes.append("\(key): \(note)") }
+      rows.append([key.shownSafely, "\(item.files)/\(domains)", type, evidence])
+      if let note = proposal.note {
+        notes.append("\(key.shownSafely): \(note.withControlsEscaped)")
+      }
     }
     let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
     var out = ""

@@ -99,12 +99,19 @@ extension Prefs {
         you mean"; when the plan would drop that key (unmapped: drop) the file is refused,
         unless the plan's "drop" lists the key. A file holding no keys has nothing to migrate
         with --to (missing); in place it becomes a store of the plan's schema version.
-        Exit 65 when any input is malformed or refused, 66 when any is missing.
+        A file whose lock another process holds for the whole --lock-timeout (default 10 s) is
+        busy and the others go on. SIGINT or SIGTERM starts no new file, lets those in flight
+        end, prints the report of what was done and exits 130 or 143.
+        Run as root over folders users own, each user's files are read and written as that
+        user, and no link a user could plant is followed (the README's "Security").
+        Exit 65 when any input is malformed or refused, 66 when any is missing, 73 when any
+        failed, 75 when any was busy.
         """,
       options: [
         Options.plan.spec, Options.migrateTo.spec, Options.inPlace.spec, Options.backup.spec,
         Options.dryRun.spec, Options.storeFormat.spec, Options.truncateDates.spec,
-        Options.jobs.spec, Options.shard.spec, Options.summary.spec, Options.json.spec,
+        Options.jobs.spec, Options.shard.spec, Options.lockTimeout.spec, Options.summary.spec,
+        Options.json.spec,
       ],
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),

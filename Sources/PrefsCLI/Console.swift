@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PropertyList
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -32,7 +33,9 @@ extension Console {
   package func out(_ text: String) { out(Data(text.utf8)) }
   package var inputIsTerminal: Bool { false }
   func line(_ text: String) { out(text + "\n") }
-  func message(_ text: String) { err("prefs: " + text + "\n") }
+  /// One line on standard error: whatever the text names (a key, a file a user wrote), it
+  /// stays one line and cannot drive the terminal (``Swift/String/withControlsEscaped``).
+  func message(_ text: String) { err("prefs: " + text.withControlsEscaped + "\n") }
 }
 
 /// The process's own standard output and error.

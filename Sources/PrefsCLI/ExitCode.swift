@@ -22,6 +22,10 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   /// Try again: another writer changed what this command changed (`edit`), or held the
   /// domain's lock for the whole wait (`--lock-timeout`).
   case temporaryFailure = 75
+  /// `migrate` stopped by SIGINT (128 + 2), after printing the report of what was done.
+  case interrupted = 130
+  /// `migrate` stopped by SIGTERM (128 + 15), after printing the report of what was done.
+  case terminated = 143
 }
 
 extension ExitCode {
@@ -35,7 +39,8 @@ extension ExitCode {
     74 I/O error; 75 another process held the domain's lock for the whole wait
     (--lock-timeout; migrate: any file busy). diff: 0 same, 1 different. edit: 1 when the
     editor fails (nothing changed), 75 when another writer changed a key you edited (its
-    value kept, reported).
+    value kept, reported). migrate: 130 after SIGINT, 143 after SIGTERM (the report of the
+    files done is printed first).
     """
 }
 

@@ -40,16 +40,20 @@ enum Migrate {
     var runner = MigrationRunner(
       plan: plan, format: format, dryRun: dryRun,
       truncatingDates: args.has(Options.truncateDates))
+    runner.lockTimeout = try args[Options.lockTimeout] ?? Run.lockWait(migrating: true)
     // An output in the preferences folder (or one a prefs writer has locked) is a live
     // domain: written under its lock. Elsewhere, no lock file is made.
     let resolver = Run.resolver()
     runner.outputIsLive = { resolver.isInPreferencesFolder($0) }
     let progress = Progress(console: console, total: legacy.count)
+    let interruption = Interruption()
     let outcomes = runner.runBatch(
       legacy, to: destination, jobs: jobs,
-      progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil)
+      progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil,
+      stopping: { interruption.requested })
     progress.finish()
-    let report = MigrationReport(files: outcomes, dryRun: dryRun)
+    let report = MigrationReport(
+      files: outcomes, dryRun: dryRun, notStarted: legacy.count - outcomes.count)
     if args.has(Options.json) {
       console.line(report.json())
     } else {
@@ -59,9 +63,16 @@ enum Migrate {
       console.message(
         DatePolicy.hint("\(file.path): \(file.status.rawValue): \(file.message ?? "")"))
     }
+    if let signal = interruption.signal {
+      console.message(
+        "interrupted by \(signal.name): \(report.notStarted) of \(legacy.count) files not "
+          + "started; the report above is of the files done")
+      return signal.name == "SIGINT" ? .interrupted : .terminated
+    }
     if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
     if report.count(.missing) > 0 { return .noInput }
     if report.count(.failed) > 0 { return .cannotCreate }
+    if report.count(.busy) > 0 { return .temporaryFailure }
     return .ok
   }
 

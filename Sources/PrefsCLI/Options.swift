@@ -61,6 +61,15 @@ extension Option where Value == Int {
   }
 }
 
+extension Option where Value == Double {
+  /// A number of seconds, 0 or more (`0.5`, `10`).
+  static func seconds(_ name: String, value: String, help: String) -> Self {
+    Self(spec: OptionSpec(name: name, value: value, help: help)) { (text) throws(CommandFailure) in
+      try Options.seconds(text, option: name)
+    }
+  }
+}
+
 extension Option {
   /// One of a fixed set of values, each with the word that names it (the set is made only
   /// when the option is given, or listed).
@@ -134,6 +143,21 @@ enum Options {
     help: "write a date's fraction of a second away (XML and GNUstep text hold whole seconds)")
   static let plan = Option<String>.text(
     "--plan", value: "PLAN", files: true, help: "the migration plan (JSON)")
+  /// How long a write waits for a domain's lock (`--lock-timeout SECONDS`).
+  static let lockTimeout = Option<Double>.seconds(
+    "--lock-timeout", value: "SECONDS",
+    help:
+      "how long to wait for a domain's lock before a file is busy (default \(Int(Run.defaultLockTimeout)) s)"
+  )
+
+  /// `text` as a number of seconds for `option`.
+  static func seconds(_ text: String, option: String) throws(CommandFailure) -> Double {
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+      throw CommandFailure(.usage, "\(option) takes a number of seconds (0 or more), not \(text)")
+    }
+    return seconds
+  }
+
   static let jobs = Option<Int>.positive(
     "--jobs", value: "N", help: "files at a time (default: the core count)")
   static let dialect = Option<Dialect>.choice(

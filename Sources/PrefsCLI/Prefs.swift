@@ -55,6 +55,22 @@ package enum Prefs {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
+    // `--lock-timeout SECONDS` before the verb: how long this run's writes wait for a lock.
+    if arguments.first == "--lock-timeout" {
+      guard arguments.count >= 2 else {
+        console.message("--lock-timeout takes a number of seconds")
+        return .usage
+      }
+      do throws(CommandFailure) {
+        let seconds = try Options.seconds(arguments[1], option: "--lock-timeout")
+        return Run.$lockTimeout.withValue(seconds) {
+          run(Array(arguments.dropFirst(2)), console: console)
+        }
+      } catch {
+        console.message(error.message)
+        return error.code
+      }
+    }
     guard let verb = arguments.first else {
       console.err(usage)
       return .usage
@@ -120,7 +136,9 @@ package enum Prefs {
       FILE may be a path (a word with a /, or ending in .plist: ./x, /abs/x.plist, x.plist) or
       a domain name (any other word: in the platform's preferences folder, never a file of the
       current folder; `prefs --layout xdg|macos|gnustep VERB …` chooses another layout,
-      gnustep as GNUstep's configuration files say).
+      gnustep as GNUstep's configuration files say). `prefs --lock-timeout SECONDS VERB …`:
+      how long a write waits for a domain's lock (default: 10 s for migrate and as root, else
+      as long as it takes), then gives up with exit 75.
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
       linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.

@@ -168,7 +168,7 @@ enum Domains {
     } else {
       // The folder goes to standard error: standard output stays the list `defaults` prints.
       console.message("domains in \(folder.path)")
-      for name in names { console.line(name) }
+      for name in names { console.line(name.shownSafely) }
     }
     return .ok
   }

@@ -7,6 +7,13 @@ import PropertyList
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What one run of the command works with: where domain names resolve (`--layout`) and how
 /// they reach `UserDefaults`.
@@ -20,6 +27,21 @@ enum Run {
 
   /// Whose domains domain names name in this run (`defaults -currentHost`, `-host NAME`).
   @TaskLocal static var host: HostScope = .any
+
+  /// `prefs --lock-timeout SECONDS VERB …` (nil: not given).
+  @TaskLocal static var lockTimeout: Double?
+
+  /// How long `migrate`, and every write of a run as root, waits for a domain's lock unless
+  /// told otherwise: long enough for any app's synchronize (milliseconds), short enough that a
+  /// lock a user holds on purpose never stalls an administrator's run.
+  static let defaultLockTimeout = 10.0
+
+  /// How long a write of this run waits for a domain's lock: as `--lock-timeout` says; else
+  /// ``defaultLockTimeout`` for `migrate` and for a run as root; else as long as it takes (a
+  /// user's own command waits for its own app).
+  static func lockWait(migrating: Bool = false) -> Double? {
+    lockTimeout ?? (migrating || geteuid() == 0 ? defaultLockTimeout : nil)
+  }
 
   /// The layouts `--layout` takes.
   static let layouts: [(word: String, platform: DefaultsPlatform)] = [
@@ -35,7 +57,7 @@ enum Run {
     DomainResolver {
       DomainResolver.Settings(
         locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults,
-        host: host)
+        host: host, lockTimeout: lockWait())
     }
   }
 

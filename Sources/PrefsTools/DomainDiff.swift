@@ -148,8 +148,11 @@ package enum DefaultsCommand {
   }
 
   /// A word for a POSIX shell: as it is when it holds only characters no shell treats
-  /// specially, else in single quotes (a quote inside as `'\''`).
+  /// specially, else in single quotes (a quote inside as `'\''`); a word holding a character a
+  /// terminal could act on (a line break, an escape) in ANSI-C quoting, `$'…'`, which bash, zsh
+  /// and ksh read back exactly, so that no word prints a line of its own.
   package static func quoted(_ word: String) -> String {
+    if word.drivesTerminal { return word.ansiCQuoted }
     let plain =
       !word.isEmpty
       && word.unicodeScalars.allSatisfy { c in

@@ -77,3 +77,72 @@ extension StringProtocol {
     trimming(CharacterClass.whitespaceOrNewline)
   }
 }
+
+extension Unicode.Scalar {
+  /// Whether a terminal could act on this character rather than show it: C0 and C1 controls
+  /// and DEL (line breaks, escape sequences, a carriage return that overwrites the line), the
+  /// line and paragraph separators, and the bidirectional controls that reorder what follows.
+  package var drivesTerminal: Bool {
+    switch value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E,
+      0x2066...0x2069:
+      true
+    default: false
+    }
+  }
+}
+
+extension String {
+  /// Whether the text holds a character a terminal could act on (``Unicode/Scalar/drivesTerminal``).
+  package var drivesTerminal: Bool { unicodeScalars.contains(where: \.drivesTerminal) }
+
+  /// The text in ANSI-C quoting, `$'…'`, as bash, zsh and ksh read it and GNU `ls` prints a
+  /// name that is not plain: `\n`, `\t`, `\r`, `\e`, `\\`, `\'`, `\xHH` for other bytes below
+  /// 0x80, `\u`/`\U` for characters above. Read back by a shell, it is the text exactly.
+  package var ansiCQuoted: String {
+    var out = "$'"
+    for scalar in unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case "\u{1B}": out += "\\e"
+      case "\\": out += "\\\\"
+      case "'": out += "\\'"
+      default:
+        if scalar.value < 0x80, scalar.drivesTerminal {
+          out += "\\x" + scalar.value.hex(width: 2)
+        } else if scalar.drivesTerminal {
+          out +=
+            scalar.value > 0xFFFF
+            ? "\\U" + scalar.value.hex(width: 8) : "\\u" + scalar.value.hex(width: 4)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "'"
+  }
+
+  /// The text as a line of human-readable output may show it: itself, or, when it holds a
+  /// character a terminal could act on, ``ansiCQuoted`` (a key, a value or a file name a user
+  /// wrote then cannot print a line of its own or drive the terminal of who reads the report).
+  package var shownSafely: String { drivesTerminal ? ansiCQuoted : self }
+
+  /// A message's text with each character a terminal could act on written as its escape
+  /// (`\n`, `\e`, `\x07`, `\u202E`), the rest as it is: a message that names a key or a file
+  /// stays one line, whatever the name holds.
+  package var withControlsEscaped: String {
+    guard drivesTerminal else { return self }
+    var out = ""
+    for scalar in unicodeScalars {
+      guard scalar.drivesTerminal else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      let quoted = String(scalar).ansiCQuoted
+      out += quoted.dropFirst(2).dropLast()
+    }
+    return out
+  }
+}
