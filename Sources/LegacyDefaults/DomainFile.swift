@@ -418,9 +418,10 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         for (key, value) in changes.assigned { changes[key] = Self.storable(value, in: target) }
       }
       let merged = changes.applied(to: snapshot.values)
-      let sameFormat = snapshot.format != nil && target == snapshot.format
+      // Nothing changes: no write (a file in another format than asked is rewritten; an absent
+      // one is never made empty).
       if !options.always, merged == snapshot.values,
-        sameFormat || (snapshot.format == nil && options.format == nil)
+        snapshot.format == nil || target == snapshot.format
       {
         snapshot.bytes = nil
         return snapshot

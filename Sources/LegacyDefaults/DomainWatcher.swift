@@ -85,6 +85,7 @@ package final class DomainWatcher: Sendable {
       s.subscriptions[id] = Subscription(folder: folder, name: name, handler: handler)
       let isNew = s.folders[folder] == nil
       s.folders[folder, default: Folder()].subscribers.insert(id)
+      s.folders[folder]?.byName[name, default: []].insert(id)
       if isNew {
         arm(folder, in: &s, announce: false)
       } else if Backend.watchesFiles {
@@ -127,6 +128,9 @@ package final class DomainWatcher: Sendable {
 
   private struct Folder {
     var subscribers: Set<UInt64> = []
+    /// The subscribers by the name they watch: an event names a file, and its subscribers
+    /// are found at once (a folder of 100,000 watched domains has 100,000 subscribers).
+    var byName: [String: Set<UInt64>] = [:]
     var arming = Arming.unarmed
     /// kqueue only: the watch on each watched file itself, by name.
     var files: [String: Int32] = [:]
@@ -152,6 +156,10 @@ package final class DomainWatcher: Sendable {
       s.due.remove(id)
       let folder = subscription.folder
       s.folders[folder]?.subscribers.remove(id)
+      s.folders[folder]?.byName[subscription.name]?.remove(id)
+      if s.folders[folder]?.byName[subscription.name]?.isEmpty == true {
+        s.folders[folder]?.byName[subscription.name] = nil
+      }
       if s.folders[folder]?.subscribers.isEmpty == true {
         release(folder, in: &s)
         s.folders[folder] = nil
@@ -221,8 +229,7 @@ package final class DomainWatcher: Sendable {
   /// anew; a missing one is watched once the folder reports a change).
   private func armFiles(_ folder: String, in s: inout State) {
     guard let backend = s.backend, case .folder = s.folders[folder]?.arming else { return }
-    let names = Set(
-      (s.folders[folder]?.subscribers ?? []).compactMap { s.subscriptions[$0]?.name })
+    let names = Set((s.folders[folder]?.byName ?? [:]).keys)
     for (name, file) in s.folders[folder]?.files ?? [:] {
       s.fileOwners[file] = nil
       backend.unwatch(file)
@@ -246,9 +253,7 @@ package final class DomainWatcher: Sendable {
         continue
       }
       if let (folder, name) = s.fileOwners[event.id] {
-        for id in s.folders[folder]?.subscribers ?? [] where s.subscriptions[id]?.name == name {
-          s.due.insert(id)
-        }
+        s.due.formUnion(s.folders[folder]?.byName[name] ?? [])
         if event.gone { rearmFiles.insert(folder) }
         continue
       }
@@ -258,9 +263,7 @@ package final class DomainWatcher: Sendable {
           if event.gone {
             rearm.insert(folder)
           } else if let name = event.name {
-            for id in s.folders[folder]?.subscribers ?? [] where s.subscriptions[id]?.name == name {
-              s.due.insert(id)
-            }
+            s.due.formUnion(s.folders[folder]?.byName[name] ?? [])
           } else {
             for id in s.folders[folder]?.subscribers ?? [] { s.due.insert(id) }
             rearmFiles.insert(folder)

@@ -397,20 +397,25 @@ extension HeldFolder {
     return try Self.held(child, path: path(of: name))
   }
 
-  /// The names in the folder (nil when it cannot be listed).
+  /// The names in the folder (nil when it cannot be listed); a name that is not UTF-8 as
+  /// its bytes decode (``rawNames()`` has them exactly).
   func names() -> [String]? {
+    rawNames()?.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The names in the folder as their bytes (nil when it cannot be listed), `.` and `..` left
+  /// out.
+  package func rawNames() -> [[UInt8]]? {
     let listing = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard listing >= 0, let dir = fdopendir(listing) else {
       if listing >= 0 { close(listing) }
       return nil
     }
     defer { closedir(dir) }
-    var names: [String] = []
+    var names: [[UInt8]] = []
     while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != ".", name != ".." { names.append(name) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
     }
     return names
   }

@@ -39,6 +39,18 @@ public struct FileOutcome: Sendable, Hashable {
   /// Whether the legacy domain is a file (false: a `UserDefaults` suite or memory, at launch);
   /// the report speaks of files or of domains.
   public var isFile = true
+
+  public init(
+    path: String, output: String?, status: FileStatus, message: String?, keys: [KeyReport],
+    backup: String?
+  ) {
+    self.path = path
+    self.output = output
+    self.status = status
+    self.message = message
+    self.keys = keys
+    self.backup = backup
+  }
 }
 
 /// Runs a plan over files: reads each legacy file, migrates it, and writes the new store

@@ -14,6 +14,12 @@ public struct UnreadLegacyFile: Error, Sendable, Hashable {
   /// is not a dictionary).
   public var status: FileStatus
   public var message: String
+
+  public init(path: String, status: FileStatus, message: String) {
+    self.path = path
+    self.status = status
+    self.message = message
+  }
 }
 
 extension PlanInference {

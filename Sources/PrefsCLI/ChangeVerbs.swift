@@ -103,12 +103,30 @@ enum Diff {
 /// `prefs watch DOMAIN|FILE… [--all] [--json]`: each change as it happens, as the `defaults`
 /// command that makes it, until interrupted.
 enum Watch {
+  /// One watched domain and what it held when last looked at.
   struct Watched {
-    var word: String
     var name: String
     var editor: DomainEditor
-    var values: PlistDictionary
+    /// A file's bytes (nil: no file), kept rather than its values: a few hundred bytes a
+    /// domain where the values would take several kilobytes (`--all` over 100,000 domains).
+    var bytes: Data?
+    /// Another storage's values.
+    var values: PlistDictionary?
     var stamp: FileStamp?
+    /// Told of its changes by the file watcher (else looked at once a second).
+    var watched = false
+
+    /// The domain's values now, from `bytes` or `values`; nil when the bytes do not parse.
+    func parsed(_ path: String) -> PlistDictionary? {
+      if let values { return values }
+      guard let bytes else { return PlistDictionary() }
+      guard
+        case .success(let document) = Result(catching: { () throws(DomainReadError) in
+          try DomainFile.parse(bytes, path: path)
+        }), case .dictionary(let values) = document.value
+      else { return nil }
+      return values
+    }
   }
 
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
@@ -121,72 +139,150 @@ enum Watch {
     var printed = 0
     let resolver = Run.resolver()
     var watched: [Watched] = []
-    func add(_ word: String) throws(CommandFailure) {
-      let editor = try Run.editor(word)
-      let values = try ChangePrinter.values(editor)
+    /// The domain now: a file's bytes, another storage's values (`new`: a domain that appeared
+    /// after the start, whose first contents are its first changes).
+    func state(_ editor: DomainEditor, new: Bool) throws(CommandFailure) -> (Data?, PlistDictionary?) {
+      guard case .file(let path) = editor.domain.place else {
+        return (nil, new ? PlistDictionary() : try ChangePrinter.values(editor))
+      }
+      if new { return (nil, nil) }
+      let data = try read(path)
+      if let data {
+        // Checked as every domain is: a file that is not a domain is the documented error.
+        let document = try attempt { () throws(ToolError) in
+          try InputFile.document(data, path: path)
+        }
+        _ = try Read.domain(document, path: path)
+      }
+      return (data, nil)
+    }
+    // Woken by the process's file watcher when a watched file may have changed (a pipe the
+    // watcher's thread writes a byte to, and the file's index in `dirty`), and once a second in
+    // any case: a storage that announces nothing, a new domain under --all. Only the files the
+    // watcher names are read again.
+    let wake = WakePipe()
+    let dirty = Locked(Set<Int>())
+    var watches: [DomainWatcher.Watch] = []
+    defer { for watch in watches { watch.cancel() } }
+    func add(_ word: String, new: Bool = false) throws(CommandFailure) {
+      // One resolver for every domain (a resolver per domain would copy the environment
+      // 100,000 times under --all).
+      let editor = DomainEditor(
+        try attempt { () throws(ToolError) in try resolver.domain(word) }, resolver: resolver)
+      let index = watched.count
+      // Watched before it is read: a write between the two is announced, never lost.
+      var watch: DomainWatcher.Watch?
+      if case .file(let path) = editor.domain.place {
+        watch = DomainWatcher.shared.watch(path: path) {
+          dirty.withLock { _ = $0.insert(index) }
+          wake.signal()
+        }
+      }
+      let (bytes, values) = try state(editor, new: new)
+      if case .file = editor.domain.place, bytes == nil, !new {
+        throw CommandFailure(resolver.missing(editor.domain))
+      }
+      if let watch { watches.append(watch) }
       watched.append(
         Watched(
-          word: word, name: ChangePrinter.defaultsName(word, editor: editor), editor: editor,
-          values: values, stamp: FileStamp(editor.domain)))
+          name: ChangePrinter.defaultsName(word, editor: editor), editor: editor, bytes: bytes,
+          values: values, stamp: new ? nil : FileStamp(editor.domain), watched: watch != nil))
     }
     for word in args.positional { try add(word) }
     var known: Set<String> = []
-    func addNewDomains() throws(CommandFailure) {
+    func addNewDomains(initial: Bool) throws(CommandFailure) {
       let names = try attempt { () throws(ToolError) in try resolver.domainNames().names }
       for name in names where known.insert(name).inserted {
         do {
-          try add(name)
+          try add(name, new: !initial)
         } catch {
           console.message(error.message)
         }
       }
     }
     if all {
-      try addNewDomains()
+      try addNewDomains(initial: true)
       console.message("watching \(watched.count) domains of the preferences folder")
     }
-    // Woken by the process's file watcher when a watched file may have changed (a pipe the
-    // watcher's thread writes a byte to), and once a second in any case: a storage that
-    // announces nothing, a new domain under --all.
-    let wake = WakePipe()
-    var watches: [DomainWatcher.Watch] = []
-    func watchFiles() {
-      for item in watched[watches.count...] {
-        guard case .file(let path) = item.editor.domain.place else { continue }
-        if let watch = DomainWatcher.shared.watch(path: path, { wake.signal() }) {
-          watches.append(watch)
-        }
-      }
-    }
-    watchFiles()
-    defer { for watch in watches { watch.cancel() } }
-    while true {
-      wake.wait(milliseconds: 1000)
-      if all {
-        try addNewDomains()
-        watchFiles()
-      }
-      for index in watched.indices {
-        let stamp = FileStamp(watched[index].editor.domain)
-        if let stamp, stamp == watched[index].stamp { continue }
-        watched[index].stamp = stamp
-        let now: PlistDictionary
-        do {
-          now = try ChangePrinter.values(watched[index].editor)
-        } catch {
-          // Gone, or unreadable for now: nothing to report until it reads again.
-          if error.code == .notFound { now = PlistDictionary() } else { continue }
-        }
-        let diff = DomainDiff(from: watched[index].values, to: now)
-        watched[index].values = now
+    // What the watcher names is read at once; once a second, the folder is listed for new
+    // domains (--all) and what no watcher follows is looked at.
+    var lastLook = ContinuousClock.now
+    /// Prints what changed in the domains at `indices`; whether --count is reached.
+    func report(_ indices: [Int]) throws(CommandFailure) -> Bool {
+      for index in indices {
+        guard let diff = try changes(&watched[index]) else { continue }
         do throws(CommandFailure) {
           try ChangePrinter.print(diff, domain: watched[index].name, json: json, console: console)
         } catch {
           console.message(error.message)
         }
         printed += diff.changes.count
-        if let limit, printed >= limit { return .ok }
+        if let limit, printed >= limit { return true }
       }
+      return false
+    }
+    while true {
+      wake.wait(milliseconds: 1000)
+      let named = dirty.withLock { set -> Set<Int> in
+        defer { set.removeAll() }
+        return set
+      }
+      if try report(named.sorted()) { return .ok }
+      guard lastLook.duration(to: .now) >= .seconds(1) else { continue }
+      lastLook = .now
+      let before = watched.count
+      if all { try addNewDomains(initial: false) }
+      if try report(watched.indices.filter { $0 >= before || !watched[$0].watched }) {
+        return .ok
+      }
+    }
+  }
+
+  /// What changed in `item` since it was last looked at (nil: nothing, or nothing readable yet:
+  /// a file being written in place is read again when its writer closes it).
+  static func changes(_ item: inout Watched) throws(CommandFailure) -> DomainDiff? {
+    guard case .file(let path) = item.editor.domain.place else {
+      let now: PlistDictionary
+      do {
+        now = try ChangePrinter.values(item.editor)
+      } catch {
+        if error.code == .notFound { now = PlistDictionary() } else { return nil }
+      }
+      defer { item.values = now }
+      let diff = DomainDiff(from: item.values ?? PlistDictionary(), to: now)
+      return diff.isEmpty ? nil : diff
+    }
+    if !item.watched {
+      let stamp = FileStamp(item.editor.domain)
+      if let stamp, stamp == item.stamp { return nil }
+      item.stamp = stamp
+    }
+    let data: Data?
+    do {
+      data = try read(path)
+    } catch {
+      // Unreadable for now (its folder being replaced, a file mid-write): nothing to report
+      // until it reads again, as the watcher will say.
+      return nil
+    }
+    if data == item.bytes { return nil }
+    let previous = item.parsed(path) ?? PlistDictionary()
+    var next = item
+    next.bytes = data
+    // Not a domain now (written in place, caught in the middle): looked at again later.
+    guard let now = next.parsed(path) else { return nil }
+    item.bytes = data
+    let diff = DomainDiff(from: previous, to: now)
+    return diff.isEmpty ? nil : diff
+  }
+
+  /// A file's bytes, nil when there is no file.
+  static func read(_ path: String) throws(CommandFailure) -> Data? {
+    do {
+      return try DomainFile.bytes(atPath: path)
+    } catch {
+      if case .file(.missing) = error { return nil }
+      throw CommandFailure(error)
     }
   }
 }

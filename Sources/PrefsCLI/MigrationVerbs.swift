@@ -16,8 +16,11 @@ enum Migrate {
     let format = try args[Options.storeFormat] ?? .binary
     let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
     let dryRun = args.has(Options.dryRun)
-    var legacy = try expand(args.positional)
-    guard !legacy.isEmpty else { throw CommandFailure(.usage, "migrate needs legacy files") }
+    let expansion = try expand(args.positional)
+    var legacy = expansion.paths
+    guard !legacy.isEmpty || !expansion.unnamable.isEmpty else {
+      throw CommandFailure(.usage, "migrate needs legacy files")
+    }
     if let shard = try args[Options.shard] {
       legacy = MigrationRunner.shard(legacy, index: shard.index, count: shard.count)
     }
@@ -52,8 +55,14 @@ enum Migrate {
       progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil,
       stopping: { interruption.requested })
     progress.finish()
+    // A file whose name is not UTF-8 failed: it is there, and nothing was done to it.
+    let unnamed = expansion.unnamable.map {
+      FileOutcome(
+        path: $0, output: nil, status: .failed, message: LegacyInputs.unnamableReason, keys: [],
+        backup: nil)
+    }
     let report = MigrationReport(
-      files: outcomes, dryRun: dryRun, notStarted: legacy.count - outcomes.count)
+      files: outcomes + unnamed, dryRun: dryRun, notStarted: legacy.count - outcomes.count)
     if args.has(Options.json) {
       console.line(report.json())
     } else {
@@ -82,8 +91,15 @@ enum Migrate {
     return try attempt { () throws(ToolError) in try InputFile.plan(path) }
   }
 
+  /// The files of `expansion` that cannot be named, as files not read.
+  static func unread(_ expansion: LegacyInputs.Expansion) -> [UnreadLegacyFile] {
+    expansion.unnamable.map {
+      UnreadLegacyFile(path: $0, status: .failed, message: LegacyInputs.unnamableReason)
+    }
+  }
+
   /// Paths, domain names, folders (their .plist files) and `-` (paths on standard input).
-  static func expand(_ items: [String]) throws(CommandFailure) -> [String] {
+  static func expand(_ items: [String]) throws(CommandFailure) -> LegacyInputs.Expansion {
     let resolver = Run.resolver()
     return try attempt { () throws(ToolError) in
       try LegacyInputs.expand(
@@ -196,8 +212,11 @@ enum PlanCommand {
   {
     let dialect = try args[Options.inferDialect] ?? .apple
     let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
-    let paths = try Migrate.expand(items)
-    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan infer needs legacy files") }
+    let expansion = try Migrate.expand(items)
+    let paths = expansion.paths
+    guard !paths.isEmpty || !expansion.unnamable.isEmpty else {
+      throw CommandFailure(.usage, "plan infer needs legacy files")
+    }
     let progress = Progress(console: console, total: paths.count)
     let (inference, unread) = PlanInference.infer(
       paths, dialect: dialect, jobs: jobs,
@@ -208,10 +227,11 @@ enum PlanCommand {
       console.err(inference.evidenceTable())
       console.line(inference.plan().jsonText())
     }
-    for file in unread {
+    let all = unread + Migrate.unread(expansion)
+    for file in all {
       console.message("\(file.path): \(file.status.rawValue): \(file.message)")
     }
-    return status(of: unread)
+    return status(of: all)
   }
 
   /// 65 when a file is malformed, else 66 when one is missing, else 0.
@@ -228,8 +248,11 @@ enum PlanCommand {
     }
     let plan = try Migrate.loadPlan(planPath)
     let jobs = try args[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
-    let paths = try Migrate.expand(Array(items.dropFirst()))
-    guard !paths.isEmpty else { throw CommandFailure(.usage, "plan check needs legacy files") }
+    let expansion = try Migrate.expand(Array(items.dropFirst()))
+    let paths = expansion.paths
+    guard !paths.isEmpty || !expansion.unnamable.isEmpty else {
+      throw CommandFailure(.usage, "plan check needs legacy files")
+    }
     let runner = MigrationRunner(plan: plan, dryRun: true)
     let progress = Progress(console: console, total: paths.count)
     let outcomes = runner.runBatch(
@@ -241,7 +264,9 @@ enum PlanCommand {
     for file in outcomes where file.status != .migrated && file.status != .unchanged {
       console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
     }
-    return coverage.passes ? .ok : .dataError
+    let unnamed = Migrate.unread(expansion)
+    for file in unnamed { console.message("\(file.path): \(file.status.rawValue): \(file.message)") }
+    return coverage.passes && unnamed.isEmpty ? .ok : .dataError
   }
 
   static func swift(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
@@ -255,8 +280,10 @@ enum PlanCommand {
       throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
     }
     var source = SwiftPlanSource(plan: try Migrate.loadPlan(planPath), name: name)
-    var unread: [UnreadLegacyFile] = []
-    for path in try Migrate.expand(Array(items.dropFirst())) {
+    let expansion = try Migrate.expand(Array(items.dropFirst()))
+    var unread = Migrate.unread(expansion)
+    for file in unread { console.message("\(file.path): \(file.message)") }
+    for path in expansion.paths {
       switch PlanInference.legacyValues(at: path) {
       case .success(let values): source.addSamples(from: values)
       case .failure(let file):

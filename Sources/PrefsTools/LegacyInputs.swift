@@ -12,10 +12,18 @@ import PropertyList
 /// names, folders (their `.plist` files, sorted) and `-` (a list of paths on standard input,
 /// one a line).
 package enum LegacyInputs {
+  /// The legacy files named, and the files of a folder named whose names are not UTF-8 (shown
+  /// as ``Swift/String/shown(bytes:)`` does): a path of prefs is text, so such a file cannot be
+  /// read, and is reported for what it is rather than as missing.
+  package struct Expansion: Sendable {
+    package var paths: [String] = []
+    package var unnamable: [String] = []
+  }
+
   package static func expand(_ items: [String], resolver: DomainResolver, inputLimit: Int)
-    throws(ToolError) -> [String]
+    throws(ToolError) -> Expansion
   {
-    var paths: [String] = []
+    var expansion = Expansion()
     for item in items {
       if item == "-" {
         let input: Data
@@ -24,29 +32,47 @@ package enum LegacyInputs {
         } catch {
           throw .read(.file(error))
         }
-        paths += String(decoding: input, as: UTF8.self).split(whereSeparator: \.isNewline)
-          .map(String.init).filter { !$0.isEmpty }
+        expansion.paths += String(decoding: input, as: UTF8.self).split(
+          whereSeparator: \.isNewline
+        )
+        .map(String.init).filter { !$0.isEmpty }
         continue
       }
       let path = try resolver.path(item)
       if DomainResolver.isPath(item), FileAccess.isFolder(path) {
-        let names: [String]
-        do {
-          names = try FileManager.default.contentsOfDirectory(atPath: path)
+        let names: [[UInt8]]
+        do throws(FileAccess.Failure) {
+          guard let listed = try HeldFolder.open(path).rawNames() else {
+            throw .io(path: path, reason: "cannot list the folder")
+          }
+          names = listed
         } catch {
-          throw .read(
-            .file(
-              .io(path: path, reason: "cannot list the folder: \(FileAccess.reason(of: error))")))
+          throw .read(.file(error))
         }
-        paths += names.filter { $0.hasSuffix(".plist") }.sorted().map {
+        let suffix = Array(".plist".utf8)
+        var found: [String] = []
+        for name in names where name.count > suffix.count && name.suffix(suffix.count) == suffix[...] {
+          guard let text = String(validating: name, as: UTF8.self) else {
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            expansion.unnamable.append(String.shown(bytes: Array(folder.utf8) + name))
+            continue
+          }
+          found.append(text)
+        }
+        expansion.paths += found.sorted().map {
           URL(fileURLWithPath: path).appendingPathComponent($0).path
         }
         continue
       }
-      paths.append(path)
+      expansion.paths.append(path)
     }
-    return paths
+    return expansion
   }
+
+  /// Why a file of ``Expansion/unnamable`` is not migrated.
+  package static let unnamableReason =
+    "its name is not UTF-8, so prefs cannot name it: nothing was read or written (rename it to "
+    + "a UTF-8 name, then run again)"
 }
 
 /// An input file of a verb that reads one and writes nothing back to it (`lint`, `convert`,

@@ -129,6 +129,32 @@ extension String {
   /// wrote then cannot print a line of its own or drive the terminal of who reads the report).
   package var shownSafely: String { drivesTerminal ? ansiCQuoted : self }
 
+  /// A name that may not be UTF-8 (a file name's bytes) as a person may read it: as text when it
+  /// is UTF-8 (``shownSafely``), else in ANSI-C quoting with each byte that is not part of a
+  /// character as `\xHH` (`$'bad\xff.plist'`, which a shell reads back as those bytes).
+  package static func shown(bytes: [UInt8]) -> String {
+    if let text = String(validating: bytes, as: UTF8.self) { return text.shownSafely }
+    var out = "$'"
+    var index = 0
+    while index < bytes.count {
+      // The longest valid character at `index`, else the byte alone.
+      var taken = 0
+      for length in 1...Swift.min(4, bytes.count - index) {
+        if let character = String(validating: bytes[index..<index + length], as: UTF8.self) {
+          out += String(character.ansiCQuoted.dropFirst(2).dropLast())
+          taken = length
+          break
+        }
+      }
+      if taken == 0 {
+        out += "\\x" + bytes[index].hex(width: 2)
+        taken = 1
+      }
+      index += taken
+    }
+    return out + "'"
+  }
+
   /// A message's text with each character a terminal could act on written as its escape
   /// (`\n`, `\e`, `\x07`, `\u202E`), the rest as it is: a message that names a key or a file
   /// stays one line, whatever the name holds.
