@@ -106,6 +106,10 @@ extension MigrationReport {
         report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
       out += "\(path)\(target): \(status)\n"
       if let message = file.message { out += "  \(message.withControlsEscaped)\n" }
+      // A backup made before the write failed stays: said, so no one looks for it.
+      if let backup = file.backup, file.status != .migrated {
+        out += "  the original is copied to \(backup.shownSafely)\n"
+      }
       let froms = file.keys.map { ($0.from ?? "").shownSafely }
       let tos = file.keys.map { ($0.to ?? "–").shownSafely }
       let fromWidth = min(32, froms.map(\.count).max() ?? 0)
