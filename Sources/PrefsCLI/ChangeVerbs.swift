@@ -141,7 +141,9 @@ enum Watch {
     var watched: [Watched] = []
     /// The domain now: a file's bytes, another storage's values (`new`: a domain that appeared
     /// after the start, whose first contents are its first changes).
-    func state(_ editor: DomainEditor, new: Bool) throws(CommandFailure) -> (Data?, PlistDictionary?) {
+    func state(_ editor: DomainEditor, new: Bool) throws(CommandFailure) -> (
+      Data?, PlistDictionary?
+    ) {
       guard case .file(let path) = editor.domain.place else {
         return (nil, new ? PlistDictionary() : try ChangePrinter.values(editor))
       }

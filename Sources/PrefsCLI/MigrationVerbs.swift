@@ -265,7 +265,9 @@ enum PlanCommand {
       console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
     }
     let unnamed = Migrate.unread(expansion)
-    for file in unnamed { console.message("\(file.path): \(file.status.rawValue): \(file.message)") }
+    for file in unnamed {
+      console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+    }
     return coverage.passes && unnamed.isEmpty ? .ok : .dataError
   }
 

@@ -51,7 +51,8 @@ package enum LegacyInputs {
         }
         let suffix = Array(".plist".utf8)
         var found: [String] = []
-        for name in names where name.count > suffix.count && name.suffix(suffix.count) == suffix[...] {
+        for name in names
+        where name.count > suffix.count && name.suffix(suffix.count) == suffix[...] {
           guard let text = String(validating: name, as: UTF8.self) else {
             let folder = path.hasSuffix("/") ? path : path + "/"
             expansion.unnamable.append(String.shown(bytes: Array(folder.utf8) + name))
