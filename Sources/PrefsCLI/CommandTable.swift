@@ -155,21 +155,25 @@ extension Prefs {
       run: { (i, c) throws(CommandFailure) in try Export.run(i.arguments, console: c) }),
     CommandSpec(
       name: "read", summary: "print a property list, one key, or what a getter read",
-      synopsis: ["FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json]"],
+      synopsis: ["FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json | --typed]"],
       discussion: """
         Prints the whole property list, or the value of KEY, in the style of `defaults read`
         (strings bare; `prefs defaults read` prints exactly as macOS does); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+        --typed prints typed JSON, which loses nothing and reads back with write -json: a real
+        always with a fraction or exponent (3.0), {"$date": "2011-03-14T15:09:26Z"},
+        {"$data": "BASE64"}, {"$real": "nan"}, {"$uid": 7}, and {"$dict": {…}} around a
+        dictionary whose only key is one of those tags.
         --as TYPE prints what the dialect's getter returned for each value (a string that would
         read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
         or KEY does not exist.
         """,
-      options: [Options.getter.spec, Options.dialect.spec, Options.json.spec],
+      options: [Options.getter.spec, Options.dialect.spec, Options.json.spec, Options.typed.spec],
       operands: [.domain, .key],
       run: { (i, c) throws(CommandFailure) in try Read.run(i.arguments, console: c) }),
     CommandSpec(
       name: "write", summary: "set one key and synchronize",
       synopsis: [
-        "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE [--truncate-dates]",
+        "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE [--truncate-dates]",
         "FILE|DOMAIN KEY -array VALUE...",
         "FILE|DOMAIN KEY -dict KEY VALUE...",
       ],
@@ -178,7 +182,9 @@ extension Prefs {
         Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
         Each VALUE of -array and -dict is read the same way, or given as a type and its word
         (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-        "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
+        "2011-03-14 15:09:26 +0000"; -data takes hex digits; -json takes any value as typed JSON
+        (read --typed prints it: '{"a": [1, 2.5], "when": {"$date": "2011-03-14T15:09:26Z"}}'),
+        also as one element of -array or -dict. A date with a fraction of a second
         is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
         """,
       options: [Options.truncateDates.spec], operands: [.domain, .key, .value], scansItself: true,
