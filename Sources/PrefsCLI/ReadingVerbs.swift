@@ -24,8 +24,9 @@ enum Read {
 
     if args.positional.count == 2 {
       guard let getter else {
+        let keyPath = ChangeFlags(args).path(args.positional[1])
         let (found, warnings) = try attempt { () throws(ToolError) in
-          try editor.value(forKey: args.positional[1])
+          try editor.value(at: keyPath)
         }
         console.warn(warnings, path: path)
         try print(found, json: json, typed: typed, path: path, console: console)

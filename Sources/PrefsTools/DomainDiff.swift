@@ -25,6 +25,15 @@ package struct DomainDiff: Sendable, Hashable {
       case .set(let key, _, _), .removed(let key, _): key
       }
     }
+
+    /// The change that undoes this one.
+    package var reverted: Change {
+      switch self {
+      case .set(let key, let old?, let new): .set(key: key, old: new, new: old)
+      case .set(let key, nil, let new): .removed(key: key, old: new)
+      case .removed(let key, let old): .set(key: key, old: nil, new: old)
+      }
+    }
   }
 
   /// The changes, by their keys' bytes.

@@ -164,6 +164,14 @@ package struct DomainEditor: Sendable {
     truncatingDates: Bool = false,
     _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
   ) throws(ToolError) -> [CorruptFileRecovery] {
+    try updated(truncatingDates: truncatingDates, change).recoveries
+  }
+
+  /// ``update(truncatingDates:_:)``, returning the domain as the update left it.
+  func updated(
+    truncatingDates: Bool,
+    _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
+  ) throws(ToolError) -> DomainSnapshot {
     _ = try inspect()
     var failure: ToolError?
     func body(_ current: DomainSnapshot) -> DomainChanges {
@@ -188,7 +196,7 @@ package struct DomainEditor: Sendable {
       throw .store(error)
     }
     if let failure { throw failure }
-    return snapshot.recoveries
+    return snapshot
   }
 
   /// Sets one key (`prefs write`, `defaults write`).
