@@ -42,7 +42,7 @@ enum ChangePrinter {
       return typed ? TypedJSON.text(v, compact: true) : try encode(v)
     }
     for change in diff.changes {
-      let command = DefaultsCommand.line(change, domain: domain)
+      let command = DefaultsCommand.line(change, domain: domain, host: Run.host)
       guard json else {
         console.line(command)
         continue
@@ -62,7 +62,11 @@ enum ChangePrinter {
       }
       object.append(("command", PropertyList.jsonString(command)))
       object.append(
-        ("revert", PropertyList.jsonString(DefaultsCommand.line(change.reverted, domain: domain))))
+        (
+          "revert",
+          PropertyList.jsonString(
+            DefaultsCommand.line(change.reverted, domain: domain, host: Run.host))
+        ))
       console.line("{" + object.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }
   }

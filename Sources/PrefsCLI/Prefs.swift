@@ -55,6 +55,20 @@ package enum Prefs {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
+    // `--current-host` or `--host NAME` before the verb: that host's ByHost domains, as
+    // `defaults -currentHost` and `-host NAME` reach them.
+    if arguments.first == "--current-host" {
+      return Run.$host.withValue(.current) { run(Array(arguments.dropFirst()), console: console) }
+    }
+    if arguments.first == "--host" {
+      guard arguments.count >= 2 else {
+        console.message("--host takes a host name")
+        return .usage
+      }
+      return Run.$host.withValue(.named(arguments[1])) {
+        run(Array(arguments.dropFirst(2)), console: console)
+      }
+    }
     guard let verb = arguments.first else {
       console.err(usage)
       return .usage
@@ -120,7 +134,8 @@ package enum Prefs {
       FILE may be a path (a word with a /, or ending in .plist: ./x, /abs/x.plist, x.plist) or
       a domain name (any other word: in the platform's preferences folder, never a file of the
       current folder; `prefs --layout xdg|macos|gnustep VERB …` chooses another layout,
-      gnustep as GNUstep's configuration files say).
+      gnustep as GNUstep's configuration files say; `prefs --current-host VERB …` or
+      `prefs --host NAME VERB …` a host's ByHost domains, as defaults -currentHost does).
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
       linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.

@@ -95,13 +95,21 @@ package struct DomainDiff: Sendable, Hashable {
 /// reads as the value.
 package enum DefaultsCommand {
   /// The line for `change` of the domain `domain` (its name, or a path as `defaults` takes
-  /// it: without `.plist`).
-  package static func line(_ change: DomainDiff.Change, domain: String) -> String {
+  /// it: without `.plist`), of `host`'s domains (`defaults -currentHost`, `-host NAME`).
+  package static func line(
+    _ change: DomainDiff.Change, domain: String, host: HostScope = .any
+  ) -> String {
+    let command: String
+    switch host {
+    case .any: command = "defaults"
+    case .current: command = "defaults -currentHost"
+    case .named(let name): command = "defaults -host \(quoted(name))"
+    }
     switch change {
     case .removed(let key, _):
-      return "defaults delete \(quoted(domain)) \(quoted(key))"
+      return "\(command) delete \(quoted(domain)) \(quoted(key))"
     case .set(let key, _, let value):
-      return "defaults write \(quoted(domain)) \(quoted(key)) \(argument(value))"
+      return "\(command) write \(quoted(domain)) \(quoted(key)) \(argument(value))"
     }
   }
 

@@ -156,4 +156,32 @@ import Testing
     try shell(revert)
     #expect(try scene.plistlib() == original)
   }
+
+  /// `--current-host` and `--host NAME` reach the ByHost domains `defaults -currentHost` and
+  /// `-host NAME` do, never the domain of every host; the lines say so.
+  @Test(
+    .enabled(if: FileManager.default.fileExists(atPath: "/etc/machine-id"), "needs a machine ID"))
+  func aHostsDomainsAreTheOnesDefaultsReaches() throws {
+    let folder = try TemporaryFolder()
+    let environment = ["XDG_CONFIG_HOME": folder.url.path]
+    func run(_ words: [String]) throws -> ProcessResult {
+      try External.run(Self.binary, words, environment: environment)
+    }
+    let write = try run([
+      "--current-host", "write", "--json", "com.example.s", "clock", "-int", "1",
+    ])
+    #expect(write.status == 0, "\(write.stderr)")
+    #expect(
+      write.output.contains(#""command": "defaults -currentHost write com.example.s clock -int 1""#)
+    )
+    #expect(
+      try run(["defaults", "-currentHost", "read", "com.example.s", "clock"]).output == "1\n")
+    #expect(
+      try run(["read", "com.example.s", "clock"]).status == 1, "the every-host domain was written")
+    #expect(
+      try run(["--host", "mini", "write", "com.example.s", "clock", "-int", "2"]).status == 0)
+    #expect(
+      try run(["defaults", "-host", "mini", "read", "com.example.s", "clock"]).output == "2\n")
+    #expect(try run(["--current-host", "read", "com.example.s", "clock"]).output == "1\n")
+  }
 }
