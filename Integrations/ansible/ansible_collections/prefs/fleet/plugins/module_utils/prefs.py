@@ -1,6 +1,4 @@
 # Copyright (c) the prefs authors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-# SPDX-License-Identifier: GPL-3.0-or-later
 """What the prefs.fleet modules share: finding and running the prefs binary, and the values
 they hand it, always as prefs' typed JSON (never as text a shell or defaults would parse).
 
@@ -70,6 +68,8 @@ def key_path(key):
     """(the KEY word, whether it is a key path): a string is one key, as it is (dots and all:
     migrated keys such as sound.enabled are one key); a list is a key path of keys and array
     indices, written as prefs' --key-path reads it (a dot inside a key escaped)."""
+    if isinstance(key, bool):
+        raise ValueError_("key: %s is a YAML boolean, not a key (quote it: '%s')" % (key, "off" if not key else "on"))
     if isinstance(key, (list, tuple)):
         if not key:
             raise ValueError_("key: an empty list names no value")
@@ -239,13 +239,20 @@ def _data(value, where):
 
 
 def _dictionary(value, where):
+    result = _entries(value, where)
+    if len(result) == 1 and next(iter(result)) in TAGS:
+        return {"$dict": result}
+    return result
+
+
+def _entries(value, where):
+    if not isinstance(value, dict):
+        raise ValueError_("%s: %r is not a mapping" % (where, value))
     result = {}
     for k, v in value.items():
         if not isinstance(k, str):
             raise ValueError_("%s: the key %r is not a string (quote it in YAML)" % (where, k))
         result[k] = _inferred(v, "%s.%s" % (where, k))
-    if len(result) == 1 and next(iter(result)) in TAGS:
-        return {"$dict": result}
     return result
 
 
@@ -268,7 +275,7 @@ def _inferred(value, where):
         tag = _tag(value)
         if tag is not None:
             # A tagged value as prefs prints it: handed on for prefs to read.
-            return value if tag != "$dict" else {"$dict": _dictionary(value["$dict"], where)}
+            return value if tag != "$dict" else {"$dict": _entries(value["$dict"], where)}
         return _dictionary(value, where)
     raise ValueError_("%s: %r has no property-list value" % (where, value))
 
@@ -297,3 +304,8 @@ def diff_of(changes, header):
         after="".join(line + "\n" for line in after),
         before_header=header, after_header=header,
     )
+
+
+def article(name):
+    """A type's name with its article (an integer, a string)."""
+    return ("an " if name[:1] in "aeiou" else "a ") + name

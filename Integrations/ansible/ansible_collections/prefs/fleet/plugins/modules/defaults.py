@@ -1,7 +1,5 @@
 #!/usr/bin/python
 # Copyright (c) the prefs authors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-# SPDX-License-Identifier: GPL-3.0-or-later
 
 from __future__ import annotations
 
@@ -12,16 +10,16 @@ description:
   - Sets, removes or reads one key of a preferences domain (an NSUserDefaults domain or
     property-list file) through the C(prefs) command, on Linux (GNUstep, XDG) and macOS.
   - Every value reaches C(prefs) as typed JSON, never as text a shell or C(defaults) parses,
-    so every type round-trips exactly: booleans, 64-bit integers, reals by value, strings,
-    dates, data, and arrays and dictionaries nested to any depth.
+    so every type round-trips exactly (booleans, 64-bit integers, reals by value, strings,
+    dates, data, and arrays and dictionaries nested to any depth).
   - Idempotent as C(prefs) compares values (exactly, a real by its bits, containers element
-    by element): a value equal to the stored one is reported unchanged and not written.
+    by element); a value equal to the stored one is reported unchanged and not written.
   - Check mode runs C(prefs write --dry-run) and writes nothing; diff mode shows the
     C(defaults) lines that make the value before and after, as C(prefs diff) prints them,
     lossless.
 version_added: 0.1.0
 author:
-  - The prefs authors
+  - The prefs maintainers (!UNKNOWN)
 attributes:
   check_mode:
     support: full
@@ -54,7 +52,7 @@ options:
       - V(date) takes C(2011-03-14T15:09:26Z), C(2011-03-14 15:09:26 +0000) or a YAML
         timestamp; V(data) takes base64 text.
       - Inside arrays and dictionaries each element is typed as its YAML is; a date or data
-        there is the mapping C({"$date": "2011-03-14T15:09:26Z"}) or C({"$data": "BASE64"}),
+        there is the mapping C({"$date":"2011-03-14T15:09:26Z"}) or C({"$data":"BASE64"}),
         as O(state=read) returns them.
     type: str
     choices: [array, bool, boolean, data, date, dict, dictionary, float, int, integer, real, string]
@@ -65,10 +63,10 @@ options:
   state:
     description:
       - V(present) sets the value, V(absent) removes it (or the whole domain without
-        O(key)), V(read) (or V(list), as C(community.general.osx_defaults) names it) reads
-        it and changes nothing.
+        O(key)), V(read) reads it and changes nothing (C(community.general.osx_defaults)
+        calls it V(list)).
     type: str
-    choices: [present, absent, read, list]
+    choices: [present, absent, read]
     default: present
   array_add:
     description:
@@ -112,7 +110,7 @@ options:
     choices: [xdg, macos, gnustep]
 notes:
   - The module runs as the remote user (use C(become_user) for another user's domains, or
-    give the file's path: C(prefs) keeps the owner, group and mode of every file it replaces).
+    give the file's path; C(prefs) keeps the owner, group and mode of every file it replaces).
   - Writes take the domain's lock and replace the file atomically, as every C(prefs) write.
 seealso:
   - module: prefs.fleet.defaults_facts
@@ -196,8 +194,8 @@ RETURN = r"""
 value:
   description:
     - The value at O(key) after the task (for O(state=read), the value read; null when there
-      is none), as typed JSON; reals are floats, integers ints, a date C({"$date": ISO 8601}),
-      data C({"$data": base64}).
+      is none), as typed JSON; reals are floats, integers ints, a date C({"$date":ISO 8601}),
+      data C({"$data":base64}).
   returned: success
   type: raw
 previous:
@@ -236,7 +234,7 @@ def main():
             key=dict(type="raw", no_log=False),
             type=dict(type="str", choices=["array", "bool", "boolean", "data", "date", "dict", "dictionary", "float", "int", "integer", "real", "string"]),
             value=dict(type="raw"),
-            state=dict(type="str", default="present", choices=["present", "absent", "read", "list"]),
+            state=dict(type="str", default="present", choices=["present", "absent", "read"]),
             array_add=dict(type="bool", default=False),
             dict_add=dict(type="bool", default=False),
             check_type=dict(type="bool", default=True),
@@ -286,7 +284,7 @@ class Defaults:
         p = self.module.params
         state = p["state"]
         exists, current = self.read()
-        if state in ("read", "list"):
+        if state == "read":
             self.module.exit_json(
                 changed=False, exists=exists, value=current, key=p["key"], domain=p["domain"],
                 **({"value_type": prefs.type_name(current)} if exists else {}))
@@ -312,8 +310,8 @@ class Defaults:
         if exists and prefs.type_name(current) != wanted:
             if p["check_type"]:
                 self.module.fail_json(
-                    msg="Type mismatch: %s holds a %s, the value is a %s (check_type: false replaces it)"
-                    % (self.key, prefs.type_name(current), wanted),
+                    msg="Type mismatch: %s holds %s, the value is %s (check_type: false replaces it)"
+                    % (self.key, prefs.article(prefs.type_name(current)), prefs.article(wanted)),
                     previous=current, value_type=prefs.type_name(current))
             replacing = True
         if adding and not replacing:

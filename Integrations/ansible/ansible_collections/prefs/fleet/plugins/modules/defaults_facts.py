@@ -1,7 +1,5 @@
 #!/usr/bin/python
 # Copyright (c) the prefs authors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-# SPDX-License-Identifier: GPL-3.0-or-later
 
 from __future__ import annotations
 
@@ -13,21 +11,23 @@ description:
     C(prefs read --typed) and sets them as the fact C(prefs_domains), a mapping of each
     domain to its keys and values.
   - Values are typed JSON, exact; booleans, integers (64 bits), reals (floats), strings,
-    lists, mappings; a date is C({"$date": "2011-03-14T15:09:26Z"}), data C({"$data": "BASE64"}),
-    a non-finite real C({"$real": "nan"}). The same form is what M(prefs.fleet.defaults) takes
+    lists, mappings; a date is C({"$date":"2011-03-14T15:09:26Z"}), data C({"$data":"BASE64"}),
+    a non-finite real C({"$real":"nan"}). The same form is what M(prefs.fleet.defaults) takes
     back as a value.
   - Reads only; changes nothing, not even a lock file.
 version_added: 0.1.0
 author:
-  - The prefs authors
+  - The prefs maintainers (!UNKNOWN)
 attributes:
   check_mode:
     support: full
     description: Reading only, the same in check mode.
   diff_mode:
     support: none
+    description: Not supported.
   facts:
     support: full
+    description: Sets the fact C(prefs_domains).
 options:
   domains:
     description:

@@ -1,7 +1,5 @@
 #!/usr/bin/python
 # Copyright (c) the prefs authors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-# SPDX-License-Identifier: GPL-3.0-or-later
 
 from __future__ import annotations
 
@@ -19,13 +17,14 @@ description:
     reason; the others are migrated all the same (a bad file never stops the batch).
 version_added: 0.1.0
 author:
-  - The prefs authors
+  - The prefs maintainers (!UNKNOWN)
 attributes:
   check_mode:
     support: full
     description: C(prefs migrate --dry-run), the same report, nothing written.
   diff_mode:
     support: none
+    description: Not supported.
 options:
   plan:
     description:
@@ -47,7 +46,8 @@ options:
     default: false
   backup:
     description:
-      - The folder O(in_place) copies the originals to (default, beside each file).
+      - The folder O(in_place) copies the originals to (default, beside each file); made
+        (mode 0700) when it is missing, except in check mode.
     type: path
   to:
     description:
@@ -123,6 +123,7 @@ failed_files:
 """
 
 import json
+import os
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -157,6 +158,11 @@ def main():
     words = prefs.base_command(module) + ["migrate", "--json", "--plan", p["plan"]]
     words += ["--in-place"] if p["in_place"] else ["--to", p["to"]]
     if p["backup"]:
+        if not module.check_mode and not os.path.isdir(p["backup"]):
+            try:
+                os.makedirs(p["backup"], mode=0o700)
+            except OSError as error:
+                module.fail_json(msg="backup: cannot make %s: %s" % (p["backup"], error))
         words += ["--backup", p["backup"]]
     if p["jobs"]:
         words += ["--jobs", str(p["jobs"])]
