@@ -37,6 +37,10 @@ export ANSIBLE_COLLECTIONS_PATH="$work" ANSIBLE_LOCALHOST_WARNING=false \
   ANSIBLE_INVENTORY_UNPARSED_WARNING=false ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 \
   ANSIBLE_PYTHON_INTERPRETER="$venv/bin/python" ANSIBLE_RETRY_FILES_ENABLED=false
 
+echo "== the README's playbook is playbooks/fleet.yml"
+sed -n '/^<!-- playbooks\/fleet.yml -->$/,/^<!-- end -->$/p' "$here/ansible_collections/prefs/fleet/README.md" \
+  | sed '1,2d;$d' | sed '$d' | cmp - "$here/ansible_collections/prefs/fleet/playbooks/fleet.yml"
+
 echo "== ansible-test sanity"
 # ansible-test bootstraps pip in its own virtual environments with a script it downloads from
 # a host this machine cannot reach: a stand-in in its cache takes pip from the Python's own
