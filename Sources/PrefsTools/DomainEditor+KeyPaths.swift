@@ -67,11 +67,7 @@ extension DomainEditor {
   package func set(
     _ value: PlistValue, at path: KeyPath, dryRun: Bool = false, truncatingDates: Bool = false
   ) throws(ToolError) -> ChangeOutcome {
-    do {
-      try DefaultsStore.validate(value, forKey: path.text)
-    } catch {
-      throw .store(error)
-    }
+    try Self.validate(value, at: path)
     return try change(dryRun: dryRun, truncatingDates: truncatingDates) {
       current throws(ToolError) in
       try keyPathChanges(path, in: current.values) { (root) throws(KeyPathError) in
@@ -110,11 +106,7 @@ extension DomainEditor {
     _ value: PlistValue, at path: KeyPath, as addition: Addition, dryRun: Bool = false,
     truncatingDates: Bool = false
   ) throws(ToolError) -> ChangeOutcome {
-    do {
-      try DefaultsStore.validate(value, forKey: path.text)
-    } catch {
-      throw .store(error)
-    }
+    try Self.validate(value, at: path)
     return try change(dryRun: dryRun, truncatingDates: truncatingDates) {
       current throws(ToolError) in
       let old = path.value(in: .dictionary(current.values))
@@ -139,6 +131,15 @@ extension DomainEditor {
       return try keyPathChanges(path, in: current.values) { (root) throws(KeyPathError) in
         try path.set(new, in: &root)
       }
+    }
+  }
+
+  /// A value a domain can hold (no UID, no key of it a store refuses), named by its path.
+  private static func validate(_ value: PlistValue, at path: KeyPath) throws(ToolError) {
+    do {
+      try DefaultsStore.validate(value, forKey: path.text)
+    } catch {
+      throw .store(error)
     }
   }
 
