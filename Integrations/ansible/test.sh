@@ -69,8 +69,7 @@ playbook() { # USER PLAYBOOK [ARGS...]: one run, its output kept
   mkdir -p "$config" "$work/$user/tmp"
   local run=(env HOME="$work/$user" XDG_CONFIG_HOME="$config" PATH="$work/bin:$PATH"
     ANSIBLE_LOCAL_TEMP="$work/$user/tmp" ANSIBLE_REMOTE_TEMP="$work/$user/tmp"
-    "$venv/bin/ansible-playbook" "$book" -e "sample=$work/com.exmo.equizmo.plist"
-    -e "plan=$work/equizmo-plan.json" "$@")
+    "$venv/bin/ansible-playbook" "$book" "$@")
   if [ "$user" != root ]; then
     chown -R "$user" "$work/$user"
     run=(setpriv --reuid="$user" --regid=nogroup --clear-groups "${run[@]}")
@@ -82,7 +81,8 @@ for user in root nobody; do
   echo "== tests/playbooks/defaults.yml as $user"
   playbook "$user" "$collection/tests/playbooks/defaults.yml"
   echo "== tests/playbooks/migrate.yml as $user"
-  playbook "$user" "$collection/tests/playbooks/migrate.yml"
+  playbook "$user" "$collection/tests/playbooks/migrate.yml" \
+    -e "sample=$work/com.exmo.equizmo.plist" -e "plan=$work/equizmo-plan.json"
   # What the unprivileged user wrote is its own.
   if [ "$user" != root ]; then
     stray="$(find "$work/$user/config" ! -user "$user" -print -quit)"
@@ -101,7 +101,9 @@ if [ -n "$deb" ]; then
   done
   fleet=(-i localhost, -c local -e fleet_hosts=localhost -e fleet_become=false
     -e "prefs_deb=$deb" -e "plan_src=$work/equizmo-plan.json" -e "home_root=$homes"
-    -e "backup=$work/backups")
+    -e "backup=$work/backups" -e "plan=$work/etc/prefs/equizmo-plan.json"
+    -e "package=$work/cache/prefs.deb")
+  mkdir -p "$work/cache"
   trap 'dpkg -r prefs >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
   for round in first second; do
     playbook root "$collection/playbooks/fleet.yml" "${fleet[@]}" | tee "$work/fleet-$round.log"

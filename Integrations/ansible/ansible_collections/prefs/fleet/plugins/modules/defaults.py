@@ -20,6 +20,8 @@ description:
 version_added: 0.1.0
 author:
   - The prefs maintainers (!UNKNOWN)
+extends_documentation_fragment:
+  - prefs.fleet.prefs
 attributes:
   check_mode:
     support: full
@@ -98,16 +100,6 @@ options:
         whole seconds); without it such a date is refused there (a binary file holds it).
     type: bool
     default: false
-  executable:
-    description:
-      - The C(prefs) binary. Default, C(prefs) on C(PATH), else in C(/usr/bin) or C(/usr/local/bin).
-    type: path
-  layout:
-    description:
-      - Where domain names resolve (C(prefs --layout)); V(gnustep) is GNUstep's defaults
-        folder, as GNUstep's configuration says. Default, the platform's.
-    type: str
-    choices: [xdg, macos, gnustep]
 notes:
   - The module runs as the remote user (use C(become_user) for another user's domains, or
     give the file's path; C(prefs) keeps the owner, group and mode of every file it replaces).

@@ -18,6 +18,8 @@ description:
 version_added: 0.1.0
 author:
   - The prefs maintainers (!UNKNOWN)
+extends_documentation_fragment:
+  - prefs.fleet.prefs
 attributes:
   check_mode:
     support: full
@@ -42,15 +44,6 @@ options:
     description:
       - V(currentHost) reads the current host's (ByHost) domains, another value that host's.
     type: str
-  executable:
-    description:
-      - The C(prefs) binary. Default, C(prefs) on C(PATH), else in C(/usr/bin) or C(/usr/local/bin).
-    type: path
-  layout:
-    description:
-      - Where domain names resolve (C(prefs --layout)). Default, the platform's.
-    type: str
-    choices: [xdg, macos, gnustep]
 seealso:
   - module: prefs.fleet.defaults
 """

@@ -18,6 +18,8 @@ description:
 version_added: 0.1.0
 author:
   - The prefs maintainers (!UNKNOWN)
+extends_documentation_fragment:
+  - prefs.fleet.prefs
 attributes:
   check_mode:
     support: full
@@ -67,15 +69,6 @@ options:
       - Write dates' fractions of a second away in XML output.
     type: bool
     default: false
-  executable:
-    description:
-      - The C(prefs) binary. Default, C(prefs) on C(PATH), else in C(/usr/bin) or C(/usr/local/bin).
-    type: path
-  layout:
-    description:
-      - Where domain names resolve (C(prefs --layout)). Default, the platform's.
-    type: str
-    choices: [xdg, macos, gnustep]
 seealso:
   - module: prefs.fleet.defaults_facts
 """
