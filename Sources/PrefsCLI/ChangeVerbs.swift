@@ -31,12 +31,20 @@ enum ChangePrinter {
     return path.hasSuffix(".plist") ? String(path.dropLast(".plist".count)) : path
   }
 
-  static func print(_ diff: DomainDiff, domain: String, json: Bool, console: Console)
-    throws(CommandFailure)
-  {
+  /// The changes as `defaults` command lines, or with `json` one object a line: the domain,
+  /// the key, `set` or `removed`, the old and new values (typed JSON when `typed`), the
+  /// command line that makes the change and the one that undoes it.
+  static func print(
+    _ diff: DomainDiff, domain: String, json: Bool, typed: Bool = false, console: Console
+  ) throws(CommandFailure) {
+    func value(_ v: PlistValue?) throws(CommandFailure) -> String {
+      guard let v else { return "null" }
+      return typed ? TypedJSON.text(v, compact: true) : try encode(v)
+    }
     for change in diff.changes {
+      let command = DefaultsCommand.line(change, domain: domain, host: Run.host)
       guard json else {
-        console.line(DefaultsCommand.line(change, domain: domain))
+        console.line(command)
         continue
       }
       var object: [(String, String)] = [
@@ -45,14 +53,20 @@ enum ChangePrinter {
       switch change {
       case .set(_, let old, let new):
         object.append(("change", "\"set\""))
-        object.append(
-          ("old", try old.map { (v) throws(CommandFailure) in try encode(v) } ?? "null"))
-        object.append(("new", try encode(new)))
+        object.append(("old", try value(old)))
+        object.append(("new", try value(new)))
       case .removed(_, let old):
         object.append(("change", "\"removed\""))
-        object.append(("old", try encode(old)))
+        object.append(("old", try value(old)))
         object.append(("new", "null"))
       }
+      object.append(("command", PropertyList.jsonString(command)))
+      object.append(
+        (
+          "revert",
+          PropertyList.jsonString(
+            DefaultsCommand.line(change.reverted, domain: domain, host: Run.host))
+        ))
       console.line("{" + object.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }
   }
@@ -95,7 +109,9 @@ enum Diff {
     }
     let diff = DomainDiff(from: sides[0].1, to: sides[1].1)
     let name = ChangePrinter.defaultsName(args.positional[0], editor: sides[0].0)
-    try ChangePrinter.print(diff, domain: name, json: args.has(Options.json), console: console)
+    let typed = args.has(Options.typed)
+    try ChangePrinter.print(
+      diff, domain: name, json: typed || args.has(Options.json), typed: typed, console: console)
     return diff.isEmpty ? .ok : .notFound
   }
 }

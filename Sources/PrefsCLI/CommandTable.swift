@@ -162,41 +162,75 @@ extension Prefs {
       run: { (i, c) throws(CommandFailure) in try Export.run(i.arguments, console: c) }),
     CommandSpec(
       name: "read", summary: "print a property list, one key, or what a getter read",
-      synopsis: ["FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json]"],
+      synopsis: [
+        "FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json | --typed]",
+        "FILE|DOMAIN --key-path KEYPATH [--json | --typed]",
+      ],
       discussion: """
         Prints the whole property list, or the value of KEY, in the style of `defaults read`
         (strings bare; `prefs defaults read` prints exactly as macOS does); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+        --typed prints typed JSON, which loses nothing and reads back with write -json: a real
+        always with a fraction or exponent (3.0), {"$date": "2011-03-14T15:09:26Z"},
+        {"$data": "BASE64"}, {"$real": "nan"}, {"$uid": 7}, and {"$dict": {…}} around a
+        dictionary whose only key is one of those tags.
+        --key-path reads the value at a key path into nested values: keys and array indices
+        separated by dots, \\. a dot inside a key (as plutil's: window.frame.0).
         --as TYPE prints what the dialect's getter returned for each value (a string that would
         read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
         or KEY does not exist.
         """,
-      options: [Options.getter.spec, Options.dialect.spec, Options.json.spec],
+      options: [
+        Options.getter.spec, Options.dialect.spec, Options.json.spec, Options.typed.spec,
+        Options.keyPath.spec,
+      ],
       operands: [.domain, .key],
       run: { (i, c) throws(CommandFailure) in try Read.run(i.arguments, console: c) }),
     CommandSpec(
       name: "write", summary: "set one key and synchronize",
       synopsis: [
-        "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data] VALUE [--truncate-dates]",
+        "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE [--truncate-dates]",
         "FILE|DOMAIN KEY -array VALUE...",
         "FILE|DOMAIN KEY -dict KEY VALUE...",
+        "FILE|DOMAIN KEY -array-add|-array-union VALUE... · -dict-add KEY VALUE...",
+        "[--key-path] [--dry-run] [--json | --typed] FILE|DOMAIN KEY ...",
       ],
       discussion: """
         Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
         Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
         Each VALUE of -array and -dict is read the same way, or given as a type and its word
         (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-        "2011-03-14 15:09:26 +0000"; -data takes hex digits. A date with a fraction of a second
+        "2011-03-14 15:09:26 +0000"; -data takes hex digits; -json takes any value as typed JSON
+        (read --typed prints it: '{"a": [1, 2.5], "when": {"$date": "2011-03-14T15:09:26Z"}}'),
+        also as one element of -array or -dict. A date with a fraction of a second
         is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
+        -array-add appends the values to the array at KEY and -dict-add merges the entries into
+        the dictionary there, as `defaults write` does; -array-union appends each value the
+        array does not hold yet (compared exactly), so that adding again changes nothing. A KEY
+        that holds nothing takes the value; one that holds another type is refused.
+        Before FILE: --key-path takes KEY as a key path into nested values (as read
+        --key-path; each dictionary missing on the way is made, an array index is replaced or,
+        at the array's count, appended); --dry-run changes nothing; --json prints the changes
+        made (or, with --dry-run, that would be) as diff --json does, nothing when none (an
+        equal value is not written); --typed prints them with typed JSON values.
         """,
-      options: [Options.truncateDates.spec], operands: [.domain, .key, .value], scansItself: true,
+      options: [
+        Options.truncateDates.spec, Options.keyPath.spec, Options.dryRunChange.spec,
+        Options.json.spec, Options.typed.spec,
+      ], operands: [.domain, .key, .value], scansItself: true,
       run: { (i, c) throws(CommandFailure) in try Write.run(i.raw, console: c) }),
     CommandSpec(
       name: "delete", summary: "remove a key (or the whole domain) and synchronize",
-      synopsis: ["FILE|DOMAIN [KEY]"],
+      synopsis: ["FILE|DOMAIN [KEY] [--key-path] [--dry-run] [--json | --typed]"],
       discussion: """
         Removes KEY and synchronizes; without KEY removes the whole domain (its file).
+        --key-path removes the value at a key path (as read --key-path); --dry-run removes
+        nothing; --json prints the changes (or, with --dry-run, those it would make) as diff
+        --json does, --typed with typed JSON values.
         Exit 1 when the key or the domain does not exist.
         """,
+      options: [
+        Options.keyPath.spec, Options.dryRunChange.spec, Options.json.spec, Options.typed.spec,
+      ],
       operands: [.domain, .key],
       run: { (i, c) throws(CommandFailure) in try Delete.run(i.arguments, console: c) }),
     CommandSpec(
@@ -246,16 +280,18 @@ extension Prefs {
       run: { (i, c) throws(CommandFailure) in try Find.run(i.arguments, console: c) }),
     CommandSpec(
       name: "diff", summary: "the defaults commands that turn one domain into another",
-      synopsis: ["A B [--json]"],
+      synopsis: ["A B [--json | --typed]"],
       discussion: """
         Compares two domains or files (a domain and an export of it, two users' files, a file
         before and after) key by key, values exactly, and prints the `defaults` commands that
         turn A into B: `defaults write A key -float 2.5`, `defaults delete A key`; a container
         or data as a literal `defaults` reads back exactly, a date as -date. --json prints one
-        object a line ({"domain", "key", "change": "set" or "removed", "old", "new"}).
+        object a line ({"domain", "key", "change": "set" or "removed", "old", "new", "command":
+        the line that makes the change, "revert": the line that undoes it}); --typed with old
+        and new in typed JSON (see read --typed).
         Exit 0 when they are the same, 1 when they differ, 66 when one does not exist.
         """,
-      options: [Options.json.spec], operands: [.domain, .domain],
+      options: [Options.json.spec, Options.typed.spec], operands: [.domain, .domain],
       run: { (i, c) throws(CommandFailure) in try Diff.run(i.arguments, console: c) }),
     CommandSpec(
       name: "watch", summary: "print each change of domains as it happens",

@@ -98,7 +98,7 @@ enum DefaultsPersonality {
 
   /// `defaults` prints its messages bare, without a program prefix.
   private static func fail(_ error: CommandFailure, _ console: Console) -> ExitCode {
-    console.err(DatePolicy.hint(error.message).withControlsEscaped + "\n")
+    console.err(DatePolicy.hint(error.message).escapingControls(keepingLineBreaks: true) + "\n")
     return error.code
   }
 

@@ -138,6 +138,9 @@ extension PlistFormat {
 /// file and its line in the command table.
 enum Options {
   static let json = Option<Bool>.flag("--json", help: "print JSON instead of text")
+  static let typed = Option<Bool>.flag(
+    "--typed",
+    help: "print typed JSON: lossless (dates, data, non-finite reals tagged: {\"$date\": …})")
   static let truncateDates = Option<Bool>.flag(
     DatePolicy.flag,
     help: "write a date's fraction of a second away (XML and GNUstep text hold whole seconds)")

@@ -71,6 +71,20 @@ package enum Prefs {
         return error.code
       }
     }
+    // `--current-host` or `--host NAME` before the verb: that host's ByHost domains, as
+    // `defaults -currentHost` and `-host NAME` reach them.
+    if arguments.first == "--current-host" {
+      return Run.$host.withValue(.current) { run(Array(arguments.dropFirst()), console: console) }
+    }
+    if arguments.first == "--host" {
+      guard arguments.count >= 2 else {
+        console.message("--host takes a host name")
+        return .usage
+      }
+      return Run.$host.withValue(.named(arguments[1])) {
+        run(Array(arguments.dropFirst(2)), console: console)
+      }
+    }
     guard let verb = arguments.first else {
       console.err(usage)
       return .usage
@@ -136,9 +150,10 @@ package enum Prefs {
       FILE may be a path (a word with a /, or ending in .plist: ./x, /abs/x.plist, x.plist) or
       a domain name (any other word: in the platform's preferences folder, never a file of the
       current folder; `prefs --layout xdg|macos|gnustep VERB …` chooses another layout,
-      gnustep as GNUstep's configuration files say). `prefs --lock-timeout SECONDS VERB …`:
-      how long a write waits for a domain's lock (default: 10 s for migrate and as root, else
-      as long as it takes), then gives up with exit 75.
+      gnustep as GNUstep's configuration files say; `prefs --current-host VERB …` or
+      `prefs --host NAME VERB …` a host's ByHost domains, as defaults -currentHost does).
+      `prefs --lock-timeout SECONDS VERB …`: how long a write waits for a domain's lock
+      (default: 10 s for migrate and as root, else as long as it takes), then exit 75.
       Run `prefs help <command>` (or `prefs <command> --help`) for the options of one command,
       `prefs --version` for the version. `prefs defaults …` and `prefs plutil …` (or the binary
       linked as `defaults` or `plutil`) take macOS defaults' and plutil's syntax.

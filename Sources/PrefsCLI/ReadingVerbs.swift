@@ -17,17 +17,19 @@ enum Read {
     }
     let getter = try args[Options.getter]
     let dialect = try args[Options.dialect] ?? .apple
-    let json = args.has(Options.json)
+    let typed = args.has(Options.typed)
+    let json = args.has(Options.json) || typed
     let editor = try Run.editor(args.positional[0])
     let path = editor.domain.name
 
     if args.positional.count == 2 {
       guard let getter else {
+        let keyPath = ChangeFlags(args).path(args.positional[1])
         let (found, warnings) = try attempt { () throws(ToolError) in
-          try editor.value(forKey: args.positional[1])
+          try editor.value(at: keyPath)
         }
         console.warn(warnings, path: path)
-        try print(found, json: json, path: path, console: console)
+        try print(found, json: json, typed: typed, path: path, console: console)
         return .ok
       }
       // Through the getter, on the value as the dialect's store reads it from this file.
@@ -37,7 +39,7 @@ enum Read {
       console.warn(warnings, path: path)
       let value = dialect.read(found, as: getter).value
       if json {
-        try print(value, json: true, path: path, console: console)
+        try print(value, json: true, typed: typed, path: path, console: console)
       } else {
         console.line(getterResult(value))
       }
@@ -46,7 +48,7 @@ enum Read {
     let document = try attempt { () throws(ToolError) in try editor.document() }
     console.warn(document.warnings, path: path)
     guard let getter else {
-      try print(document.value, json: json, path: path, console: console)
+      try print(document.value, json: json, typed: typed, path: path, console: console)
       return .ok
     }
     let dictionary = DomainEditor.adopted(
@@ -58,6 +60,10 @@ enum Read {
       for (key, value) in dictionary {
         guard let result = dialect.read(value, as: getter).value else {
           object[key] = .null
+          continue
+        }
+        if typed {
+          object[key] = TypedJSON.json(result)
           continue
         }
         do {
@@ -117,11 +123,16 @@ enum Read {
     }
   }
 
-  static func print(_ value: PlistValue?, json: Bool, path: String, console: Console)
-    throws(CommandFailure)
-  {
+  /// `value` for a person, as JSON, or as typed JSON (``TypedJSON``: lossless).
+  static func print(
+    _ value: PlistValue?, json: Bool, typed: Bool = false, path: String, console: Console
+  ) throws(CommandFailure) {
     guard let value else {
       console.line(json ? "null" : "nil")
+      return
+    }
+    if typed {
+      console.line(TypedJSON.text(value))
       return
     }
     console.line(json ? try encode(value, path: path) : human(value))

@@ -25,6 +25,15 @@ package struct DomainDiff: Sendable, Hashable {
       case .set(let key, _, _), .removed(let key, _): key
       }
     }
+
+    /// The change that undoes this one.
+    package var reverted: Change {
+      switch self {
+      case .set(let key, let old?, let new): .set(key: key, old: new, new: old)
+      case .set(let key, nil, let new): .removed(key: key, old: new)
+      case .removed(let key, let old): .set(key: key, old: nil, new: old)
+      }
+    }
   }
 
   /// The changes, by their keys' bytes.
@@ -86,13 +95,21 @@ package struct DomainDiff: Sendable, Hashable {
 /// reads as the value.
 package enum DefaultsCommand {
   /// The line for `change` of the domain `domain` (its name, or a path as `defaults` takes
-  /// it: without `.plist`).
-  package static func line(_ change: DomainDiff.Change, domain: String) -> String {
+  /// it: without `.plist`), of `host`'s domains (`defaults -currentHost`, `-host NAME`).
+  package static func line(
+    _ change: DomainDiff.Change, domain: String, host: HostScope = .any
+  ) -> String {
+    let command: String
+    switch host {
+    case .any: command = "defaults"
+    case .current: command = "defaults -currentHost"
+    case .named(let name): command = "defaults -host \(quoted(name))"
+    }
     switch change {
     case .removed(let key, _):
-      return "defaults delete \(quoted(domain)) \(quoted(key))"
+      return "\(command) delete \(quoted(domain)) \(quoted(key))"
     case .set(let key, _, let value):
-      return "defaults write \(quoted(domain)) \(quoted(key)) \(argument(value))"
+      return "\(command) write \(quoted(domain)) \(quoted(key)) \(argument(value))"
     }
   }
 

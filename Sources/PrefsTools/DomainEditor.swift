@@ -167,6 +167,14 @@ package struct DomainEditor: Sendable {
     truncatingDates: Bool = false, existing: Bool = false,
     _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
   ) throws(ToolError) -> [CorruptFileRecovery] {
+    try updated(truncatingDates: truncatingDates, existing: existing, change).recoveries
+  }
+
+  /// ``update(truncatingDates:existing:_:)``, returning the domain as the update left it.
+  func updated(
+    truncatingDates: Bool, existing: Bool = false,
+    _ change: (DomainSnapshot) throws(ToolError) -> DomainChanges
+  ) throws(ToolError) -> DomainSnapshot {
     if existing, domain.file == nil { _ = try existingValues() }
     var failure: ToolError?
     func body(_ current: DomainSnapshot) -> DomainChanges {
@@ -214,7 +222,7 @@ package struct DomainEditor: Sendable {
       }
     }
     if let failure { throw failure }
-    return snapshot.recoveries
+    return snapshot
   }
 
   /// Sets one key (`prefs write`, `defaults write`).

@@ -1,3 +1,4 @@
+import LegacyDefaults
 import PropertyList
 
 /// Why a key path could not be followed or edited; `description` is `plutil`'s sentence.
@@ -67,6 +68,12 @@ package struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     }
     parts.append(current)
     components = parts
+  }
+
+  /// The path of `components` (keys and indices as they are).
+  package init(components: [String]) {
+    self.components = components
+    self.text = components.map { $0.replacingScalars(".", with: "\\.") }.joined(separator: ".")
   }
 
   /// The components joined again, each dot inside a key escaped: how plutil names the path.
@@ -184,5 +191,58 @@ package struct KeyPath: Sendable, Hashable, CustomStringConvertible {
     default:
       throw .nothingToRemove(self)
     }
+  }
+}
+
+extension KeyPath {
+  /// Sets `new` at this path in `root`, as `prefs write --key-path` does: a dictionary's key
+  /// is set, each dictionary missing on the way made; an array's index is replaced, or
+  /// appended to at the array's count.
+  package func set(_ new: PlistValue, in root: inout PlistValue) throws(KeyPathError) {
+    try set(new, in: &root, at: components[...])
+  }
+
+  private func set(_ new: PlistValue, in value: inout PlistValue, at path: ArraySlice<String>)
+    throws(KeyPathError)
+  {
+    guard let key = path.first, !key.isEmpty else { throw .noValue(text: text) }
+    let rest = path.dropFirst()
+    switch value {
+    case .dictionary(var d):
+      if rest.isEmpty {
+        d[key] = new
+      } else {
+        var child = d[key] ?? .dictionary(PlistDictionary())
+        try set(new, in: &child, at: rest)
+        d[key] = child
+      }
+      value = .dictionary(d)
+    case .array(var a):
+      guard let index = Int(key) else { throw .notAnIndex(self) }
+      if !rest.isEmpty {
+        guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
+        try set(new, in: &a[index], at: rest)
+      } else if a.indices.contains(index) {
+        a[index] = new
+      } else if index == a.count {
+        a.append(new)
+      } else {
+        throw .outOfBounds(index, self)
+      }
+      value = .array(a)
+    default:
+      throw .notAContainer(self)
+    }
+  }
+
+  /// The change `edit` makes to a domain's `values` at this path: only the key of its first
+  /// component changes (removed when `edit` removes it).
+  package func changes(
+    in values: PlistDictionary, _ edit: (inout PlistValue) throws(KeyPathError) -> Void
+  ) throws(KeyPathError) -> DomainChanges {
+    var root = PlistValue.dictionary(values)
+    try edit(&root)
+    let key = components[0]
+    return [key: root.dictionaryValue?[key]]
   }
 }

@@ -13,7 +13,8 @@ import PropertyList
 package enum TypedValue {
   /// Whose flags: the three spell types and data differently.
   package enum Spelling: Sendable {
-    /// `prefs write`: `-bool -int -float -string -date -data` (hex) `-array -dict`, or a value.
+    /// `prefs write`: `-bool -int -float -string -date -data` (hex) `-json` (typed JSON)
+    /// `-array -dict`, or a value.
     case prefs
     /// macOS `defaults write`: as `prefs`, with `-array-add` and `-dict-add`.
     case defaults
@@ -29,6 +30,8 @@ package enum TypedValue {
     case propertyList
     /// JSON (plutil's `-json`).
     case json
+    /// Typed JSON (`prefs write -json`: ``TypedJSON``).
+    case typedJSON
   }
 
   /// The kind a flag names in `spelling` (nil: not a type flag of that spelling).
@@ -46,6 +49,7 @@ package enum TypedValue {
       .dictionary
     case ("-xml", .plutil): .propertyList
     case ("-json", .plutil): .json
+    case ("-json", .prefs): .typedJSON
     default: nil
     }
   }
@@ -108,6 +112,8 @@ package enum TypedValue {
       } catch {
         throw invalid("JSON (\(error))")
       }
+    case .typedJSON:
+      return try TypedJSON.value(parsing: text, flag: flag)
     case .array, .dictionary:
       throw invalid("no value: it takes its elements as words")
     }

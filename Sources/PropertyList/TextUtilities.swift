@@ -158,11 +158,15 @@ extension String {
   /// A message's text with each character a terminal could act on written as its escape
   /// (`\n`, `\e`, `\x07`, `\u202E`), the rest as it is: a message that names a key or a file
   /// stays one line, whatever the name holds.
-  package var withControlsEscaped: String {
+  package var withControlsEscaped: String { escapingControls(keepingLineBreaks: false) }
+
+  /// ``withControlsEscaped``, but a line break kept (a message whose own text has lines, as
+  /// macOS `defaults`' have: the names in it are what the administrator typed).
+  package func escapingControls(keepingLineBreaks: Bool) -> String {
     guard drivesTerminal else { return self }
     var out = ""
     for scalar in unicodeScalars {
-      guard scalar.drivesTerminal else {
+      guard scalar.drivesTerminal, !(keepingLineBreaks && scalar == "\n") else {
         out.unicodeScalars.append(scalar)
         continue
       }

@@ -134,9 +134,9 @@ import Testing
       .split(separator: "\n").map(String.init)
     #expect(
       lines == [
-        #"{"domain": "com.example.w", "key": "b", "change": "set", "old": null, "new": 2.5}"#,
-        #"{"domain": "com.example.w", "key": "a", "change": "removed", "old": 1, "new": null}"#,
-        #"{"domain": "com.example.w", "key": "c", "change": "set", "old": null, "new": [true]}"#,
+        #"{"domain": "com.example.w", "key": "b", "change": "set", "old": null, "new": 2.5, "command": "defaults write com.example.w b -float 2.5", "revert": "defaults delete com.example.w b"}"#,
+        #"{"domain": "com.example.w", "key": "a", "change": "removed", "old": 1, "new": null, "command": "defaults delete com.example.w a", "revert": "defaults write com.example.w a -int 1"}"#,
+        #"{"domain": "com.example.w", "key": "c", "change": "set", "old": null, "new": [true], "command": "defaults write com.example.w c '<array><true/></array>'", "revert": "defaults delete com.example.w c"}"#,
       ], "\(lines)")
     #expect(watch.terminationStatus == 0)
   }

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The Debian package, installed as an administrator installs it, then taken out again:
+#   Packaging/debian/smoke-test.sh prefs_<version>_<arch>.deb
+# dpkg -i; the shipped sample migrated by /usr/bin/prefs; `defaults write/read` through the
+# alternative; GNUstep's and the toolchain's own names left as they were; the manual page
+# and the completions; lintian when it is installed; dpkg -r leaves no alternative behind.
+set -euo pipefail
+deb="$(readlink -f "$1")"
+cd "$(dirname "$0")/../.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "smoke test: $*" >&2; exit 1; }
+
+gnustep_defaults=""
+if owner="$(dpkg -S /usr/bin/defaults 2>/dev/null)"; then
+  gnustep_defaults="$(sha256sum /usr/bin/defaults)"
+  echo "/usr/bin/defaults before: $owner"
+fi
+
+dpkg -i "$deb"
+[ "$(/usr/bin/prefs --version)" = "prefs $(dpkg-deb -f "$deb" Version)" ] || fail "prefs --version"
+
+echo "== the shipped sample, migrated by the installed binary"
+out="$(/usr/bin/prefs migrate --plan Legacy/Samples/equizmo-plan.json --to "$work/equizmo.plist" \
+  Legacy/Samples/com.exmo.equizmo.plist)"
+echo "$out"
+grep -q '1 file: 1 migrated' <<<"$out" || fail "the sample did not migrate"
+again="$(/usr/bin/prefs migrate --plan Legacy/Samples/equizmo-plan.json --to "$work/equizmo.plist" \
+  Legacy/Samples/com.exmo.equizmo.plist --summary)"
+grep -q '1 unchanged' <<<"$again" || fail "a second migration was not unchanged: $again"
+
+echo "== defaults write/read through the alternative"
+[ "$(readlink -f /etc/alternatives/defaults)" = /usr/bin/prefs ] || fail "no defaults alternative"
+export XDG_CONFIG_HOME="$work/config"
+mkdir -p "$XDG_CONFIG_HOME"
+/etc/alternatives/defaults write com.example.smoke size -int 8589934592
+/etc/alternatives/defaults write com.example.smoke colors -array red green
+[ "$(/etc/alternatives/defaults read com.example.smoke size)" = 8589934592 ] || fail "defaults read"
+[ "$(/etc/alternatives/defaults read-type com.example.smoke colors)" = "Type is array" ] || fail "read-type"
+[ "$(/usr/bin/prefs read com.example.smoke size --typed)" = 8589934592 ] || fail "prefs read"
+if [ -n "$gnustep_defaults" ]; then
+  [ "$(sha256sum /usr/bin/defaults)" = "$gnustep_defaults" ] || fail "GNUstep's defaults was replaced"
+  [ ! -L /usr/bin/defaults ] || fail "GNUstep's defaults became a link"
+  echo "GNUstep's /usr/bin/defaults is as it was"
+else
+  [ "$(readlink -f /usr/bin/defaults)" = /usr/bin/prefs ] || fail "/usr/bin/defaults is not prefs"
+fi
+toolchain_plutil="$(dirname "$(readlink -f "$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)")")/plutil"
+if [ -x "$toolchain_plutil" ]; then
+  if update-alternatives --list plutil 2>/dev/null | grep -qx /usr/bin/prefs; then
+    fail "prefs took plutil beside the toolchain's $toolchain_plutil"
+  fi
+  echo "plutil is not registered: the toolchain has its own ($toolchain_plutil)"
+else
+  update-alternatives --list plutil | grep -qx /usr/bin/prefs || fail "no plutil alternative"
+fi
+
+echo "== the manual page and the completions"
+zcat /usr/share/man/man1/prefs.1.gz | grep -q '^\.TH PREFS 1' || fail "the manual page"
+cmp <(zcat /usr/share/man/man1/prefs.1.gz) man/prefs.1 || fail "the manual page is not man/prefs.1"
+if command -v man >/dev/null; then
+  [ "$(man -w prefs)" = /usr/share/man/man1/prefs.1.gz ] || fail "man -w prefs"
+  MANWIDTH=80 man prefs 2>/dev/null | grep -q 'prefs migrate' || fail "man prefs"
+fi
+bash -c 'source /usr/share/bash-completion/completions/prefs && complete -p prefs' >/dev/null \
+  || fail "the bash completion"
+grep -q '^#compdef prefs' /usr/share/zsh/vendor-completions/_prefs || fail "the zsh completion"
+
+if command -v lintian >/dev/null; then
+  echo "== lintian"
+  # Errors fail; warnings are printed. (A static Swift binary has no shared libraries of its
+  # own to document; the package is built by a script, not from a Debian source package.)
+  lintian --tag-display-limit 0 --suppress-tags \
+    no-manual-page,statically-linked-binary,embedded-library,unstripped-binary-or-object \
+    "$deb" | tee "$work/lintian.txt" || true
+  if grep -q '^E:' "$work/lintian.txt"; then fail "lintian found errors"; fi
+else
+  echo "lintian is not installed: not checked"
+fi
+
+echo "== dpkg -r"
+dpkg -r prefs
+[ ! -e /usr/bin/prefs ] || fail "/usr/bin/prefs is still there"
+! update-alternatives --list defaults 2>/dev/null | grep -qx /usr/bin/prefs || fail "an alternative is left"
+if [ -n "$gnustep_defaults" ]; then
+  [ "$(sha256sum /usr/bin/defaults)" = "$gnustep_defaults" ] || fail "GNUstep's defaults changed"
+fi
+echo "smoke test: passed"
