@@ -156,15 +156,20 @@ enum Export {
 enum PlanCommand {
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard let sub = args.positional.first else {
-      throw CommandFailure(.usage, "plan needs infer, check or swift")
+      throw CommandFailure(.usage, "plan needs infer, scan, check or swift")
     }
     let rest = Array(args.positional.dropFirst())
+    if sub != "scan", try args[Options.suite] != nil {
+      throw CommandFailure(.usage, "--suite goes with plan scan")
+    }
     switch sub {
     case "infer":
       guard try args[Options.name] == nil else {
         throw CommandFailure(.usage, "--name goes with plan swift")
       }
       return try infer(args, rest, console: console)
+    case "scan":
+      return try PlanScan.run(args, rest, console: console)
     case "check":
       guard try args[Options.inferDialect] == nil, try args[Options.name] == nil else {
         throw CommandFailure(.usage, "plan check takes PLAN LEGACY... and --jobs only")
@@ -176,7 +181,7 @@ enum PlanCommand {
       }
       return try swift(args, rest, console: console)
     default:
-      throw CommandFailure(.usage, "plan takes infer, check or swift, not \(sub)")
+      throw CommandFailure(.usage, "plan takes infer, scan, check or swift, not \(sub)")
     }
   }
 
@@ -262,7 +267,7 @@ enum PlanCommand {
 extension Options {
   static let inferDialect = Option<Dialect>.choice(
     "--dialect", value: "DIALECT", among: { Dialect.allCases },
-    help: "infer: the getters the old app used (default apple)")
+    help: "infer, scan: the getters the old app used (default apple)")
   static let migrateTo = Option<String>.text(
     "--to", value: "OUT", files: true, help: "the new store (a folder for several files)")
   static let inPlace = Option<Bool>.flag(

@@ -1,0 +1,248 @@
+import LegacyDefaults
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `prefs plan scan`: reads an app's Objective-C, C and Swift source (and the property lists
+/// and interface files it ships) and drafts the plan that migrates its defaults: every key the
+/// code uses with a user-defaults receiver, the type its getters and setters say, and the
+/// default the running app saw, each with the places it comes from.
+///
+/// Files are read in parallel, each once (a second time only for a file that calls a wrapper
+/// found elsewhere); what a file says is kept as its constants and uses, never its text, so
+/// memory follows the largest file, not the tree.
+public enum SourceScan {
+  public struct Options: Sendable {
+    /// Whose getters read a registered value (`@"YES"` registered for a `boolForKey:`).
+    public var dialect: Dialect
+    /// Scan for this suite's domain (`initWithSuiteName:`) instead of the standard one.
+    public var suite: String?
+    public var jobs: Int
+    /// The largest source file read (a larger one is named and skipped).
+    public var fileLimit: Int
+
+    public init(
+      dialect: Dialect = .apple, suite: String? = nil, jobs: Int = 2, fileLimit: Int = 64 << 20
+    ) {
+      self.dialect = dialect
+      self.suite = suite
+      self.jobs = jobs
+      self.fileLimit = fileLimit
+    }
+  }
+
+  /// Scans `paths` (files and folders, recursively).
+  public static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
+    let (collected, walkWarnings) = SourceFiles.collect(paths)
+    var files = collected
+    let facts = Locked([FileFacts?](repeating: nil, count: files.count))
+    let next = Locked(0)
+    let list = files
+    Threads.concurrentPerform(iterations: max(1, min(options.jobs, files.count))) { _ in
+      while true {
+        let index = next.withLock { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard index < list.count else { break }
+        let read = readFacts(list[index], limit: options.fileLimit, wrappers: [])
+        facts.withLock { $0[index] = read }
+      }
+    }
+    var all = facts.withLock { $0 }.enumerated().map { n, f -> FileFacts in
+      var f = f ?? FileFacts(path: list[n].path)
+      for k in f.uses.indices { f.uses[k].file = n }
+      for k in f.wrapperCalls.indices { f.wrapperCalls[k].file = n }
+      return f
+    }
+    var warnings = walkWarnings + all.flatMap(\.warnings)
+    let sourceFiles = zip(files, all).filter {
+      $0.0.kind != .plist && $0.1.warnings.allSatisfy { !$0.message.hasSuffix("skipped") }
+    }.count
+
+    // Registered bundle files: resolved to the property lists in the tree by their names.
+    var plistsByName: [String: [Int]] = [:]
+    for (n, file) in files.enumerated() where file.kind == .plist {
+      plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
+    }
+    var registered: [SourceUse] = []
+    for (n, f) in all.enumerated() {
+      for (name, base) in f.registeredFiles {
+        let wanted = String(name.split(separator: "/").last ?? "")
+        guard let matches = plistsByName[wanted], let first = matches.first else {
+          warnings.append(
+            ScanWarning(
+              path: f.path, line: base.line,
+              message: "registers \(name), which is not in the tree: its defaults are not known"))
+          continue
+        }
+        let path = files[first].path
+        switch readPlist(path, limit: options.fileLimit) {
+        case .failure(let warning): warnings.append(warning)
+        case .success(.dictionary(let d)):
+          for (key, value) in d {
+            var use = base
+            use.key = .literal(key)
+            use.value = .value(value)
+            use.type = PlistSources.valueType(value)
+            use.weakType = true
+            use.defaultSource = .registration
+            use.file = first
+            use.line = 0
+            use.place = "registered by \(f.path):\(base.line)"
+            _ = n
+            registered.append(use)
+          }
+        case .success:
+          warnings.append(
+            ScanWarning(path: path, message: "registered as defaults, but not a dictionary"))
+        }
+      }
+    }
+    if !registered.isEmpty {
+      all.append(FileFacts(path: ""))
+      all[all.count - 1].uses = registered
+    }
+
+    var model = ScanModel(files: all, dialect: options.dialect)
+    // Wrappers whose selectors are not the defaults API's: their calls are gathered from the
+    // files that name them (a second read of those files only).
+    var rounds = 0
+    var done: Set<String> = []
+    while rounds < 3 {
+      rounds += 1
+      let selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
+        .subtracting(DefaultsAPI.swift.keys).subtracting(done)
+      guard !selectors.isEmpty else { break }
+      done.formUnion(selectors)
+      let words = selectors.map(Self.searchWord)
+      let calls = Locked([WrapperCall]())
+      let cursor = Locked(0)
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
+        while true {
+          let index = cursor.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard index < list.count else { break }
+          guard list[index].kind == .objc || list[index].kind == .swift else { continue }
+          let read = readFacts(
+            list[index], limit: options.fileLimit, wrappers: selectors, mentioning: words)
+          guard let read, !read.wrapperCalls.isEmpty else { continue }
+          let found = read.wrapperCalls.map { call -> WrapperCall in
+            var call = call
+            call.file = index
+            return call
+          }
+          calls.withLock { $0 += found }
+        }
+      }
+      model.addWrapperCalls(
+        calls.withLock { $0 }.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
+    }
+    files.append(SourceFile(path: "", kind: .plist))
+    return model.result(
+      target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
+  }
+
+  /// The word a file must hold to call a wrapper: the longest part of its selector.
+  static func searchWord(_ selector: String) -> [UInt8] {
+    let parts = selector.split(whereSeparator: { $0 == ":" || $0 == "(" || $0 == ")" || $0 == "_" })
+    return Array((parts.max { $0.count < $1.count }.map(String.init) ?? selector).utf8)
+  }
+
+  static func readPlist(_ path: String, limit: Int) -> Result<PlistValue, ScanWarning> {
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: limit)
+    } catch {
+      return .failure(ScanWarning(path: path, message: "\(error.reason): skipped"))
+    }
+    do {
+      return .success(try PropertyList.read(data).value)
+    } catch {
+      return .failure(ScanWarning(path: path, message: "not a property list (\(error)): skipped"))
+    }
+  }
+
+  /// What one file says (nil for a file phase 2 need not read again).
+  static func readFacts(
+    _ file: SourceFile, limit: Int, wrappers: Set<String>, mentioning words: [[UInt8]] = []
+  ) -> FileFacts? {
+    var facts = FileFacts(path: file.path)
+    if file.kind == .plist {
+      // Only a Settings pane is read now; a registered file when the code names it.
+      guard file.path.contains("Settings.bundle/") else { return facts }
+      switch readPlist(file.path, limit: limit) {
+      case .failure(let warning): facts.warnings.append(warning)
+      case .success(let value): facts.uses = PlistSources.settingsUses(value)
+      }
+      return facts
+    }
+    let data: Data
+    do {
+      data = try FileAccess.readFile(file.path, limit: limit)
+    } catch {
+      if wrappers.isEmpty {
+        facts.warnings.append(ScanWarning(path: file.path, message: "\(error.reason): skipped"))
+      }
+      return wrappers.isEmpty ? facts : nil
+    }
+    if !words.isEmpty {
+      let found = data.withUnsafeBytes { raw in words.contains { Self.contains(raw, $0) } }
+      if !found { return nil }
+    }
+    guard let (bytes, encoding) = SourceText.utf8(data) else {
+      facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
+      return facts
+    }
+    facts.encoding = encoding
+    switch file.kind {
+    case .objc:
+      let tokens = SourceLexer.tokens(of: bytes, swift: false)
+      var reader = ObjCReader(
+        tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+      facts = reader.read()
+    case .swift:
+      let tokens = SourceLexer.tokens(of: bytes, swift: true)
+      var reader = SwiftReader(
+        tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+      facts = reader.read()
+    case .interface:
+      facts.uses = InterfaceReader.uses(bytes, designable: file.path.hasSuffix("designable.nib"))
+    case .plist:
+      break
+    }
+    facts.encoding = encoding
+    return facts
+  }
+
+  /// Whether `raw` holds `word` (memchr for its first byte, then a comparison).
+  static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
+    guard let first = word.first, let base = raw.baseAddress, raw.count >= word.count else {
+      return false
+    }
+    var offset = 0
+    while offset <= raw.count - word.count {
+      guard let hit = memchr(base + offset, Int32(first), raw.count - offset - word.count + 1)
+      else { return false }
+      let at = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + at, word, word.count) == 0 { return true }
+      offset = at + 1
+    }
+    return false
+  }
+}
