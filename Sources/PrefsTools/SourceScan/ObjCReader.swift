@@ -18,6 +18,7 @@ struct ObjCReader {
   let wrapperSelectors: Set<String>
   let gatherOnly: Bool
 
+  private let firstWords = Self.firstWords
   private var className: String?
   private var scope: FunctionScope?
   /// Enclosing `if` blocks: where each ends, and its condition's tokens.
@@ -169,11 +170,9 @@ struct ObjCReader {
   }
 
   private func isKeyword(_ i: Int) -> Bool {
-    for word in ["if", "while", "for", "switch", "return", "sizeof", "__attribute__", "defined"]
-    where t.text(i) == word {
-      return true
-    }
-    return false
+    t.isText(i, "if") || t.isText(i, "while") || t.isText(i, "for") || t.isText(i, "switch")
+      || t.isText(i, "return") || t.isText(i, "sizeof") || t.isText(i, "__attribute__")
+      || t.isText(i, "defined")
   }
 
   private func isStatementStart(_ i: Int) -> Bool {
@@ -234,7 +233,8 @@ struct ObjCReader {
     // A getter method (`- (BOOL)soundEnabled`) or a setter one (`setSoundEnabled:`) stands
     // for a property of that name.
     var property: String?
-    if parameters.isEmpty {
+    let returnsNothing = t.isText(i + 2, "void") || t.isText(i + 2, "IBAction")
+    if parameters.isEmpty, !returnsNothing {
       property = selector
     } else if parameters.count == 1, selector.hasPrefix("set"), selector.count > 4 {
       let name = selector.dropFirst(3).dropLast()
@@ -275,6 +275,40 @@ struct ObjCReader {
     }
   }
 
+  /// FNV-1a of an identifier's bytes.
+  func hash(_ i: Int) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for k in Int(t.tokens[i].start)..<Int(t.tokens[i].end) {
+      h = (h ^ UInt64(t.bytes[k])) &* 0x100_0000_01b3
+    }
+    return h
+  }
+
+  static func hash(_ word: Substring) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in word.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return h
+  }
+
+  /// The first parts of the selectors the reader looks at.
+  static let firstWords: Set<UInt64> = {
+    var words = Set(DefaultsAPI.objc.keys.compactMap { $0.split(separator: ":").first })
+    for key in DefaultsAPI.refiners.keys {
+      if let w = key.split(separator: ":").first { words.insert(w) }
+    }
+    words.formUnion([
+      "registerDefaults", "bind", "isKindOfClass", "JSONObjectWithData", "unarchiveObjectWithData",
+      "unarchivedObjectOfClass",
+    ])
+    return Set(words.map(hash))
+  }()
+
+  static func isFrameworkType(_ type: String) -> Bool {
+    type != "NSUserDefaults"
+      && (type.hasPrefix("NS") || type.hasPrefix("UI") || type.hasPrefix("CF")
+        || type.hasPrefix("CG"))
+  }
+
   /// A name without the `_` of its instance variable.
   static func bare(_ name: String) -> String {
     name.hasPrefix("_") ? String(name.dropFirst()) : name
@@ -284,7 +318,39 @@ struct ObjCReader {
   /// `NSUserDefaults *d = [NSUserDefaults standardUserDefaults];`, `self.defaults = …;`,
   /// `NSData *data = [d dataForKey:K];`.
   private mutating func declaration(at i: Int) {
-    // Find `=` (or `;`) at this level, and the name just before it.
+    // First without making a string: a declaration or an assignment reaches `=` (or `;`)
+    // through names, `*`, `.` and `->` only.
+    var scan = i
+    var star = false
+    while scan < t.count, scan < i + 12 {
+      let token = t.tokens[scan]
+      if token.kind == .identifier {
+        scan += 1
+        continue
+      }
+      if t.isPunctuation(scan, 0x2A) {
+        star = true
+        scan += 1
+        continue
+      }
+      if t.isPunctuation(scan, 0x2E) || t.isText(scan, "->") {
+        scan += 1
+        continue
+      }
+      break
+    }
+    guard t.isPunctuation(scan, 0x3D) || t.isPunctuation(scan, 0x3B) && star else { return }
+    // In a function, only a value that can be user defaults, a key, a dictionary, a getter's
+    // answer or a resource matters: a message, a literal, a name, a cast.
+    if scope != nil, t.isPunctuation(scan, 0x3D) {
+      let v = scan + 1
+      let kind = v < t.count ? t.tokens[v].kind : .endDirective
+      guard
+        kind == .string || kind == .identifier || t.isPunctuation(v, 0x5B)
+          || t.isPunctuation(v, 0x40)
+          || t.isPunctuation(v, 0x28)
+      else { return }
+    }
     var k = i
     var type: String?
     var name: String?
@@ -304,11 +370,7 @@ struct ObjCReader {
       }
       if t.isIdentifier(k) {
         let word = t.text(k)
-        if [
-          "static", "const", "extern", "FOUNDATION_EXPORT", "__strong", "__weak", "nonnull",
-          "_Nonnull", "__block", "volatile", "register", "self", "UIKIT_EXTERN", "APPKIT_EXTERN",
-          "__unsafe_unretained", "nullable", "_Nullable",
-        ].contains(word) {
+        if Self.qualifiers.contains(word) {
           k += 1
           continue
         }
@@ -390,6 +452,12 @@ struct ObjCReader {
       if case .literal = keyOf(value) { facts.constants[name] = keyOf(value) }
     }
   }
+
+  static let qualifiers: Set<String> = [
+    "static", "const", "extern", "FOUNDATION_EXPORT", "__strong", "__weak", "nonnull",
+    "_Nonnull", "__block", "volatile", "register", "self", "UIKIT_EXTERN", "APPKIT_EXTERN",
+    "__unsafe_unretained", "nullable", "_Nullable",
+  ]
 
   private func resolvedLocally(_ receiver: ReceiverRef) -> ReceiverRef {
     if case .name(let other) = receiver, let bound = scope?.locals[other]?.receiver { return bound }
@@ -580,7 +648,10 @@ struct ObjCReader {
         if name == "self" || name == "super" { return .type(className ?? "") }
         if let bound = scope?.locals[name] {
           if let receiver = bound.receiver { return receiver }
-          if let type = bound.type, type.first?.isUppercase == true { return .type(type) }
+          // A Foundation or UIKit object (an NSDictionary, a view) is never user defaults.
+          if let type = bound.type, type.first?.isUppercase == true, !Self.isFrameworkType(type) {
+            return .type(type)
+          }
           return .none
         }
         if name.first?.isUppercase == true, facts.receivers[name] == nil, !name.contains("_"),
@@ -600,6 +671,14 @@ struct ObjCReader {
   /// A message at `open`: a use of a key when it is one of the defaults methods, else what it
   /// says of a use nearby.
   private mutating func message(at open: Int) {
+    // Most messages are none of the defaults methods, nor what refines one: told apart by
+    // the first part of the selector, before the message is parsed.
+    let close = Int(t.partner[open])
+    guard close < t.count else { return }
+    let first = primaryEnd(from: open + 1, limit: close)
+    guard first < close, t.isIdentifier(first),
+      firstWords.contains(hash(first)) || !wrapperSelectors.isEmpty
+    else { return }
     guard !readEarly.contains(open), let m = parseMessage(at: open) else { return }
     if wrapperSelectors.contains(m.selector) {
       gatherWrapperCall(m)
@@ -621,11 +700,14 @@ struct ObjCReader {
 
   private func condition(at i: Int) -> String? {
     if t.tokens[i].conditional { return "inside a preprocessor condition (#if)" }
-    for block in ifs where block.condition.contains(where: { _ in true }) {
-      let text = t.source(block.condition, limit: 200)
-      for word in DefaultsAPI.conditionWords where text.contains(word) {
-        return "inside `if (\(t.source(block.condition)))`"
-      }
+    return ifs.lazy.compactMap { self.runDependence($0.condition) }.first
+  }
+
+  /// Why a condition makes the defaults inside it depend on the run (an OS version, the
+  /// locale), or nil.
+  private func runDependence(_ condition: Range<Int>) -> String? {
+    for k in condition where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
+      return "inside `if (\(t.source(condition)))`"
     }
     return nil
   }
@@ -652,13 +734,17 @@ struct ObjCReader {
   /// A name for a value set: a property or an instance variable (`isSoundEnabled`,
   /// `self.rankingSize`, `_size`).
   private func valueName(_ range: Range<Int>) -> String? {
+    // In a setter method (`setSoundEnabled:`), its property.
+    let setter = scope?.parameters.count == 1 ? scope?.property : nil
     if range.count == 1, t.isIdentifier(range.lowerBound) {
       let name = t.text(range.lowerBound)
-      if ["YES", "NO", "nil", "true", "false", "TRUE", "FALSE", "value", "newValue"].contains(name)
+      if scope?.parameters.contains(name) == true { return setter }
+      // A local variable's name says little; a constant's or a literal's nothing.
+      if scope?.locals[name] != nil || name.first?.isUppercase == true
+        || ["nil", "true", "false", "value", "newValue"].contains(name)
       {
-        return scope?.property
+        return setter
       }
-      if scope?.parameters.contains(name) == true { return scope?.property }
       return Self.bare(name)
     }
     if range.count == 3, t.isIdentifier(range.lowerBound),
@@ -667,7 +753,7 @@ struct ObjCReader {
     {
       return Self.bare(t.text(range.lowerBound + 2))
     }
-    return scope?.property
+    return setter
   }
 
   /// A use of a key through one of the defaults methods.
@@ -1115,6 +1201,8 @@ struct ObjCReader {
   /// `CFPreferencesCopyAppValue(CFSTR("k"), kCFPreferencesCurrentApplication)` and its kin;
   /// and calls of C wrappers.
   private mutating func cCall(at i: Int) {
+    let first = t.bytes[Int(t.tokens[i].start)]
+    guard !wrapperSelectors.isEmpty || first == 0x43 else { return }
     let name = t.text(i)
     if wrapperSelectors.contains(name + "()") {
       let close = Int(t.partner[i + 1])
@@ -1280,7 +1368,7 @@ struct ObjCReader {
       }
     }
     guard let first = r.first else { return .computed("", nil) }
-    let text = t.source(r)
+    var text: String { t.source(r) }
     if t.isPunctuation(first, 0x40), r.count >= 2 {
       let inner = (first + 1)..<r.upperBound
       if t.isPunctuation(first + 1, 0x5B), Int(t.partner[first + 1]) == r.upperBound - 1 {

@@ -151,32 +151,36 @@ struct ScanModel {
   }
 
   func resolveKey(_ expr: KeyExpr, depth: Int = 0) -> ResolvedKey {
+    if case .literal(let s) = expr { return .key(s) }
     var text = ""
     var runtime: [String] = []
+    var wild = false
     func walk(_ e: KeyExpr, _ depth: Int) {
+      func wildcard(_ source: String) {
+        // Adjacent wildcards are one.
+        if !wild { text += "*" }
+        wild = true
+        runtime.append(source)
+      }
       guard depth < 16 else {
-        text += "*"
-        runtime.append("…")
+        wildcard("…")
         return
       }
       switch e {
-      case .literal(let s): text += s
-      case .runtime(let r):
-        text += "*"
-        runtime.append(r)
+      case .literal(let s):
+        text += s
+        if !s.isEmpty { wild = false }
+      case .runtime(let r): wildcard(r)
       case .concat(let parts): for p in parts { walk(p, depth + 1) }
       case .name(let n):
         if let c = lookup(n) {
           walk(c, depth + 1)
         } else {
-          text += "*"
-          runtime.append(n)
+          wildcard(n)
         }
       }
     }
     walk(expr, depth)
-    // Adjacent wildcards are one.
-    while text.contains("**") { text = text.replacing("**", with: "*") }
     return runtime.isEmpty ? .key(text) : .pattern(text, runtime)
   }
 

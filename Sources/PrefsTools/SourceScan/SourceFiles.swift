@@ -64,12 +64,33 @@ enum SourceFiles {
   /// scan reads. A symbolic link is followed once: a folder already visited (a link back up
   /// the tree) is not entered again, and is named in a warning.
   static func collect(_ paths: [String]) -> (files: [SourceFile], warnings: [ScanWarning]) {
+    struct Identity: Hashable {
+      var device: UInt64
+      var inode: UInt64
+    }
     var files: [SourceFile] = []
     var warnings: [ScanWarning] = []
-    var visited: Set<[UInt64]> = []
-    var seenFiles: Set<[UInt64]> = []
+    var visited: Set<Identity> = []
+    var seenFiles: Set<Identity> = []
+    /// The folders being read, outermost first: a link to one of them is a loop.
+    var open: [Identity] = []
 
-    func identity(_ info: stat) -> [UInt64] { [UInt64(info.st_dev), UInt64(info.st_ino)] }
+    func identity(_ info: stat) -> Identity {
+      Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    func add(_ path: String, name: String, identity: Identity, named: Bool) {
+      guard let kind = SourceFile.kind(of: name) else {
+        if named {
+          warnings.append(
+            ScanWarning(path: path, message: "not a source file the scan reads: skipped"))
+        }
+        return
+      }
+      // One file reached by two names (a link to it) is read once.
+      guard seenFiles.insert(identity).inserted else { return }
+      files.append(SourceFile(path: path, kind: kind))
+    }
 
     func visit(_ path: String, named: Bool) {
       var info = stat()
@@ -87,38 +108,50 @@ enum SourceFiles {
       }
       switch info.st_mode & S_IFMT {
       case S_IFDIR:
-        guard visited.insert(identity(info)).inserted else {
+        let me = identity(info)
+        if open.contains(me) {
           warnings.append(
             ScanWarning(
-              path: path, message: "a folder already read (a symbolic-link loop): skipped"))
+              path: path, message: "a symbolic link to a folder it is in (a loop): not followed"))
           return
         }
-        let names: [String]
-        do {
-          names = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
+        // A folder reached again by another name (a framework's `Headers` link) is read once.
+        guard visited.insert(me).inserted else { return }
+        open.append(me)
+        defer { open.removeLast() }
+        guard let folder = opendir(path) else {
           warnings.append(
             ScanWarning(
-              path: path, message: "cannot list the folder: \(FileAccess.reason(of: error))"))
+              path: path, message: "cannot list the folder: \(FileAccess.errnoText(errno))"))
           return
         }
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }) {
-          if skippedFolders.contains(name) { continue }
-          let child = path.hasSuffix("/") ? path + name : path + "/" + name
-          visit(child, named: false)
+        var entries: [(name: String, type: UInt8, inode: UInt64)] = []
+        while let entry = readdir(folder) {
+          var raw = entry.pointee.d_name
+          let name = withUnsafeBytes(of: &raw) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+          }
+          if name == "." || name == ".." || skippedFolders.contains(name) { continue }
+          entries.append((name, entry.pointee.d_type, UInt64(entry.pointee.d_ino)))
+        }
+        closedir(folder)
+        entries.sort { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }
+        let base = path.hasSuffix("/") ? path : path + "/"
+        for entry in entries {
+          let child = base + entry.name
+          if entry.type == UInt8(DT_REG) {
+            // A regular file needs no stat of its own: its name says whether it is read.
+            add(
+              child, name: entry.name, identity: Identity(device: me.device, inode: entry.inode),
+              named: false)
+          } else {
+            visit(child, named: false)
+          }
         }
       case S_IFREG:
-        let name = String(path.split(separator: "/").last ?? "")
-        guard let kind = SourceFile.kind(of: name) else {
-          if named {
-            warnings.append(
-              ScanWarning(path: path, message: "not a source file the scan reads: skipped"))
-          }
-          return
-        }
-        // One file reached by two names (a link to it) is read once.
-        guard seenFiles.insert(identity(info)).inserted else { return }
-        files.append(SourceFile(path: path, kind: kind))
+        add(
+          path, name: String(path.split(separator: "/").last ?? ""), identity: identity(info),
+          named: named)
       default:
         if named {
           warnings.append(

@@ -153,8 +153,15 @@ struct SourceLexer {
     out.tokens.reserveCapacity(bytes.count / 5)
   }
 
-  private var active: Bool { conditions.allSatisfy(\.active) }
-  private var uncertain: Bool { conditions.contains { $0.uncertain } }
+  /// Whether every open condition is active, and whether one may be false (kept as the
+  /// conditions change, not asked at every token).
+  private var active = true
+  private var uncertain = false
+
+  private mutating func conditionsChanged() {
+    active = conditions.allSatisfy(\.active)
+    uncertain = conditions.contains { $0.uncertain }
+  }
 
   private mutating func emit(
     _ kind: SourceToken.Kind, _ start: Int, _ end: Int, value: Int32 = -1,
@@ -201,6 +208,7 @@ struct SourceLexer {
         }
       }
       if b == 0x23, lineStart, let next = directive(at: i) {
+        conditionsChanged()
         i = next
         continue
       }

@@ -134,10 +134,11 @@ enum DefaultsAPI {
   }
 
   /// Words in a condition around a default that make it depend on the run, not the code.
-  static let conditionWords = [
+  static let conditionWords: Set<String> = [
     "systemVersion", "@available", "#available", "NSAppKitVersionNumber", "NSLocale",
-    "preferredLanguages", "currentLocale", "Locale.current", "userInterfaceIdiom",
+    "preferredLanguages", "currentLocale", "Locale", "userInterfaceIdiom",
     "operatingSystemVersion", "isOperatingSystemAtLeastVersion", "UIDevice", "DEBUG",
+    "NSFoundationVersionNumber", "kCFCoreFoundationVersionNumber",
   ]
 }
 

@@ -48,22 +48,54 @@ public enum SourceScan {
   public static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
     let (collected, walkWarnings) = SourceFiles.collect(paths)
     var files = collected
-    let facts = Locked([FileFacts?](repeating: nil, count: files.count))
-    let next = Locked(0)
     let list = files
-    Threads.concurrentPerform(iterations: max(1, min(options.jobs, files.count))) { _ in
-      while true {
-        let index = next.withLock { n -> Int in
-          defer { n += 1 }
-          return n
+    var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)
+    var whole = [Bool](repeating: false, count: files.count)
+    func readAll(_ indices: [Int], _ reading: Reading) {
+      let read = Locked([(Int, FileFacts, Bool)]())
+      let next = Locked(0)
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, indices.count))) { _ in
+        var local: [(Int, FileFacts, Bool)] = []
+        while true {
+          let n = next.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard n < indices.count else { break }
+          if let (facts, isWhole) = readFacts(
+            list[indices[n]], limit: options.fileLimit, reading: reading)
+          {
+            local.append((indices[n], facts, isWhole))
+          }
         }
-        guard index < list.count else { break }
-        let read = readFacts(list[index], limit: options.fileLimit, wrappers: [])
-        facts.withLock { $0[index] = read }
+        read.withLock { $0 += local }
+      }
+      for (index, facts, isWhole) in read.withLock({ $0 }) {
+        all[index] = facts
+        whole[index] = isWhole
       }
     }
-    var all = facts.withLock { $0 }.enumerated().map { n, f -> FileFacts in
-      var f = f ?? FileFacts(path: list[n].path)
+    readAll(Array(files.indices), .automatic(names: []))
+    // A file that never names user defaults but names a variable, a macro or a class bound
+    // to them elsewhere (`#define DEFAULTS [NSUserDefaults standardUserDefaults]`, a
+    // property of a header): read whole now.
+    var names = Set(all.flatMap(\.receivers.keys))
+    for f in all {
+      for (type, parent) in f.superclasses
+      where parent == "NSUserDefaults" || parent == "UserDefaults" {
+        names.insert(type)
+      }
+      for w in f.wrappers { if let c = w.className { names.insert(c) } }
+    }
+    let rest = files.indices.filter {
+      !whole[$0] && (list[$0].kind == .objc || list[$0].kind == .swift)
+    }
+    if !names.isEmpty, !rest.isEmpty {
+      readAll(rest, .automatic(names: names.sorted().map { Array($0.utf8) }))
+    }
+    all = all.enumerated().map { n, f -> FileFacts in
+      var f = f
+      f.path = list[n].path
       for k in f.uses.indices { f.uses[k].file = n }
       for k in f.wrapperCalls.indices { f.wrapperCalls[k].file = n }
       return f
@@ -139,9 +171,12 @@ public enum SourceScan {
           }
           guard index < list.count else { break }
           guard list[index].kind == .objc || list[index].kind == .swift else { continue }
-          let read = readFacts(
-            list[index], limit: options.fileLimit, wrappers: selectors, mentioning: words)
-          guard let read, !read.wrapperCalls.isEmpty else { continue }
+          guard
+            let (read, _) = readFacts(
+              list[index], limit: options.fileLimit, reading: .wrapperCalls(selectors, words: words)
+            ),
+            !read.wrapperCalls.isEmpty
+          else { continue }
           let found = read.wrapperCalls.map { call -> WrapperCall in
             var call = call
             call.file = index
@@ -178,38 +213,77 @@ public enum SourceScan {
     }
   }
 
-  /// What one file says (nil for a file phase 2 need not read again).
-  static func readFacts(
-    _ file: SourceFile, limit: Int, wrappers: Set<String>, mentioning words: [[UInt8]] = []
-  ) -> FileFacts? {
+  /// How much of a file to read.
+  enum Reading: Sendable {
+    /// All of a file that names user defaults (or a receiver bound to them elsewhere);
+    /// only the constants of one that does not.
+    case automatic(names: [[UInt8]])
+    /// The calls of these wrappers, in a file that names one (`words`).
+    case wrapperCalls(Set<String>, words: [[UInt8]])
+  }
+
+  /// The words that make a file worth reading whole: it names user defaults.
+  static let triggers: [[UInt8]] = [
+    "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
+  ].map { Array($0.utf8) }
+
+  /// What one file says, and whether it was read whole; nil for a file the reading skips.
+  static func readFacts(_ file: SourceFile, limit: Int, reading: Reading) -> (FileFacts, Bool)? {
     var facts = FileFacts(path: file.path)
     if file.kind == .plist {
       // Only a Settings pane is read now; a registered file when the code names it.
-      guard file.path.contains("Settings.bundle/") else { return facts }
+      guard case .automatic = reading, file.path.contains("Settings.bundle/") else {
+        return (facts, false)
+      }
       switch readPlist(file.path, limit: limit) {
       case .failure(let warning): facts.warnings.append(warning)
       case .success(let value): facts.uses = PlistSources.settingsUses(value)
       }
-      return facts
+      return (facts, true)
     }
     let data: Data
     do {
       data = try FileAccess.readFile(file.path, limit: limit)
     } catch {
-      if wrappers.isEmpty {
-        facts.warnings.append(ScanWarning(path: file.path, message: "\(error.reason): skipped"))
-      }
-      return wrappers.isEmpty ? facts : nil
+      guard case .automatic = reading else { return nil }
+      facts.warnings.append(ScanWarning(path: file.path, message: "\(error.reason): skipped"))
+      return (facts, true)
     }
-    if !words.isEmpty {
-      let found = data.withUnsafeBytes { raw in words.contains { Self.contains(raw, $0) } }
-      if !found { return nil }
+    var whole = true
+    var wrappers: Set<String> = []
+    switch reading {
+    case .automatic(let names):
+      whole = data.withUnsafeBytes { raw in
+        (triggers + names).contains { Self.contains(raw, $0) }
+          || file.kind == .interface && Self.contains(raw, Array("serDefaultsController".utf8))
+      }
+      if !whole, file.kind == .interface { return (facts, false) }
+    case .wrapperCalls(let selectors, let words):
+      guard data.withUnsafeBytes({ raw in words.contains { Self.contains(raw, $0) } }) else {
+        return nil
+      }
+      wrappers = selectors
+    }
+    // A file of constants only: the definitions, without lexing the rest.
+    if !whole, file.kind == .objc, !data.starts(with: [0xFF, 0xFE]),
+      !data.starts(with: [0xFE, 0xFF])
+    {
+      let binary = data.withUnsafeBytes { raw in
+        raw.baseAddress.map { memchr($0, 0, raw.count) != nil } ?? false
+      }
+      if binary {
+        facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
+        return (facts, true)
+      }
+      let skimmed = data.withUnsafeBytes { raw in
+        DefinitionSkimmer.facts(raw.bindMemory(to: UInt8.self), path: file.path)
+      }
+      return (skimmed, false)
     }
     guard let (bytes, encoding) = SourceText.utf8(data) else {
       facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
-      return facts
+      return (facts, true)
     }
-    facts.encoding = encoding
     switch file.kind {
     case .objc:
       let tokens = SourceLexer.tokens(of: bytes, swift: false)
@@ -227,7 +301,7 @@ public enum SourceScan {
       break
     }
     facts.encoding = encoding
-    return facts
+    return (facts, whole)
   }
 
   /// Whether `raw` holds `word` (memchr for its first byte, then a comparison).

@@ -457,8 +457,8 @@ struct SwiftReader {
   private func conditionText(at i: Int) -> String? {
     if t.tokens[i].conditional { return "inside a compiler condition (#if)" }
     for block in ifs {
-      let text = t.source(block.condition, limit: 200)
-      for word in DefaultsAPI.conditionWords where text.contains(word) {
+      for k in block.condition
+      where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
         return "inside `if \(t.source(block.condition))`"
       }
     }
