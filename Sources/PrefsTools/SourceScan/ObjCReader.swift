@@ -19,6 +19,8 @@ struct ObjCReader {
   let gatherOnly: Bool
 
   private let firstWords = Self.firstWords
+  /// The first token of a macro's body: a message may start there (after the macro's name).
+  private var boundary = -1
   private var className: String?
   private var scope: FunctionScope?
   /// Enclosing `if` blocks: where each ends, and its condition's tokens.
@@ -103,6 +105,8 @@ struct ObjCReader {
     let name = t.text(i + 1)
     let body = (i + 2)..<end
     if body.isEmpty { return end + 1 }
+    boundary = i + 2
+    defer { boundary = -1 }
     switch receiverOf(body) {
     case .standard, .suite:
       facts.receivers[name] = receiverOf(body)
@@ -423,9 +427,11 @@ struct ObjCReader {
     if local || (scope != nil && scope?.locals[name] != nil && !member) {
       var variable = scope?.locals[name] ?? LocalVariable()
       if let type { variable.type = type }
-      if type == "NSString" || type == "NSMutableString" {
+      if type == "NSString" || type == "NSMutableString" || !isDeclaration {
+        // A variable given a constant holds it; given anything else (again), it holds what
+        // only the run knows.
         let key = keyOf(value)
-        if case .runtime = key {} else { variable.key = key }
+        if case .runtime = key { variable.key = nil } else { variable.key = key }
       }
       if t.isPunctuation(value.lowerBound, 0x5B) { variable.use = -(value.lowerBound + 1) }
       if type == "NSDictionary" || type == "NSMutableDictionary" || type == "id" {
@@ -500,7 +506,7 @@ struct ObjCReader {
     let close = Int(t.partner[open])
     guard close < t.count, close > open + 1 else { return nil }
     // `a[0]`, `dict[@"k"]`, `@[…]`: not a message.
-    if open > 0,
+    if open > 0, open != boundary,
       t.isIdentifier(open - 1) && !t.isText(open - 1, "return") && !t.isText(open - 1, "in")
         && !t.isText(open - 1, "else") || t.isPunctuation(open - 1, 0x5D)
         || t.isPunctuation(open - 1, 0x40)
@@ -775,8 +781,8 @@ struct ObjCReader {
       let value = valueOf(valueRange)
       if api.type == nil {
         use.type = value.type
-        if use.type == nil, valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
-          let local = scope?.locals[t.text(valueRange.lowerBound)]
+        if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
+          let local = scope?.locals[t.text(valueRange.lowerBound)], use.type == nil || local.json
         {
           if local.json {
             use.type = .json

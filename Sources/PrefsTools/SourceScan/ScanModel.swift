@@ -53,11 +53,8 @@ struct ScanModel {
       }
     }
     for (n, f) in files.enumerated() {
-      for use in f.uses {
-        var use = use
-        use.file = n
-        add(use)
-      }
+      _ = n
+      for use in f.uses { add(use) }
     }
   }
 

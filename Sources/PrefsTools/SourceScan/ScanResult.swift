@@ -170,6 +170,8 @@ extension ScanModel {
     for k in order[domain] ?? [] {
       let key = decide(k, byKey[domain]?[k] ?? [], paths: paths, usedNames: &usedNames)
       if (byKey[domain]?[k] ?? []).allSatisfy({ $0.access == .remove }) {
+        var key = key
+        key.notes = []
         removed.append(key)
       } else {
         keys.append(key)
@@ -286,19 +288,19 @@ extension ScanModel {
         distinct.append(v)
       }
       if conditional {
-        notes.append("the \(source.words) default depends on a condition: reported, not written")
+        notes.append("the default (\(source.words)) depends on a condition: reported, not written")
       } else if computed {
-        notes.append("the \(source.words) default is computed at run time: reported, not written")
+        notes.append("the default (\(source.words)) is computed at run time: reported, not written")
       } else if distinct.count > 1 {
         notes.append(
-          "the code gives two defaults (\(distinct.map(MigrationReport.short).joined(separator: ", "))), \(source.words): reported, not written"
+          "the code gives two defaults (\(distinct.map(MigrationReport.short).joined(separator: ", "))), both \(source.words): reported, not written"
         )
       } else if let v = distinct.first {
         if let converted = convert(v, type) {
           defaultValue = converted
           if tiers.count > 1 {
             notes.append(
-              "the \(source.words) default hides the others (the running app saw it first)")
+              "the default \(source.words) hides the others (the running app saw it first)")
           }
         } else {
           notes.append(
@@ -310,7 +312,7 @@ extension ScanModel {
     // The typed key's name: the property the code keeps the value in.
     var counts: [String: Int] = [:]
     for use in uses {
-      guard let name = use.name, !Self.genericNames.contains(name), name != key else { continue }
+      guard let name = use.name, !Self.genericNames.contains(name) else { continue }
       counts[name, default: 0] += 1
     }
     var to = key
@@ -331,7 +333,8 @@ extension ScanModel {
 
   static let genericNames: Set<String> = [
     "value", "result", "key", "obj", "object", "defaults", "newValue", "tmp", "temp", "v", "b",
-    "val", "ret", "data", "string", "str", "array", "dict", "number", "x", "y", "i", "n",
+    "val", "ret", "data", "string", "str", "array", "dict", "number", "x", "y", "i", "n", "true",
+    "false", "nil", "YES", "NO", "self",
   ]
 
   /// A default in the stored form of `type`, as the getter reads it (a registered `@1` for a

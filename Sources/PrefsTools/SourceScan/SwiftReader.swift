@@ -160,7 +160,9 @@ struct SwiftReader {
       {
         n += 1
       }
-      if t.isIdentifier(n) { type = t.text(n) }
+      if t.isIdentifier(n) || t.isPunctuation(n, 0x5B) {
+        type = t.source(n..<typeEnd(from: n), limit: 200).replacing(" ", with: "")
+      }
       parameterTypes.append(type)
     }
     // The body: the first `{` after the signature (`-> Bool`, `throws`, `where …`).
@@ -271,24 +273,31 @@ struct SwiftReader {
     }
   }
 
+  /// The end of a type written from `start`: `[String: Int]`, `Swift.Int?`, `Set<String>`,
+  /// `(Int, Int)`.
   private func typeEnd(from start: Int) -> Int {
     var k = start
-    var angle = 0
-    while k < t.count {
-      if t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x28) {
-        k = Int(t.partner[k]) + 1
-        continue
+    if t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x28) {
+      k = Int(t.partner[k]) + 1
+    } else if t.isIdentifier(k) {
+      k += 1
+      while t.isPunctuation(k, 0x2E), t.isIdentifier(k + 1) { k += 2 }
+      if t.isPunctuation(k, 0x3C) {
+        var angle = 0
+        while k < t.count {
+          if t.isPunctuation(k, 0x3C) { angle += 1 }
+          if t.isPunctuation(k, 0x3E) { angle -= 1 }
+          k += 1
+          if angle == 0 { break }
+        }
       }
-      if t.isPunctuation(k, 0x3C) { angle += 1 }
-      if t.isPunctuation(k, 0x3E) { angle -= 1 }
-      if angle == 0, !t.isIdentifier(k), !t.isPunctuation(k, 0x2E), !t.isPunctuation(k, 0x3F),
-        !t.isPunctuation(k, 0x21), !t.isPunctuation(k, 0x3E)
-      {
-        return k
-      }
+    }
+    while t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21),
+      t.line(k) == t.line(max(start, k - 1))
+    {
       k += 1
     }
-    return k
+    return min(k, t.count)
   }
 
   private func contains(_ range: Range<Int>, _ word: StaticString) -> Bool {
@@ -491,6 +500,12 @@ struct SwiftReader {
       let valueRange = c.arguments[v]
       let value = valueOf(valueRange)
       use.type = value.type
+      if use.type == nil, valueRange.count == 1, let s = scope,
+        let index = s.parameters.firstIndex(of: t.text(valueRange.lowerBound)),
+        index < s.parameterTypes.count, let type = s.parameterTypes[index]
+      {
+        use.type = DefaultsAPI.type(ofClass: type.hasSuffix("?") ? String(type.dropLast()) : type)
+      }
       if use.type == nil, valueRange.count == 1,
         let local = scope?.locals[t.text(valueRange.lowerBound)]
       {
