@@ -153,7 +153,8 @@ enum SourceFiles {
           path, name: String(path.split(separator: "/").last ?? ""), identity: identity(info),
           named: named)
       default:
-        if named {
+        // A FIFO or a device: never opened (a read could wait for ever).
+        if named || SourceFile.kind(of: String(path.split(separator: "/").last ?? "")) != nil {
           warnings.append(
             ScanWarning(path: path, message: "not a regular file or a folder: skipped"))
         }

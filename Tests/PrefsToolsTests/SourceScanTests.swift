@@ -1,0 +1,280 @@
+import Foundation
+import PreferencesMigration
+import PrefsTools
+import PropertyList
+import TestSupport
+import Testing
+
+/// `prefs plan scan` as a library: the fixtures' keys, types and defaults as their comments
+/// say the legacy code meant them (Tests/PrefsToolsTests/Fixtures/SourceScan), and the traps
+/// that are not keys.
+@Suite struct SourceScanTests {
+  static let fixtures = External.packageRoot.appendingPathComponent(
+    "Tests/PrefsToolsTests/Fixtures/SourceScan")
+
+  static func scan(_ paths: [String], suite: String? = nil) -> SourceScanResult {
+    SourceScan.scan(paths, options: SourceScan.Options(suite: suite, jobs: 2))
+  }
+
+  static let objc = scan([fixtures.appendingPathComponent("ObjC").path])
+  static let swift = scan([
+    fixtures.appendingPathComponent("Swift").path, fixtures.appendingPathComponent("Resources").path,
+  ])
+
+  static func entries(_ result: SourceScanResult) -> [String: MigrationPlan.Entry] {
+    Dictionary(result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// The key, its type, and its default (nil: none written), as the fixture's code means them.
+  static let objcExpected: [(String, MigrationPlan.ValueType, PlistValue?)] = [
+    // Keys.h's macros, a macro naming a macro, adjacent literals; Keys.m's constants.
+    ("soundEnabled", .bool, .bool(true)), ("volume", .double, .real(0.8)),
+    ("app.theme", .string, .string("dark")), ("splitView", .bool, .bool(true)),
+    ("userName", .string, .string("Anonymous")), ("fontSize", .integer, .integer(14)),
+    // Each getter.
+    ("recentSearches", .stringArray, nil), ("items", .array, .array(["a", "b"])),
+    ("windowFrame", .dictionary, nil), ("avatar", .data, nil), ("downloadFolder", .url, nil),
+    ("zoom", .double, .real(1.5)),
+    // objectForKey: typed by what the code does with it.
+    ("showWelcome", .bool, nil), ("launchCount", .integer, nil), ("city", .string, nil),
+    ("tags", .array, nil), ("layout", .dictionary, nil), ("ratio", .double, nil),
+    ("blob", .any, nil), ("profile", .json, nil),
+    // Setters.
+    ("lastLaunch", .date, nil), ("history", .json, nil), ("speed", .double, nil),
+    // Two types: any.
+    ("mode", .any, nil),
+    // Registrations in each form, a bundle file; computed and conditional ones not written.
+    ("registeredOnly", .integer, .integer(5)), ("fromBundleFile", .integer, .integer(42)),
+    ("installDate", .date, nil), ("logLevel", .integer, nil),
+    // The fallback when absent, in each form.
+    ("rankingSize", .integer, .integer(5)), ("hintsEnabled", .bool, .bool(true)),
+    ("columns", .integer, .integer(3)), ("greeting", .string, .string("Hello")),
+    ("nickname", .string, .string("Player")), ("darkIcons", .bool, nil),
+    // Registered NO beats the Settings bundle's YES.
+    ("autoSave", .bool, .bool(false)),
+    // Settings panes, the child pane too.
+    ("brightness", .double, .real(0.7)), ("quality", .integer, .integer(2)),
+    ("serverAddress", .string, .string("example.com")),
+    // A xib's bindings.
+    ("showDockIcon", .bool, nil), ("refreshInterval", .integer, nil),
+    // Receivers: a property, a macro, dot syntax, a category; a wrapper with a fallback.
+    ("viaProperty", .bool, nil), ("viaMacro", .bool, nil), ("viaDotSyntax", .integer, nil),
+    ("largeText", .bool, nil), ("syncEnabled", .bool, .bool(true)),
+    ("betaFeatures", .bool, .bool(false)),
+  ]
+
+  @Test func everyObjectiveCPatternGivesItsKeyTypeAndDefault() {
+    let found = Self.entries(Self.objc)
+    for (key, type, value) in Self.objcExpected {
+      guard let entry = found[key] else {
+        Issue.record("\(key) was not found")
+        continue
+      }
+      #expect(entry.type == type, "\(key)")
+      #expect(entry.defaultValue == value, "\(key)")
+    }
+    // Nothing more: every key of the plan is one the fixture means.
+    let expected = Set(Self.objcExpected.map(\.0))
+    #expect(Set(found.keys).subtracting(expected).isEmpty, "\(Set(found.keys).subtracting(expected))")
+  }
+
+  /// A notification's name, a KVO path on another object, a dictionary's keys, a key in a
+  /// comment or `#if 0`, a string that merely looks like a key: none is a key, a pattern or a
+  /// key of another domain.
+  @Test(arguments: [
+    "SoundDidChange", "VolumeDidChange", "playbackRate", "rate", "dictionaryFlag",
+    "dictionaryTitle", "optionKey", "commentedOut", "blockCommented", "disabledCode",
+    "soundEnabled is on", "lookalikeKey", "title", "size", "canRefresh", "self.canRefresh",
+  ])
+  func aTrapIsNotAKey(_ word: String) {
+    let result = Self.objc
+    #expect(!result.keys.contains { $0.entry.from == word })
+    #expect(!result.removed.contains { $0.entry.from == word })
+    #expect(!result.patterns.contains { $0.pattern == word })
+    #expect(!result.otherDomains.contains { $0.keys.contains { $0.entry.from == word } })
+  }
+
+  @Test func runTimeKeysArePatternsNeverKeys() {
+    let patterns = Set(Self.objc.patterns.map(\.pattern))
+    #expect(patterns == ["Flag*Image", "cache.*"])
+    #expect(!Self.objc.plan().entries.contains { $0.from.contains("*") || $0.from.contains("Flag") })
+    #expect(Set(Self.swift.patterns.map(\.pattern)) == ["row*Expanded"])
+  }
+
+  @Test func aKeyTheCodeOnlyRemovesIsProposedForDrop() {
+    #expect(Self.objc.removed.map(\.entry.from) == ["obsoleteBanner"])
+    #expect(Self.objc.plan().drop == ["obsoleteBanner"])
+  }
+
+  @Test func anotherSuitesKeysAreListedApartAndScannedWithSuite() throws {
+    let other = try #require(Self.objc.otherDomains.first)
+    #expect(other.domain == .suite("group.com.example.app"))
+    #expect(other.keys.map(\.entry.from) == ["sharedToken"])
+    let suite = Self.scan(
+      [Self.fixtures.appendingPathComponent("ObjC").path], suite: "group.com.example.app")
+    #expect(suite.keys.map(\.entry.from) == ["sharedToken"])
+    #expect(suite.keys.first?.entry.type == .string)
+    #expect(suite.otherDomains.contains { $0.domain == .standard })
+  }
+
+  /// Two sources disagree: the registration is what the running app saw, and the evidence
+  /// lists both.
+  @Test func theRegistrationWinsAndTheEvidenceShowsEverySource() throws {
+    let key = try #require(Self.objc.keys.first { $0.entry.from == "autoSave" })
+    #expect(key.defaults.map(\.value) == ["false", "true"])
+    #expect(key.defaults.last?.source.contains("iOS does not register") == true)
+    #expect(key.notes.contains { $0.contains("hides the others") })
+  }
+
+  @Test func aDefaultThatDependsOnTheBuildOrTheOSIsReportedNotWritten() throws {
+    for name in ["logLevel", "darkIcons", "installDate"] {
+      let key = try #require(Self.objc.keys.first { $0.entry.from == name })
+      #expect(key.entry.defaultValue == nil, "\(name)")
+      #expect(!key.defaults.isEmpty, "\(name)")
+      #expect(key.notes.contains { $0.contains("not written") }, "\(name)")
+    }
+  }
+
+  @Test func aKeyUsedAsTwoTypesIsAnyWithBothPlaces() throws {
+    let key = try #require(Self.objc.keys.first { $0.entry.from == "mode" })
+    #expect(key.entry.type == .any)
+    let note = try #require(key.notes.first)
+    #expect(note.contains("integer (") && note.contains("string ("))
+    #expect(note.contains("Getters.m:55") && note.contains("Getters.m:56"))
+  }
+
+  static let swiftExpected: [(String, MigrationPlan.ValueType, PlistValue?)] = [
+    ("showTips", .bool, .bool(true)), ("maxItems", .integer, .integer(20)),
+    ("accentColor", .string, .string("blue")), ("font.scale", .double, .real(1.0)),
+    ("legacy.value", .any, nil), ("lastOpened", .date, nil), ("onboarded", .bool, .bool(false)),
+    ("session", .json, nil), ("recents", .stringArray, nil), ("speed", .double, .real(1.0)),
+    ("compactMode", .bool, .bool(false)), ("refreshMinutes", .integer, .integer(15)),
+    ("autoPlay", .bool, nil),
+    // Interface files: a storyboard's slider and color well, a designable.nib's checkbox.
+    ("volumeSlider", .double, nil), ("highlightColor", .data, nil), ("legacyCheckbox", .bool, nil),
+  ]
+
+  @Test func everySwiftPatternGivesItsKeyTypeAndDefault() {
+    let found = Self.entries(Self.swift)
+    for (key, type, value) in Self.swiftExpected {
+      guard let entry = found[key] else {
+        Issue.record("\(key) was not found")
+        continue
+      }
+      #expect(entry.type == type, "\(key)")
+      #expect(entry.defaultValue == value, "\(key)")
+    }
+    #expect(Set(found.keys) == Set(Self.swiftExpected.map(\.0)))
+    #expect(
+      Self.swift.otherDomains.map(\.domain) == [.suite("group.com.example.swift")])
+    // Not keys: a notification's name, a dictionary's key.
+    #expect(found["RefreshNotification"] == nil)
+  }
+
+  /// The typed key is named after the property the code keeps the value in.
+  @Test func theTypedKeyIsNamedAfterTheProperty() {
+    let objc = Self.entries(Self.objc)
+    #expect(objc["rankingSize"]?.to == "ranking.size")
+    #expect(objc["hintsEnabled"]?.to == "hints.enabled")
+    let swift = Self.entries(Self.swift)
+    #expect(swift["compactMode"]?.to == "compact.mode")
+    #expect(swift["refreshMinutes"]?.to == "refresh.minutes")
+  }
+
+  /// The plan is one the plan format takes: written, it loads back as it was.
+  @Test func theDraftIsAPlanThePlanFormatTakes() throws {
+    for result in [Self.objc, Self.swift] {
+      let plan = result.plan()
+      let loaded = try MigrationPlan.load(json: Data(plan.jsonText().utf8))
+      #expect(loaded == plan)
+    }
+  }
+
+  /// The evidence names every place a key is used, and where each default came from.
+  @Test func theEvidenceListsEveryPlaceAndEachDefaultsSource() {
+    let text = Self.objc.evidenceText()
+    #expect(text.contains("Getters.m:8  boolForKey:  bool"))
+    #expect(text.contains("Getters.m:43  setBool:forKey:  bool"))
+    #expect(text.contains("default true: registered"))
+    #expect(text.contains("Flag*Image"))
+    #expect(text.contains("suite group.com.example.app"))
+  }
+
+  // MARK: - Files as found on disk
+
+  /// MacRoman (python3's `mac_roman` codec is the reference), UTF-16 with a mark in either
+  /// order, CRLF and CR line ends: the keys and their lines are the same.
+  @Test(.enabled(if: Tools.python || External.required, "needs python3 for its mac_roman codec"))
+  func legacyEncodingsAndLineEndsAreRead() throws {
+    let folder = try TemporaryFolder()
+    let source =
+      "// Caf\u{E9} — the menu\nNSUserDefaults *d = [NSUserDefaults standardUserDefaults];\n"
+      + "void f(void) {\n  [d setBool:YES forKey:@\"caf\u{E9}Open\"];\n}\n"
+    let script = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('mac_roman'))"
+    let roman = try External.run("/usr/bin/env", ["python3", "-c", script], input: Data(source.utf8))
+    #expect(roman.status == 0)
+    try roman.stdout.write(to: folder.file("Roman.m"))
+    var little = Data([0xFF, 0xFE])
+    var big = Data([0xFE, 0xFF])
+    for unit in source.replacing("caf\u{E9}Open", with: "wide").utf16 {
+      little += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+      big += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+    }
+    try little.write(to: folder.file("Little.m"))
+    try big.write(to: folder.file("Big.m"))
+    try Data(source.replacing("caf\u{E9}Open", with: "crlf").replacing("\n", with: "\r\n").utf8)
+      .write(to: folder.file("Windows.m"))
+    try Data(source.replacing("caf\u{E9}Open", with: "classic").replacing("\n", with: "\r").utf8)
+      .write(to: folder.file("Classic.m"))
+    let result = Self.scan([folder.url.path])
+    #expect(Set(result.keys.map(\.entry.from)) == ["caf\u{E9}Open", "wide", "crlf", "classic"])
+    for key in result.keys {
+      #expect(key.places.first?.location.hasSuffix(".m:4") == true, "\(key.places)")
+    }
+    #expect(result.warnings.isEmpty)
+  }
+
+  /// A binary file, a FIFO and a symbolic-link loop are named and skipped; the rest is read.
+  @Test func unreadableFilesAreNamedAndSkipped() throws {
+    let folder = try TemporaryFolder()
+    try Data("void g(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@\"ok\"]; }\n".utf8)
+      .write(to: folder.file("Good.m"))
+    try Data([0x00, 0x01, 0x02, 0x55, 0x73, 0x65, 0x72, 0x44]).write(to: folder.file("Blob.m"))
+    #expect(mkfifo(folder.file("Pipe.m").path, 0o600) == 0)
+    try FileManager.default.createDirectory(at: folder.file("sub"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("sub/loop").path, withDestinationPath: folder.url.path)
+    let result = Self.scan([folder.url.path])
+    #expect(result.keys.map(\.entry.from) == ["ok"])
+    let messages = result.warnings.map(\.description)
+    #expect(messages.contains { $0.contains("Blob.m") && $0.contains("binary") }, "\(messages)")
+    #expect(messages.contains { $0.contains("sub/loop") && $0.contains("loop") }, "\(messages)")
+    #expect(messages.contains { $0.contains("Pipe.m") && $0.contains("not a regular file") }, "\(messages)")
+    #expect(result.filesRead >= 1)
+  }
+
+  /// The lexer leaves out what a condition never compiles, and keeps a string's escapes.
+  @Test func conditionsCommentsAndEscapes() throws {
+    let folder = try TemporaryFolder()
+    let source = #"""
+      #if 0
+      void a(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@"never"]; }
+      #elif 1
+      void b(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@"tab\tand\x41\101\u00e9"]; }
+      #else
+      void c(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@"elseOfOne"]; }
+      #endif
+      #ifdef FEATURE
+      void d(void) { [[NSUserDefaults standardUserDefaults] registerDefaults:@{@"feature": @YES}]; }
+      #else
+      void e(void) { [[NSUserDefaults standardUserDefaults] registerDefaults:@{@"feature": @NO}]; }
+      #endif
+      """#
+    try Data(source.utf8).write(to: folder.file("Conditions.m"))
+    let result = Self.scan([folder.url.path])
+    let keys = Self.entries(result)
+    #expect(Set(keys.keys) == ["tab\tandAA\u{E9}", "feature"])
+    // Both branches of an unknown condition are read; their defaults differ: not written.
+    #expect(keys["feature"]?.defaultValue == nil)
+  }
+}
