@@ -18,7 +18,8 @@ import Testing
 
   static let objc = scan([fixtures.appendingPathComponent("ObjC").path])
   static let swift = scan([
-    fixtures.appendingPathComponent("Swift").path, fixtures.appendingPathComponent("Resources").path,
+    fixtures.appendingPathComponent("Swift").path,
+    fixtures.appendingPathComponent("Resources").path,
   ])
 
   static func entries(_ result: SourceScanResult) -> [String: MigrationPlan.Entry] {
@@ -75,7 +76,8 @@ import Testing
     }
     // Nothing more: every key of the plan is one the fixture means.
     let expected = Set(Self.objcExpected.map(\.0))
-    #expect(Set(found.keys).subtracting(expected).isEmpty, "\(Set(found.keys).subtracting(expected))")
+    #expect(
+      Set(found.keys).subtracting(expected).isEmpty, "\(Set(found.keys).subtracting(expected))")
   }
 
   /// A notification's name, a KVO path on another object, a dictionary's keys, a key in a
@@ -97,7 +99,8 @@ import Testing
   @Test func runTimeKeysArePatternsNeverKeys() {
     let patterns = Set(Self.objc.patterns.map(\.pattern))
     #expect(patterns == ["Flag*Image", "cache.*"])
-    #expect(!Self.objc.plan().entries.contains { $0.from.contains("*") || $0.from.contains("Flag") })
+    #expect(
+      !Self.objc.plan().entries.contains { $0.from.contains("*") || $0.from.contains("Flag") })
     #expect(Set(Self.swift.patterns.map(\.pattern)) == ["row*Expanded"])
   }
 
@@ -210,8 +213,10 @@ import Testing
     let source =
       "// Caf\u{E9} — the menu\nNSUserDefaults *d = [NSUserDefaults standardUserDefaults];\n"
       + "void f(void) {\n  [d setBool:YES forKey:@\"caf\u{E9}Open\"];\n}\n"
-    let script = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('mac_roman'))"
-    let roman = try External.run("/usr/bin/env", ["python3", "-c", script], input: Data(source.utf8))
+    let script =
+      "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('mac_roman'))"
+    let roman = try External.run(
+      "/usr/bin/env", ["python3", "-c", script], input: Data(source.utf8))
     #expect(roman.status == 0)
     try roman.stdout.write(to: folder.file("Roman.m"))
     var little = Data([0xFF, 0xFE])
@@ -237,11 +242,14 @@ import Testing
   /// A binary file, a FIFO and a symbolic-link loop are named and skipped; the rest is read.
   @Test func unreadableFilesAreNamedAndSkipped() throws {
     let folder = try TemporaryFolder()
-    try Data("void g(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@\"ok\"]; }\n".utf8)
-      .write(to: folder.file("Good.m"))
+    try Data(
+      "void g(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:@\"ok\"]; }\n".utf8
+    )
+    .write(to: folder.file("Good.m"))
     try Data([0x00, 0x01, 0x02, 0x55, 0x73, 0x65, 0x72, 0x44]).write(to: folder.file("Blob.m"))
     #expect(mkfifo(folder.file("Pipe.m").path, 0o600) == 0)
-    try FileManager.default.createDirectory(at: folder.file("sub"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: folder.file("sub"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: folder.file("sub/loop").path, withDestinationPath: folder.url.path)
     let result = Self.scan([folder.url.path])
@@ -249,7 +257,9 @@ import Testing
     let messages = result.warnings.map(\.description)
     #expect(messages.contains { $0.contains("Blob.m") && $0.contains("binary") }, "\(messages)")
     #expect(messages.contains { $0.contains("sub/loop") && $0.contains("loop") }, "\(messages)")
-    #expect(messages.contains { $0.contains("Pipe.m") && $0.contains("not a regular file") }, "\(messages)")
+    #expect(
+      messages.contains { $0.contains("Pipe.m") && $0.contains("not a regular file") },
+      "\(messages)")
     #expect(result.filesRead >= 1)
   }
 
