@@ -7,8 +7,8 @@ struct Keys {
 }
 
 enum PrefKey: String {
-  case accentColor                 // the case's name: "accentColor"
-  case fontScale = "font.scale"    // its raw value
+  case accentColor  // the case's name: "accentColor"
+  case fontScale = "font.scale"  // its raw value
   case lastOpened
   case autoPlay
 }
