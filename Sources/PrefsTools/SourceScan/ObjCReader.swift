@@ -247,6 +247,11 @@ struct ObjCReader {
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: types,
       end: Int(t.partner[k]) + 1, property: property)
+    // A parameter declared `(NSUserDefaults *)defaults` holds user defaults (the standard
+    // ones, as far as the code shows).
+    for (name, type) in zip(parameters, types) where type == "NSUserDefaults" {
+      scope?.locals[name, default: LocalVariable()].receiver = .standard
+    }
     return k + 1
   }
 
@@ -408,15 +413,19 @@ struct ObjCReader {
     case .standard, .suite:
       receiverFound = true
     case .name(let other):
-      // `d = defaults` copies a binding.
-      if let bound = scope?.locals[other]?.receiver ?? facts.receivers[Self.bare(other)] {
-        _ = bound
+      // `d = defaults` copies a binding (`_defaults = defaults` in an initializer given the
+      // defaults as a parameter keeps the one the property has).
+      if Self.bare(other) == Self.bare(name) { return }
+      if scope?.locals[other]?.receiver != nil || facts.receivers[Self.bare(other)] != nil {
         receiverFound = true
       }
     default: break
     }
     if receiverFound {
-      let bound = resolvedLocally(receiver)
+      var bound = resolvedLocally(receiver)
+      if case .name(let other) = bound, let known = facts.receivers[Self.bare(other)] {
+        bound = known
+      }
       if local {
         scope?.locals[name, default: LocalVariable()].receiver = bound
       } else {
@@ -1247,6 +1256,36 @@ struct ObjCReader {
     record(use, at: -1)
   }
 
+  /// The elements of an array written in the code (`@[…]`, `[NSArray arrayWithObjects:…,
+  /// nil]`), for the keys of `dictionaryWithObjects:forKeys:`.
+  private func listElements(_ range: Range<Int>) -> [Range<Int>]? {
+    guard let first = range.first else { return nil }
+    if t.isPunctuation(first, 0x40), t.isPunctuation(first + 1, 0x5B) {
+      return items((first + 2)..<(range.upperBound - 1))
+    }
+    if t.isPunctuation(first, 0x5B), let m = parseMessage(at: first),
+      m.selector == "arrayWithObjects:",
+      let a = m.arguments.first
+    {
+      return items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+    }
+    return nil
+  }
+
+  /// The elements of a list (`@[…]`, `@{…}`, a variadic argument): an element in the `#else`
+  /// of a condition whose `#if` branch is read too stands in for the one before it, and is
+  /// left out.
+  private func items(_ range: Range<Int>) -> [Range<Int>] {
+    commaSeparated(range).filter { !$0.isEmpty && !t.tokens[$0.lowerBound].alternative }
+  }
+
+  /// An element's value: one inside a condition depends on the build, not a constant.
+  private func itemValue(_ range: Range<Int>) -> ValueExpr {
+    let value = valueOf(range)
+    guard !range.isEmpty, t.tokens[range.lowerBound].conditional else { return value }
+    return .computed(t.source(range) + " (chosen by a preprocessor condition)", value.type)
+  }
+
   private func commaSeparated(_ range: Range<Int>) -> [Range<Int>] {
     var parts: [Range<Int>] = []
     var start = range.lowerBound
@@ -1378,15 +1417,19 @@ struct ObjCReader {
     if t.isPunctuation(first, 0x40), r.count >= 2 {
       let inner = (first + 1)..<r.upperBound
       if t.isPunctuation(first + 1, 0x5B), Int(t.partner[first + 1]) == r.upperBound - 1 {
-        return .array(commaSeparated((first + 2)..<(r.upperBound - 1)).map(valueOf))
+        return .array(items((first + 2)..<(r.upperBound - 1)).map(itemValue))
       }
       if t.isPunctuation(first + 1, 0x7B), Int(t.partner[first + 1]) == r.upperBound - 1 {
         var entries: [ValueEntry] = []
-        for part in commaSeparated((first + 2)..<(r.upperBound - 1)) {
+        for part in items((first + 2)..<(r.upperBound - 1)) {
           guard let colon = colonAtTop(part) else { continue }
+          let value = itemValue((colon + 1)..<part.upperBound)
           entries.append(
             ValueEntry(
-              key: keyOf(part.lowerBound..<colon), value: valueOf((colon + 1)..<part.upperBound)))
+              key: keyOf(part.lowerBound..<colon),
+              value: t.tokens[part.lowerBound].conditional
+                ? .computed(t.source(part) + " (chosen by a preprocessor condition)", value.type)
+                : value))
         }
         return .dictionary(entries)
       }
@@ -1501,8 +1544,8 @@ struct ObjCReader {
       return .computed(text, .double)
     case "arrayWithObjects:":
       guard let a = args.first else { break }
-      let items = commaSeparated(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
-      return .array(items.map(valueOf))
+      let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+      return .array(elements.map(itemValue))
     case "arrayWithObject:":
       return .array(args.map(valueOf))
     case "array", "new":
@@ -1513,11 +1556,11 @@ struct ObjCReader {
       return .dictionary([])
     case "dictionaryWithObjectsAndKeys:", "initWithObjectsAndKeys:":
       guard let a = args.first else { break }
-      let items = commaSeparated(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+      let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
       var entries: [ValueEntry] = []
       var n = 0
-      while n + 1 < items.count {
-        entries.append(ValueEntry(key: keyOf(items[n + 1]), value: valueOf(items[n])))
+      while n + 1 < elements.count {
+        entries.append(ValueEntry(key: keyOf(elements[n + 1]), value: itemValue(elements[n])))
         n += 2
       }
       return .dictionary(entries)
@@ -1526,10 +1569,9 @@ struct ObjCReader {
       return .dictionary([ValueEntry(key: keyOf(args[1]), value: valueOf(args[0]))])
     case "dictionaryWithObjects:forKeys:", "initWithObjects:forKeys:":
       guard args.count == 2, case .array(let values) = valueOf(args[0]),
-        t.isPunctuation(args[1].lowerBound, 0x40), t.isPunctuation(args[1].lowerBound + 1, 0x5B)
+        let keys = listElements(args[1])
       else { break }
-      let keyRanges = commaSeparated((args[1].lowerBound + 2)..<(args[1].upperBound - 1))
-      return .dictionary(zip(keyRanges, values).map { ValueEntry(key: keyOf($0.0), value: $0.1) })
+      return .dictionary(zip(keys, values).map { ValueEntry(key: keyOf($0.0), value: $0.1) })
     case "dictionaryWithDictionary:":
       if let a = args.first { return valueOf(a) }
     case "date", "distantPast", "distantFuture", "dateWithTimeIntervalSinceNow:",

@@ -140,7 +140,9 @@ enum InterfaceReader {
   /// The uses an interface file makes.
   static func uses(_ bytes: [UInt8], designable: Bool) -> [SourceUse] {
     let tags = tags(bytes)
-    return designable ? nibUses(tags) : xibUses(tags)
+    // A designable.nib is an Interface Builder 3 archive (`<archive>`), or, saved by a newer
+    // Xcode, a xib document like any other.
+    return designable && tags.contains { $0.name == "archive" } ? nibUses(tags) : xibUses(tags)
   }
 
   private static func xibUses(_ tags: [Tag]) -> [SourceUse] {

@@ -290,7 +290,9 @@ extension ScanModel {
       if conditional {
         notes.append("the default (\(source.words)) depends on a condition: reported, not written")
       } else if computed {
-        notes.append("the default (\(source.words)) is computed at run time: reported, not written")
+        notes.append(
+          "the default (\(source.words)) is not a constant of the code (computed at run time, or chosen by a build flag): reported, not written"
+        )
       } else if distinct.count > 1 {
         notes.append(
           "the code gives two defaults (\(distinct.map(MigrationReport.short).joined(separator: ", "))), both \(source.words): reported, not written"

@@ -24,6 +24,9 @@ struct SourceToken: Sendable {
   var kind: Kind
   /// Inside a preprocessor or compiler condition that may be true or false.
   var conditional: Bool
+  /// In the `#else` (or a later `#elif`) of such a condition: one of two texts only one of
+  /// which is compiled (an element of a list there stands in for the one before it).
+  var alternative: Bool
   /// A string literal whose text was interpolated (`"Flag\(name)"`): its pieces are in the
   /// text, each interpolation as U+0000.
   var interpolated: Bool
@@ -134,7 +137,7 @@ struct SourceLexer {
   private var line: Int32 = 1
   /// The open conditions: whether each is active, whether it may be false (a real
   /// condition), and whether a branch of it was taken (for `#elif`/`#else`).
-  private var conditions: [(active: Bool, uncertain: Bool, taken: Bool)] = []
+  private var conditions: [(active: Bool, uncertain: Bool, taken: Bool, later: Bool)] = []
   /// The first `#ifndef NAME` of a header, when the next directive defines NAME: an include
   /// guard, always true.
   private var guardName: [UInt8]?
@@ -157,10 +160,13 @@ struct SourceLexer {
   /// conditions change, not asked at every token).
   private var active = true
   private var uncertain = false
+  /// In a later branch (`#else`, `#elif`) of a condition whose first branch was read too.
+  private var alternative = false
 
   private mutating func conditionsChanged() {
     active = conditions.allSatisfy(\.active)
     uncertain = conditions.contains { $0.uncertain }
+    alternative = conditions.contains { $0.uncertain && $0.later }
   }
 
   private mutating func emit(
@@ -169,7 +175,8 @@ struct SourceLexer {
   ) {
     out.tokens.append(
       SourceToken(
-        kind: kind, conditional: uncertain, interpolated: interpolated, objc: objc, line: line,
+        kind: kind, conditional: uncertain, alternative: alternative, interpolated: interpolated,
+        objc: objc, line: line,
         start: Int32(start), end: Int32(end), value: value))
   }
 
@@ -317,32 +324,37 @@ struct SourceLexer {
     case "if":
       let value = truth(we..<end)
       conditions.append(
-        (active: value != false, uncertain: value == nil, taken: value != false))
+        (active: value != false, uncertain: value == nil, taken: value != false, later: false))
       return skip()
     case "ifdef", "ifndef":
       let (ns, ne) = word(at: we)
       if name == Array("ifndef".utf8), conditions.isEmpty, out.tokens.isEmpty, guardName == nil {
         guardName = Array(bytes[ns..<ne])
-        conditions.append((active: true, uncertain: false, taken: true))
+        conditions.append((active: true, uncertain: false, taken: true, later: false))
         return skip()
       }
-      conditions.append((active: true, uncertain: true, taken: true))
+      conditions.append((active: true, uncertain: true, taken: true, later: false))
       return skip()
     case "elif":
       guard let last = conditions.popLast() else { return skip() }
       let value = truth(we..<end)
       if last.taken, !last.uncertain {
-        conditions.append((active: false, uncertain: false, taken: true))
+        conditions.append((active: false, uncertain: false, taken: true, later: true))
       } else {
         conditions.append(
-          (active: value != false, uncertain: value == nil || last.uncertain, taken: value != false)
-        )
+          (
+            active: value != false, uncertain: value == nil || last.uncertain,
+            taken: value != false || last.taken, later: last.taken
+          ))
       }
       return skip()
     case "else":
       guard let last = conditions.popLast() else { return skip() }
       conditions.append(
-        (active: !last.taken || last.uncertain, uncertain: last.uncertain, taken: true))
+        (
+          active: !last.taken || last.uncertain, uncertain: last.uncertain, taken: true,
+          later: last.taken
+        ))
       return skip()
     case "endif":
       _ = conditions.popLast()
