@@ -62,6 +62,11 @@ import Testing
     ("viaProperty", .bool, nil), ("viaMacro", .bool, nil), ("viaDotSyntax", .integer, nil),
     ("largeText", .bool, nil), ("syncEnabled", .bool, .bool(true)),
     ("betaFeatures", .bool, .bool(false)),
+    // User defaults handed in (a parameter, a property set from it); a variadic list with an
+    // #else element; dictionaryWithObjects:forKeys: of arrayWithObjects:.
+    ("showsBadges", .bool, nil), ("compactLayout", .bool, nil), ("exportsToDesktop", .bool, nil),
+    ("historyDays", .integer, .integer(7)), ("columnCount", .integer, .integer(2)),
+    ("layoutName", .string, .string("grid")),
   ]
 
   @Test func everyObjectiveCPatternGivesItsKeyTypeAndDefault() {
@@ -155,6 +160,8 @@ import Testing
     ("autoPlay", .bool, nil),
     // Interface files: a storyboard's slider and color well, a designable.nib's checkbox.
     ("volumeSlider", .double, nil), ("highlightColor", .data, nil), ("legacyCheckbox", .bool, nil),
+    // A designable.nib that a newer Xcode saved as a xib.
+    ("signatureText", .string, nil),
   ]
 
   @Test func everySwiftPatternGivesItsKeyTypeAndDefault() {
