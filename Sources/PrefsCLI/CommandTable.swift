@@ -111,7 +111,7 @@ extension Prefs {
     CommandSpec(
       name: "plan", summary: "propose a plan from the legacy files, and prove it on all of them",
       synopsis: [
-        "infer [--dialect DIALECT] [--jobs N] LEGACY...",
+        "infer [--dialect DIALECT] [--jobs N] [--source SRC]... LEGACY...",
         "scan [--dialect DIALECT] [--suite NAME] [--jobs N] PATH...",
         "check [--jobs N] PLAN LEGACY...",
         "swift [--name NAME] PLAN [LEGACY...]",
@@ -135,6 +135,10 @@ extension Prefs {
         kept in. The evidence on standard error lists every place each key is used and where
         each default came from; keys built at run time are listed as patterns (Flag*Image),
         never put in the plan. --suite NAME scans that suite's keys instead.
+        infer --source SRC (again for each folder) makes one plan from the code and the files:
+        the code's types and defaults, the keys only the code has, the files' keys no code
+        uses any more proposed for "drop" (each named on standard error), the files' values
+        where the code does not say a type.
         check runs PLAN as a dry run over every file and prints its coverage: suspected typos
         ("did you mean"), legacy keys no entry names, keys the plan drops on purpose, entries
         no file has, values that would read as the default or be refused, each with a count
@@ -147,7 +151,8 @@ extension Prefs {
         missing (scan: when no source file could be read).
         """,
       options: [
-        Options.inferDialect.spec, Options.suite.spec, Options.jobs.spec, Options.name.spec,
+        Options.inferDialect.spec, Options.source.spec, Options.suite.spec, Options.jobs.spec,
+        Options.name.spec,
       ],
       operands: [.word, .file],
       run: { (i, c) throws(CommandFailure) in try PlanCommand.run(i.arguments, console: c) }),

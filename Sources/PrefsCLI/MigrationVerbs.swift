@@ -159,8 +159,13 @@ enum PlanCommand {
       throw CommandFailure(.usage, "plan needs infer, scan, check or swift")
     }
     let rest = Array(args.positional.dropFirst())
-    if sub != "scan", try args[Options.suite] != nil {
-      throw CommandFailure(.usage, "--suite goes with plan scan")
+    if sub != "scan", try args[Options.suite] != nil,
+      sub != "infer" || args.values(Options.source.spec.name).isEmpty
+    {
+      throw CommandFailure(.usage, "--suite goes with plan scan (or plan infer --source)")
+    }
+    if sub != "infer", !args.values(Options.source.spec.name).isEmpty {
+      throw CommandFailure(.usage, "--source goes with plan infer")
     }
     switch sub {
     case "infer":
@@ -197,6 +202,28 @@ enum PlanCommand {
       paths, dialect: dialect, jobs: jobs,
       progress: console.errorIsTerminal && paths.count > 1 ? progress.update : nil)
     progress.finish()
+    let sources = args.values(Options.source.spec.name)
+    if !sources.isEmpty {
+      // One plan from the code and the files: the code's keys, types and defaults, checked
+      // against what the files hold.
+      let scan = SourceScan.scan(
+        sources,
+        options: SourceScan.Options(dialect: dialect, suite: try args[Options.suite], jobs: jobs))
+      console.err(scan.evidenceText())
+      guard scan.filesRead > 0 else {
+        console.message(
+          "plan infer: no source file could be read in \(sources.joined(separator: " "))")
+        return .noInput
+      }
+      if inference.domains > 0 { console.err(inference.evidenceTable()) }
+      let merged = SourcePlanMerge(scan: scan, files: inference)
+      console.err(merged.text())
+      console.line(merged.plan.jsonText())
+      for file in unread {
+        console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+      }
+      return status(of: unread)
+    }
     // With no file read there is nothing to propose: an empty plan would only mislead.
     if inference.domains > 0 {
       console.err(inference.evidenceTable())

@@ -36,6 +36,9 @@ enum PlanScan {
 }
 
 extension Options {
+  static let source = Option<String>.text(
+    "--source", value: "SRC", files: true,
+    help: "infer: the app's source as well (files, folders; again for more): one plan from both")
   static let suite = Option<String>.text(
     "--suite", value: "NAME", files: false,
     help: "scan: the keys of this suite (initWithSuiteName:) instead of the standard domain")

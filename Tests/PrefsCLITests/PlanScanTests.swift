@@ -74,4 +74,25 @@ import Testing
     #expect(mixed.stderr.contains("Binary.m"))
     #expect(mixed.output.contains(#""from": "k""#))
   }
+
+  /// `plan infer --source`: the code's two keys with the code's defaults, the sample's keys no
+  /// code uses proposed for drop and named, the system's kept.
+  @Test func inferWithTheSourceMakesOnePlan() throws {
+    let run = try Self.prefs([
+      "plan", "infer", "--source", "Legacy/Preference.h", "--source", "Legacy/Preference.m",
+      "Legacy/Samples/com.exmo.equizmo.plist",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let plan = try #require(JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+    let keys = try #require(plan["keys"] as? [[String: Any]])
+    #expect(
+      keys.compactMap { $0["from"] as? String } == ["PREFS_SOUND_ENABLED", "PREFS_RANKING_SIZE"])
+    #expect(keys.first?["default"] as? Bool == true)
+    let drop = try #require(plan["drop"] as? [String])
+    #expect(
+      drop == ["colorMode", "currentLocation", "lastLaunch", "locationHistory", "nombreUsuario"])
+    #expect(run.stderr.contains("colorMode: no code uses it any more: proposed for drop"))
+    #expect(run.stderr.contains("NSLanguages: written by the system frameworks"))
+    #expect(try Self.prefs(["plan", "check", "--source", "Legacy/", "x.json"]).status == 64)
+  }
 }
