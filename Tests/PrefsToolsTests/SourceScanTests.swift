@@ -26,6 +26,22 @@ import Testing
     Dictionary(result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
   }
 
+  /// Each expected key's type and default in the scan's entries (which it returns).
+  static func check(
+    _ result: SourceScanResult, _ expected: [(String, MigrationPlan.ValueType, PlistValue?)]
+  ) -> [String: MigrationPlan.Entry] {
+    let found = entries(result)
+    for (key, type, value) in expected {
+      guard let entry = found[key] else {
+        Issue.record("\(key) was not found")
+        continue
+      }
+      #expect(entry.type == type, "\(key)")
+      #expect(entry.defaultValue == value, "\(key)")
+    }
+    return found
+  }
+
   /// The key, its type, and its default (nil: none written), as the fixture's code means them.
   static let objcExpected: [(String, MigrationPlan.ValueType, PlistValue?)] = [
     // Keys.h's macros, a macro naming a macro, adjacent literals; Keys.m's constants.
@@ -70,15 +86,7 @@ import Testing
   ]
 
   @Test func everyObjectiveCPatternGivesItsKeyTypeAndDefault() {
-    let found = Self.entries(Self.objc)
-    for (key, type, value) in Self.objcExpected {
-      guard let entry = found[key] else {
-        Issue.record("\(key) was not found")
-        continue
-      }
-      #expect(entry.type == type, "\(key)")
-      #expect(entry.defaultValue == value, "\(key)")
-    }
+    let found = Self.check(Self.objc, Self.objcExpected)
     // Nothing more: every key of the plan is one the fixture means.
     let expected = Set(Self.objcExpected.map(\.0))
     #expect(
@@ -165,15 +173,7 @@ import Testing
   ]
 
   @Test func everySwiftPatternGivesItsKeyTypeAndDefault() {
-    let found = Self.entries(Self.swift)
-    for (key, type, value) in Self.swiftExpected {
-      guard let entry = found[key] else {
-        Issue.record("\(key) was not found")
-        continue
-      }
-      #expect(entry.type == type, "\(key)")
-      #expect(entry.defaultValue == value, "\(key)")
-    }
+    let found = Self.check(Self.swift, Self.swiftExpected)
     #expect(Set(found.keys) == Set(Self.swiftExpected.map(\.0)))
     #expect(
       Self.swift.otherDomains.map(\.domain) == [.suite("group.com.example.swift")])

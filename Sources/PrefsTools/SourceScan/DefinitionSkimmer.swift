@@ -136,18 +136,11 @@ enum DefinitionSkimmer {
           i = k + 2
           continue
         }
-      case 0x22:
-        hasString = true
+      case 0x22, 0x27:
+        // A string or a character, to its closing quote (escapes skipped).
+        if b == 0x22 { hasString = true }
         var k = i + 1
-        while k < n, bytes[k] != 0x22, bytes[k] != 0x0A {
-          if bytes[k] == 0x5C { k += 1 }
-          k += 1
-        }
-        i = k + 1
-        continue
-      case 0x27:
-        var k = i + 1
-        while k < n, bytes[k] != 0x27, bytes[k] != 0x0A {
+        while k < n, bytes[k] != b, bytes[k] != 0x0A {
           if bytes[k] == 0x5C { k += 1 }
           k += 1
         }

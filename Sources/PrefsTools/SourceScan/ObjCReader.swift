@@ -447,7 +447,7 @@ struct ObjCReader {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }
       if let resource = resourceName(in: value) { variable.resource = resource }
-      if contains(value, "dataWithJSONObject") || contains(value, "JSONEncoder") {
+      if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
         variable.json = true
       }
       scope?.locals[name] = variable
@@ -477,10 +477,6 @@ struct ObjCReader {
   private func resolvedLocally(_ receiver: ReceiverRef) -> ReceiverRef {
     if case .name(let other) = receiver, let bound = scope?.locals[other]?.receiver { return bound }
     return receiver
-  }
-
-  private func contains(_ range: Range<Int>, _ word: StaticString) -> Bool {
-    range.contains { t.isText($0, word) }
   }
 
   /// `pathForResource:@"Defaults" ofType:@"plist"`, `URLForResource:withExtension:`: the
@@ -800,7 +796,7 @@ struct ObjCReader {
             use.type = DefaultsAPI.type(ofClass: type)
           }
         }
-        if contains(valueRange, "dataWithJSONObject") {
+        if t.contains(valueRange, "dataWithJSONObject") {
           use.type = .json
           use.typeReason = "JSON data"
         }
@@ -1221,7 +1217,7 @@ struct ObjCReader {
     let name = t.text(i)
     if wrapperSelectors.contains(name + "()") {
       let close = Int(t.partner[i + 1])
-      let arguments = commaSeparated((i + 2)..<close)
+      let arguments = t.commaSeparated((i + 2)..<close)
       facts.wrapperCalls.append(
         WrapperCall(
           selector: name + "()", receiver: .none, arguments: arguments.map { keyOf($0) },
@@ -1230,7 +1226,7 @@ struct ObjCReader {
     }
     guard !gatherOnly, name.hasPrefix("CFPreferences") else { return }
     let close = Int(t.partner[i + 1])
-    let arguments = commaSeparated((i + 2)..<close)
+    let arguments = t.commaSeparated((i + 2)..<close)
     let method: (KeyAccess, MigrationPlan.ValueType?, Int)?
     switch name {
     case "CFPreferencesCopyAppValue", "CFPreferencesCopyValue": method = (.get, nil, 1)
@@ -1276,7 +1272,7 @@ struct ObjCReader {
   /// of a condition whose `#if` branch is read too stands in for the one before it, and is
   /// left out.
   private func items(_ range: Range<Int>) -> [Range<Int>] {
-    commaSeparated(range).filter { !$0.isEmpty && !t.tokens[$0.lowerBound].alternative }
+    t.commaSeparated(range).filter { !$0.isEmpty && !t.tokens[$0.lowerBound].alternative }
   }
 
   /// An element's value: one inside a condition depends on the build, not a constant.
@@ -1284,23 +1280,6 @@ struct ObjCReader {
     let value = valueOf(range)
     guard !range.isEmpty, t.tokens[range.lowerBound].conditional else { return value }
     return .computed(t.source(range) + " (chosen by a preprocessor condition)", value.type)
-  }
-
-  private func commaSeparated(_ range: Range<Int>) -> [Range<Int>] {
-    var parts: [Range<Int>] = []
-    var start = range.lowerBound
-    var k = start
-    while k < range.upperBound {
-      if t.isPunctuation(k, 0x2C) {
-        parts.append(start..<k)
-        start = k + 1
-      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
-      }
-      k += 1
-    }
-    if start < range.upperBound { parts.append(start..<range.upperBound) }
-    return parts
   }
 
   private mutating func gatherWrapperCall(_ m: Message) {
@@ -1314,8 +1293,8 @@ struct ObjCReader {
 
   // MARK: - Keys and values
 
-  /// The key a range of tokens names.
-  func keyOf(_ range: Range<Int>) -> KeyExpr {
+  /// `range` without the parentheses around it and the casts before it.
+  private func inner(_ range: Range<Int>) -> Range<Int> {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28) {
       let close = Int(t.partner[r.lowerBound])
@@ -1327,6 +1306,12 @@ struct ObjCReader {
         break
       }
     }
+    return r
+  }
+
+  /// The key a range of tokens names.
+  func keyOf(_ range: Range<Int>) -> KeyExpr {
+    let r = inner(range)
     guard let first = r.first else { return .runtime("") }
     // Adjacent literals and macro names: `@"a" @"b"`, `PREFIX @"x"`.
     if r.allSatisfy({ t.isString($0) || t.isIdentifier($0) }), r.count <= 8 {
@@ -1366,7 +1351,7 @@ struct ObjCReader {
       switch m.selector {
       case "stringWithFormat:", "localizedStringWithFormat:", "initWithFormat:":
         if let format = m.arguments.first {
-          let pieces = commaSeparated(format)
+          let pieces = t.commaSeparated(format)
           if let fmt = pieces.first, let text = t.stringValue(fmt.lowerBound), fmt.count == 1 {
             return FormatPieces.split(text, arguments: pieces.dropFirst().map { t.source($0) })
           }
@@ -1381,7 +1366,7 @@ struct ObjCReader {
       case "stringByAppendingFormat:":
         let head = keyOf(m.receiver)
         if let format = m.arguments.first {
-          let pieces = commaSeparated(format)
+          let pieces = t.commaSeparated(format)
           if let fmt = pieces.first, let text = t.stringValue(fmt.lowerBound), fmt.count == 1 {
             return .concat([
               head, FormatPieces.split(text, arguments: pieces.dropFirst().map { t.source($0) }),
@@ -1401,17 +1386,7 @@ struct ObjCReader {
 
   /// The value a range of tokens writes.
   func valueOf(_ range: Range<Int>) -> ValueExpr {
-    var r = range
-    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28) {
-      let close = Int(t.partner[r.lowerBound])
-      if close == r.upperBound - 1 {
-        r = (r.lowerBound + 1)..<(r.upperBound - 1)
-      } else if isCastEnd(close) {
-        r = (close + 1)..<r.upperBound
-      } else {
-        break
-      }
-    }
+    let r = inner(range)
     guard let first = r.first else { return .computed("", nil) }
     var text: String { t.source(r) }
     if t.isPunctuation(first, 0x40), r.count >= 2 {
@@ -1422,7 +1397,7 @@ struct ObjCReader {
       if t.isPunctuation(first + 1, 0x7B), Int(t.partner[first + 1]) == r.upperBound - 1 {
         var entries: [ValueEntry] = []
         for part in items((first + 2)..<(r.upperBound - 1)) {
-          guard let colon = colonAtTop(part) else { continue }
+          guard let colon = t.colonAtTop(part) else { continue }
           let value = itemValue((colon + 1)..<part.upperBound)
           entries.append(
             ValueEntry(
@@ -1471,23 +1446,6 @@ struct ObjCReader {
       return messageValue(m, text: text)
     }
     return .computed(text, nil)
-  }
-
-  private func colonAtTop(_ range: Range<Int>) -> Int? {
-    var k = range.lowerBound
-    var questions = 0
-    while k < range.upperBound {
-      if t.isPunctuation(k, 0x3F) { questions += 1 }
-      if t.isPunctuation(k, 0x3A) {
-        if questions == 0 { return k }
-        questions -= 1
-      }
-      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
-      }
-      k += 1
-    }
-    return nil
   }
 
   /// `@(…)` of a value: a boolean stays one, a number is a number.

@@ -103,6 +103,67 @@ struct SourceTokens: Sendable {
     return Int(tokens[max(0, min(i, tokens.count - 1))].line)
   }
 
+  /// The comma-separated parts of `range` at its own level (brackets inside are skipped).
+  func commaSeparated(_ range: Range<Int>) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if isPunctuation(k, 0x2C) {
+        parts.append(start..<k)
+        start = k + 1
+      } else if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) || isPunctuation(k, 0x7B) {
+        k = Int(partner[k])
+      }
+      k += 1
+    }
+    if start < range.upperBound { parts.append(start..<range.upperBound) }
+    return parts
+  }
+
+  /// The first `:` of `range` at its own level that no `?` before it takes (a dictionary
+  /// entry's, not a ternary's). In Swift only a `?` set apart is a ternary's (`a ? b : c`,
+  /// not `x?.y`).
+  func colonAtTop(_ range: Range<Int>) -> Int? {
+    var k = range.lowerBound
+    var questions = 0
+    while k < range.upperBound {
+      if isPunctuation(k, 0x3F),
+        !swift
+          || tokens[k].start > 0 && [0x20, 0x09, 0x0A].contains(bytes[Int(tokens[k].start) - 1])
+      {
+        questions += 1
+      }
+      if isPunctuation(k, 0x3A) {
+        if questions == 0 { return k }
+        questions -= 1
+      }
+      if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) || isPunctuation(k, 0x7B) {
+        k = Int(partner[k])
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  /// Whether a token of `range` is the identifier or punctuation `word`.
+  func contains(_ range: Range<Int>, _ word: StaticString) -> Bool {
+    range.contains { isText($0, word) }
+  }
+
+  /// After a `<` at `start`: past its matching `>` (a generic's parameters).
+  func angleEnd(from start: Int) -> Int {
+    var k = start
+    var depth = 0
+    while k < tokens.count {
+      if isPunctuation(k, 0x3C) { depth += 1 }
+      if isPunctuation(k, 0x3E) { depth -= 1 }
+      k += 1
+      if depth == 0 { break }
+    }
+    return k
+  }
+
   /// The source text of tokens `range`, as written (white space between tokens kept as one
   /// space), cut after `limit` bytes.
   func source(_ range: Range<Int>, limit: Int = 80) -> String {

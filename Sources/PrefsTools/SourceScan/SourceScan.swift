@@ -304,19 +304,21 @@ public enum SourceScan {
     return (facts, whole)
   }
 
-  /// Whether `raw` holds `word` (memchr for its first byte, then a comparison).
+  /// Whether `raw` holds `word`: `memchr` for one of its bytes (its last capital letter, rarer
+  /// in source than a small one), then a comparison of the whole word around it.
   static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
-    guard let first = word.first, let base = raw.baseAddress, raw.count >= word.count else {
-      return false
-    }
-    var offset = 0
-    while offset <= raw.count - word.count {
-      guard let hit = memchr(base + offset, Int32(first), raw.count - offset - word.count + 1)
-      else { return false }
+    guard let base = raw.baseAddress, !word.isEmpty, raw.count >= word.count else { return false }
+    let anchor = word.lastIndex { $0 >= 0x41 && $0 <= 0x5A } ?? 0
+    let byte = Int32(word[anchor])
+    var offset = anchor
+    let last = raw.count - (word.count - anchor)
+    while offset <= last {
+      guard let hit = memchr(base + offset, byte, last - offset + 1) else { return false }
       let at = base.distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + at, word, word.count) == 0 { return true }
+      if memcmp(base + at - anchor, word, word.count) == 0 { return true }
       offset = at + 1
     }
     return false
   }
+
 }

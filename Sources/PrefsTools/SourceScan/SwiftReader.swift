@@ -133,21 +133,13 @@ struct SwiftReader {
       name = t.text(k)
       k += 1
     }
-    if t.isPunctuation(k, 0x3C) {
-      var depth = 0
-      while k < t.count {
-        if t.isPunctuation(k, 0x3C) { depth += 1 }
-        if t.isPunctuation(k, 0x3E) { depth -= 1 }
-        k += 1
-        if depth == 0 { break }
-      }
-    }
+    if t.isPunctuation(k, 0x3C) { k = t.angleEnd(from: k) }
     guard t.isPunctuation(k, 0x28) else { return nil }
     let close = Int(t.partner[k])
     var labels: [String] = []
     var parameters: [String] = []
     var parameterTypes: [String?] = []
-    for part in commaSeparated((k + 1)..<close) {
+    for part in t.commaSeparated((k + 1)..<close) {
       guard let colon = part.first(where: { t.isPunctuation($0, 0x3A) }) else { continue }
       let names = (part.lowerBound..<colon).filter { t.isIdentifier($0) }.map { t.text($0) }
       guard let last = names.last else { continue }
@@ -256,7 +248,9 @@ struct SwiftReader {
     if case .literal = key { local.key = key }
     if case .concat = key { local.key = key }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
-    if contains(value, "JSONEncoder") || contains(value, "JSONSerialization") { local.json = true }
+    if t.contains(value, "JSONEncoder") || t.contains(value, "JSONSerialization") {
+      local.json = true
+    }
     if let resource = resourceName(in: value) { local.resource = resource }
     // `let data = defaults.data(forKey: K)`: the variable holds that use's value.
     local.use = -(value.lowerBound + 1)
@@ -282,15 +276,7 @@ struct SwiftReader {
     } else if t.isIdentifier(k) {
       k += 1
       while t.isPunctuation(k, 0x2E), t.isIdentifier(k + 1) { k += 2 }
-      if t.isPunctuation(k, 0x3C) {
-        var angle = 0
-        while k < t.count {
-          if t.isPunctuation(k, 0x3C) { angle += 1 }
-          if t.isPunctuation(k, 0x3E) { angle -= 1 }
-          k += 1
-          if angle == 0 { break }
-        }
-      }
+      if t.isPunctuation(k, 0x3C) { k = t.angleEnd(from: k) }
     }
     while t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21),
       t.line(k) == t.line(max(start, k - 1))
@@ -298,10 +284,6 @@ struct SwiftReader {
       k += 1
     }
     return min(k, t.count)
-  }
-
-  private func contains(_ range: Range<Int>, _ word: StaticString) -> Bool {
-    range.contains { t.isText($0, word) }
   }
 
   private func resourceName(in range: Range<Int>) -> String? {
@@ -340,7 +322,7 @@ struct SwiftReader {
     guard close <= t.count else { return nil }
     var labels: [String] = []
     var arguments: [Range<Int>] = []
-    for part in commaSeparated((open + 1)..<min(close, t.count)) {
+    for part in t.commaSeparated((open + 1)..<min(close, t.count)) {
       if t.isIdentifier(part.lowerBound), t.isPunctuation(part.lowerBound + 1, 0x3A), part.count > 2
       {
         labels.append(t.text(part.lowerBound))
@@ -516,7 +498,7 @@ struct SwiftReader {
           use.type = DefaultsAPI.type(ofClass: type)
         }
       }
-      if contains(valueRange, "JSONEncoder") {
+      if t.contains(valueRange, "JSONEncoder") {
         use.type = .json
         use.typeReason = "JSON data"
       }
@@ -738,7 +720,7 @@ struct SwiftReader {
   private mutating func appStorage(at i: Int) {
     guard t.isPunctuation(i + 1, 0x28) else { return }
     let close = Int(t.partner[i + 1])
-    let parts = commaSeparated((i + 2)..<close)
+    let parts = t.commaSeparated((i + 2)..<close)
     guard let keyRange = parts.first else { return }
     var receiver = ReceiverRef.standard
     for part in parts.dropFirst() where t.isText(part.lowerBound, "store") {
@@ -779,23 +761,6 @@ struct SwiftReader {
   }
 
   // MARK: - Expressions
-
-  private func commaSeparated(_ range: Range<Int>) -> [Range<Int>] {
-    var parts: [Range<Int>] = []
-    var start = range.lowerBound
-    var k = start
-    while k < range.upperBound {
-      if t.isPunctuation(k, 0x2C) {
-        parts.append(start..<k)
-        start = k + 1
-      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
-      }
-      k += 1
-    }
-    if start < range.upperBound { parts.append(start..<range.upperBound) }
-    return parts
-  }
 
   /// To the end of an expression: a line's end where the next token cannot continue it, `,`,
   /// `)`, `]`, `}`.
@@ -896,7 +861,7 @@ struct SwiftReader {
       t.isText(r.lowerBound + 2, "format"), let format = t.stringValue(r.lowerBound + 4)
     {
       let close = Int(t.partner[r.lowerBound + 1])
-      let args = commaSeparated((r.lowerBound + 2)..<close).dropFirst().map { t.source($0) }
+      let args = t.commaSeparated((r.lowerBound + 2)..<close).dropFirst().map { t.source($0) }
       return FormatPieces.split(format, arguments: args)
     }
     return .runtime(t.source(r))
@@ -964,12 +929,12 @@ struct SwiftReader {
     if t.isPunctuation(first, 0x5B), Int(t.partner[first]) == r.upperBound - 1 {
       let inner = (first + 1)..<(r.upperBound - 1)
       if inner.count == 1, t.isPunctuation(inner.lowerBound, 0x3A) { return .dictionary([]) }
-      let parts = commaSeparated(inner)
-      if let part = parts.first, let colon = colonAtTop(part) {
+      let parts = t.commaSeparated(inner)
+      if let part = parts.first, let colon = t.colonAtTop(part) {
         _ = colon
         var entries: [ValueEntry] = []
         for part in parts {
-          guard let colon = colonAtTop(part) else { continue }
+          guard let colon = t.colonAtTop(part) else { continue }
           entries.append(
             ValueEntry(
               key: keyOf(part.lowerBound..<colon), value: valueOf((colon + 1)..<part.upperBound)))
@@ -986,27 +951,5 @@ struct SwiftReader {
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
     if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .url) }
     return .computed(text, nil)
-  }
-
-  private func colonAtTop(_ range: Range<Int>) -> Int? {
-    var k = range.lowerBound
-    var questions = 0
-    while k < range.upperBound {
-      // A ternary's `?` stands apart (`a ? b : c`); an optional's is attached (`x?.y`).
-      if t.isPunctuation(k, 0x3F), t.tokens[k].start > 0,
-        [0x20, 0x09, 0x0A].contains(t.bytes[Int(t.tokens[k].start) - 1])
-      {
-        questions += 1
-      }
-      if t.isPunctuation(k, 0x3A) {
-        if questions == 0 { return k }
-        questions -= 1
-      }
-      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
-      }
-      k += 1
-    }
-    return nil
   }
 }
