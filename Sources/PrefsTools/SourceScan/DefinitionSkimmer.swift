@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The constants an Objective-C or C file defines, found without reading all of it: a file
 /// that never names user defaults can only matter to the scan through its `#define`s and
 /// top-level declarations (`NSString *const kKey = @"key";`), so only those are lexed. The
@@ -21,13 +29,23 @@ enum DefinitionSkimmer {
     var active = true
     let inBody = Self.inBody
 
+    /// The line's end (its LF) from `from`, a line continued by a backslash included.
     @inline(__always) func skipToLineEnd(_ from: Int) -> Int {
+      guard let base = bytes.baseAddress else { return n }
       var k = from
-      while k < n, bytes[k] != 0x0A {
-        if bytes[k] == 0x5C, k + 1 < n, bytes[k + 1] == 0x0A { k += 1 }
-        k += 1
+      while k < n {
+        guard let hit = memchr(base + k, 0x0A, n - k) else { return n }
+        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        // `\` before it (or `\` CR) continues the line.
+        var before = at - 1
+        if before >= from, bytes[before] == 0x0D { before -= 1 }
+        if before >= from, bytes[before] == 0x5C {
+          k = at + 1
+          continue
+        }
+        return at
       }
-      return k
+      return n
     }
 
     func word(_ from: Int) -> (Int, Int) {
@@ -71,7 +89,32 @@ enum DefinitionSkimmer {
       // Inside a body, only a few bytes matter: the rest is passed over in a tight loop.
       if depth > 0, !lineStart {
         inBody.withUnsafeBufferPointer { table in
-          while i < n, !table[Int(bytes[i])] { i += 1 }
+          while i < n {
+            let c = bytes[i]
+            if !table[Int(c)] {
+              i += 1
+              continue
+            }
+            // A line's end: its next line's indentation is passed over here too, unless a
+            // directive starts it.
+            guard c == 0x0A else { break }
+            var k = i + 1
+            // Indentation: eight spaces at a time, then one by one.
+            if let base = bytes.baseAddress {
+              while k + 8 <= n,
+                UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+              {
+                k += 8
+              }
+            }
+            while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+            if k < n, bytes[k] == 0x23 {
+              lineStart = true
+              i = k
+              break
+            }
+            i = k
+          }
         }
         if i >= n { break }
       }
@@ -130,9 +173,17 @@ enum DefinitionSkimmer {
           i = skipToLineEnd(i)
           continue
         }
-        if i + 1 < n, bytes[i + 1] == 0x2A {
+        if i + 1 < n, bytes[i + 1] == 0x2A, let base = bytes.baseAddress {
           var k = i + 2
-          while k + 1 < n, !(bytes[k] == 0x2A && bytes[k + 1] == 0x2F) { k += 1 }
+          while k + 1 < n {
+            guard let hit = memchr(base + k, 0x2A, n - 1 - k) else {
+              k = n
+              break
+            }
+            k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if bytes[k + 1] == 0x2F { break }
+            k += 1
+          }
           i = k + 2
           continue
         }

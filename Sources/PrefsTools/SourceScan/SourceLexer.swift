@@ -193,6 +193,8 @@ struct SourceTokens: Sendable {
 /// Splits UTF-8 source text (lines ending in LF: ``SourceText`` made them so) into tokens.
 struct SourceLexer {
   private let bytes: [UInt8]
+  /// `bytes`, while ``run()`` reads them (no bounds check at each byte).
+  private var p = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   private let swift: Bool
   private var out: SourceTokens
   private var line: Int32 = 1
@@ -205,7 +207,11 @@ struct SourceLexer {
 
   static func tokens(of bytes: [UInt8], swift: Bool) -> SourceTokens {
     var lexer = SourceLexer(bytes: bytes, swift: swift)
-    lexer.run()
+    bytes.withUnsafeBufferPointer { pointer in
+      lexer.p = pointer
+      lexer.run()
+      lexer.p = UnsafeBufferPointer(start: nil, count: 0)
+    }
     lexer.pair()
     return lexer.out
   }
@@ -249,11 +255,11 @@ struct SourceLexer {
   @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
   private mutating func run() {
-    let n = bytes.count
+    let n = p.count
     var i = 0
     var lineStart = true
     while i < n {
-      let b = bytes[i]
+      let b = p[i]
       if b == 0x0A {
         line += 1
         lineStart = true
@@ -266,11 +272,11 @@ struct SourceLexer {
       }
       // Comments.
       if b == 0x2F, i + 1 < n {
-        if bytes[i + 1] == 0x2F {
+        if p[i + 1] == 0x2F {
           i = skipLine(from: i)
           continue
         }
-        if bytes[i + 1] == 0x2A {
+        if p[i + 1] == 0x2A {
           i = skipBlockComment(from: i + 2)
           continue
         }
@@ -292,8 +298,8 @@ struct SourceLexer {
   /// After `//`: to the end of the line (a backslash at the end continues it, in C).
   private mutating func skipLine(from start: Int) -> Int {
     var i = start
-    while i < bytes.count, bytes[i] != 0x0A {
-      if bytes[i] == 0x5C, !swift, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+    while i < p.count, p[i] != 0x0A {
+      if p[i] == 0x5C, !swift, i + 1 < p.count, p[i + 1] == 0x0A {
         line += 1
         i += 2
         continue
@@ -307,16 +313,16 @@ struct SourceLexer {
   private mutating func skipBlockComment(from start: Int) -> Int {
     var i = start
     var depth = 1
-    while i < bytes.count {
-      let b = bytes[i]
+    while i < p.count {
+      let b = p[i]
       if b == 0x0A { line += 1 }
-      if b == 0x2A, i + 1 < bytes.count, bytes[i + 1] == 0x2F {
+      if b == 0x2A, i + 1 < p.count, p[i + 1] == 0x2F {
         depth -= 1
         i += 2
         if depth == 0 || !swift { return i }
         continue
       }
-      if swift, b == 0x2F, i + 1 < bytes.count, bytes[i + 1] == 0x2A {
+      if swift, b == 0x2F, i + 1 < p.count, p[i + 1] == 0x2A {
         depth += 1
         i += 2
         continue
@@ -328,9 +334,9 @@ struct SourceLexer {
 
   private func word(at start: Int) -> (Int, Int) {
     var i = start
-    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+    while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
     let s = i
-    while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
+    while i < p.count, Self.isIdentifierByte(p[i]) { i += 1 }
     return (s, i)
   }
 
@@ -338,8 +344,8 @@ struct SourceLexer {
   /// caller's tokens).
   private func lineEnd(from start: Int) -> Int {
     var i = start
-    while i < bytes.count, bytes[i] != 0x0A {
-      if bytes[i] == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+    while i < p.count, p[i] != 0x0A {
+      if p[i] == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
         i += 2
         continue
       }
@@ -349,15 +355,15 @@ struct SourceLexer {
   }
 
   private mutating func countLines(_ range: Range<Int>) {
-    for k in range where bytes[k] == 0x0A { line += 1 }
+    for k in range where p[k] == 0x0A { line += 1 }
   }
 
   /// What a condition's text says: true, false, or unknown (nil).
   private func truth(_ range: Range<Int>) -> Bool? {
     var text = ""
     for k in range {
-      let b = bytes[k]
-      if b == 0x2F, k + 1 < range.upperBound, bytes[k + 1] == 0x2F || bytes[k + 1] == 0x2A {
+      let b = p[k]
+      if b == 0x2F, k + 1 < range.upperBound, p[k + 1] == 0x2F || p[k + 1] == 0x2A {
         break
       }
       if b != 0x20, b != 0x09, b != 0x5C, b != 0x0A, b != 0x28, b != 0x29 {
@@ -375,7 +381,7 @@ struct SourceLexer {
   /// for a `#` that is not one (Swift's `#available`, `#selector`).
   private mutating func directive(at hash: Int) -> Int? {
     let (ws, we) = word(at: hash + 1)
-    let name = Array(bytes[ws..<we])
+    let name = Array(p[ws..<we])
     let end = lineEnd(from: we)
     func skip() -> Int {
       countLines(we..<end)
@@ -390,7 +396,7 @@ struct SourceLexer {
     case "ifdef", "ifndef":
       let (ns, ne) = word(at: we)
       if name == Array("ifndef".utf8), conditions.isEmpty, out.tokens.isEmpty, guardName == nil {
-        guardName = Array(bytes[ns..<ne])
+        guardName = Array(p[ns..<ne])
         conditions.append((active: true, uncertain: false, taken: true, later: false))
         return skip()
       }
@@ -423,20 +429,20 @@ struct SourceLexer {
     case "define" where !swift:
       guard active else { return skip() }
       let (ns, ne) = word(at: we)
-      if let guardName, Array(bytes[ns..<ne]) == guardName, out.tokens.isEmpty {
+      if let guardName, Array(p[ns..<ne]) == guardName, out.tokens.isEmpty {
         self.guardName = nil
         return skip()
       }
       guardName = nil
       guard ne > ns else { return skip() }
       // A function-like macro (`#define F(x) …`) names no constant: skipped.
-      if ne < bytes.count, bytes[ne] == 0x28 { return skip() }
+      if ne < p.count, p[ne] == 0x28 { return skip() }
       emit(.define, hash, ne)
       emit(.identifier, ns, ne)
       var i = ne
       while i < end {
-        let b = bytes[i]
-        if b == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+        let b = p[i]
+        if b == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
           line += 1
           i += 2
           continue
@@ -445,8 +451,8 @@ struct SourceLexer {
           i += 1
           continue
         }
-        if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2F { break }
-        if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2A {
+        if b == 0x2F, i + 1 < end, p[i + 1] == 0x2F { break }
+        if b == 0x2F, i + 1 < end, p[i + 1] == 0x2A {
           i = skipBlockComment(from: i + 2)
           continue
         }
@@ -471,22 +477,22 @@ struct SourceLexer {
 
   /// One token at `i` (not white space, not a comment); returns the index after it.
   private mutating func token(at start: Int) -> Int {
-    let n = bytes.count
+    let n = p.count
     var i = start
-    let b = bytes[i]
+    let b = p[i]
     if Self.isIdentifierByte(b), !Self.isDigit(b) {
-      while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
+      while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
       emit(.identifier, start, i)
       return i
     }
-    if Self.isDigit(b) || (b == 0x2E && i + 1 < n && Self.isDigit(bytes[i + 1])) {
+    if Self.isDigit(b) || (b == 0x2E && i + 1 < n && Self.isDigit(p[i + 1])) {
       i += 1
       while i < n {
-        let c = bytes[i]
+        let c = p[i]
         if Self.isIdentifierByte(c) || c == 0x2E {
           i += 1
         } else if (c == 0x2B || c == 0x2D), i > start,
-          bytes[i - 1] == 0x65 || bytes[i - 1] == 0x45 || bytes[i - 1] == 0x70
+          p[i - 1] == 0x65 || p[i - 1] == 0x45 || p[i - 1] == 0x70
         {
           // An exponent's sign (1e-3), not a hex digit's (0xE-1 is rare enough).
           i += 1
@@ -507,20 +513,20 @@ struct SourceLexer {
         return start + 1
       }
       i += 1
-      while i < n, bytes[i] != 0x27, bytes[i] != 0x0A {
-        if bytes[i] == 0x5C { i += 1 }
+      while i < n, p[i] != 0x27, p[i] != 0x0A {
+        if p[i] == 0x5C { i += 1 }
         i += 1
       }
       emit(.character, start, min(i + 1, n))
       return min(i + 1, n)
     case 0x40:  // @
-      if i + 1 < n, bytes[i + 1] == 0x22 {
+      if i + 1 < n, p[i + 1] == 0x22 {
         return cString(at: start, valueStart: start + 2, objc: true)
       }
-      if i + 1 < n, Self.isIdentifierByte(bytes[i + 1]), !Self.isDigit(bytes[i + 1]) {
+      if i + 1 < n, Self.isIdentifierByte(p[i + 1]), !Self.isDigit(p[i + 1]) {
         i += 1
-        while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
-        let word = bytes[start + 1..<i]
+        while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
+        let word = p[start + 1..<i]
         // @YES, @NO, @true, @false are a literal's @ and its value.
         if word.elementsEqual("YES".utf8) || word.elementsEqual("NO".utf8)
           || word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8)
@@ -535,11 +541,11 @@ struct SourceLexer {
       emit(.punctuation, start, start + 1)
       return start + 1
     case 0x23 where swift:  // #available, #selector, raw strings #"…"#
-      if i + 1 < n, bytes[i + 1] == 0x22 || bytes[i + 1] == 0x23 {
+      if i + 1 < n, p[i + 1] == 0x22 || p[i + 1] == 0x23 {
         return swiftRawString(at: start)
       }
       i += 1
-      while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
+      while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
       emit(.identifier, start, i)
       return i
     default:
@@ -547,7 +553,7 @@ struct SourceLexer {
     }
     // Punctuation: the few pairs the scanner tells apart, else one character.
     if i + 1 < n {
-      let c = bytes[i + 1]
+      let c = p[i + 1]
       let pair: Bool =
         switch (b, c) {
         case (0x3D, 0x3D), (0x21, 0x3D), (0x3F, 0x3F), (0x2D, 0x3E), (0x26, 0x26), (0x7C, 0x7C),
@@ -557,14 +563,14 @@ struct SourceLexer {
         }
       if pair {
         // `!==`/`===` are Swift's identity tests: one token.
-        if i + 2 < n, bytes[i + 2] == 0x3D, c == 0x3D {
+        if i + 2 < n, p[i + 2] == 0x3D, c == 0x3D {
           emit(.punctuation, start, start + 3)
           return start + 3
         }
         emit(.punctuation, start, start + 2)
         return start + 2
       }
-      if b == 0x2E, c == 0x2E, i + 2 < n, bytes[i + 2] == 0x2E {
+      if b == 0x2E, c == 0x2E, i + 2 < n, p[i + 2] == 0x2E {
         emit(.punctuation, start, start + 3)
         return start + 3
       }
@@ -580,21 +586,21 @@ struct SourceLexer {
 
   /// A C or Objective-C string from its quote; escapes decoded.
   private mutating func cString(at start: Int, valueStart: Int, objc: Bool) -> Int {
-    let n = bytes.count
+    let n = p.count
     var i = valueStart
     var plain = true
-    while i < n, bytes[i] != 0x22, bytes[i] != 0x0A {
-      if bytes[i] == 0x5C {
+    while i < n, p[i] != 0x22, p[i] != 0x0A {
+      if p[i] == 0x5C {
         plain = false
         i += 1
-        if i < n, bytes[i] == 0x0A { line += 1 }
+        if i < n, p[i] == 0x0A { line += 1 }
       }
       i += 1
     }
     let end = min(i, n)
     let text =
       plain
-      ? String(decoding: bytes[valueStart..<end], as: UTF8.self)
+      ? String(decoding: p[valueStart..<end], as: UTF8.self)
       : Self.unescape(bytes[valueStart..<end])
     emit(.string, start, min(end + 1, n), value: addString(text), objc: objc)
     return min(end + 1, n)
@@ -669,15 +675,15 @@ struct SourceLexer {
   /// A Swift string (`"…"` or `"""…"""`): escapes decoded, each interpolation `\(…)` as
   /// U+0000.
   private mutating func swiftString(at start: Int) -> Int {
-    let n = bytes.count
-    let multiline = start + 2 < n && bytes[start + 1] == 0x22 && bytes[start + 2] == 0x22
+    let n = p.count
+    let multiline = start + 2 < n && p[start + 1] == 0x22 && p[start + 2] == 0x22
     var i = start + (multiline ? 3 : 1)
     var raw: [UInt8] = []
     var interpolated = false
     while i < n {
-      let b = bytes[i]
+      let b = p[i]
       if multiline {
-        if b == 0x22, i + 2 < n, bytes[i + 1] == 0x22, bytes[i + 2] == 0x22 {
+        if b == 0x22, i + 2 < n, p[i + 1] == 0x22, p[i + 2] == 0x22 {
           i += 3
           break
         }
@@ -689,7 +695,7 @@ struct SourceLexer {
       }
       if b == 0x0A { line += 1 }
       if b == 0x5C, i + 1 < n {
-        let e = bytes[i + 1]
+        let e = p[i + 1]
         if e == 0x28 {
           // An interpolation: to its closing parenthesis (strings inside it skipped).
           interpolated = true
@@ -697,14 +703,14 @@ struct SourceLexer {
           i += 2
           var depth = 1
           while i < n, depth > 0 {
-            let c = bytes[i]
+            let c = p[i]
             if c == 0x28 { depth += 1 }
             if c == 0x29 { depth -= 1 }
             if c == 0x0A { line += 1 }
             if c == 0x22 {
               i += 1
-              while i < n, bytes[i] != 0x22, bytes[i] != 0x0A {
-                if bytes[i] == 0x5C { i += 1 }
+              while i < n, p[i] != 0x22, p[i] != 0x0A {
+                if p[i] == 0x5C { i += 1 }
                 i += 1
               }
             }
@@ -712,10 +718,10 @@ struct SourceLexer {
           }
           continue
         }
-        if e == 0x75, i + 2 < n, bytes[i + 2] == 0x7B {
+        if e == 0x75, i + 2 < n, p[i + 2] == 0x7B {
           var k = i + 3
           var value: UInt32 = 0
-          while k < n, let d = Self.hexDigit(bytes[k]) {
+          while k < n, let d = Self.hexDigit(p[k]) {
             value = value * 16 + d
             k += 1
           }
@@ -760,30 +766,30 @@ struct SourceLexer {
 
   /// A Swift raw string (`#"…"#`): no escapes, no interpolation.
   private mutating func swiftRawString(at start: Int) -> Int {
-    let n = bytes.count
+    let n = p.count
     var hashes = 0
     var i = start
-    while i < n, bytes[i] == 0x23 {
+    while i < n, p[i] == 0x23 {
       hashes += 1
       i += 1
     }
-    guard i < n, bytes[i] == 0x22 else {
+    guard i < n, p[i] == 0x22 else {
       emit(.punctuation, start, start + 1)
       return start + 1
     }
     i += 1
     let valueStart = i
     while i < n {
-      if bytes[i] == 0x0A { line += 1 }
-      if bytes[i] == 0x22 {
+      if p[i] == 0x0A { line += 1 }
+      if p[i] == 0x22 {
         var k = i + 1
         var count = 0
-        while k < n, bytes[k] == 0x23, count < hashes {
+        while k < n, p[k] == 0x23, count < hashes {
           count += 1
           k += 1
         }
         if count == hashes {
-          let text = String(decoding: bytes[valueStart..<i], as: UTF8.self)
+          let text = String(decoding: p[valueStart..<i], as: UTF8.self)
           emit(.string, start, k, value: addString(text), objc: true)
           return k
         }
@@ -791,7 +797,7 @@ struct SourceLexer {
       i += 1
     }
     emit(
-      .string, start, n, value: addString(String(decoding: bytes[valueStart..<n], as: UTF8.self)))
+      .string, start, n, value: addString(String(decoding: p[valueStart..<n], as: UTF8.self)))
     return n
   }
 
