@@ -359,3 +359,81 @@ import Testing
     #expect(SourcePlanMerge.matches(key, pattern: pattern) == matches)
   }
 }
+
+/// Bad input never crashes the scan, never hangs it: every fixture cut at many places and
+/// with bytes changed, each read as Objective-C and as Swift, and random brackets.
+@Suite struct SourceScanRobustnessTests {
+  struct Generator {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(max(1, bound)))
+    }
+  }
+
+  @Test func cutAndChangedSourcesAreReadToTheirEnd() throws {
+    let folder = try TemporaryFolder()
+    let root = SourceScanTests.fixtures
+    let names = [
+      "ObjC/Getters.m", "ObjC/Defaults.m", "ObjC/Receivers.m", "ObjC/Injected.m", "ObjC/Keys.h",
+      "Swift/Settings.swift", "Swift/Keys.swift",
+    ]
+    var g = Generator(state: 7)
+    var n = 0
+    for name in names {
+      let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(name)))
+      for _ in 0..<60 {
+        var variant = Array(bytes.prefix(g.next(bytes.count + 1)))
+        for _ in 0..<g.next(6) where !variant.isEmpty {
+          let marks = Array("[](){}\"'@#/*\\:;?\n".utf8)
+          variant[g.next(variant.count)] = marks[g.next(marks.count)]
+        }
+        for ext in ["m", "swift"] {
+          try Data(variant).write(to: folder.file("v\(n).\(ext)"))
+          n += 1
+        }
+      }
+    }
+    // Interface files cut and changed.
+    for name in [
+      "ObjC/Preferences.xib", "Resources/Main.storyboard", "Resources/Old.nib/designable.nib",
+    ] {
+      let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(name)))
+      for k in 0..<30 {
+        var variant = Array(bytes.prefix(g.next(bytes.count + 1)))
+        for _ in 0..<g.next(6) where !variant.isEmpty {
+          let marks = Array("<>/=\"' \n".utf8)
+          variant[g.next(variant.count)] = marks[g.next(marks.count)]
+        }
+        let sub = folder.file("nib\(n)-\(k).nib")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data(variant).write(to: sub.appendingPathComponent("designable.nib"))
+        try Data(variant).write(to: folder.file("i\(n)-\(k).xib"))
+      }
+      n += 60
+    }
+    // Brackets and quotes at random, and nothing but openers.
+    for k in 0..<20 {
+      let marks = Array("[](){}\"'@:;?# \nabc".utf8)
+      let soup = (0..<400).map { _ in marks[g.next(marks.count)] }
+      try Data(soup).write(to: folder.file("soup\(k).m"))
+      try Data(soup).write(to: folder.file("soup\(k).swift"))
+    }
+    try Data(String(repeating: "[(", count: 5_000).utf8).write(to: folder.file("open.m"))
+    try Data(String(repeating: "{(", count: 5_000).utf8).write(to: folder.file("open.swift"))
+    // Brackets nested far deeper than any code: named and skipped (the readers' recursion
+    // follows the nesting).
+    let deep =
+      "void f(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:"
+      + String(repeating: "[", count: 60_000) + "@\"a\""
+      + String(repeating: " stringByAppendingString:@\"b\"]", count: 60_000) + "]; }\n"
+    try Data(deep.utf8).write(to: folder.file("deep.m"))
+    let result = SourceScan.scan([folder.url.path])
+    #expect(result.filesRead >= n)
+    for name in ["open.m", "open.swift"] {
+      #expect(result.warnings.contains { $0.path.hasSuffix(name) && $0.message.contains("nested") })
+    }
+    #expect(
+      result.warnings.contains { $0.path.hasSuffix("deep.m") && $0.message.contains("nested") })
+  }
+}

@@ -46,7 +46,7 @@ struct ObjCReader {
     while i < t.count {
       if let scope, i >= scope.end { endScope() }
       while let last = ifs.last, i >= last.end { ifs.removeLast() }
-      let token = t.tokens[i]
+      let token = t.token(i)
       switch token.kind {
       case .define:
         i = define(at: i)
@@ -100,7 +100,7 @@ struct ObjCReader {
   /// `#define NAME body`: a key, a value, or a receiver.
   private mutating func define(at i: Int) -> Int {
     var end = i + 2
-    while end < t.count, t.tokens[end].kind != .endDirective { end += 1 }
+    while end < t.count, t.token(end).kind != .endDirective { end += 1 }
     guard !gatherOnly, t.isIdentifier(i + 1) else { return end + 1 }
     let name = t.text(i + 1)
     let body = (i + 2)..<end
@@ -129,7 +129,7 @@ struct ObjCReader {
   /// An identifier at `i`: a class's start or end, a declaration, a function's start, `if`,
   /// a C call of interest. Returns where to continue, or nil to go on at `i + 1`.
   private mutating func identifier(at i: Int) -> Int? {
-    let word = t.tokens[i]
+    let word = t.token(i)
     let length = word.end - word.start
     let first = t.bytes[Int(word.start)]
     if first == 0x40 {  // @implementation, @interface, @end, @property
@@ -157,12 +157,12 @@ struct ObjCReader {
     }
     if scope == nil, t.isPunctuation(i + 1, 0x28), !isKeyword(i) {
       // A C function's definition: NAME(params) { … } at the top level.
-      let close = Int(t.partner[i + 1])
+      let close = t.match(i + 1)
       if close < t.count, t.isPunctuation(close + 1, 0x7B), !t.isPunctuation(i - 1, 0x2E) {
         let body = close + 1
         scope = FunctionScope(
           selector: t.text(i) + "()", parameters: parameterNames(in: (i + 2)..<close),
-          end: Int(t.partner[body]) + 1)
+          end: t.match(body) + 1)
         return body + 1
       }
     }
@@ -183,7 +183,7 @@ struct ObjCReader {
     guard i > 0 else { return true }
     return t.isPunctuation(i - 1, 0x3B) || t.isPunctuation(i - 1, 0x7B)
       || t.isPunctuation(i - 1, 0x7D)
-      || t.tokens[i - 1].kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
+      || t.token(i - 1).kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
   }
 
   /// The parameter names of a C parameter list: the last name of each comma-separated part.
@@ -198,7 +198,7 @@ struct ObjCReader {
       } else if t.isIdentifier(k) {
         last = t.text(k)
       } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
-        k = Int(t.partner[k])
+        k = t.match(k)
       }
       k += 1
     }
@@ -208,7 +208,7 @@ struct ObjCReader {
 
   /// `- (type)part:(type)name part2:(type)name2 { … }`: a method and its parameters.
   private mutating func method(at i: Int) -> Int {
-    var k = Int(t.partner[i + 1]) + 1
+    var k = t.match(i + 1) + 1
     var selector = ""
     var parameters: [String] = []
     var types: [String?] = []
@@ -219,7 +219,7 @@ struct ObjCReader {
         var type: String?
         if t.isPunctuation(k, 0x28) {
           type = t.isIdentifier(k + 1) ? t.text(k + 1) : nil
-          k = Int(t.partner[k]) + 1
+          k = t.match(k) + 1
         }
         if t.isIdentifier(k) {
           parameters.append(t.text(k))
@@ -246,7 +246,7 @@ struct ObjCReader {
     }
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: types,
-      end: Int(t.partner[k]) + 1, property: property)
+      end: t.match(k) + 1, property: property)
     // A parameter declared `(NSUserDefaults *)defaults` holds user defaults (the standard
     // ones, as far as the code shows).
     for (name, type) in zip(parameters, types) where type == "NSUserDefaults" {
@@ -258,7 +258,7 @@ struct ObjCReader {
   /// `@property (…) Type *name;`: the type of a property (user defaults, or a wrapper).
   private mutating func property(at i: Int) {
     var k = i + 1
-    if t.isPunctuation(k, 0x28) { k = Int(t.partner[k]) + 1 }
+    if t.isPunctuation(k, 0x28) { k = t.match(k) + 1 }
     var type: String?
     var name: String?
     while k < t.count, !t.isPunctuation(k, 0x3B) {
@@ -287,7 +287,7 @@ struct ObjCReader {
   /// FNV-1a of an identifier's bytes.
   func hash(_ i: Int) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for k in Int(t.tokens[i].start)..<Int(t.tokens[i].end) {
+    for k in Int(t.token(i).start)..<Int(t.token(i).end) {
       h = (h ^ UInt64(t.bytes[k])) &* 0x100_0000_01b3
     }
     return h
@@ -332,7 +332,7 @@ struct ObjCReader {
     var scan = i
     var star = false
     while scan < t.count, scan < i + 12 {
-      let token = t.tokens[scan]
+      let token = t.token(scan)
       if token.kind == .identifier {
         scan += 1
         continue
@@ -353,7 +353,7 @@ struct ObjCReader {
     // answer or a resource matters: a message, a literal, a name, a cast.
     if scope != nil, t.isPunctuation(scan, 0x3D) {
       let v = scan + 1
-      let kind = v < t.count ? t.tokens[v].kind : .endDirective
+      let kind = v < t.count ? t.token(v).kind : .endDirective
       guard
         kind == .string || kind == .identifier || t.isPunctuation(v, 0x5B)
           || t.isPunctuation(v, 0x40)
@@ -368,7 +368,7 @@ struct ObjCReader {
       if t.isPunctuation(k, 0x3D) { break }
       if t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x28)
         || t.isPunctuation(k, 0x5B)
-        || t.tokens[k].kind != .identifier && !t.isPunctuation(k, 0x2A)
+        || t.token(k).kind != .identifier && !t.isPunctuation(k, 0x2A)
           && !t.isPunctuation(k, 0x2E) && !t.isText(k, "->")
       {
         if t.isPunctuation(k, 0x3B), let n = name, let ty = type, isDeclaration {
@@ -399,7 +399,7 @@ struct ObjCReader {
     var end = k + 1
     while end < t.count, !t.isPunctuation(end, 0x3B), !t.isPunctuation(end, 0x7D) {
       if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) || t.isPunctuation(end, 0x7B) {
-        end = Int(t.partner[end])
+        end = t.match(end)
       }
       end += 1
     }
@@ -460,7 +460,7 @@ struct ObjCReader {
       default: break
       }
       if case .value = valueOf(value) { facts.valueConstants[name] = valueOf(value) }
-    } else if scope != nil, isDeclaration, t.tokens[i].conditional == false,
+    } else if scope != nil, isDeclaration, t.token(i).conditional == false,
       t.isText(i, "static")
     {
       // A function's `static NSString *const K = @"k";` is a constant like any other.
@@ -508,7 +508,7 @@ struct ObjCReader {
 
   /// The message whose `[` is at `open`; nil for an array subscript or literal.
   func parseMessage(at open: Int) -> Message? {
-    let close = Int(t.partner[open])
+    let close = t.match(open)
     guard close < t.count, close > open + 1 else { return nil }
     // `a[0]`, `dict[@"k"]`, `@[…]`: not a message.
     if open > 0, open != boundary,
@@ -543,7 +543,7 @@ struct ObjCReader {
         } else if t.isIdentifier(j), t.isPunctuation(j + 1, 0x3A), questions == 0, j > start {
           break
         } else if t.isPunctuation(j, 0x28) || t.isPunctuation(j, 0x5B) || t.isPunctuation(j, 0x7B) {
-          j = Int(t.partner[j])
+          j = t.match(j)
         } else if t.isPunctuation(j, 0x2C) {
           // Variadic arguments (`dictionaryWithObjectsAndKeys:`) run on to the end.
         }
@@ -559,14 +559,14 @@ struct ObjCReader {
 
   /// Whether the `)` at `i` ends a call (`f(x)[0]`), not a condition or a cast.
   private func isCallResult(_ i: Int) -> Bool {
-    let open = Int(t.partner[i])
+    let open = t.match(i)
     guard open > 0, open < i, t.isIdentifier(open - 1) else { return false }
     return !isKeyword(open - 1) && !isCastEnd(i)
   }
 
   /// Whether the `)` at `i` ends a cast (`(NSString *)[…]`), not a call.
   private func isCastEnd(_ i: Int) -> Bool {
-    let open = Int(t.partner[i])
+    let open = t.match(i)
     guard open >= 0, open < i else { return false }
     return (open + 1..<i).allSatisfy { t.isIdentifier($0) || t.isPunctuation($0, 0x2A) }
       && (open == 0 || !t.isIdentifier(open - 1))
@@ -578,19 +578,19 @@ struct ObjCReader {
     var k = start
     guard k < limit else { return k }
     if t.isPunctuation(k, 0x28) {
-      let close = Int(t.partner[k])
+      let close = t.match(k)
       if isCastEnd(close), close + 1 < limit { return primaryEnd(from: close + 1, limit: limit) }
       k = close + 1
     } else if t.isPunctuation(k, 0x5B) {
-      k = Int(t.partner[k]) + 1
+      k = t.match(k) + 1
     } else if t.isPunctuation(k, 0x40), k + 1 < limit {
       k += 1
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k]) + 1
+        k = t.match(k) + 1
       } else {
         k += 1
       }
-    } else if t.isIdentifier(k) || t.isString(k) || t.tokens[k].kind == .number {
+    } else if t.isIdentifier(k) || t.isString(k) || t.token(k).kind == .number {
       k += 1
       while k < limit, t.isString(k), t.isString(k - 1) { k += 1 }
     } else {
@@ -600,7 +600,7 @@ struct ObjCReader {
       if t.isPunctuation(k, 0x2E) || t.isText(k, "->"), t.isIdentifier(k + 1) {
         k += 2
       } else if t.isPunctuation(k, 0x28) {
-        k = Int(t.partner[k]) + 1
+        k = t.match(k) + 1
       } else {
         break
       }
@@ -612,13 +612,13 @@ struct ObjCReader {
   func receiverOf(_ range: Range<Int>) -> ReceiverRef {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
-      Int(t.partner[r.lowerBound]) == r.upperBound - 1
+      t.match(r.lowerBound) == r.upperBound - 1
     {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
     guard let first = r.first else { return .none }
     if t.isPunctuation(first, 0x28) {
-      let close = Int(t.partner[first])
+      let close = t.match(first)
       if isCastEnd(close) {
         if t.isText(first + 1, "NSUserDefaults") { return .standard }
         return receiverOf((close + 1)..<r.upperBound)
@@ -684,7 +684,7 @@ struct ObjCReader {
   private mutating func message(at open: Int) {
     // Most messages are none of the defaults methods, nor what refines one: told apart by
     // the first part of the selector, before the message is parsed.
-    let close = Int(t.partner[open])
+    let close = t.match(open)
     guard close < t.count else { return }
     let first = primaryEnd(from: open + 1, limit: close)
     guard first < close, t.isIdentifier(first),
@@ -710,7 +710,7 @@ struct ObjCReader {
   }
 
   private func condition(at i: Int) -> String? {
-    if t.tokens[i].conditional { return "inside a preprocessor condition (#if)" }
+    if t.token(i).conditional { return "inside a preprocessor condition (#if)" }
     return ifs.lazy.compactMap { self.runDependence($0.condition) }.first
   }
 
@@ -728,7 +728,7 @@ struct ObjCReader {
   private func assignedName(before open: Int) -> String? {
     var k = open - 1
     // Through a cast, and the other side of a presence test (`x = [d objectForKey:K] ? … : …`).
-    if t.isPunctuation(k, 0x29), isCastEnd(k) { k = Int(t.partner[k]) - 1 }
+    if t.isPunctuation(k, 0x29), isCastEnd(k) { k = t.match(k) - 1 }
     if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1) {
       let name = t.text(k - 1)
       let member = t.isPunctuation(k - 2, 0x2E) || t.isText(k - 2, "->")
@@ -835,12 +835,12 @@ struct ObjCReader {
       present = t.isText(k, "!=")
       k += 2
     }
-    if t.isPunctuation(k, 0x29), Int(t.partner[k]) == start - 1 || Int(t.partner[k]) == start - 2 {
+    if t.isPunctuation(k, 0x29), t.match(k) == start - 1 || t.match(k) == start - 2 {
       if t.isPunctuation(start - 1, 0x21) {
         present.toggle()
         start -= 1
       }
-      start = Int(t.partner[k])
+      start = t.match(k)
       k += 1
     } else if t.isPunctuation(start - 1, 0x21) {
       present.toggle()
@@ -858,7 +858,7 @@ struct ObjCReader {
   private func refineInPlace(_ use: inout SourceUse, _ m: Message) {
     var k = m.open - 1
     if t.isPunctuation(k, 0x29), isCastEnd(k) {
-      let open = Int(t.partner[k])
+      let open = t.match(k)
       if let type = DefaultsAPI.type(ofClass: t.text(open + 1)) {
         use.type = type
         use.typeReason = "cast to \(t.text(open + 1))"
@@ -900,7 +900,7 @@ struct ObjCReader {
         questions -= 1
       }
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
+        k = t.match(k)
       }
       k += 1
     }
@@ -947,12 +947,12 @@ struct ObjCReader {
     func useOf(_ range: Range<Int>) -> Int? {
       var r = range
       while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
-        isCastEnd(Int(t.partner[r.lowerBound]))
+        isCastEnd(t.match(r.lowerBound))
       {
-        r = (Int(t.partner[r.lowerBound]) + 1)..<r.upperBound
+        r = (t.match(r.lowerBound) + 1)..<r.upperBound
       }
       guard let first = r.first else { return nil }
-      if t.isPunctuation(first, 0x5B), Int(t.partner[first]) == r.upperBound - 1 {
+      if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
         return useAt[first] ?? pendingUse(at: first)
       }
       if r.count == 1, t.isIdentifier(first), let use = scope?.locals[t.text(first)]?.use, use >= 0
@@ -1089,7 +1089,7 @@ struct ObjCReader {
   /// value of the absent branch is the key's default.
   private mutating func ifStatement(at i: Int) {
     let open = i + 1
-    let close = Int(t.partner[open])
+    let close = t.match(open)
     guard close < t.count else { return }
     let thenRange = statement(from: close + 1)
     var elseRange: Range<Int>?
@@ -1119,9 +1119,9 @@ struct ObjCReader {
 
   /// A statement from `start`: a block to its `}`, or to its `;`.
   private func statement(from start: Int) -> Range<Int> {
-    if t.isPunctuation(start, 0x7B) { return start..<(Int(t.partner[start]) + 1) }
+    if t.isPunctuation(start, 0x7B) { return start..<(t.match(start) + 1) }
     if t.isText(start, "if"), t.isPunctuation(start + 1, 0x28) {
-      let then = statement(from: Int(t.partner[start + 1]) + 1)
+      let then = statement(from: t.match(start + 1) + 1)
       if t.isText(then.upperBound, "else") {
         return start..<statement(from: then.upperBound + 1).upperBound
       }
@@ -1130,7 +1130,7 @@ struct ObjCReader {
     var k = start
     while k < t.count, !t.isPunctuation(k, 0x3B) {
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
+        k = t.match(k)
       }
       k += 1
     }
@@ -1142,7 +1142,7 @@ struct ObjCReader {
   private func presenceTest(_ range: Range<Int>) -> (Int, Bool)? {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
-      Int(t.partner[r.lowerBound]) == r.upperBound - 1
+      t.match(r.lowerBound) == r.upperBound - 1
     {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
@@ -1157,12 +1157,12 @@ struct ObjCReader {
     // nil == [..] / nil != [..]
     if isNil(start), t.isText(start + 1, "==") || t.isText(start + 1, "!="),
       t.isPunctuation(start + 2, 0x5B),
-      Int(t.partner[start + 2]) == r.upperBound - 1, !negated
+      t.match(start + 2) == r.upperBound - 1, !negated
     {
       return (start + 2, t.isText(start + 1, "!="))
     }
     guard t.isPunctuation(start, 0x5B) else { return nil }
-    let close = Int(t.partner[start])
+    let close = t.match(start)
     if close == r.upperBound - 1 { return (start, !negated) }
     if !negated, close + 3 == r.upperBound {
       if t.isText(close + 1, "=="), isNil(close + 2) { return (start, false) }
@@ -1195,7 +1195,7 @@ struct ObjCReader {
       }
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
         // A nested statement's own brackets.
-        k = Int(t.partner[k])
+        k = t.match(k)
       }
       k += 1
     }
@@ -1212,11 +1212,11 @@ struct ObjCReader {
   /// `CFPreferencesCopyAppValue(CFSTR("k"), kCFPreferencesCurrentApplication)` and its kin;
   /// and calls of C wrappers.
   private mutating func cCall(at i: Int) {
-    let first = t.bytes[Int(t.tokens[i].start)]
+    let first = t.bytes[Int(t.token(i).start)]
     guard !wrapperSelectors.isEmpty || first == 0x43 else { return }
     let name = t.text(i)
     if wrapperSelectors.contains(name + "()") {
-      let close = Int(t.partner[i + 1])
+      let close = t.match(i + 1)
       let arguments = t.commaSeparated((i + 2)..<close)
       facts.wrapperCalls.append(
         WrapperCall(
@@ -1225,7 +1225,7 @@ struct ObjCReader {
           condition: condition(at: i), line: t.line(i)))
     }
     guard !gatherOnly, name.hasPrefix("CFPreferences") else { return }
-    let close = Int(t.partner[i + 1])
+    let close = t.match(i + 1)
     let arguments = t.commaSeparated((i + 2)..<close)
     let method: (KeyAccess, MigrationPlan.ValueType?, Int)?
     switch name {
@@ -1272,13 +1272,13 @@ struct ObjCReader {
   /// of a condition whose `#if` branch is read too stands in for the one before it, and is
   /// left out.
   private func items(_ range: Range<Int>) -> [Range<Int>] {
-    t.commaSeparated(range).filter { !$0.isEmpty && !t.tokens[$0.lowerBound].alternative }
+    t.commaSeparated(range).filter { !$0.isEmpty && !t.token($0.lowerBound).alternative }
   }
 
   /// An element's value: one inside a condition depends on the build, not a constant.
   private func itemValue(_ range: Range<Int>) -> ValueExpr {
     let value = valueOf(range)
-    guard !range.isEmpty, t.tokens[range.lowerBound].conditional else { return value }
+    guard !range.isEmpty, t.token(range.lowerBound).conditional else { return value }
     return .computed(t.source(range) + " (chosen by a preprocessor condition)", value.type)
   }
 
@@ -1297,7 +1297,7 @@ struct ObjCReader {
   private func inner(_ range: Range<Int>) -> Range<Int> {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28) {
-      let close = Int(t.partner[r.lowerBound])
+      let close = t.match(r.lowerBound)
       if close == r.upperBound - 1 {
         r = (r.lowerBound + 1)..<(r.upperBound - 1)
       } else if isCastEnd(close) {
@@ -1345,7 +1345,7 @@ struct ObjCReader {
       }
       return .literal(name)
     }
-    if t.isPunctuation(first, 0x5B), Int(t.partner[first]) == r.upperBound - 1,
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
       let m = parseMessage(at: first)
     {
       switch m.selector {
@@ -1391,10 +1391,10 @@ struct ObjCReader {
     var text: String { t.source(r) }
     if t.isPunctuation(first, 0x40), r.count >= 2 {
       let inner = (first + 1)..<r.upperBound
-      if t.isPunctuation(first + 1, 0x5B), Int(t.partner[first + 1]) == r.upperBound - 1 {
+      if t.isPunctuation(first + 1, 0x5B), t.match(first + 1) == r.upperBound - 1 {
         return .array(items((first + 2)..<(r.upperBound - 1)).map(itemValue))
       }
-      if t.isPunctuation(first + 1, 0x7B), Int(t.partner[first + 1]) == r.upperBound - 1 {
+      if t.isPunctuation(first + 1, 0x7B), t.match(first + 1) == r.upperBound - 1 {
         var entries: [ValueEntry] = []
         for part in items((first + 2)..<(r.upperBound - 1)) {
           guard let colon = t.colonAtTop(part) else { continue }
@@ -1402,7 +1402,7 @@ struct ObjCReader {
           entries.append(
             ValueEntry(
               key: keyOf(part.lowerBound..<colon),
-              value: t.tokens[part.lowerBound].conditional
+              value: t.token(part.lowerBound).conditional
                 ? .computed(t.source(part) + " (chosen by a preprocessor condition)", value.type)
                 : value))
         }
@@ -1411,7 +1411,7 @@ struct ObjCReader {
       return numeric(valueOf(inner), boxed: true)
     }
     if r.count == 1 {
-      switch t.tokens[first].kind {
+      switch t.token(first).kind {
       case .string: return .value(.string(t.stringValue(first) ?? ""))
       case .number: return number(t.text(first)) ?? .computed(text, nil)
       case .character: return .computed(text, .integer)
@@ -1432,7 +1432,7 @@ struct ObjCReader {
       default: return .computed(text, nil)
       }
     }
-    if t.isPunctuation(first, 0x2D), r.count == 2, t.tokens[first + 1].kind == .number,
+    if t.isPunctuation(first, 0x2D), r.count == 2, t.token(first + 1).kind == .number,
       let v = number("-" + t.text(first + 1))
     {
       return v
@@ -1440,7 +1440,7 @@ struct ObjCReader {
     if r.allSatisfy({ t.isString($0) }) {
       return .value(.string(r.compactMap { t.stringValue($0) }.joined()))
     }
-    if t.isPunctuation(first, 0x5B), Int(t.partner[first]) == r.upperBound - 1,
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
       let m = parseMessage(at: first)
     {
       return messageValue(m, text: text)

@@ -48,6 +48,10 @@ struct SourceTokens: Sendable {
   /// tokens when it is never closed); for a closing one, the one that opened it; else -1.
   var partner: [Int32] = []
   var swift: Bool
+  /// The deepest nesting of brackets: the readers' recursion follows it, so a file nesting
+  /// deeper than ``nestingLimit`` is not read (named instead), never a stack overflow.
+  var depth = 0
+  static let nestingLimit = 256
 
   var count: Int { tokens.count }
 
@@ -103,6 +107,25 @@ struct SourceTokens: Sendable {
     return Int(tokens[max(0, min(i, tokens.count - 1))].line)
   }
 
+  /// Token `i`, or an empty one past the end (a read beyond a cut file is never a crash).
+  @inline(__always)
+  func token(_ i: Int) -> SourceToken {
+    guard i >= 0, i < tokens.count else {
+      let end = Int32(bytes.count)
+      return SourceToken(
+        kind: .endDirective, conditional: false, alternative: false, interpolated: false,
+        objc: false, line: Int32(line(tokens.count - 1)), start: end, end: end, value: -1)
+    }
+    return tokens[i]
+  }
+
+  /// The partner of the bracket at `i` (see ``partner``); the end of the tokens for an `i`
+  /// outside them, so that a bracket never closed ends the file, never the process.
+  @inline(__always)
+  func match(_ i: Int) -> Int {
+    i >= 0 && i < partner.count ? Int(partner[i]) : tokens.count
+  }
+
   /// The comma-separated parts of `range` at its own level (brackets inside are skipped).
   func commaSeparated(_ range: Range<Int>) -> [Range<Int>] {
     var parts: [Range<Int>] = []
@@ -113,7 +136,7 @@ struct SourceTokens: Sendable {
         parts.append(start..<k)
         start = k + 1
       } else if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) || isPunctuation(k, 0x7B) {
-        k = Int(partner[k])
+        k = match(k)
       }
       k += 1
     }
@@ -139,7 +162,7 @@ struct SourceTokens: Sendable {
         questions -= 1
       }
       if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) || isPunctuation(k, 0x7B) {
-        k = Int(partner[k])
+        k = match(k)
       }
       k += 1
     }
@@ -809,7 +832,9 @@ struct SourceLexer {
     for (i, t) in out.tokens.enumerated() where t.kind == .punctuation && t.end - t.start == 1 {
       let b = bytes[Int(t.start)]
       switch b {
-      case 0x28, 0x5B, 0x7B: stack.append(i)
+      case 0x28, 0x5B, 0x7B:
+        stack.append(i)
+        out.depth = max(out.depth, stack.count)
       case 0x29, 0x5D, 0x7D:
         let open: UInt8 = b == 0x29 ? 0x28 : b == 0x5D ? 0x5B : 0x7B
         // Close the nearest opener of the same kind (a stray closer of another kind is

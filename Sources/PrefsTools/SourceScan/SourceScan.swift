@@ -284,21 +284,31 @@ public enum SourceScan {
       facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
       return (facts, true)
     }
-    switch file.kind {
-    case .objc:
-      let tokens = SourceLexer.tokens(of: bytes, swift: false)
-      var reader = ObjCReader(
-        tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
-      facts = reader.read()
-    case .swift:
-      let tokens = SourceLexer.tokens(of: bytes, swift: true)
-      var reader = SwiftReader(
-        tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
-      facts = reader.read()
-    case .interface:
+    if file.kind == .objc || file.kind == .swift {
+      let tokens = SourceLexer.tokens(of: bytes, swift: file.kind == .swift)
+      guard tokens.depth <= SourceTokens.nestingLimit else {
+        facts.warnings.append(
+          ScanWarning(
+            path: file.path,
+            message:
+              "brackets nested \(tokens.depth) deep (more than \(SourceTokens.nestingLimit)): skipped"
+          ))
+        return (facts, true)
+      }
+      if file.kind == .objc {
+        var reader = ObjCReader(
+          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        facts = reader.read()
+      } else {
+        var reader = SwiftReader(
+          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        facts = reader.read()
+      }
+      facts.encoding = encoding
+      return (facts, whole)
+    }
+    if file.kind == .interface {
       facts.uses = InterfaceReader.uses(bytes, designable: file.path.hasSuffix("designable.nib"))
-    case .plist:
-      break
     }
     facts.encoding = encoding
     return (facts, whole)

@@ -97,7 +97,7 @@ struct SwiftReader {
         _ = close
         facts.superclasses[name] = t.text(i + 3)
       }
-      types.append((name, Int(t.partner[k]) + 1, word, word == "enum" && stringRaw))
+      types.append((name, t.match(k) + 1, word, word == "enum" && stringRaw))
       return k + 1
     case "func", "init", "subscript":
       return function(at: i)
@@ -129,13 +129,13 @@ struct SwiftReader {
     var k = i + 1
     var name = t.text(i)
     if t.isText(i, "func") {
-      guard t.isIdentifier(k) || t.tokens[k].kind == .punctuation else { return nil }
+      guard t.isIdentifier(k) || t.token(k).kind == .punctuation else { return nil }
       name = t.text(k)
       k += 1
     }
     if t.isPunctuation(k, 0x3C) { k = t.angleEnd(from: k) }
     guard t.isPunctuation(k, 0x28) else { return nil }
-    let close = Int(t.partner[k])
+    let close = t.match(k)
     var labels: [String] = []
     var parameters: [String] = []
     var parameterTypes: [String?] = []
@@ -148,7 +148,7 @@ struct SwiftReader {
       var type: String?
       var n = colon + 1
       while n < part.upperBound,
-        t.isText(n, "inout") || t.tokens[n].kind == .identifier && t.text(n).hasPrefix("@")
+        t.isText(n, "inout") || t.token(n).kind == .identifier && t.text(n).hasPrefix("@")
       {
         n += 1
       }
@@ -168,7 +168,7 @@ struct SwiftReader {
     let selector = name + "(" + labels.map { $0 + ":" }.joined() + ")"
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
-      end: Int(t.partner[b]) + 1)
+      end: t.match(b) + 1)
     return close + 1
   }
 
@@ -206,7 +206,7 @@ struct SwiftReader {
       // A computed property: the uses inside stand for it.
       if scope == nil {
         scope = FunctionScope(
-          selector: nil, parameters: [], end: Int(t.partner[k]) + 1, property: name)
+          selector: nil, parameters: [], end: t.match(k) + 1, property: name)
       }
       return k + 1
     }
@@ -272,7 +272,7 @@ struct SwiftReader {
   private func typeEnd(from start: Int) -> Int {
     var k = start
     if t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x28) {
-      k = Int(t.partner[k]) + 1
+      k = t.match(k) + 1
     } else if t.isIdentifier(k) {
       k += 1
       while t.isPunctuation(k, 0x2E), t.isIdentifier(k + 1) { k += 2 }
@@ -318,7 +318,7 @@ struct SwiftReader {
   func parseCall(at i: Int) -> Call? {
     guard t.isPunctuation(i + 1, 0x28) else { return nil }
     let open = i + 1
-    let close = Int(t.partner[open])
+    let close = t.match(open)
     guard close <= t.count else { return nil }
     var labels: [String] = []
     var arguments: [Range<Int>] = []
@@ -353,7 +353,7 @@ struct SwiftReader {
         continue
       }
       if t.isPunctuation(k, 0x29) || t.isPunctuation(k, 0x5D) {
-        let open = Int(t.partner[k])
+        let open = t.match(k)
         guard open >= 0, open < k else { return k + 1 }
         k = open - 1
         if t.isIdentifier(k) {
@@ -392,7 +392,7 @@ struct SwiftReader {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
         return .standard
       }
-      if t.isPunctuation(first + 1, 0x28), Int(t.partner[first + 1]) == r.upperBound - 1 {
+      if t.isPunctuation(first + 1, 0x28), t.match(first + 1) == r.upperBound - 1 {
         if r.count == 3 { return .standard }
         if t.isText(first + 2, "suiteName") {
           let arg = (first + 4)..<(r.upperBound - 1)
@@ -446,7 +446,7 @@ struct SwiftReader {
   }
 
   private func conditionText(at i: Int) -> String? {
-    if t.tokens[i].conditional { return "inside a compiler condition (#if)" }
+    if t.token(i).conditional { return "inside a compiler condition (#if)" }
     for block in ifs {
       for k in block.condition
       where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
@@ -655,14 +655,14 @@ struct SwiftReader {
     var k = i + 1
     var end = k
     while end < t.count, !t.isPunctuation(end, 0x7B) {
-      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = Int(t.partner[end]) }
+      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = t.match(end) }
       end += 1
     }
     guard end < t.count else { return }
-    let body = end..<(Int(t.partner[end]) + 1)
+    let body = end..<(t.match(end) + 1)
     var elseBody: Range<Int>?
     if t.isText(body.upperBound, "else"), t.isPunctuation(body.upperBound + 1, 0x7B) {
-      elseBody = (body.upperBound + 1)..<(Int(t.partner[body.upperBound + 1]) + 1)
+      elseBody = (body.upperBound + 1)..<(t.match(body.upperBound + 1) + 1)
     }
     ifs.append((end: (elseBody ?? body).upperBound, condition: (i + 1)..<end))
     // The presence test: NAME.object(forKey: K) == nil (or != nil).
@@ -719,7 +719,7 @@ struct SwiftReader {
   /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
   private mutating func appStorage(at i: Int) {
     guard t.isPunctuation(i + 1, 0x28) else { return }
-    let close = Int(t.partner[i + 1])
+    let close = t.match(i + 1)
     let parts = t.commaSeparated((i + 2)..<close)
     guard let keyRange = parts.first else { return }
     var receiver = ReceiverRef.standard
@@ -785,7 +785,7 @@ struct SwiftReader {
         if t.isIdentifier(k - 1) && !t.isPunctuation(k - 2, 0x2E) { break }
       }
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = Int(t.partner[k])
+        k = t.match(k)
       }
       k += 1
     }
@@ -795,7 +795,7 @@ struct SwiftReader {
   func keyOf(_ range: Range<Int>) -> KeyExpr {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
-      Int(t.partner[r.lowerBound]) == r.upperBound - 1
+      t.match(r.lowerBound) == r.upperBound - 1
     {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
@@ -815,7 +815,7 @@ struct SwiftReader {
       return .concat(parts)
     }
     if r.count == 1, let s = t.stringValue(first) {
-      if t.tokens[first].interpolated {
+      if t.token(first).interpolated {
         let pieces = s.split(separator: "\u{0}", omittingEmptySubsequences: false)
         var parts: [KeyExpr] = []
         for (n, piece) in pieces.enumerated() {
@@ -860,7 +860,7 @@ struct SwiftReader {
     if t.isText(r.lowerBound, "String"), t.isPunctuation(r.lowerBound + 1, 0x28),
       t.isText(r.lowerBound + 2, "format"), let format = t.stringValue(r.lowerBound + 4)
     {
-      let close = Int(t.partner[r.lowerBound + 1])
+      let close = t.match(r.lowerBound + 1)
       let args = t.commaSeparated((r.lowerBound + 2)..<close).dropFirst().map { t.source($0) }
       return FormatPieces.split(format, arguments: args)
     }
@@ -871,7 +871,7 @@ struct SwiftReader {
     var i = r.lowerBound
     while i < k {
       if t.isPunctuation(i, 0x28) || t.isPunctuation(i, 0x5B) || t.isPunctuation(i, 0x7B) {
-        let close = Int(t.partner[i])
+        let close = t.match(i)
         if close > k { return false }
         i = close
       }
@@ -883,16 +883,16 @@ struct SwiftReader {
   func valueOf(_ range: Range<Int>) -> ValueExpr {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
-      Int(t.partner[r.lowerBound]) == r.upperBound - 1
+      t.match(r.lowerBound) == r.upperBound - 1
     {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
     guard let first = r.first else { return .computed("", nil) }
     let text = t.source(r)
     if r.count == 1 {
-      switch t.tokens[first].kind {
+      switch t.token(first).kind {
       case .string:
-        if t.tokens[first].interpolated { return .computed(text, .string) }
+        if t.token(first).interpolated { return .computed(text, .string) }
         return .value(.string(t.stringValue(first) ?? ""))
       case .number:
         let s = t.text(first).replacing("_", with: "")
@@ -917,7 +917,7 @@ struct SwiftReader {
       default: return .computed(text, nil)
       }
     }
-    if t.isPunctuation(first, 0x2D), r.count == 2, t.tokens[first + 1].kind == .number {
+    if t.isPunctuation(first, 0x2D), r.count == 2, t.token(first + 1).kind == .number {
       if case .value(let v) = valueOf((first + 1)..<r.upperBound) {
         switch v {
         case .integer(let i): return .value(.integer(-i))
@@ -926,7 +926,7 @@ struct SwiftReader {
         }
       }
     }
-    if t.isPunctuation(first, 0x5B), Int(t.partner[first]) == r.upperBound - 1 {
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
       let inner = (first + 1)..<(r.upperBound - 1)
       if inner.count == 1, t.isPunctuation(inner.lowerBound, 0x3A) { return .dictionary([]) }
       let parts = t.commaSeparated(inner)
