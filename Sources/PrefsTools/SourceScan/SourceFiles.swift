@@ -201,14 +201,48 @@ enum SourceText {
       encoding = big ? "UTF-16 (big-endian)" : "UTF-16 (little-endian)"
     } else {
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-      if bytes.contains(0) { return nil }
-      if String(validating: bytes, as: UTF8.self) == nil {
+      let (ascii, nul, cr) = survey(bytes)
+      if nul { return nil }
+      if !ascii, String(validating: bytes, as: UTF8.self) == nil {
         bytes = macRoman(bytes)
         encoding = "MacRoman"
       }
+      if cr { bytes = lineFeeds(bytes) }
+      return (bytes, encoding)
     }
     if bytes.contains(0x0D) { bytes = lineFeeds(bytes) }
     return (bytes, encoding)
+  }
+
+  /// Whether the bytes are all ASCII, hold a NUL, hold a CR: eight bytes at a time.
+  static func survey(_ bytes: [UInt8]) -> (ascii: Bool, nul: Bool, cr: Bool) {
+    bytes.withUnsafeBytes { raw in
+      var high: UInt64 = 0
+      var nul = false
+      var cr = false
+      var i = 0
+      let n = raw.count
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+      if let base = raw.baseAddress {
+        while i + 8 <= n {
+          let word = (base + i).loadUnaligned(as: UInt64.self)
+          high |= word
+          if hasZero(word) { nul = true }
+          if hasZero(word ^ (ones &* 0x0D)) { cr = true }
+          i += 8
+        }
+      }
+      while i < n {
+        let b = raw[i]
+        high |= UInt64(b)
+        if b == 0 { nul = true }
+        if b == 0x0D { cr = true }
+        i += 1
+      }
+      return (high & highs == 0, nul, cr)
+    }
   }
 
   /// CRLF and lone CR as LF.
