@@ -83,6 +83,9 @@ import Testing
     ("showsBadges", .bool, nil), ("compactLayout", .bool, nil), ("exportsToDesktop", .bool, nil),
     ("historyDays", .integer, .integer(7)), ("columnCount", .integer, .integer(2)),
     ("layoutName", .string, .string("grid")),
+    // Objective-C++ (.mm): KVO of user defaults, a binding made in code; C: CFPreferences.
+    ("watchedKey", .any, nil), ("showGrid", .bool, nil), ("nativeFlag", .bool, nil),
+    ("nativeLevel", .integer, nil), ("nativeName", .string, nil),
   ]
 
   @Test func everyObjectiveCPatternGivesItsKeyTypeAndDefault() {

@@ -1440,6 +1440,9 @@ struct ObjCReader {
     if r.allSatisfy({ t.isString($0) }) {
       return .value(.string(r.compactMap { t.stringValue($0) }.joined()))
     }
+    if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
+      return .value(.string(s))
+    }
     if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
       let m = parseMessage(at: first)
     {
