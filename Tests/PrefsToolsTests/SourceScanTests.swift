@@ -1,4 +1,5 @@
 import Foundation
+import LegacyDefaults
 import PreferencesMigration
 import PrefsTools
 import PropertyList
@@ -438,5 +439,32 @@ import Testing
     }
     #expect(
       result.warnings.contains { $0.path.hasSuffix("deep.m") && $0.message.contains("nested") })
+  }
+}
+
+/// A registered value is the default as the key's getter reads it, in the plan's dialect
+/// (`"t"` is true to GNUstep's and corelibs' `boolForKey:`, false to Apple's: the dialect
+/// tables of `Docs/plan-format.md`, "Dialects" in MIGRATION.md).
+@Suite struct SourceScanDialectTests {
+  @Test(arguments: [(Dialect.apple, false), (.gnustep, true), (.corelibs, true)])
+  func aRegisteredStringIsReadAsTheGetterReadsIt(_ dialect: Dialect, _ expected: Bool) throws {
+    let folder = try TemporaryFolder()
+    let source = """
+      void f(void) {
+        NSUserDefaults *d = [NSUserDefaults standardUserDefaults];
+        [d registerDefaults:@{@"flag": @"t", @"count": @"12", @"on": @1}];
+        BOOL a = [d boolForKey:@"flag"];
+        NSInteger b = [d integerForKey:@"count"];
+        BOOL c = [d boolForKey:@"on"];
+      }
+      """
+    try Data(source.utf8).write(to: folder.file("App.m"))
+    let result = SourceScan.scan(
+      [folder.url.path], options: SourceScan.Options(dialect: dialect, jobs: 1))
+    let entries = SourceScanTests.entries(result)
+    #expect(entries["flag"]?.defaultValue == .bool(expected))
+    #expect(entries["count"]?.defaultValue == .integer(12))
+    #expect(entries["on"]?.defaultValue == .bool(true))
+    #expect(result.plan().dialect == dialect)
   }
 }
