@@ -487,12 +487,7 @@ struct ObjCReader {
       if let ext = t.stringValue(k + 5), !name.hasSuffix("." + ext) { return name + "." + ext }
       return name.contains(".") ? name : name + ".plist"
     }
-    if let local = range.first(where: {
-      t.isIdentifier($0) && scope?.locals[t.text($0)]?.resource != nil
-    }) {
-      return scope?.locals[t.text(local)]?.resource
-    }
-    return nil
+    return scope?.resource(in: range, t)
   }
 
   // MARK: - Messages
@@ -910,9 +905,7 @@ struct ObjCReader {
   private mutating func record(_ use: SourceUse, at open: Int) {
     var use = use
     use.file = 0
-    if let s = scope, s.selector != nil, !s.parameters.isEmpty,
-      use.key.names.contains(where: { s.parameters.contains($0) })
-    {
+    if scope?.isTemplate(use) == true {
       scope?.templates.append(use)
       return
     }
@@ -1027,15 +1020,7 @@ struct ObjCReader {
       key: .literal(""), receiver: receiver, access: .register, method: "registerDefaults:",
       condition: condition(at: m.open), line: line)
     if let entries {
-      for entry in entries {
-        var use = base
-        use.key = entry.key
-        use.value = entry.value
-        use.type = entry.value.type
-        use.weakType = true
-        use.defaultSource = .registration
-        record(use, at: -1)
-      }
+      for use in base.registering(entries) { record(use, at: -1) }
       return
     }
     if let resource = resourceName(in: arg) {

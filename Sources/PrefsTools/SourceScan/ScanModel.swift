@@ -64,14 +64,7 @@ struct ScanModel {
     // A registered dictionary named here and made elsewhere (Swift `register(defaults: x)`).
     if use.access == .register, case .runtime = use.key, case .name(let n)? = use.value {
       guard case .dictionary(let entries)? = valueConstants[n] else { return }
-      for entry in entries {
-        var u = use
-        u.key = entry.key
-        u.value = entry.value
-        u.type = entry.value.type
-        u.weakType = true
-        add(u)
-      }
+      for u in use.registering(entries) { add(u) }
       return
     }
     switch resolve(use.receiver, file: use.file) {

@@ -24,6 +24,40 @@ struct FunctionScope {
   var templates: [SourceUse] = []
 }
 
+extension FunctionScope {
+  /// Whether a use's key names a parameter of this method or function: then it is the
+  /// wrapper's template, made a use at each call.
+  func isTemplate(_ use: SourceUse) -> Bool {
+    selector != nil && !parameters.isEmpty
+      && use.key.names.contains(where: { parameters.contains($0) })
+  }
+
+  /// The resource a local variable named in `range` was made from (`NSString *path =
+  /// [[NSBundle mainBundle] pathForResource:…]`).
+  func resource(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    for k in range where t.isIdentifier(k) {
+      if let resource = locals[t.text(k)]?.resource { return resource }
+    }
+    return nil
+  }
+}
+
+extension SourceUse {
+  /// The uses a registration of `entries` makes: each key with its value as a registered
+  /// default (and as a hint of its type).
+  func registering(_ entries: [ValueEntry]) -> [SourceUse] {
+    entries.map { entry in
+      var use = self
+      use.key = entry.key
+      use.value = entry.value
+      use.type = entry.value.type
+      use.weakType = true
+      use.defaultSource = .registration
+      return use
+    }
+  }
+}
+
 struct LocalVariable {
   var type: String?
   var receiver: ReceiverRef?

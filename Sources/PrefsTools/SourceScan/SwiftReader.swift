@@ -294,12 +294,7 @@ struct SwiftReader {
       if let ext = t.stringValue(k + 8), !name.hasSuffix("." + ext) { return name + "." + ext }
       return name.contains(".") ? name : name + ".plist"
     }
-    if let local = range.first(where: {
-      t.isIdentifier($0) && scope?.locals[t.text($0)]?.resource != nil
-    }) {
-      return scope?.locals[t.text(local)]?.resource
-    }
-    return nil
+    return scope?.resource(in: range, t)
   }
 
   // MARK: - Calls
@@ -543,9 +538,7 @@ struct SwiftReader {
   }
 
   private mutating func record(_ use: SourceUse, at i: Int) {
-    if let s = scope, s.selector != nil, !s.parameters.isEmpty,
-      use.key.names.contains(where: { s.parameters.contains($0) })
-    {
+    if scope?.isTemplate(use) == true {
       scope?.templates.append(use)
       return
     }
@@ -617,15 +610,7 @@ struct SwiftReader {
       key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
       condition: conditionText(at: c.name), line: t.line(c.name))
     if let entries {
-      for entry in entries {
-        var use = base
-        use.key = entry.key
-        use.value = entry.value
-        use.type = entry.value.type
-        use.weakType = true
-        use.defaultSource = .registration
-        record(use, at: -1)
-      }
+      for use in base.registering(entries) { record(use, at: -1) }
       return
     }
     if let resource = resourceName(in: arg) {
