@@ -104,6 +104,8 @@ import Testing
     "SoundDidChange", "VolumeDidChange", "playbackRate", "rate", "dictionaryFlag",
     "dictionaryTitle", "optionKey", "commentedOut", "blockCommented", "disabledCode",
     "soundEnabled is on", "lookalikeKey", "title", "size", "canRefresh", "self.canRefresh",
+    // A pane of the Settings bundle that neither Root.plist nor a child pane names.
+    "orphanPaneKey",
   ])
   func aTrapIsNotAKey(_ word: String) {
     let result = Self.objc

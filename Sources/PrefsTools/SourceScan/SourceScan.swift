@@ -75,7 +75,12 @@ public enum SourceScan {
         whole[index] = isWhole
       }
     }
-    readAll(Array(files.indices), .automatic(names: []))
+    // A Settings bundle's panes: its Root.plist (Root~ipad.plist too) and the child panes
+    // they name, in turn; a plist of the bundle no pane names is not shown by Settings.
+    let panes = settingsPanes(list, limit: options.fileLimit)
+    readAll(
+      files.indices.filter { list[$0].kind != .plist || panes.contains(list[$0].path) },
+      .automatic(names: []))
     // A file that never names user defaults but names a variable, a macro or a class bound
     // to them elsewhere (`#define DEFAULTS [NSUserDefaults standardUserDefaults]`, a
     // property of a header): read whole now.
@@ -227,11 +232,37 @@ public enum SourceScan {
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
   ].map { Array($0.utf8) }
 
+  /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
+  /// `.plist` of each `PSChildPaneSpecifier`'s `File` in the same bundle, followed once.
+  static func settingsPanes(_ files: [SourceFile], limit: Int) -> Set<String> {
+    var byFolder: [String: [String: String]] = [:]
+    for file in files where file.kind == .plist {
+      let parts = file.path.split(separator: "/", omittingEmptySubsequences: false)
+      guard let bundle = parts.lastIndex(of: "Settings.bundle") else { continue }
+      let folder = parts[...bundle].joined(separator: "/")
+      let name = parts[(bundle + 1)...].joined(separator: "/")
+      byFolder[folder, default: [:]][name] = file.path
+    }
+    var panes: Set<String> = []
+    for (_, plists) in byFolder {
+      var queue = plists.filter { $0.key.hasPrefix("Root") && !$0.key.contains("/") }.map(\.value)
+      while let path = queue.popLast() {
+        guard panes.insert(path).inserted else { continue }
+        guard case .success(let value) = readPlist(path, limit: limit) else { continue }
+        for child in PlistSources.childPanes(value) {
+          if let next = plists[child + ".plist"] ?? plists[child] { queue.append(next) }
+        }
+      }
+    }
+    return panes
+  }
+
   /// What one file says, and whether it was read whole; nil for a file the reading skips.
   static func readFacts(_ file: SourceFile, limit: Int, reading: Reading) -> (FileFacts, Bool)? {
     var facts = FileFacts(path: file.path)
     if file.kind == .plist {
-      // Only a Settings pane is read now; a registered file when the code names it.
+      // Only a Settings pane is read now (the caller chose them); a registered file when the
+      // code names it.
       guard case .automatic = reading, file.path.contains("Settings.bundle/") else {
         return (facts, false)
       }
