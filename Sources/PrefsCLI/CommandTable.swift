@@ -109,7 +109,9 @@ extension Prefs {
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),
     CommandSpec(
-      name: "plan", summary: "propose a plan from the legacy files, and prove it on all of them",
+      name: "plan",
+      summary:
+        "propose a plan from the legacy files or the app's source, and prove it on the files",
       synopsis: [
         "infer [--dialect DIALECT] [--jobs N] [--source SRC]... LEGACY...",
         "scan [--dialect DIALECT] [--suite NAME] [--jobs N] PATH...",
