@@ -46,8 +46,7 @@ public enum SourceScan {
 
   /// Scans `paths` (files and folders, recursively).
   public static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
-    let (collected, walkWarnings) = SourceFiles.collect(paths)
-    var files = collected
+    let (files, walkWarnings) = SourceFiles.collect(paths)
     let list = files
     var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)
     var whole = [Bool](repeating: false, count: files.count)
@@ -116,7 +115,7 @@ public enum SourceScan {
       plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
     }
     var registered: [SourceUse] = []
-    for (n, f) in all.enumerated() {
+    for f in all {
       for (name, base) in f.registeredFiles {
         let wanted = String(name.split(separator: "/").last ?? "")
         guard let matches = plistsByName[wanted], let first = matches.first else {
@@ -130,17 +129,13 @@ public enum SourceScan {
         switch readPlist(path, limit: options.fileLimit) {
         case .failure(let warning): warnings.append(warning)
         case .success(.dictionary(let d)):
-          for (key, value) in d {
-            var use = base
-            use.key = .literal(key)
-            use.value = .value(value)
-            use.type = PlistSources.valueType(value)
-            use.weakType = true
-            use.defaultSource = .registration
+          // Each key of the file is registered, its place the file's, by the code's line.
+          for var use in base.registering(
+            d.map { ValueEntry(key: .literal($0.key), value: .value($0.value)) })
+          {
             use.file = first
             use.line = 0
             use.place = "registered by \(f.path):\(base.line)"
-            _ = n
             registered.append(use)
           }
         case .success:
@@ -193,7 +188,6 @@ public enum SourceScan {
       model.addWrapperCalls(
         calls.withLock { $0 }.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
     }
-    files.append(SourceFile(path: "", kind: .plist))
     return model.result(
       target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
   }
