@@ -1393,7 +1393,8 @@ struct ObjCReader {
         }
         return .dictionary(entries)
       }
-      return numeric(valueOf(inner), boxed: true)
+      // `@5`, `@YES`, `@(expr)`: the boxed value itself.
+      return valueOf(inner)
     }
     if r.count == 1 {
       switch t.token(first).kind {
@@ -1434,11 +1435,6 @@ struct ObjCReader {
       return messageValue(m, text: text)
     }
     return .computed(text, nil)
-  }
-
-  /// `@(…)` of a value: a boolean stays one, a number is a number.
-  private func numeric(_ value: ValueExpr, boxed: Bool) -> ValueExpr {
-    value
   }
 
   private func number(_ text: String) -> ValueExpr? {
