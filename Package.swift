@@ -112,7 +112,8 @@ let package = Package(
     ),
     .testTarget(
       name: "PrefsToolsTests",
-      dependencies: ["PrefsTools", "LegacyDefaults", "PropertyList", "TestSupport"]
+      dependencies: ["PrefsTools", "LegacyDefaults", "PropertyList", "TestSupport"],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "PrefsCLITests",

@@ -245,6 +245,18 @@ scenario("lck-to-root-gnustep", "gnustep", ("{folder}/.lck", "victim"), gnustep_
 scenario("folder-to-root-gnustep", "gnustep", ("{folder}", "victim"), gnustep_write, written)
 
 
+def stop(pid):
+    """Stops `pid` and waits until it is stopped (SIGSTOP is delivered asynchronously: the world
+    is looked at and mended only once the swapper can no longer rename anything)."""
+    os.kill(pid, signal.SIGSTOP)
+    while True:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        if state in ("T", "t"):
+            return
+        time.sleep(0.0002)
+
+
 def run_scenario(name, prefs, swap, rounds, keep):
     layout, (entry, target), command, check = SCENARIOS[name]
     base = tempfile.mkdtemp(prefix="prefs-race-")
@@ -279,7 +291,10 @@ def run_scenario(name, prefs, swap, rounds, keep):
     try:
         for n in range(rounds):
             result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
-            os.kill(swapper.pid, signal.SIGSTOP)
+            if swapper.poll() is not None:
+                sys.exit("race.py: %s: the swapper ended (%s) in round %d" % (
+                    name, swapper.returncode, n))
+            stop(swapper.pid)
             try:
                 problems = []
                 now = world.outside_state()

@@ -4,6 +4,9 @@
 struct Arguments {
   private(set) var positional: [String] = []
   private var options: [String: String] = [:]
+  /// Every value of each option given, in order (an option given twice keeps both here; the
+  /// other readers see the last).
+  private var repeated: [String: [String]] = [:]
   // Arrays, not sets: a verb has a handful of options, and a first `Set<String>` costs more
   // at start-up (its metadata built at run time) than every lookup of a run.
   private var flags: [String] = []
@@ -39,11 +42,13 @@ struct Arguments {
       if valued.contains(name) {
         if let inlineValue {
           options[canonical] = inlineValue
+          repeated[canonical, default: []].append(inlineValue)
         } else {
           guard index < arguments.count else {
             throw CommandFailure(.usage, "\(name) needs a value")
           }
           options[canonical] = arguments[index]
+          repeated[canonical, default: []].append(arguments[index])
           index += 1
         }
       } else if allowedFlags.contains(name), inlineValue == nil {
@@ -60,6 +65,8 @@ struct Arguments {
   private init() {}
 
   func value(_ name: String) -> String? { options[name] }
+  /// Every value given to `name` (`--source A --source B`).
+  func values(_ name: String) -> [String] { repeated[name] ?? [] }
   func has(_ flag: String) -> Bool { flags.contains(flag) }
 
   /// The value of an option that must be one of `choices`.

@@ -116,9 +116,12 @@ extension Prefs {
       operands: [.file],
       run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) }),
     CommandSpec(
-      name: "plan", summary: "propose a plan from the legacy files, and prove it on all of them",
+      name: "plan",
+      summary:
+        "propose a plan from the legacy files or the app's source, and prove it on the files",
       synopsis: [
-        "infer [--dialect DIALECT] [--jobs N] LEGACY...",
+        "infer [--dialect DIALECT] [--jobs N] [--source SRC]... LEGACY...",
+        "scan [--dialect DIALECT] [--suite NAME] [--jobs N] PATH...",
         "check [--jobs N] PLAN LEGACY...",
         "swift [--name NAME] PLAN [LEGACY...]",
       ],
@@ -132,6 +135,19 @@ extension Prefs {
         typed any and noted, never guessed. Enum values that differ only in case (light,
         Light) are kept apart and noted. Every entry maps the key to itself: renaming is your
         edit.
+        scan reads the app's source instead (PATH: files and folders; .h .m .mm .c .swift,
+        the property lists it registers, Settings.bundle panes, .xib/.storyboard/designable.nib
+        bindings to values.KEY) and prints the plan its code implies: each key the code uses
+        with user defaults (macros, constants, enum cases and wrappers followed), typed by the
+        getters and setters it calls, with the default the running app saw (registered, else
+        the fallback when absent, else the Settings bundle's), named after the property it is
+        kept in. The evidence on standard error lists every place each key is used and where
+        each default came from; keys built at run time are listed as patterns (Flag*Image),
+        never put in the plan. --suite NAME scans that suite's keys instead.
+        infer --source SRC (again for each folder) makes one plan from the code and the files:
+        the code's types and defaults, the keys only the code has, the files' keys no code
+        uses any more proposed for "drop" (each named on standard error), the files' values
+        where the code does not say a type.
         check runs PLAN as a dry run over every file and prints its coverage: suspected typos
         ("did you mean"), legacy keys no entry names, keys the plan drops on purpose, entries
         no file has, values that would read as the default or be refused, each with a count
@@ -141,9 +157,12 @@ extension Prefs {
         the JSON the LEGACY files hold), and the same plan as MigrationPlan.NAME (default: the
         plan file's name).
         Exit 65 when a file is malformed or (check) any file would not migrate, 66 when one is
-        missing.
+        missing (scan: when no source file could be read).
         """,
-      options: [Options.inferDialect.spec, Options.jobs.spec, Options.name.spec],
+      options: [
+        Options.inferDialect.spec, Options.source.spec, Options.suite.spec, Options.jobs.spec,
+        Options.name.spec,
+      ],
       operands: [.word, .file],
       run: { (i, c) throws(CommandFailure) in try PlanCommand.run(i.arguments, console: c) }),
     CommandSpec(

@@ -183,15 +183,25 @@ enum Export {
 enum PlanCommand {
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard let sub = args.positional.first else {
-      throw CommandFailure(.usage, "plan needs infer, check or swift")
+      throw CommandFailure(.usage, "plan needs infer, scan, check or swift")
     }
     let rest = Array(args.positional.dropFirst())
+    if sub != "scan", try args[Options.suite] != nil,
+      sub != "infer" || args.values(Options.source.spec.name).isEmpty
+    {
+      throw CommandFailure(.usage, "--suite goes with plan scan (or plan infer --source)")
+    }
+    if sub != "infer", !args.values(Options.source.spec.name).isEmpty {
+      throw CommandFailure(.usage, "--source goes with plan infer")
+    }
     switch sub {
     case "infer":
       guard try args[Options.name] == nil else {
         throw CommandFailure(.usage, "--name goes with plan swift")
       }
       return try infer(args, rest, console: console)
+    case "scan":
+      return try PlanScan.run(args, rest, console: console)
     case "check":
       guard try args[Options.inferDialect] == nil, try args[Options.name] == nil else {
         throw CommandFailure(.usage, "plan check takes PLAN LEGACY... and --jobs only")
@@ -203,7 +213,7 @@ enum PlanCommand {
       }
       return try swift(args, rest, console: console)
     default:
-      throw CommandFailure(.usage, "plan takes infer, check or swift, not \(sub)")
+      throw CommandFailure(.usage, "plan takes infer, scan, check or swift, not \(sub)")
     }
   }
 
@@ -222,6 +232,28 @@ enum PlanCommand {
       paths, dialect: dialect, jobs: jobs,
       progress: console.errorIsTerminal && paths.count > 1 ? progress.update : nil)
     progress.finish()
+    let sources = args.values(Options.source.spec.name)
+    if !sources.isEmpty {
+      // One plan from the code and the files: the code's keys, types and defaults, checked
+      // against what the files hold.
+      let scan = SourceScan.scan(
+        sources,
+        options: SourceScan.Options(dialect: dialect, suite: try args[Options.suite], jobs: jobs))
+      console.err(scan.evidenceText())
+      guard scan.filesRead > 0 else {
+        console.message(
+          "plan infer: no source file could be read in \(sources.joined(separator: " "))")
+        return .noInput
+      }
+      if inference.domains > 0 { console.err(inference.evidenceTable()) }
+      let merged = SourcePlanMerge(scan: scan, files: inference)
+      console.err(merged.text())
+      console.line(merged.plan.jsonText())
+      for file in unread {
+        console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+      }
+      return status(of: unread)
+    }
     // With no file read there is nothing to propose: an empty plan would only mislead.
     if inference.domains > 0 {
       console.err(inference.evidenceTable())
@@ -302,7 +334,7 @@ enum PlanCommand {
 extension Options {
   static let inferDialect = Option<Dialect>.choice(
     "--dialect", value: "DIALECT", among: { Dialect.allCases },
-    help: "infer: the getters the old app used (default apple)")
+    help: "infer, scan: the getters the old app used (default apple)")
   static let migrateTo = Option<String>.text(
     "--to", value: "OUT", files: true, help: "the new store (a folder for several files)")
   static let inPlace = Option<Bool>.flag(

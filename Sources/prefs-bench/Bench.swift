@@ -48,6 +48,10 @@ final class Bench {
       try changeLatency()
       return
     }
+    if CommandLine.arguments.contains("--scan") {
+      try sourceScan()
+      return
+    }
     try loadAndWrite()
     try hotRead()
     try setAndSynchronize()
@@ -58,6 +62,7 @@ final class Bench {
     try singleKeyRead()
     try streaming()
     try wholeProcesses()
+    try sourceScan()
     try changeLatency()
   }
 

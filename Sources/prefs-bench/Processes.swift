@@ -248,6 +248,20 @@ extension Bench {
   /// of the work measured.
   @discardableResult
   func time(_ command: [String], environment: [String: String]? = nil) throws -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let (status, _) = try Self.spawnQuietly(command, environment: environment)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    guard status == 0 else {
+      throw BenchError(description: "\(command.joined(separator: " ")) failed (status \(status))")
+    }
+    return elapsed
+  }
+
+  /// Runs `command` with its output and errors to /dev/null and waits for it: its status,
+  /// and its resource usage (`wait4`).
+  static func spawnQuietly(_ command: [String], environment: [String: String]? = nil) throws
+    -> (Int32, rusage)
+  {
     // Darwin's posix_spawn_file_actions_t is an opaque pointer; glibc's and musl's a struct.
     #if canImport(Darwin)
       var actions: posix_spawn_file_actions_t? = nil
@@ -267,16 +281,12 @@ extension Bench {
       } + [nil]
     defer { for pointer in envp { free(pointer) } }
     var pid = pid_t()
-    let start = DispatchTime.now().uptimeNanoseconds
     let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
     guard spawned == 0 else { throw BenchError(description: "cannot start \(command[0])") }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    guard status == 0 else {
-      throw BenchError(description: "\(command.joined(separator: " ")) failed (status \(status))")
-    }
-    return elapsed
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) == -1, errno == EINTR {}
+    return (status, usage)
   }
 
   /// A command's standard output (Foundation's Process: for set-up, never timed).

@@ -16,11 +16,25 @@ import PropertyList
 //                                                 "baseline_value","unit","ratio","target","met"}]}
 //   swift run -c release prefs-bench --latency  only the change latency: another process's
 //                                                 `prefs write` → this one's `changes(for:)`
+//   swift run -c release prefs-bench --scan     only `prefs plan scan` over a generated
+//                                                 Objective-C tree, against `grep -rn`
 //
 // The whole-process cases (start, one key, plistutil, GNUstep, plistlib) need the `prefs`
 // binary beside prefs-bench: `swift build -c release` builds both.
 
 let options = Set(CommandLine.arguments.dropFirst())
+
+// `--scan-tree DIR`: only write the generated source tree of the scan case into DIR (to
+// profile `prefs plan scan` on it).
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--scan-tree" {
+  do {
+    _ = try SourceTree.write(files: 5_000, to: URL(fileURLWithPath: CommandLine.arguments[2]))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("prefs-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 let quick = options.contains("--quick")
 
 if let child = RSSChild.runIfAsked() { exit(child) }

@@ -1,0 +1,371 @@
+import LegacyDefaults
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What a scan found: for each key of the domain scanned, its proposed entry and the evidence
+/// behind it; the keys only known at run time (patterns), the keys of other suites, and the
+/// files skipped.
+public struct SourceScanResult: Sendable {
+  /// One use of a key, as the evidence shows it.
+  public struct Place: Sendable, Hashable {
+    /// `Preference.m:14`, or a resource's place (`Settings.bundle/Root.plist
+    /// PreferenceSpecifiers[2]`).
+    public var location: String
+    /// The getter, setter or resource (`boolForKey:`, `registerDefaults:`,
+    /// `PSToggleSwitchSpecifier`).
+    public var method: String
+    /// What this use says: its type, a default, a condition.
+    public var detail: String
+  }
+
+  /// A default found, and where.
+  public struct FoundDefault: Sendable, Hashable {
+    public var value: String
+    public var source: String
+    public var location: String
+  }
+
+  public struct Key: Sendable {
+    public var entry: MigrationPlan.Entry
+    public var places: [Place]
+    public var defaults: [FoundDefault]
+    /// Why the type is `any`, why a default was not written, which default won.
+    public var notes: [String]
+  }
+
+  /// A key built at run time: its pattern (`Flag*Image`) and where.
+  public struct Pattern: Sendable, Hashable {
+    public var pattern: String
+    public var domain: ScanDomain
+    public var places: [Place]
+    public var pieces: [String]
+  }
+
+  public var domain: ScanDomain
+  public var dialect: Dialect
+  public var keys: [Key]
+  /// Keys the code only removes: proposed for the plan's `drop`.
+  public var removed: [Key]
+  public var patterns: [Pattern]
+  /// The keys of the other domains the code uses, by domain.
+  public var otherDomains: [(domain: ScanDomain, keys: [Key])]
+  public var warnings: [ScanWarning]
+  /// How many source and interface files were read.
+  public var filesRead: Int
+
+  /// The plan: every key of the domain, its typed key named after the property the code keeps
+  /// it in (else the key itself).
+  public func plan() -> MigrationPlan {
+    MigrationPlan(
+      dialect: dialect, schemaVersion: 1, unmapped: .keep, drop: Set(removed.map(\.entry.from)),
+      entries: keys.map(\.entry))
+  }
+
+  /// The evidence for standard error: each key with every place it is used, the defaults found
+  /// and where each came from; the run-time keys; the other suites; the notes.
+  public func evidenceText() -> String {
+    var out = ""
+    let rows =
+      [["KEY", "TYPE", "DEFAULT", "TO"]]
+      + keys.map { key in
+        [
+          key.entry.from, key.entry.type.rawValue,
+          key.entry.defaultValue.map(MigrationReport.short) ?? "-", key.entry.to,
+        ]
+      }
+    let widths = (0..<3).map { c in rows.map { $0[c].count }.max() ?? 0 }
+    func printKey(_ key: Key, row: [String]?) {
+      if let row {
+        for c in 0..<3 { out += row[c].padded(to: widths[c] + 2) }
+        out += row[3] + "\n"
+      }
+      for place in key.places {
+        out +=
+          "    \(place.location)  \(place.method)"
+          + (place.detail.isEmpty ? "" : "  \(place.detail)") + "\n"
+      }
+      for d in key.defaults {
+        out += "    default \(d.value): \(d.source), \(d.location)\n"
+      }
+      for note in key.notes { out += "    note: \(note)\n" }
+    }
+    for c in 0..<3 { out += rows[0][c].padded(to: widths[c] + 2) }
+    out += rows[0][3] + "\n"
+    for (n, key) in keys.enumerated() { printKey(key, row: rows[n + 1]) }
+    if !removed.isEmpty {
+      out += "only removed by the code (proposed for drop):\n"
+      for key in removed {
+        out += "  \(key.entry.from)\n"
+        printKey(key, row: nil)
+      }
+    }
+    if !patterns.isEmpty {
+      out += "keys built at run time (not in the plan):\n"
+      for p in patterns {
+        out +=
+          "  \(p.pattern)" + (p.domain == domain ? "" : " (\(p.domain))") + "  from "
+          + p.pieces.map { "`\($0)`" }.joined(separator: ", ") + "\n"
+        for place in p.places { out += "    \(place.location)  \(place.method)\n" }
+      }
+    }
+    for (other, keys) in otherDomains {
+      out += "\(other) (not in the plan; --suite scans it):\n"
+      for key in keys {
+        out +=
+          "  \(key.entry.from)  \(key.entry.type.rawValue)"
+          + (key.entry.defaultValue.map { "  default \(MigrationReport.short($0))" } ?? "") + "\n"
+        for place in key.places { out += "    \(place.location)  \(place.method)\n" }
+      }
+    }
+    for warning in warnings { out += "warning: \(warning)\n" }
+    out +=
+      "\(keys.count) key\(keys.count == 1 ? "" : "s") of \(domain) in \(filesRead) file\(filesRead == 1 ? "" : "s")"
+      + (patterns.isEmpty
+        ? "" : ", \(patterns.count) run-time pattern\(patterns.count == 1 ? "" : "s")") + "\n"
+    return out
+  }
+}
+
+extension ScanModel {
+  func location(_ use: SourceUse, paths: [String]) -> String {
+    let path = use.file < paths.count ? paths[use.file] : "?"
+    if let place = use.place { return path + " " + place }
+    return "\(path):\(use.line)"
+  }
+
+  func result(target: String?, sourceFiles: Int, warnings: [ScanWarning], paths: [String])
+    -> SourceScanResult
+  {
+    let domain: ScanDomain = target.map(ScanDomain.suite) ?? .standard
+    var order: [ScanDomain: [String]] = [:]
+    var byKey: [ScanDomain: [String: [SourceUse]]] = [:]
+    var patterns: [String: SourceScanResult.Pattern] = [:]
+    var patternOrder: [String] = []
+    for (use, d) in uses {
+      switch resolveKey(use.key) {
+      case .key(let k):
+        guard !k.isEmpty else { continue }
+        if byKey[d]?[k] == nil { order[d, default: []].append(k) }
+        byKey[d, default: [:]][k, default: []].append(use)
+      case .pattern(let p, let pieces):
+        let id = "\(d)\u{0}\(p)\u{0}" + pieces.joined(separator: "\u{0}")
+        if patterns[id] == nil {
+          patternOrder.append(id)
+          patterns[id] = SourceScanResult.Pattern(pattern: p, domain: d, places: [], pieces: pieces)
+        }
+        patterns[id]?.places.append(
+          SourceScanResult.Place(
+            location: location(use, paths: paths), method: use.method, detail: ""))
+      }
+    }
+    var keys: [SourceScanResult.Key] = []
+    var removed: [SourceScanResult.Key] = []
+    var usedNames: Set<String> = []
+    for k in order[domain] ?? [] {
+      let key = decide(k, byKey[domain]?[k] ?? [], paths: paths, usedNames: &usedNames)
+      if (byKey[domain]?[k] ?? []).allSatisfy({ $0.access == .remove }) {
+        var key = key
+        key.notes = []
+        removed.append(key)
+      } else {
+        keys.append(key)
+      }
+    }
+    var others: [(ScanDomain, [SourceScanResult.Key])] = []
+    for (d, list) in order where d != domain {
+      var names: Set<String> = []
+      others.append(
+        (d, list.map { decide($0, byKey[d]?[$0] ?? [], paths: paths, usedNames: &names) }))
+    }
+    others.sort { "\($0.0)" < "\($1.0)" }
+    return SourceScanResult(
+      domain: domain, dialect: dialect, keys: keys, removed: removed,
+      patterns: patternOrder.compactMap { patterns[$0] }, otherDomains: others, warnings: warnings,
+      filesRead: sourceFiles)
+  }
+
+  /// One key's entry from its uses: the type its getters and setters say, the default the
+  /// running app saw, the name of the property it is kept in.
+  func decide(_ key: String, _ uses: [SourceUse], paths: [String], usedNames: inout Set<String>)
+    -> SourceScanResult.Key
+  {
+    var notes: [String] = []
+    var places: [SourceScanResult.Place] = []
+    let uses = uses.enumerated().sorted {
+      ($0.element.file, $0.element.line, $0.offset) < ($1.element.file, $1.element.line, $1.offset)
+    }
+    .map(\.element)
+    for use in uses {
+      var detail: [String] = []
+      if let type = use.type {
+        detail.append(
+          type.rawValue + (use.typeReason.map { " (\($0))" } ?? "")
+            + (use.weakType ? ", a hint" : ""))
+      }
+      if use.access == .presence, use.defaultSource == nil { detail.append("tested for nil") }
+      if let condition = use.condition { detail.append(condition) }
+      places.append(
+        SourceScanResult.Place(
+          location: location(use, paths: paths), method: use.method,
+          detail: detail.joined(separator: "; ")))
+    }
+    // The type: the code's getters and setters; else the hints (registered values, bindings,
+    // Settings panes); two types are `any`, flagged.
+    func types(_ list: [SourceUse]) -> [MigrationPlan.ValueType: [SourceUse]] {
+      var found: [MigrationPlan.ValueType: [SourceUse]] = [:]
+      for use in list { if let type = use.type { found[type, default: []].append(use) } }
+      if found[.json] != nil, let data = found.removeValue(forKey: .data) { found[.json]? += data }
+      if found[.stringArray] != nil, let arrays = found[.array] {
+        // An array written and read as strings: the getter decides.
+        if arrays.allSatisfy({ $0.access == .set }) {
+          found[.stringArray]? += arrays
+          found[.array] = nil
+        } else {
+          let strings = found.removeValue(forKey: .stringArray) ?? []
+          found[.array]? += strings
+        }
+      }
+      return found
+    }
+    let strong = types(uses.filter { !$0.weakType })
+    let weak = types(uses.filter(\.weakType))
+    let chosen = strong.isEmpty ? weak : strong
+    var type: MigrationPlan.ValueType
+    if chosen.count == 1, let only = chosen.keys.first {
+      type = only
+    } else if chosen.isEmpty {
+      type = .any
+      notes.append("no getter or setter says its type (objectForKey: alone): typed any")
+    } else {
+      type = .any
+      let list = chosen.sorted { $0.key.rawValue < $1.key.rawValue }.map { t, us in
+        "\(t.rawValue) ("
+          + us.prefix(3).map { location($0, paths: paths) + " " + $0.method }.joined(
+            separator: ", ") + ")"
+      }
+      notes.append(
+        "used as two types, " + list.joined(separator: " and ")
+          + ": typed any, copied as it is; `plan check` over real files shows which one they hold")
+    }
+
+    // The default: the tier the running app sees first, one constant value in it.
+    var found: [SourceScanResult.FoundDefault] = []
+    var tiers: [DefaultSource: [(ResolvedValue, SourceUse)]] = [:]
+    for use in uses {
+      guard let source = use.defaultSource, let value = use.value else { continue }
+      let resolved = resolveValue(value)
+      tiers[source, default: []].append((resolved, use))
+      let text: String
+      switch resolved {
+      case .constant(let v): text = MigrationReport.short(v)
+      case .computed(let c): text = "`\(c)` (computed at run time)"
+      }
+      found.append(
+        SourceScanResult.FoundDefault(
+          value: text, source: source.words + (use.condition.map { ", " + $0 } ?? ""),
+          location: location(use, paths: paths)))
+    }
+    var defaultValue: PlistValue?
+    if let (source, list) = tiers.min(by: { $0.key < $1.key }) {
+      let constants = list.compactMap { r, _ -> PlistValue? in
+        if case .constant(let v) = r { return v }
+        return nil
+      }
+      let conditional = list.contains { $0.1.condition != nil }
+      let computed = list.contains {
+        if case .computed = $0.0 { return true }
+        return false
+      }
+      var distinct: [PlistValue] = []
+      for v in constants where !distinct.contains(where: { convert($0, type) == convert(v, type) })
+      {
+        distinct.append(v)
+      }
+      if conditional {
+        notes.append("the default (\(source.words)) depends on a condition: reported, not written")
+      } else if computed {
+        notes.append(
+          "the default (\(source.words)) is not a constant of the code (computed at run time, or chosen by a build flag): reported, not written"
+        )
+      } else if distinct.count > 1 {
+        notes.append(
+          "the code gives two defaults (\(distinct.map(MigrationReport.short).joined(separator: ", "))), both \(source.words): reported, not written"
+        )
+      } else if let v = distinct.first {
+        if let converted = convert(v, type) {
+          defaultValue = converted
+          if tiers.count > 1 {
+            notes.append(
+              "the default \(source.words) hides the others (the running app saw it first)")
+          }
+        } else {
+          notes.append(
+            "the default \(MigrationReport.short(v)) is not a value the \(type.rawValue) getter reads: not written"
+          )
+        }
+      }
+    }
+    // The typed key's name: the property the code keeps the value in.
+    var counts: [String: Int] = [:]
+    for use in uses {
+      guard let name = use.name, !Self.genericNames.contains(name) else { continue }
+      counts[name, default: 0] += 1
+    }
+    var to = key
+    if let best = counts.max(by: {
+      $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key)
+    })?.key,
+      let dotted = TypedKeyName.dotted(best, bool: type == .bool), !usedNames.contains(dotted),
+      dotted != MigrationPlan.schemaVersionKey
+    {
+      to = dotted
+    }
+    if usedNames.contains(to) { to = key }
+    usedNames.insert(to)
+    return SourceScanResult.Key(
+      entry: MigrationPlan.Entry(from: key, to: to, type: type, defaultValue: defaultValue),
+      places: places, defaults: found, notes: notes)
+  }
+
+  static let genericNames: Set<String> = [
+    "value", "result", "key", "obj", "object", "defaults", "newValue", "tmp", "temp", "v", "b",
+    "val", "ret", "data", "string", "str", "array", "dict", "number", "x", "y", "i", "n", "true",
+    "false", "nil", "YES", "NO", "self",
+  ]
+
+  /// A default in the stored form of `type`, as the getter reads it (a registered `@1` for a
+  /// `boolForKey:` key is `true`).
+  func convert(_ value: PlistValue, _ type: MigrationPlan.ValueType) -> PlistValue? {
+    switch type.reading {
+    case .getter(let legacy):
+      let reading = dialect.read(value, as: legacy)
+      if legacy == .url, case .string(let s) = value, s.contains("://") { return .string(s) }
+      return reading.value
+    case .json:
+      switch value {
+      case .dictionary, .array: return Self.jsonSafe(value) ? value : nil
+      default: return nil
+      }
+    case .asIs:
+      return Self.jsonSafe(value) ? value : nil
+    case .oneOf:
+      return value.stringValue.map(PlistValue.string)
+    }
+  }
+
+  /// Whether the plan file can hold the value as it is (no data, no date, no UID inside).
+  static func jsonSafe(_ value: PlistValue) -> Bool {
+    switch value {
+    case .bool, .integer, .unsignedInteger, .real, .string: true
+    case .array(let a): a.allSatisfy(jsonSafe)
+    case .dictionary(let d): d.values.allSatisfy(jsonSafe)
+    case .data, .date, .uid: false
+    }
+  }
+}

@@ -1,0 +1,286 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What the Objective-C and Swift readers share: the function being read (its parameters
+/// make a wrapper), its local variables, the conditions around a token.
+struct FunctionScope {
+  /// `boolForKey:defaultValue:` for a method, `prefBool()` for a C function, `value(_:)` for
+  /// Swift; nil for a block or a closure (parameters of their own, no callers to follow).
+  var selector: String?
+  var parameters: [String]
+  var parameterTypes: [String?] = []
+  /// The token after the body's last.
+  var end: Int
+  /// The property a Swift accessor or an Objective-C getter or setter method stands for.
+  var property: String?
+  var locals: [String: LocalVariable] = [:]
+  /// Uses whose key names a parameter: the wrapper's templates.
+  var templates: [SourceUse] = []
+}
+
+extension FunctionScope {
+  /// Whether a use's key names a parameter of this method or function: then it is the
+  /// wrapper's template, made a use at each call.
+  func isTemplate(_ use: SourceUse) -> Bool {
+    selector != nil && !parameters.isEmpty
+      && use.key.names.contains(where: { parameters.contains($0) })
+  }
+
+  /// The resource a local variable named in `range` was made from (`NSString *path =
+  /// [[NSBundle mainBundle] pathForResource:…]`).
+  func resource(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    for k in range where t.isIdentifier(k) {
+      if let resource = locals[t.text(k)]?.resource { return resource }
+    }
+    return nil
+  }
+}
+
+extension SourceUse {
+  /// The uses a registration of `entries` makes: each key with its value as a registered
+  /// default (and as a hint of its type).
+  func registering(_ entries: [ValueEntry]) -> [SourceUse] {
+    entries.map { entry in
+      var use = self
+      use.key = entry.key
+      use.value = entry.value
+      use.type = entry.value.type
+      use.weakType = true
+      use.defaultSource = .registration
+      return use
+    }
+  }
+}
+
+struct LocalVariable {
+  var type: String?
+  var receiver: ReceiverRef?
+  var key: KeyExpr?
+  /// The use whose value the variable holds (`NSData *d = [defaults dataForKey:K]`).
+  var use: Int?
+  /// A dictionary built here (for `registerDefaults:`).
+  var entries: [ValueEntry]?
+  /// What the variable was made from: a resource name (`pathForResource:ofType:`), a JSON
+  /// encoding.
+  var resource: String?
+  var json = false
+}
+
+/// The getters, setters and other methods of `NSUserDefaults` (Objective-C selectors) and
+/// `UserDefaults` (Swift names), and what each says of the key's type.
+enum DefaultsAPI {
+  struct Method {
+    var access: KeyAccess
+    var type: MigrationPlan.ValueType?
+    /// The argument that is the key, and the one that is the value set.
+    var key: Int
+    var value: Int?
+    /// `objectForKey:`: the type comes from what the code does with the result.
+    var refinable = false
+  }
+
+  static let objc: [String: Method] = [
+    "objectForKey:": Method(access: .get, type: nil, key: 0, refinable: true),
+    "valueForKey:": Method(access: .get, type: nil, key: 0, refinable: true),
+    "boolForKey:": Method(access: .get, type: .bool, key: 0),
+    "integerForKey:": Method(access: .get, type: .integer, key: 0),
+    "floatForKey:": Method(access: .get, type: .double, key: 0),
+    "doubleForKey:": Method(access: .get, type: .double, key: 0),
+    "stringForKey:": Method(access: .get, type: .string, key: 0, refinable: true),
+    "stringArrayForKey:": Method(access: .get, type: .stringArray, key: 0),
+    "arrayForKey:": Method(access: .get, type: .array, key: 0, refinable: true),
+    "dictionaryForKey:": Method(access: .get, type: .dictionary, key: 0),
+    "dataForKey:": Method(access: .get, type: .data, key: 0, refinable: true),
+    "URLForKey:": Method(access: .get, type: .url, key: 0),
+    "setObject:forKey:": Method(access: .set, type: nil, key: 1, value: 0),
+    "setValue:forKey:": Method(access: .set, type: nil, key: 1, value: 0),
+    "setBool:forKey:": Method(access: .set, type: .bool, key: 1, value: 0),
+    "setInteger:forKey:": Method(access: .set, type: .integer, key: 1, value: 0),
+    "setFloat:forKey:": Method(access: .set, type: .double, key: 1, value: 0),
+    "setDouble:forKey:": Method(access: .set, type: .double, key: 1, value: 0),
+    "setURL:forKey:": Method(access: .set, type: .url, key: 1, value: 0),
+    "removeObjectForKey:": Method(access: .remove, type: nil, key: 0),
+    "addObserver:forKeyPath:options:context:": Method(access: .observe, type: nil, key: 1),
+    "removeObserver:forKeyPath:": Method(access: .observe, type: nil, key: 1),
+    "removeObserver:forKeyPath:context:": Method(access: .observe, type: nil, key: 1),
+  ]
+
+  static let swift: [String: Method] = [
+    "object(forKey:)": Method(access: .get, type: nil, key: 0, refinable: true),
+    "value(forKey:)": Method(access: .get, type: nil, key: 0, refinable: true),
+    "bool(forKey:)": Method(access: .get, type: .bool, key: 0),
+    "integer(forKey:)": Method(access: .get, type: .integer, key: 0),
+    "float(forKey:)": Method(access: .get, type: .double, key: 0),
+    "double(forKey:)": Method(access: .get, type: .double, key: 0),
+    "string(forKey:)": Method(access: .get, type: .string, key: 0, refinable: true),
+    "stringArray(forKey:)": Method(access: .get, type: .stringArray, key: 0),
+    "array(forKey:)": Method(access: .get, type: .array, key: 0, refinable: true),
+    "dictionary(forKey:)": Method(access: .get, type: .dictionary, key: 0),
+    "data(forKey:)": Method(access: .get, type: .data, key: 0, refinable: true),
+    "url(forKey:)": Method(access: .get, type: .url, key: 0),
+    "set(_:forKey:)": Method(access: .set, type: nil, key: 1, value: 0),
+    "setValue(_:forKey:)": Method(access: .set, type: nil, key: 1, value: 0),
+    "removeObject(forKey:)": Method(access: .remove, type: nil, key: 0),
+    "addObserver(_:forKeyPath:options:context:)": Method(access: .observe, type: nil, key: 1),
+    "removeObserver(_:forKeyPath:)": Method(access: .observe, type: nil, key: 1),
+    "removeObserver(_:forKeyPath:context:)": Method(access: .observe, type: nil, key: 1),
+  ]
+
+  /// The getters whose answer is nil for an absent key: a test of it for nil is a test of
+  /// presence.
+  static let presenceGetters: Set<String> = [
+    "objectForKey:", "valueForKey:", "stringForKey:", "arrayForKey:", "dictionaryForKey:",
+    "dataForKey:", "stringArrayForKey:", "URLForKey:", "object(forKey:)", "value(forKey:)",
+    "string(forKey:)", "array(forKey:)", "dictionary(forKey:)", "data(forKey:)",
+    "stringArray(forKey:)", "url(forKey:)",
+  ]
+
+  /// What a method called on an `objectForKey:` result says of its type.
+  static let refiners: [String: MigrationPlan.ValueType] = [
+    "boolValue": .bool, "integerValue": .integer, "intValue": .integer, "longValue": .integer,
+    "longLongValue": .integer, "unsignedIntegerValue": .integer, "unsignedIntValue": .integer,
+    "shortValue": .integer, "unsignedLongValue": .integer, "unsignedLongLongValue": .integer,
+    "doubleValue": .double, "floatValue": .double, "isEqualToString:": .string,
+    "lowercaseString": .string, "uppercaseString": .string, "UTF8String": .string,
+  ]
+
+  /// A class named in a cast, a declaration or `isKindOfClass:`, as a plan type.
+  static func type(ofClass name: String) -> MigrationPlan.ValueType? {
+    switch name {
+    case "NSString", "NSMutableString", "String", "CFStringRef": .string
+    case "NSArray", "NSMutableArray": .array
+    case "NSDictionary", "NSMutableDictionary", "CFDictionaryRef": .dictionary
+    case "NSData", "NSMutableData", "Data", "CFDataRef": .data
+    case "NSDate", "Date", "CFDateRef": .date
+    case "Bool", "BOOL": .bool
+    case "Int", "NSInteger", "Int64", "Int32", "UInt", "NSUInteger", "int", "long": .integer
+    case "Double", "CGFloat", "Float", "double", "float": .double
+    case "URL", "NSURL": .url
+    case "[String]": .stringArray
+    default: name.hasPrefix("[") ? (name.contains(":") ? .dictionary : .array) : nil
+    }
+  }
+
+  /// Words in a condition around a default that make it depend on the run, not the code.
+  static let conditionWords: Set<String> = [
+    "systemVersion", "@available", "#available", "NSAppKitVersionNumber", "NSLocale",
+    "preferredLanguages", "currentLocale", "Locale", "userInterfaceIdiom",
+    "operatingSystemVersion", "isOperatingSystemAtLeastVersion", "UIDevice", "DEBUG",
+    "NSFoundationVersionNumber", "kCFCoreFoundationVersionNumber",
+  ]
+}
+
+extension ValueExpr {
+  /// The type a value written to a key gives it (nil when the code does not say).
+  var type: MigrationPlan.ValueType? {
+    switch self {
+    case .value(let v):
+      switch v {
+      case .bool: return .bool
+      case .integer, .unsignedInteger: return .integer
+      case .real: return .double
+      case .string: return .string
+      case .data: return .data
+      case .date: return .date
+      case .array(let a):
+        return a.allSatisfy { $0.stringValue != nil } && !a.isEmpty ? .stringArray : .array
+      case .dictionary: return .dictionary
+      case .uid: return nil
+      }
+    case .name: return nil
+    case .computed(_, let type): return type
+    case .array(let items):
+      let strings = items.allSatisfy {
+        if case .value(.string) = $0 { return true }
+        return false
+      }
+      return strings && !items.isEmpty ? .stringArray : .array
+    case .dictionary: return .dictionary
+    }
+  }
+}
+
+/// Splits a printf-style format (`@"Flag%@Image"`) into its literal pieces and the run-time
+/// pieces each specifier stands for.
+enum FormatPieces {
+  static func split(_ format: String, arguments: [String]) -> KeyExpr {
+    var parts: [KeyExpr] = []
+    var text = ""
+    var scalars = Array(format.unicodeScalars)
+    scalars.append(" ")
+    var i = 0
+    var argument = 0
+    while i < scalars.count - 1 {
+      let c = scalars[i]
+      if c == "%" {
+        if scalars[i + 1] == "%" {
+          text += "%"
+          i += 2
+          continue
+        }
+        // Flags, width, precision, length, then the conversion.
+        var k = i + 1
+        while k < scalars.count - 1, "0123456789.-+ #*$lhqLzjt'".unicodeScalars.contains(scalars[k])
+        {
+          k += 1
+        }
+        if !text.isEmpty { parts.append(.literal(text)) }
+        text = ""
+        parts.append(.runtime(argument < arguments.count ? arguments[argument] : "%"))
+        argument += 1
+        i = k + 1
+        continue
+      }
+      text.unicodeScalars.append(c)
+      i += 1
+    }
+    if !text.isEmpty { parts.append(.literal(text)) }
+    return parts.count == 1 ? parts[0] : .concat(parts)
+  }
+}
+
+/// Camel-case and snake-case words of a property name, for a typed key's name
+/// (`isSoundEnabled` → `sound.enabled`, `rankingSize` → `ranking.size`).
+enum TypedKeyName {
+  static func dotted(_ property: String, bool: Bool) -> String? {
+    var name = property
+    while name.hasPrefix("_") { name.removeFirst() }
+    var words: [String] = []
+    var current = ""
+    for c in name {
+      if c == "_" {
+        if !current.isEmpty { words.append(current) }
+        current = ""
+        continue
+      }
+      if c.isUppercase, let last = current.last, last.isLowercase || last.isNumber {
+        words.append(current)
+        current = ""
+      }
+      current.append(c)
+    }
+    if !current.isEmpty { words.append(current) }
+    guard let first = words.first, first.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    else {
+      return nil
+    }
+    if bool, words.count > 1, first == "is" { words.removeFirst() }
+    // An all-capitals name is a constant's, not a property's.
+    if name == name.uppercased() { return nil }
+    let lowered = words.map {
+      $0 == $0.uppercased() && $0.count > 1 ? $0 : $0.prefix(1).lowercased() + $0.dropFirst()
+    }
+    guard let head = lowered.first else { return nil }
+    if lowered.count == 1 { return head }
+    let rest = lowered.dropFirst().enumerated().map { n, w in
+      n == 0 ? w : w.prefix(1).uppercased() + w.dropFirst()
+    }.joined()
+    return head + "." + rest
+  }
+}

@@ -1,0 +1,359 @@
+import LegacyDefaults
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `prefs plan scan`: reads an app's Objective-C, C and Swift source (and the property lists
+/// and interface files it ships) and drafts the plan that migrates its defaults: every key the
+/// code uses with a user-defaults receiver, the type its getters and setters say, and the
+/// default the running app saw, each with the places it comes from.
+///
+/// Files are read in parallel, each once (a second time only for a file that calls a wrapper
+/// found elsewhere); what a file says is kept as its constants and uses, never its text, so
+/// memory follows the largest file, not the tree.
+public enum SourceScan {
+  public struct Options: Sendable {
+    /// Whose getters read a registered value (`@"YES"` registered for a `boolForKey:`).
+    public var dialect: Dialect
+    /// Scan for this suite's domain (`initWithSuiteName:`) instead of the standard one.
+    public var suite: String?
+    public var jobs: Int
+    /// The largest source file read (a larger one is named and skipped).
+    public var fileLimit: Int
+
+    public init(
+      dialect: Dialect = .apple, suite: String? = nil, jobs: Int = 2, fileLimit: Int = 64 << 20
+    ) {
+      self.dialect = dialect
+      self.suite = suite
+      self.jobs = jobs
+      self.fileLimit = fileLimit
+    }
+  }
+
+  /// Scans `paths` (files and folders, recursively).
+  public static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
+    let (files, walkWarnings) = SourceFiles.collect(paths)
+    let list = files
+    var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)
+    var whole = [Bool](repeating: false, count: files.count)
+    func readAll(_ indices: [Int], _ reading: Reading) {
+      let read = Locked([(Int, FileFacts, Bool)]())
+      let next = Locked(0)
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, indices.count))) { _ in
+        var local: [(Int, FileFacts, Bool)] = []
+        while true {
+          let n = next.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard n < indices.count else { break }
+          if let (facts, isWhole) = readFacts(
+            list[indices[n]], limit: options.fileLimit, reading: reading)
+          {
+            local.append((indices[n], facts, isWhole))
+          }
+        }
+        read.withLock { $0 += local }
+      }
+      for (index, facts, isWhole) in read.withLock({ $0 }) {
+        all[index] = facts
+        whole[index] = isWhole
+      }
+    }
+    // A Settings bundle's panes: its Root.plist (Root~ipad.plist too) and the child panes
+    // they name, in turn; a plist of the bundle no pane names is not shown by Settings.
+    let panes = settingsPanes(list, limit: options.fileLimit)
+    readAll(
+      files.indices.filter { list[$0].kind != .plist || panes.contains(list[$0].path) },
+      .automatic(names: []))
+    // A file that never names user defaults but names a variable, a macro or a class bound
+    // to them elsewhere (`#define DEFAULTS [NSUserDefaults standardUserDefaults]`, a
+    // property of a header): read whole now.
+    var names = Set(all.flatMap(\.receivers.keys))
+    for f in all {
+      for (type, parent) in f.superclasses
+      where parent == "NSUserDefaults" || parent == "UserDefaults" {
+        names.insert(type)
+      }
+      for w in f.wrappers { if let c = w.className { names.insert(c) } }
+    }
+    let rest = files.indices.filter {
+      !whole[$0] && (list[$0].kind == .objc || list[$0].kind == .swift)
+    }
+    if !names.isEmpty, !rest.isEmpty {
+      readAll(rest, .automatic(names: names.sorted().map { Array($0.utf8) }))
+    }
+    all = all.enumerated().map { n, f -> FileFacts in
+      var f = f
+      f.path = list[n].path
+      for k in f.uses.indices { f.uses[k].file = n }
+      for k in f.wrapperCalls.indices { f.wrapperCalls[k].file = n }
+      return f
+    }
+    var warnings = walkWarnings + all.flatMap(\.warnings)
+    let sourceFiles = zip(files, all).filter {
+      $0.0.kind != .plist && $0.1.warnings.allSatisfy { !$0.message.hasSuffix("skipped") }
+    }.count
+
+    // Registered bundle files: resolved to the property lists in the tree by their names.
+    var plistsByName: [String: [Int]] = [:]
+    for (n, file) in files.enumerated() where file.kind == .plist {
+      plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
+    }
+    var registered: [SourceUse] = []
+    for f in all {
+      for (name, base) in f.registeredFiles {
+        let wanted = String(name.split(separator: "/").last ?? "")
+        guard let matches = plistsByName[wanted], let first = matches.first else {
+          warnings.append(
+            ScanWarning(
+              path: f.path, line: base.line,
+              message: "registers \(name), which is not in the tree: its defaults are not known"))
+          continue
+        }
+        let path = files[first].path
+        switch readPlist(path, limit: options.fileLimit) {
+        case .failure(let warning): warnings.append(warning)
+        case .success(.dictionary(let d)):
+          // Each key of the file is registered, its place the file's, by the code's line.
+          for var use in base.registering(
+            d.map { ValueEntry(key: .literal($0.key), value: .value($0.value)) })
+          {
+            use.file = first
+            use.line = 0
+            use.place = "registered by \(f.path):\(base.line)"
+            registered.append(use)
+          }
+        case .success:
+          warnings.append(
+            ScanWarning(path: path, message: "registered as defaults, but not a dictionary"))
+        }
+      }
+    }
+    if !registered.isEmpty {
+      all.append(FileFacts(path: ""))
+      all[all.count - 1].uses = registered
+    }
+
+    var model = ScanModel(files: all, dialect: options.dialect)
+    // Wrappers whose selectors are not the defaults API's: their calls are gathered from the
+    // files that name them (a second read of those files only).
+    var rounds = 0
+    var done: Set<String> = []
+    while rounds < 3 {
+      rounds += 1
+      let selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
+        .subtracting(DefaultsAPI.swift.keys).subtracting(done)
+      guard !selectors.isEmpty else { break }
+      done.formUnion(selectors)
+      let words = selectors.map(Self.searchWord)
+      let calls = Locked([WrapperCall]())
+      let cursor = Locked(0)
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
+        while true {
+          let index = cursor.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard index < list.count else { break }
+          guard list[index].kind == .objc || list[index].kind == .swift else { continue }
+          guard
+            let (read, _) = readFacts(
+              list[index], limit: options.fileLimit, reading: .wrapperCalls(selectors, words: words)
+            ),
+            !read.wrapperCalls.isEmpty
+          else { continue }
+          let found = read.wrapperCalls.map { call -> WrapperCall in
+            var call = call
+            call.file = index
+            return call
+          }
+          calls.withLock { $0 += found }
+        }
+      }
+      model.addWrapperCalls(
+        calls.withLock { $0 }.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
+    }
+    return model.result(
+      target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
+  }
+
+  /// The word a file must hold to call a wrapper: the longest part of its selector.
+  static func searchWord(_ selector: String) -> [UInt8] {
+    let parts = selector.split(whereSeparator: { $0 == ":" || $0 == "(" || $0 == ")" || $0 == "_" })
+    return Array((parts.max { $0.count < $1.count }.map(String.init) ?? selector).utf8)
+  }
+
+  static func readPlist(_ path: String, limit: Int) -> Result<PlistValue, ScanWarning> {
+    let data: Data
+    do {
+      data = try FileAccess.readFile(path, limit: limit)
+    } catch {
+      return .failure(ScanWarning(path: path, message: "\(error.reason): skipped"))
+    }
+    do {
+      return .success(try PropertyList.read(data).value)
+    } catch {
+      return .failure(ScanWarning(path: path, message: "not a property list (\(error)): skipped"))
+    }
+  }
+
+  /// How much of a file to read.
+  enum Reading: Sendable {
+    /// All of a file that names user defaults (or a receiver bound to them elsewhere);
+    /// only the constants of one that does not.
+    case automatic(names: [[UInt8]])
+    /// The calls of these wrappers, in a file that names one (`words`).
+    case wrapperCalls(Set<String>, words: [[UInt8]])
+  }
+
+  /// The words that make a file worth reading whole: it names user defaults.
+  static let triggers: [[UInt8]] = [
+    "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
+  ].map { Array($0.utf8) }
+
+  /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
+  /// `.plist` of each `PSChildPaneSpecifier`'s `File` in the same bundle, followed once.
+  static func settingsPanes(_ files: [SourceFile], limit: Int) -> Set<String> {
+    var byFolder: [String: [String: String]] = [:]
+    for file in files where file.kind == .plist {
+      let parts = file.path.split(separator: "/", omittingEmptySubsequences: false)
+      guard let bundle = parts.lastIndex(of: "Settings.bundle") else { continue }
+      let folder = parts[...bundle].joined(separator: "/")
+      let name = parts[(bundle + 1)...].joined(separator: "/")
+      byFolder[folder, default: [:]][name] = file.path
+    }
+    var panes: Set<String> = []
+    for (_, plists) in byFolder {
+      var queue = plists.filter { $0.key.hasPrefix("Root") && !$0.key.contains("/") }.map(\.value)
+      while let path = queue.popLast() {
+        guard panes.insert(path).inserted else { continue }
+        guard case .success(let value) = readPlist(path, limit: limit) else { continue }
+        for child in PlistSources.childPanes(value) {
+          if let next = plists[child + ".plist"] ?? plists[child] { queue.append(next) }
+        }
+      }
+    }
+    return panes
+  }
+
+  /// What one file says, and whether it was read whole; nil for a file the reading skips.
+  static func readFacts(_ file: SourceFile, limit: Int, reading: Reading) -> (FileFacts, Bool)? {
+    var facts = FileFacts(path: file.path)
+    if file.kind == .plist {
+      // Only a Settings pane is read now (the caller chose them); a registered file when the
+      // code names it.
+      guard case .automatic = reading, file.path.contains("Settings.bundle/") else {
+        return (facts, false)
+      }
+      switch readPlist(file.path, limit: limit) {
+      case .failure(let warning): facts.warnings.append(warning)
+      case .success(let value): facts.uses = PlistSources.settingsUses(value)
+      }
+      return (facts, true)
+    }
+    let data: Data
+    do {
+      data = try FileAccess.readFile(file.path, limit: limit)
+    } catch {
+      guard case .automatic = reading else { return nil }
+      facts.warnings.append(ScanWarning(path: file.path, message: "\(error.reason): skipped"))
+      return (facts, true)
+    }
+    var whole = true
+    var wrappers: Set<String> = []
+    switch reading {
+    case .automatic(let names):
+      whole = data.withUnsafeBytes { raw in
+        (triggers + names).contains { Self.contains(raw, $0) }
+          || file.kind == .interface && Self.contains(raw, Array("serDefaultsController".utf8))
+      }
+      if !whole, file.kind == .interface { return (facts, false) }
+    case .wrapperCalls(let selectors, let words):
+      guard data.withUnsafeBytes({ raw in words.contains { Self.contains(raw, $0) } }) else {
+        return nil
+      }
+      wrappers = selectors
+    }
+    // A file of constants only: the definitions, without lexing the rest.
+    if !whole, file.kind == .objc, !data.starts(with: [0xFF, 0xFE]),
+      !data.starts(with: [0xFE, 0xFF])
+    {
+      let binary = data.withUnsafeBytes { raw in
+        raw.baseAddress.map { memchr($0, 0, raw.count) != nil } ?? false
+      }
+      if binary {
+        facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
+        return (facts, true)
+      }
+      let skimmed = data.withUnsafeBytes { raw in
+        DefinitionSkimmer.facts(raw.bindMemory(to: UInt8.self), path: file.path)
+      }
+      return (skimmed, false)
+    }
+    guard let (bytes, encoding) = SourceText.utf8(data) else {
+      facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
+      return (facts, true)
+    }
+    if file.kind == .objc || file.kind == .swift {
+      let tokens = SourceLexer.tokens(of: bytes, swift: file.kind == .swift)
+      guard tokens.depth <= SourceTokens.nestingLimit else {
+        facts.warnings.append(
+          ScanWarning(
+            path: file.path,
+            message:
+              "brackets nested \(tokens.depth) deep (more than \(SourceTokens.nestingLimit)): skipped"
+          ))
+        return (facts, true)
+      }
+      if file.kind == .objc {
+        var reader = ObjCReader(
+          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        facts = reader.read()
+      } else {
+        var reader = SwiftReader(
+          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        facts = reader.read()
+      }
+      facts.encoding = encoding
+      return (facts, whole)
+    }
+    if file.kind == .interface {
+      facts.uses = InterfaceReader.uses(bytes, designable: file.path.hasSuffix("designable.nib"))
+    }
+    facts.encoding = encoding
+    return (facts, whole)
+  }
+
+  /// Whether `raw` holds `word`: `memchr` for one of its bytes (its last capital letter, rarer
+  /// in source than a small one), then a comparison of the whole word around it.
+  static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
+    guard let base = raw.baseAddress, !word.isEmpty, raw.count >= word.count else { return false }
+    let anchor = word.lastIndex { $0 >= 0x41 && $0 <= 0x5A } ?? 0
+    let byte = Int32(word[anchor])
+    var offset = anchor
+    let last = raw.count - (word.count - anchor)
+    while offset <= last {
+      guard let hit = memchr(base + offset, byte, last - offset + 1) else { return false }
+      let at = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + at - anchor, word, word.count) == 0 { return true }
+      offset = at + 1
+    }
+    return false
+  }
+
+}
