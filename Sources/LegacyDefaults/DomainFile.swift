@@ -42,6 +42,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   package let limits: PlistLimits
   /// When the cross-process lock is taken (the in-process one always is).
   package var locking = Locking.always
+  /// Whose reader the file is read as (a store's: its dialect's; a legacy file a migration
+  /// carries: its dialect's, exactly).
+  package var readOptions = PlistReadOptions.lenient
 
   package enum Locking: Sendable {
     /// Always, creating `<file>.lock` when it is not there and leaving it once this wrote: a
@@ -85,9 +88,11 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         try DomainLocator.validate(file)
       })
     else { return nil }
-    return DomainFile(
+    var sibling = DomainFile(
       url: url.deletingLastPathComponent().appendingPathComponent(file + ".plist"),
       newFileFormat: newFileFormat, limits: limits)
+    sibling.readOptions = readOptions
+    return sibling
   }
 
   // MARK: - Reading
@@ -160,17 +165,17 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let parsed: Result<PlistDocument, PlistError>
     switch contents {
     case .bytes(let data):
-      parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+      parsed = Result { () throws(PlistError) in try PropertyList.read(data, options: readOptions, limits: limits) }
     case .windowed(let file, _):
       do {
-        if let document = try file.binaryDocument(limits: limits) {
+        if let document = try file.binaryDocument(limits: limits, options: readOptions) {
           parsed = document
         } else {
           // Cut while read (a writer writing in place): read whole now, and judged as a
           // whole read is, unreadable if it does not parse.
           let data = try file.readAll()
           contents = .bytes(data)
-          parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+          parsed = Result { () throws(PlistError) in try PropertyList.read(data, options: readOptions, limits: limits) }
         }
       } catch {
         throw .cannotRead(path: path, reason: error.reason)
@@ -184,6 +189,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let values = try Self.domain(of: document, path: path)
     var snapshot = DomainSnapshot(values: values, format: document.format)
     if case .bytes(let data) = contents { snapshot.bytes = data }
+    snapshot.warnings = document.warnings
     snapshot.version = contents.version
     return snapshot
   }

@@ -94,7 +94,9 @@ public struct MigrationRunner: Sendable {
     let target = outputPath(for: legacyPath, destination)
     var outcome = FileOutcome(
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
-    let legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
+    var legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
+    // Read exactly as the legacy app's reader read it: a file it could not read is refused.
+    legacyFile.readOptions = plan.dialect.readOptions(exact: true)
     do {
       // Read first without the lock: a file that cannot be migrated is reported untouched.
       let snapshot = try legacyFile.read()

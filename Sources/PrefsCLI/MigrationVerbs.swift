@@ -243,10 +243,11 @@ enum PlanCommand {
     guard SwiftPlanSource.isIdentifier(name) else {
       throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
     }
-    var source = SwiftPlanSource(plan: try Migrate.loadPlan(planPath), name: name)
+    let plan = try Migrate.loadPlan(planPath)
+    var source = SwiftPlanSource(plan: plan, name: name)
     var unread: [UnreadLegacyFile] = []
     for path in try Migrate.expand(Array(items.dropFirst())) {
-      switch PlanInference.legacyValues(at: path) {
+      switch PlanInference.legacyValues(at: path, dialect: plan.dialect) {
       case .success(let values): source.addSamples(from: values)
       case .failure(let file):
         console.message("\(path): \(file.message)")

@@ -27,6 +27,8 @@
 struct BinaryPlistReader<Bytes> {
   let bytes: Bytes
   let limits: PlistLimits
+  /// Whose reader the file is read as: a key twice, a UID, a key that is not a string.
+  var options = PlistReadOptions.lenient
   private var warnings: [PlistWarning] = []
 
   private(set) var offsetIntSize = 0
@@ -66,10 +68,11 @@ struct BinaryPlistReader<Bytes> {
 
 extension BinaryPlistReader where Bytes: BinaryBytes {
   /// Parses the whole document from `bytes`.
-  static func read(_ bytes: Bytes, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ bytes: Bytes, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    reader.options = options
     let value = try reader.readDocument()
     return (value, reader.warnings)
   }
@@ -460,11 +463,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     case 0x8:
       let size = Int(marker & 0x0F) + 1
       try require(offset + 1, size, object: index, what: "the UID")
-      guard size <= 8 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
-      }
-      return .scalar(.uid(readUInt(at: offset + 1, size: size)))
+      return .scalar(try uid(at: offset, size: size))
     case 0xA, 0xC, 0xD:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       let refs = high == 0xD ? count * 2 : count
@@ -514,7 +513,38 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     return String(decoding: codeUnits, as: UTF16.self)
   }
 
-  /// A dictionary key: strings as they are; other scalars under their text form, reported.
+  /// A UID of `size` bytes at `offset` (its marker's), as the reader reads it: CoreFoundation
+  /// takes any width to 16 bytes (their last 64 bits) and refuses a value above 32 bits;
+  /// GNUstep reads a UID of one or two bytes as the dictionary `{CF$UID = n}` and refuses
+  /// wider ones. Not exactly: any width to 8 bytes, as a UID.
+  private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
+    switch (options.reader, options.exact) {
+    case (.coreFoundation, true):
+      var value: UInt64 = 0
+      for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
+      guard value <= UInt64(UInt32.max) else {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses")
+      }
+      return .uid(value)
+    case (.gnustep, true) where size > 2:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)")
+    case (.gnustep, _) where size <= 2:
+      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
+    default:
+      guard size <= 8 else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
+      }
+      return .uid(readUInt(at: offset + 1, size: size))
+    }
+  }
+
+  /// A dictionary key: strings as they are; other scalars under their text form, reported
+  /// (read exactly, refused: both readers keep such a key as it is, which a domain cannot).
   private mutating func decodeKey(_ index: Int, refOffset: Int) throws(PlistError) -> String {
     if isShared(index), let cached = shared[index], case .string(let s) = cached.value { return s }
     let decoded = try decodeObject(index)
@@ -528,6 +558,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
+    if options.exact {
+      throw .unsupported(
+        format: .binary, at: .byteOffset(refOffset),
+        feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
+          + "\(options.reader) keeps as it is: a domain's keys are strings")
+    }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text
   }
@@ -558,7 +594,10 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let keyIndex = try checkedReference(at: refOffset, from: frame.object)
       let key = try decodeKey(keyIndex, refOffset: refOffset)
       try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
-      if let warning = frame.dictionary.store(value, forKey: key, at: .byteOffset(refOffset)) {
+      if let warning = frame.dictionary.store(
+        value, forKey: key, at: .byteOffset(refOffset),
+        keepingFirst: options.reader == .coreFoundation)
+      {
         warnings.append(warning)
       }
     } else {
@@ -674,12 +713,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 
 /// The reads of a buffer in memory.
 extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
       do throws(PlistError) {
-        return .success(try read(raw, limits: limits))
+        return .success(try read(raw, limits: limits, options: options))
       } catch {
         return .failure(error)
       }

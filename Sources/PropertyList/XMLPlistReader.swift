@@ -23,6 +23,8 @@ struct XMLPlistReader {
   private let n: Int
   private var i = 0
   private let limits: PlistLimits
+  /// Whose reader the file is read as: a `CF$UID` dictionary, base64, dates.
+  private var options = PlistReadOptions.lenient
   private var warnings: [PlistWarning] = []
   private var objects = 0
 
@@ -33,9 +35,9 @@ struct XMLPlistReader {
     self.limits = limits
   }
 
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     let bytes = try TextInput.utf8Bytes(data, format: .xml)
     let result = bytes.withUnsafeBufferPointer {
       buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
@@ -44,6 +46,7 @@ struct XMLPlistReader {
           .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element"))
       }
       var reader = XMLPlistReader(all: bytes, p: base, limits: limits)
+      reader.options = options
       do throws(PlistError) {
         let value = try reader.readDocument()
         return .success((value, reader.warnings))
@@ -244,6 +247,11 @@ struct XMLPlistReader {
   private enum Text {
     case run(Int, Int)
     case bytes([UInt8])
+
+    var isRun: Bool {
+      if case .run = self { return true }
+      return false
+    }
   }
 
   /// The text of an element up to its closing tag, with entities, CDATA and comments handled.
@@ -374,15 +382,6 @@ struct XMLPlistReader {
 
   // MARK: - Scalars
 
-  /// The integer of a `CF$UID` dictionary, when it is a UID's (0 to UInt64.max).
-  static func uidValue(_ value: PlistValue) -> UInt64? {
-    switch value {
-    case .integer(let i) where i >= 0: UInt64(i)
-    case .unsignedInteger(let u): u
-    default: nil
-    }
-  }
-
   /// `[+|-](digits | 0x hexdigits)`, in the range Int64.min ... UInt64.max.
   static func parseInteger(_ text: Substring) -> PlistValue? {
     var text = text
@@ -477,6 +476,145 @@ struct XMLPlistReader {
   }
 
   struct BadByte: Error { var offset: Int }
+
+  /// Base64 as GNUstep Base decodes `<data>`: `=` and white space skipped wherever they are,
+  /// a last group short of four characters decoded as far as its bits go (`AA` is one byte,
+  /// `QQ==QQ==` the three bytes of `QQQQ`).
+  static func decodeBase64GNUstep(_ text: ArraySlice<UInt8>) -> Result<Data, BadByte> {
+    var out = [UInt8]()
+    out.reserveCapacity(text.count * 3 / 4)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    for (k, c) in zip(text.indices, text) {
+      guard let value = base64Value(c) else {
+        if c == UInt8(ascii: "=") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+        return .failure(BadByte(offset: k))
+      }
+      accumulator = accumulator << 6 | UInt32(value)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        accumulator &= (1 << UInt32(bits)) - 1
+      }
+    }
+    return .success(Data(out))
+  }
+
+  static func base64Value(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "+"): 62
+    case UInt8(ascii: "/"): 63
+    default: nil
+    }
+  }
+
+  /// Base64 as CoreFoundation's XML reader decodes `<data>`: the raw bytes up to the first
+  /// `<`, every ASCII byte outside the alphabet skipped, `=` counted as a zero digit, and
+  /// three bytes made of each group of four (less one for each `=` just before the group's
+  /// end); a last group short of four is dropped (`AA` is no byte). nil: a byte above 0x7F,
+  /// which it refuses. `lenient`: something was skipped or dropped.
+  static func decodeBase64CoreFoundation(_ text: ArraySlice<UInt8>) -> (
+    data: Data, lenient: Bool
+  )? {
+    var out = [UInt8]()
+    out.reserveCapacity(text.count * 3 / 4)
+    var equals = 0
+    var accumulator: UInt32 = 0
+    var count = 0
+    var lenient = false
+    for c in text {
+      let isSpace = c == 0x20 || (0x09...0x0D).contains(c)
+      if c == UInt8(ascii: "=") {
+        equals += 1
+      } else if !isSpace {
+        if equals > 0 { lenient = true }
+        equals = 0
+      }
+      guard c < 0x80 else { return nil }
+      let value: UInt8
+      if let v = base64Value(c) {
+        value = v
+      } else if c == UInt8(ascii: "=") {
+        value = 0
+      } else {
+        if !isSpace { lenient = true }
+        continue
+      }
+      count += 1
+      accumulator = accumulator << 6 &+ UInt32(value)
+      if count & 3 == 0 {
+        out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+        if equals < 2 { out.append(UInt8(truncatingIfNeeded: accumulator >> 8)) }
+        if equals < 1 { out.append(UInt8(truncatingIfNeeded: accumulator)) }
+      }
+    }
+    if count & 3 != 0 { lenient = true }
+    return (Data(out), lenient)
+  }
+
+  /// The UID CoreFoundation makes of a dictionary of one entry, `CF$UID`, whose value is a
+  /// number: the number converted to 32 bits as C converts it (an integer's low 32 bits; a
+  /// real truncated, `0x80000000` when out of range), with a warning when that is not the
+  /// number itself. nil: not such a dictionary.
+  private mutating func keyedArchiveUID(_ dictionary: PlistDictionary, at offset: Int) -> UInt64? {
+    guard dictionary.count == 1, let value = dictionary["CF$UID"] else { return nil }
+    let uid: UInt32
+    switch value {
+    case .integer(let i): uid = UInt32(truncatingIfNeeded: i)
+    case .unsignedInteger(let u): uid = UInt32(truncatingIfNeeded: u)
+    case .real(let d):
+      let inRange = d > -2_147_483_649 && d < 2_147_483_648
+      uid = inRange ? UInt32(bitPattern: Int32(d.rounded(.towardZero))) : 0x8000_0000
+    default: return nil
+    }
+    if PlistValue.uid(UInt64(uid)) != value, value != .int(uid) {
+      warnings.append(
+        .readAs(
+          .coreFoundation, "the CF$UID dictionary holding \(OpenStepWriter.describeScalar(value)) "
+            + "as the UID \(uid) (CoreFoundation converts it to 32 bits)", at: location(offset)))
+    }
+    return UInt64(uid)
+  }
+
+  /// `<data>` as CoreFoundation reads it (``decodeBase64CoreFoundation(_:)``), from the raw
+  /// bytes after the tag to the first `<`, which must start the closing tag (read exactly; not
+  /// exactly, the text with its entities, CDATA and comments).
+  private mutating func coreFoundationData(_ tag: Tag) throws(PlistError) -> Data {
+    let contentStart = i
+    var firstMarkup = contentStart
+    while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
+    let text = try readText(closing: tag)
+    let raw: ArraySlice<UInt8>
+    if options.exact {
+      guard firstMarkup + 1 < n, p[firstMarkup + 1] == UInt8(ascii: "/") else {
+        throw fail(
+          "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
+            + "first '<'", at: firstMarkup)
+      }
+      raw = all[contentStart..<firstMarkup]
+    } else {
+      switch text {
+      case .run(let start, let end): raw = all[start..<end]
+      case .bytes(let bytes): raw = bytes[...]
+      }
+    }
+    guard let (data, lenient) = Self.decodeBase64CoreFoundation(raw) else {
+      throw fail("<data> holds a byte above 0x7F, which CoreFoundation refuses", at: contentStart)
+    }
+    if lenient {
+      warnings.append(
+        .readAs(
+          .coreFoundation,
+          "<data> as \(data.count) bytes: its base64 is not whole groups of four characters of "
+            + "the alphabet (CoreFoundation skips what is not, and drops a last group short of "
+            + "four)", at: location(tag.start)))
+    }
+    return data
+  }
 
   // MARK: - Document
 
@@ -600,20 +738,19 @@ struct XMLPlistReader {
         }
         stack.removeLast()
         if top.isDictionary {
-          if top.entries.count == 1, top.entries[0].key == "CF$UID",
-            let uid = Self.uidValue(top.entries[0].value)
-          {
+          var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
+          for entry in top.entries {
+            if let warning = dictionary.store(
+              entry.value, forKey: entry.key, at: location(entry.offset))
+            {
+              warnings.append(warning)
+            }
+          }
+          let built = dictionary.dictionary
+          if options.reader == .coreFoundation, let uid = keyedArchiveUID(built, at: top.start) {
             produced = .uid(uid)
           } else {
-            var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
-            for entry in top.entries {
-              if let warning = dictionary.store(
-                entry.value, forKey: entry.key, at: location(entry.offset))
-              {
-                warnings.append(warning)
-              }
-            }
-            produced = .dictionary(dictionary.dictionary)
+            produced = .dictionary(built)
           }
         } else {
           produced = .array(top.array)
@@ -676,6 +813,8 @@ struct XMLPlistReader {
         case .data:
           if tag.kind == .empty {
             produced = .data(Data())
+          } else if options.reader == .coreFoundation {
+            produced = .data(try coreFoundationData(tag))
           } else {
             let contentStart = i
             let text = try readText(closing: tag)
@@ -684,12 +823,12 @@ struct XMLPlistReader {
             switch text {
             case .run(let start, let end):
               count = end - start
-              decoded = Self.decodeBase64(all[start..<end]).mapError {
+              decoded = Self.decodeBase64GNUstep(all[start..<end]).mapError {
                 BadByte(offset: $0.offset - start)
               }
             case .bytes(let bytes):
               count = bytes.count
-              decoded = Self.decodeBase64(bytes[...])
+              decoded = Self.decodeBase64GNUstep(bytes[...])
             }
             switch decoded {
             case .success(let data): produced = .data(data)
