@@ -86,6 +86,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
     }
     for i in 0..<magic.count where bytes[i] != magic[i] {
+      // CoreFoundation reads `bplist0` and any eighth byte ("bplist0?") as `bplist00`.
+      if i == 7, options.exact, options.reader == .coreFoundation { break }
       if i >= 6 {
         throw .unsupported(
           format: .binary, at: .byteOffset(6),
@@ -144,6 +146,22 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .malformed(
         format: .binary, at: .byteOffset(offsetTableOffset),
         reason: "offset table of \(objectCount) entries runs past the trailer")
+    }
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation refuses a file with bytes between its offset table and its trailer,
+      // and offsets too narrow to reach the table.
+      guard tableEnd == t else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(tableEnd),
+          reason: "\(t - tableEnd) bytes between the offset table and the trailer, which "
+            + "CoreFoundation refuses")
+      }
+      if offsetIntSize < 8, UInt64(offsetTableOffset) >> (8 * UInt64(offsetIntSize)) != 0 {
+        throw .malformed(
+          format: .binary, at: .byteOffset(t + 6),
+          reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
+            + "\(offsetTableOffset), which CoreFoundation refuses")
+      }
     }
     // References must be able to name every object.
     if objectRefSize < 8, UInt64(objectCount - 1) >> (8 * UInt64(objectRefSize)) != 0 {
@@ -402,6 +420,22 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         // 16 bytes: a 128-bit signed integer; only values that fit in 64 bits are accepted.
         let high = readUInt(at: offset + 1, size: 8)
         let low = readUInt(at: offset + 9, size: 8)
+        if options.exact {
+          guard options.reader == .coreFoundation else {
+            throw .unsupported(
+              format: .binary, at: .byteOffset(offset),
+              feature: "a 16-byte integer, which GNUstep refuses")
+          }
+          // CoreFoundation keeps the low 64 bits, unsigned (-1 in 16 bytes is 2^64 - 1).
+          if high != 0 {
+            warnings.append(
+              .readAs(
+                .coreFoundation,
+                "a 16-byte integer as \(low), its low 64 bits (CoreFoundation drops the rest)",
+                at: .byteOffset(offset)))
+          }
+          return .scalar(.int(low))
+        }
         if high == 0 { return .scalar(.int(low)) }
         if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
         throw .malformed(

@@ -646,7 +646,7 @@ struct OpenStepStreamSink: StreamSink {
   }
 
   mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
-    writer.out += OpenStepWriter.quoted(key.string, always: false)
+    try writer.appendString(key.string)
     writer.out += " = "
   }
 

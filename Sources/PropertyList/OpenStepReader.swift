@@ -49,6 +49,15 @@ struct OpenStepReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
+    if options.openStepGrammar == .coreFoundation {
+      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
+      if encoding != .utf8, bom == 0 {
+        throw .unsupported(
+          format: .openStep, at: .byteOffset(0),
+          feature: "text in UTF-16 or UTF-32 without a byte-order mark (CoreFoundation reads "
+            + "it with its first character dropped)")
+      }
+    }
     var reader = OpenStepReader(
       bytes: try TextInput.utf8Bytes(data, format: .openStep), limits: limits)
     reader.grammar = options.openStepGrammar
@@ -168,9 +177,9 @@ struct OpenStepReader {
       let c = b[i]
       if c == quote {
         defer { i += 1 }
-        guard escaped else { return String(decoding: b[runStart..<i], as: UTF8.self) }
+        guard escaped else { return droppingBOM(String(decoding: b[runStart..<i], as: UTF8.self)) }
         units.append(contentsOf: String(decoding: b[runStart..<i], as: UTF8.self).utf16)
-        return try string(fromUTF16: units, start: start)
+        return droppingBOM(try string(fromUTF16: units, start: start))
       }
       guard c == UInt8(ascii: "\\") else {
         i += 1
@@ -252,6 +261,12 @@ struct OpenStepReader {
       units.append(unit)
       runStart = i
     }
+  }
+
+  /// A quoted string as the reader gives it: GNUstep drops one U+FEFF that starts it.
+  private func droppingBOM(_ text: String) -> String {
+    guard reader == .gnustep, text.unicodeScalars.first == "\u{FEFF}" else { return text }
+    return String(text.unicodeScalars.dropFirst())
   }
 
   /// Whether a numeric escape ends right before the closing quote, short of its digits:

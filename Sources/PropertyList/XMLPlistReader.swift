@@ -38,6 +38,15 @@ struct XMLPlistReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
+    if options.exact, options.reader == .coreFoundation {
+      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
+      if encoding != .utf8, bom == 0 {
+        throw .unsupported(
+          format: .xml, at: .byteOffset(0),
+          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
+            + "refuses")
+      }
+    }
     let bytes = try TextInput.utf8Bytes(data, format: .xml)
     let result = bytes.withUnsafeBufferPointer {
       buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
@@ -122,6 +131,23 @@ struct XMLPlistReader {
 
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   private mutating func skipDoctype() throws(PlistError) {
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset.
+      let start = i
+      while i < n, p[i] != UInt8(ascii: ">") {
+        if p[i] == UInt8(ascii: "[") {
+          throw fail(
+            "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+        }
+        i += 1
+      }
+      guard i < n else {
+        throw .truncated(
+          format: .xml, at: location(start), expected: "the end of the <!DOCTYPE> declaration")
+      }
+      i += 1
+      return
+    }
     var bracket = 0
     while i < n {
       switch p[i] {
@@ -275,6 +301,9 @@ struct XMLPlistReader {
       let c = p[i]
       if c == UInt8(ascii: "<") {
         if starts(with: "<![CDATA[", at: i) {
+          if options.reader == .gnustep, options.exact {
+            throw fail("a CDATA section, whose text GNUstep's XML reader drops", at: i)
+          }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 9
@@ -401,7 +430,9 @@ struct XMLPlistReader {
     return text.withUTF8 { parseDate(bytes: $0) }
   }
 
-  static func parseDate(bytes u: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func parseDate(bytes u: UnsafeBufferPointer<UInt8>, normalising: Bool = false)
+    -> Date?
+  {
     let negative = u.first == UInt8(ascii: "-")
     var o = negative ? 1 : 0
     while o < u.count, TextNumber.isDigit(u[o]) { o += 1 }
@@ -425,7 +456,12 @@ struct XMLPlistReader {
     let fields = CivilTime.Fields(
       year: negative ? -magnitude : magnitude, month: month, day: day, hour: hour,
       minute: minute, second: second)
-    guard CivilTime.isValid(fields) else { return nil }
+    guard CivilTime.isValid(fields) else {
+      // What CoreFoundation and GNUstep make of it (they carry a field out of range into the
+      // next): the caller's, with a warning; a fraction on top is refused.
+      guard normalising, u.count == o + 16 else { return nil }
+      return Date(timeIntervalSinceReferenceDate: CivilTime.coreFoundationSeconds(fields))
+    }
     var fraction = 0.0
     if u.count > o + 16 {
       guard u[o + 15] == UInt8(ascii: "."), u.count > o + 17,
@@ -437,6 +473,17 @@ struct XMLPlistReader {
       fraction = f
     }
     return Date(timeIntervalSinceReferenceDate: CivilTime.referenceSeconds(fields) + fraction)
+  }
+
+  /// A date as the readers read `<date>`: its fields (``parseDate(bytes:normalising:)``), or
+  /// fields out of range carried over as CoreFoundation and GNUstep carry them (`normalised`);
+  /// `fraction`: the text has a fraction of a second.
+  static func readerDate(bytes u: UnsafeBufferPointer<UInt8>) -> (
+    date: Date, normalised: Bool, fraction: Bool
+  )? {
+    let fraction = u.contains(UInt8(ascii: "."))
+    if let date = parseDate(bytes: u) { return (date, false, fraction) }
+    return parseDate(bytes: u, normalising: true).map { ($0, true, fraction) }
   }
 
   /// Base64 with white space anywhere and optional padding; returns nil and the offending
@@ -580,6 +627,26 @@ struct XMLPlistReader {
     return UInt64(uid)
   }
 
+  /// An `<integer>` as GNUstep's XML reader gives it: above Int64.max clamped to Int64.max,
+  /// with a warning; read exactly, hexadecimal (`0x10`, which it reads as 0) is refused.
+  private mutating func gnustepInteger(
+    _ value: PlistValue, _ tag: Tag, text: ArraySlice<UInt8>
+  ) throws(PlistError) -> PlistValue {
+    if options.exact {
+      if text.contains(UInt8(ascii: "x")) || text.contains(UInt8(ascii: "X")) {
+        throw fail(
+          "a hexadecimal <integer>, which GNUstep reads as 0 (the digits it keeps are an "
+            + "accident)", at: tag.start)
+      }
+    }
+    guard case .unsignedInteger = value else { return value }
+    warnings.append(
+      .readAs(
+        .gnustep, "an <integer> above Int64.max as Int64.max (GNUstep's XML reader clamps it)",
+        at: location(tag.start)))
+    return .integer(.max)
+  }
+
   /// `<data>` as CoreFoundation reads it (``decodeBase64CoreFoundation(_:)``), from the raw
   /// bytes after the tag to the first `<`, which must start the closing tag (read exactly; not
   /// exactly, the text with its entities, CDATA and comments).
@@ -614,6 +681,38 @@ struct XMLPlistReader {
             + "four)", at: location(tag.start)))
     }
     return data
+  }
+
+  private mutating func warnNormalised(_ date: Date, at offset: Int) {
+    warnings.append(
+      .readAs(
+        options.reader,
+        "a <date> with a field out of range as \(CivilTime.iso8601(date)) (CoreFoundation and "
+          + "GNUstep carry the field over into the next)", at: location(offset)))
+  }
+
+  /// `<date>` read exactly as the reader reads it: CoreFoundation takes its text as it is (no
+  /// white space around it, no fraction of a second); GNUstep's takes 20 characters,
+  /// `YYYY-MM-DDTHH:MM:SSZ`, or its own `YYYY-MM-DD HH:MM:SS ±HHMM`. Both carry a field out of
+  /// range into the next, with a warning.
+  private mutating func exactDate(_ tag: Tag) throws(PlistError) -> Date {
+    let text = try readText(closing: tag)
+    let parsed = withBytes(text) { bytes -> (date: Date, normalised: Bool, fraction: Bool)? in
+      if options.reader == .gnustep {
+        if bytes.count == 20, bytes.first != UInt8(ascii: "-") { return Self.readerDate(bytes: bytes) }
+        return OpenStepReader.parseGNUstepDate(String(decoding: bytes, as: UTF8.self))
+          .map { ($0, false, false) }
+      }
+      return Self.readerDate(bytes: bytes)
+    }
+    guard let parsed, !parsed.fraction else {
+      let shown = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
+      throw fail(
+        "<date>\(shown)</date> is not a date \(options.reader) reads (of the form "
+          + "2011-03-14T15:09:26Z, without white space or a fraction of a second)", at: tag.start)
+    }
+    if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
+    return parsed.date
   }
 
   // MARK: - Document
@@ -783,7 +882,10 @@ struct XMLPlistReader {
         case .string:
           produced = .string(string(try readText(closing: tag)))
         case .integer:
+          let textStart = i
           switch try scalar(tag, TextNumber.integer) {
+          case .success(let value) where options.reader == .gnustep:
+            produced = try gnustepInteger(value, tag, text: all[textStart..<i])
           case .success(let value): produced = value
           case .failure(let refused):
             throw fail(
@@ -803,8 +905,14 @@ struct XMLPlistReader {
           }
           produced = .bool(tag.name == .true)
         case .date:
-          switch try scalar(tag, Self.parseDate(bytes:)) {
-          case .success(let date): produced = .date(date)
+          if options.exact {
+            produced = .date(try exactDate(tag))
+            break
+          }
+          switch try scalar(tag, Self.readerDate(bytes:)) {
+          case .success(let parsed):
+            if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
+            produced = .date(parsed.date)
           case .failure(let refused):
             throw fail(
               "<date>\(refused.text)</date> is not a date of the form 2011-03-14T15:09:26Z",

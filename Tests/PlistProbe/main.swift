@@ -99,6 +99,15 @@ while let path = readLine() {
     emit("ERR " + oneLine(error.description))
     continue
   }
+  // As the migration reads a domain (`DomainFile.domain(of:path:)`): keys that only Unicode
+  // normalization tells apart refuse the file, since a dictionary of Swift strings cannot keep
+  // both.
+  if let refusal = document.warnings.first(where: {
+    if case .indistinctKeys = $0 { true } else { false }
+  }) {
+    emit("ERR the domain is refused: " + oneLine(refusal.description))
+    continue
+  }
   var line = "OK " + canonical(document.value) + "\t"
     + oneLine(document.warnings.map(\.description).joined(separator: " | "))
   if let (format, folder) = write {
