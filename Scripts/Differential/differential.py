@@ -82,6 +82,8 @@ def main():
     ap.add_argument("--report", default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-plistutil", action="store_true")
+    ap.add_argument("--reuse", action="store_true",
+                    help="classify the answers of the last run again (after editing rows.py)")
     args = ap.parse_args()
     manifest = [line.rstrip("\n").split("\t") for line in open(os.path.join(args.work, "manifest.tsv"))]
     paths = [m[3] for m in manifest]
@@ -113,10 +115,15 @@ def main():
     }
     if args.no_plistutil:
         del jobs["plistutil"]
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {key: pool.submit(run_batch, name, command, paths, args.memory)
-                   for key, (name, command) in jobs.items()}
-        out = {key: f.result() for key, f in futures.items()}
+    saved = os.path.join(args.work, "answers.json")
+    if args.reuse:
+        with open(saved) as f:
+            out, back_saved = json.load(f)
+    else:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {key: pool.submit(run_batch, name, command, paths, args.memory)
+                       for key, (name, command) in jobs.items()}
+            out = {key: f.result() for key, f in futures.items()}
     if "plistutil" not in out:
         out["plistutil"] = ["ERR not run"] * len(paths)
 
@@ -133,10 +140,17 @@ def main():
     for reader in ("cf", "gnustep"):
         todo = [w for w in written if w[4] == reader]
         driver = "cf-driver" if reader == "cf" else "gnustep-driver"
-        answers = run_batch("round trip " + reader, [os.path.join(b, driver)], [w[2] for w in todo],
-                            args.memory)
+        if args.reuse:
+            answers = back_saved[reader]
+        else:
+            answers = run_batch("round trip " + reader, [os.path.join(b, driver)],
+                                [w[2] for w in todo], args.memory, timeout=120)
         for w, a in zip(todo, answers):
             back[(w[0], w[1], reader)] = (w, a)
+    if not args.reuse:
+        with open(saved, "w") as f:
+            json.dump([out, {r: [a for (w, a) in (back[k] for k in back if k[2] == r)]
+                             for r in ("cf", "gnustep")}], f)
 
     # Classification.
     classes = collections.Counter()

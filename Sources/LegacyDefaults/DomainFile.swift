@@ -165,7 +165,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let parsed: Result<PlistDocument, PlistError>
     switch contents {
     case .bytes(let data):
-      parsed = Result { () throws(PlistError) in try PropertyList.read(data, options: readOptions, limits: limits) }
+      parsed = Result { () throws(PlistError) in
+        try PropertyList.read(data, options: readOptions, limits: limits)
+      }
     case .windowed(let file, _):
       do {
         if let document = try file.binaryDocument(limits: limits, options: readOptions) {
@@ -175,7 +177,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
           // whole read is, unreadable if it does not parse.
           let data = try file.readAll()
           contents = .bytes(data)
-          parsed = Result { () throws(PlistError) in try PropertyList.read(data, options: readOptions, limits: limits) }
+          parsed = Result { () throws(PlistError) in
+            try PropertyList.read(data, options: readOptions, limits: limits)
+          }
         }
       } catch {
         throw .cannotRead(path: path, reason: error.reason)

@@ -147,6 +147,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         format: .binary, at: .byteOffset(offsetTableOffset),
         reason: "offset table of \(objectCount) entries runs past the trailer")
     }
+    if options.exact, options.reader == .gnustep, offsetIntSize > 4 || objectRefSize > 4 {
+      throw .unsupported(
+        format: .binary, at: .byteOffset(t + 6),
+        feature: "offsets or references wider than 4 bytes, which GNUstep refuses")
+    }
     if options.exact, options.reader == .coreFoundation {
       // CoreFoundation refuses a file with bytes between its offset table and its trailer,
       // and offsets too narrow to reach the table.

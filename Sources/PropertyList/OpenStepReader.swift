@@ -49,13 +49,13 @@ struct OpenStepReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
-    if options.openStepGrammar == .coreFoundation {
+    if options.exact {
       let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
       if encoding != .utf8, bom == 0 {
         throw .unsupported(
           format: .openStep, at: .byteOffset(0),
           feature: "text in UTF-16 or UTF-32 without a byte-order mark (CoreFoundation reads "
-            + "it with its first character dropped)")
+            + "it with its first character dropped, GNUstep refuses it)")
       }
     }
     var reader = OpenStepReader(
@@ -224,7 +224,8 @@ struct OpenStepReader {
               feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)")
           }
         }
-      case UInt8(ascii: "U"), UInt8(ascii: "u") where e == UInt8(ascii: "U") || reader == .gnustep:
+      case UInt8(ascii: "U"),
+        UInt8(ascii: "u") where e == UInt8(ascii: "U") || reader == .gnustep:
         // Up to four hex digits; none is U+0000, as both readers read it. GNUstep alone takes
         // the lowercase `\u` too, and drops an escape that ends the string short of its digits.
         unit = 0
@@ -244,7 +245,8 @@ struct OpenStepReader {
         if i < b.count, Self.hexValue(b[i]) != nil {
           warnings.append(
             .readAs(
-              .coreFoundation, "the escape \\u as the letter u (GNUstep reads \\u and the hex "
+              .coreFoundation,
+              "the escape \\u as the letter u (GNUstep reads \\u and the hex "
                 + "digits after it as one character)", at: location(i - 2)))
         }
         unit = UInt16(UInt8(ascii: "u"))
@@ -555,6 +557,9 @@ struct OpenStepReader {
           i += 1
         } else if b[i] == UInt8(ascii: "}") {
           // GNUstep reads it (with a logged warning); CoreFoundation refuses the file.
+          guard grammar != .coreFoundation else {
+            throw fail("expected ';' after the value of \"\(key)\" (CoreFoundation requires it)")
+          }
           warnings.append(.missingSemicolon(after: key, at: location(i)))
         } else {
           throw fail("expected ';' after the value of \"\(key)\"")

@@ -94,6 +94,15 @@ public enum PropertyList {
     {
       format = .openStep
     }
+    if options.exact, options.reader == .gnustep, format != .binary {
+      // GNUstep reads text in UTF-8 only, and no byte-order mark (not even UTF-8's).
+      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
+      if encoding != .utf8 || bom > 0 {
+        throw .unsupported(
+          format: format, at: .byteOffset(0),
+          feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+      }
+    }
     switch format {
     case .binary:
       let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)

@@ -38,12 +38,12 @@ struct XMLPlistReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    if options.exact, options.reader == .coreFoundation {
+    if options.exact {
       let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
       if encoding != .utf8, bom == 0 {
         throw .unsupported(
           format: .xml, at: .byteOffset(0),
-          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
+          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which \(options.reader) "
             + "refuses")
       }
     }
@@ -621,7 +621,8 @@ struct XMLPlistReader {
     if PlistValue.uid(UInt64(uid)) != value, value != .int(uid) {
       warnings.append(
         .readAs(
-          .coreFoundation, "the CF$UID dictionary holding \(OpenStepWriter.describeScalar(value)) "
+          .coreFoundation,
+          "the CF$UID dictionary holding \(OpenStepWriter.describeScalar(value)) "
             + "as the UID \(uid) (CoreFoundation converts it to 32 bits)", at: location(offset)))
     }
     return UInt64(uid)
@@ -699,7 +700,13 @@ struct XMLPlistReader {
     let text = try readText(closing: tag)
     let parsed = withBytes(text) { bytes -> (date: Date, normalised: Bool, fraction: Bool)? in
       if options.reader == .gnustep {
-        if bytes.count == 20, bytes.first != UInt8(ascii: "-") { return Self.readerDate(bytes: bytes) }
+        // GNUstep's calendar takes a day or month out of range, but not 00.
+        let zero: (Int) -> Bool = {
+          bytes[$0] == UInt8(ascii: "0") && bytes[$0 + 1] == UInt8(ascii: "0")
+        }
+        if bytes.count == 20, bytes.first != UInt8(ascii: "-"), !zero(5), !zero(8) {
+          return Self.readerDate(bytes: bytes)
+        }
         return OpenStepReader.parseGNUstepDate(String(decoding: bytes, as: UTF8.self))
           .map { ($0, false, false) }
       }
@@ -743,6 +750,15 @@ struct XMLPlistReader {
       value = try readValue()
     }
     try skipMisc()
+    if i < n, options.exact, options.reader == .coreFoundation {
+      // CoreFoundation stops after the top value (and its `</plist>`): what follows is not
+      // read.
+      warnings.append(
+        .readAs(
+          .coreFoundation, "the property list up to the end of its value, and nothing after it",
+          at: location(i)))
+      return value
+    }
     if i < n { throw fail("content after the end of the property list") }
     return value
   }
@@ -776,9 +792,19 @@ struct XMLPlistReader {
   /// space (`\r\n` is one `Character`) or the text is not ASCII (a space and a combining mark
   /// are one too), so then, and for every refusal's message, it is trimmed as before.
   private mutating func scalar<T>(
-    _ tag: Tag, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
+    _ tag: Tag, spaces: Spaces = .none, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
   ) throws(PlistError) -> Result<T, Refused> {
     let text = try readText(closing: tag)
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation takes the text as it is: no white space around an integer or a
+      // boolean, only before a real.
+      let (first, last) = withBytes(text) { ($0.first, $0.last) }
+      let space: (UInt8?) -> Bool = { $0.map(Self.isSpace) ?? false }
+      if space(last) || (spaces == .none && space(first)) {
+        return .failure(
+          Refused(text: Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })))
+      }
+    }
     let fast: T? = withBytes(text) { bytes in
       var start = 0
       var end = bytes.count
@@ -800,6 +826,9 @@ struct XMLPlistReader {
   }
 
   private struct Refused: Error { var text: Substring }
+
+  /// The white space CoreFoundation allows around a number's text (read exactly).
+  private enum Spaces { case none, leading }
 
   private static func trimmed(_ s: String) -> Substring {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
@@ -856,6 +885,11 @@ struct XMLPlistReader {
         }
       } else {
         switch tag.name {
+        case .key
+        where stack.last?.isDictionary != true && options.exact
+          && options.reader == .coreFoundation:
+          // CoreFoundation reads a <key> where a value stands as a string.
+          produced = .string(string(try readText(closing: tag)))
         case .key:
           guard stack.last?.isDictionary == true else {
             throw fail("<key> outside a <dict>", at: tag.start)
@@ -892,14 +926,14 @@ struct XMLPlistReader {
               "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
           }
         case .real:
-          switch try scalar(tag, TextNumber.real) {
+          switch try scalar(tag, spaces: .leading, TextNumber.real) {
           case .success(let value): produced = .real(value)
           case .failure(let refused):
             throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
           }
         case .true, .false:
           if tag.kind == .open {
-            guard case .success = try scalar(tag, { $0.isEmpty ? () : nil }) else {
+            guard case .success = try scalar(tag, spaces: .none, { $0.isEmpty ? () : nil }) else {
               throw fail("<\(text(of: tag))> must be empty", at: tag.start)
             }
           }

@@ -108,7 +108,8 @@ while let path = readLine() {
     emit("ERR the domain is refused: " + oneLine(refusal.description))
     continue
   }
-  var line = "OK " + canonical(document.value) + "\t"
+  var line =
+    "OK " + canonical(document.value) + "\t"
     + oneLine(document.warnings.map(\.description).joined(separator: " | "))
   if let (format, folder) = write {
     let out = folder + "/\(count).plist"
