@@ -85,6 +85,11 @@ def main():
     ap.add_argument("--reuse", action="store_true",
                     help="classify the answers of the last run again (after editing rows.py)")
     args = ap.parse_args()
+    # Every row that allows a difference is a row of MIGRATION.md's table, saying why.
+    migration = open(os.path.join(HERE, "..", "..", "MIGRATION.md")).read()
+    missing = [row.id for row in ROWS.ROWS if "[differential: %s]" % row.id not in migration]
+    if missing:
+        sys.exit("rows.py rows not in MIGRATION.md's table: " + ", ".join(missing))
     manifest = [line.rstrip("\n").split("\t") for line in open(os.path.join(args.work, "manifest.tsv"))]
     paths = [m[3] for m in manifest]
     kinds = [m[1] for m in manifest]

@@ -203,8 +203,8 @@ def bplist(objects, top=0, refsize=1, offsize=None, gap=b"", version=b"00"):
     table = len(out)
     if offsize is None:
         offsize = max(1, (max(offs).bit_length() + 7) // 8)
-    for o in offs:
-        out += o.to_bytes(offsize, "big")
+    for o in offs:  # (a width of 0 is written in 1 byte, and named 0 in the trailer)
+        out += o.to_bytes(max(offsize, 1), "big")
     out += gap
     out += bytes(6) + bytes([offsize, refsize]) + len(objects).to_bytes(8, "big")
     out += top.to_bytes(8, "big") + table.to_bytes(8, "big")

@@ -50,8 +50,11 @@ struct LegacyDomainMigration: Sendable {
   ) -> PlistDictionary? {
     outcome.isFile = location.isFile
     if let unreadable = legacy.unreadable {
+      // Read as the dialect's own reader reads it: what it refuses gave the app no value.
       outcome.status = .malformed
-      outcome.message = "\(outcome.path): \(unreadable.reason)"
+      outcome.message =
+        "\(outcome.path): \(unreadable.reason) (read as \(plan.dialect.reader) reads a "
+        + "\(plan.dialect) app's files: the app read no value from this file)"
       return nil
     }
     if case .another(let recorded?) = destination {

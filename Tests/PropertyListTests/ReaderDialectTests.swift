@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// The causes Scripts/differential.sh found of a file read to another value than the legacy
@@ -8,27 +9,9 @@ import Testing
 /// `cf_driver.swift` (the toolchain Foundation's `PropertyListSerialization`, over
 /// CoreFoundation) and `gnustep_driver.m` (GNUstep Base 1.28's `NSPropertyListSerialization`).
 @Suite struct ReaderDialectTests {
-  /// A binary property list of `objects` (each encoded, references one byte), the first the
-  /// top.
-  static func bplist(_ objects: [[UInt8]]) -> Data {
-    var out = Array("bplist00".utf8)
-    var offsets: [Int] = []
-    for object in objects {
-      offsets.append(out.count)
-      out += object
-    }
-    let table = out.count
-    out += offsets.map { UInt8($0) }
-    out += [0, 0, 0, 0, 0, 0, 1, 1]
-    for field in [objects.count, 0, table] {
-      out += (0..<8).reversed().map { UInt8(truncatingIfNeeded: field >> (8 * $0)) }
-    }
-    return Data(out)
-  }
+  static func bplist(_ objects: [[UInt8]]) -> Data { BinaryList.bplist(objects: objects) }
 
-  static func ascii(_ text: String) -> [UInt8] {
-    [0x50 | UInt8(text.utf8.count)] + Array(text.utf8)
-  }
+  static func ascii(_ text: String) -> [UInt8] { BinaryList.ascii(text) }
 
   static func xml(_ body: String) -> Data {
     Data(
