@@ -21,6 +21,9 @@ sys.path.insert(0, HERE)
 import rows as ROWS  # noqa: E402
 
 
+PREFS_KEYS = ("apple", "apple-bin", "corelibs", "gnustep-prefs", "gnustep-xml", "gnustep-bin")
+
+
 def run_batch(name, command, paths, memory, timeout=10):
     """Runs `command` over `paths` (one a line on its standard input), restarting after a
     crash or a hang: one answer a path, `CRASH …` or `HANG` for the input it died on."""
@@ -82,6 +85,8 @@ def main():
     ap.add_argument("--report", default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-plistutil", action="store_true")
+    ap.add_argument("--reuse-references", action="store_true",
+                    help="run prefs again, the references' answers from the last run")
     ap.add_argument("--reuse", action="store_true",
                     help="classify the answers of the last run again (after editing rows.py)")
     args = ap.parse_args()
@@ -124,6 +129,15 @@ def main():
     if args.reuse:
         with open(saved) as f:
             out, back_saved = json.load(f)
+    elif args.reuse_references:
+        # prefs changed, the references did not: their answers of the last run, prefs' anew.
+        with open(saved) as f:
+            out = json.load(f)[0]
+        prefs_jobs = {k: v for k, v in jobs.items() if k in PREFS_KEYS}
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {key: pool.submit(run_batch, name, command, paths, args.memory)
+                       for key, (name, command) in prefs_jobs.items()}
+            out.update({key: f.result() for key, f in futures.items()})
     else:
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             futures = {key: pool.submit(run_batch, name, command, paths, args.memory)

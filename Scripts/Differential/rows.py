@@ -57,6 +57,8 @@ ROWS = [
         prefs=r"malformed XML property list .*: ('<' inside|the character reference|unknown "
               r"element <(plist|!)|the entity &|text (outside|before)|an unexpected </|"
               r"<[^>]*> inside <|<[^>]*> closes <|a <[^>]*> in a <dict> without a <key>)"),
+    Row("openstep-abandoned", REJECTS, CF,
+        prefs=r"(malformed|truncated) OpenStep property list|OpenStep property list is truncated"),
     Row("malformed-binary", REJECTS, CF,
         prefs=r"malformed binary property list at byte offset \d+: (count of object|"
               r"trailer (offset|reference) size|UID of|unknown object marker|integer of 2)"),

@@ -503,12 +503,18 @@ struct OpenStepReader {
           let token = try readToken()
           let key = try keyString(token, at: keyOffset)
           guard try skipSpace() else { throw eof("'=' after the key \"\(key)\"") }
+          stack[stack.count - 1].key = key
+          stack[stack.count - 1].keyOffset = keyOffset
+          if b[i] == UInt8(ascii: ";"), grammar != .gnustep {
+            // CoreFoundation reads `{ key; }` as `key = key` (its strings-file shortcut, in
+            // any dictionary); the `;` ends the entry as after any value.
+            pending = .value(.string(key))
+            continue
+          }
           guard b[i] == UInt8(ascii: "=") else {
             throw fail("expected '=' after the key \"\(key)\"")
           }
           i += 1
-          stack[stack.count - 1].key = key
-          stack[stack.count - 1].keyOffset = keyOffset
           continue
         }
       }
@@ -601,7 +607,7 @@ struct OpenStepReader {
     var dictionary = PlistDictionary.Builder()
     while try skipSpace() {
       let keyOffset = i
-      guard let key = stringsFileKey() else {
+      guard let key = try stringsFileKey() else {
         i = keyOffset
         warnings.append(
           .readAs(
@@ -634,11 +640,20 @@ struct OpenStepReader {
 
   /// A key of a strings file as CoreFoundation reads one: a quoted string, or an unquoted one of
   /// its characters; nil where none starts or a quoted one does not end.
-  private mutating func stringsFileKey() -> String? {
+  private mutating func stringsFileKey() throws(PlistError) -> String? {
     let c = b[i]
     if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-      // (CoreFoundation's strings-file loop ends, without an error, at a key that fails.)
-      return try? readQuoted()
+      // CoreFoundation's strings-file loop ends, without an error, at a quoted key that does
+      // not end or whose escape it cannot convert; a key it reads (a lone surrogate in it
+      // too) is no end.
+      do {
+        return try readQuoted()
+      } catch {
+        switch error {
+        case .truncated, .unsupported: return nil
+        default: throw error
+        }
+      }
     }
     guard OpenStepWriter.isUnquotedCharacter(c) else { return nil }
     let start = i
