@@ -492,6 +492,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return .scalar(.string(string))
     case 0x6:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      if count == 0, options.exact, options.reader == .coreFoundation {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a UTF-16 string of no characters, which CoreFoundation refuses")
+      }
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else {
         throw .malformed(

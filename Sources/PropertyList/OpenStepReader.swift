@@ -49,15 +49,6 @@ struct OpenStepReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
-    if options.exact {
-      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
-      if encoding != .utf8, bom == 0 {
-        throw .unsupported(
-          format: .openStep, at: .byteOffset(0),
-          feature: "text in UTF-16 or UTF-32 without a byte-order mark (CoreFoundation reads "
-            + "it with its first character dropped, GNUstep refuses it)")
-      }
-    }
     var reader = OpenStepReader(
       bytes: try TextInput.utf8Bytes(data, format: .openStep), limits: limits)
     reader.grammar = options.openStepGrammar

@@ -94,13 +94,21 @@ public enum PropertyList {
     {
       format = .openStep
     }
-    if options.exact, options.reader == .gnustep, format != .binary {
-      // GNUstep reads text in UTF-8 only, and no byte-order mark (not even UTF-8's).
+    if options.exact, format != .binary {
+      // The text encodings the reader takes: GNUstep UTF-8 only, without a byte-order mark
+      // (not even UTF-8's); CoreFoundation UTF-16 and UTF-32 only after one (XML without it it
+      // refuses, OpenStep text it reads with the first character dropped).
       let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
-      if encoding != .utf8 || bom > 0 {
+      if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
         throw .unsupported(
           format: format, at: .byteOffset(0),
           feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+      }
+      if encoding != .utf8, bom == 0 {
+        throw .unsupported(
+          format: format, at: .byteOffset(0),
+          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
+            + "refuses (OpenStep text: reads with a character of its own guess dropped)")
       }
     }
     switch format {

@@ -38,15 +38,6 @@ struct XMLPlistReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    if options.exact {
-      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
-      if encoding != .utf8, bom == 0 {
-        throw .unsupported(
-          format: .xml, at: .byteOffset(0),
-          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which \(options.reader) "
-            + "refuses")
-      }
-    }
     let bytes = try TextInput.utf8Bytes(data, format: .xml)
     let result = bytes.withUnsafeBufferPointer {
       buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
@@ -316,6 +307,10 @@ struct XMLPlistReader {
           continue
         }
         if starts(with: "<!--", at: i) {
+          if options.exact, options.reader == .coreFoundation {
+            throw fail(
+              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses", at: i)
+          }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 4
@@ -343,7 +338,13 @@ struct XMLPlistReader {
       if buffer == nil { buffer = [] }
       buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
       let scalar = try readEntity()
-      buffer?.append(contentsOf: String(Character(scalar)).utf8)
+      // GNUstep's parser hands the text to its strings in pieces, an entity ending one, and
+      // each piece loses a U+FEFF it starts with (one from a character reference too).
+      let dropsMark = options.reader == .gnustep
+      if !(dropsMark && scalar == "\u{FEFF}") {
+        buffer?.append(contentsOf: String(Character(scalar)).utf8)
+      }
+      if dropsMark, i + 2 < n, p[i] == 0xEF, p[i + 1] == 0xBB, p[i + 2] == 0xBF { i += 3 }
       start = i
       i = TextScan.markup(p, from: i, count: n)
     }
@@ -364,13 +365,18 @@ struct XMLPlistReader {
     }
   }
 
-  /// A string or key: the text without one leading U+FEFF.
+  /// A string or key: the text without one leading U+FEFF (GNUstep: two, its parser's and
+  /// its string's).
   private func string(_ text: Text) -> String {
     withBytes(text) { bytes in
-      if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[3...]), as: UTF8.self)
+      var start = 0
+      for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
+        guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
+          bytes[start + 2] == 0xBF
+        else { break }
+        start += 3
       }
-      return String(decoding: bytes, as: UTF8.self)
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
     }
   }
 
@@ -740,6 +746,7 @@ struct XMLPlistReader {
       value = try readValue()
       try skipMisc()
       guard i < n else { throw eof("</plist>") }
+      guard p[i] == UInt8(ascii: "<") else { throw fail("text after the value: expected </plist>") }
       let close = try readTag()
       guard close.kind == .close, close.name == .plist else {
         throw fail(
@@ -886,9 +893,10 @@ struct XMLPlistReader {
       } else {
         switch tag.name {
         case .key
-        where stack.last?.isDictionary != true && options.exact
+        where (stack.last?.isDictionary != true || stack.last?.key != nil) && options.exact
           && options.reader == .coreFoundation:
-          // CoreFoundation reads a <key> where a value stands as a string.
+          // CoreFoundation reads a <key> where a value stands as a string (in a <dict>, one
+          // after a <key>).
           produced = .string(string(try readText(closing: tag)))
         case .key:
           guard stack.last?.isDictionary == true else {

@@ -633,10 +633,14 @@ enum PlutilOracleCases {
       lines: files.keys.sorted().flatMap { file in
         // (XML in UTF-16 without a byte-order mark: refused, as plutil refuses it.)
         [["-lint", file], ["-p", file], ["-convert", "xml1", "-o", "-", file]].map {
-          OracleLine(words: $0)
+          OracleLine(words: $0, difference: file == "openstep-utf16le.plist" ? utf16Text : nil)
         }
       })
   }()
+
+  static let utf16Text = Difference.refuses(
+    "OpenStep text in UTF-16 or UTF-32 without a byte-order mark",
+    saying: "without a byte-order mark")
 
   static let severalFiles = OracleInput(
     name: "several-files",

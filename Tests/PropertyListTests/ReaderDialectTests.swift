@@ -217,6 +217,34 @@ import Testing
     #expect(throws: PlistError.self) { try Self.read(data, .gnustep) }
   }
 
+  @Test func coreFoundationsOwnReadingsOfOddBytes() throws {
+    // `{a; b = c;}`: `OK {s"a"=s"a";s"b"=s"c";}`.
+    #expect(try Self.read(Data("{a; b = c;}".utf8), .coreFoundation) == ["a": "a", "b": "c"])
+    #expect(throws: PlistError.self) { try Self.read(Data("{a; b = c;}".utf8), .gnustep) }
+    // A <key> after a <key>: `OK {s"a"=s"a";}`; a <key> in an array: a string.
+    let keys = Self.xml("<dict><key>a</key><key>a</key></dict>")
+    #expect(try Self.read(keys, .coreFoundation) == ["a": "a"])
+    #expect(try Self.read(Self.xml("<array><key>k</key></array>"), .coreFoundation) == ["k"])
+    // A comment inside <key>, and an empty UTF-16 string object: refused.
+    let comment = Self.xml("<dict><key><!-- c --></key><string>v</string></dict>")
+    #expect(throws: PlistError.self) { try Self.read(comment, .coreFoundation) }
+    #expect(try PropertyList.read(comment).value == ["": "v"])
+    let empty = Self.bplist([[0xA1, 1], [0x60]])
+    #expect(throws: PlistError.self) { try Self.read(empty, .coreFoundation) }
+    // OpenStep text in UTF-16 without a byte-order mark: CoreFoundation drops a character of
+    // its own guess (`$objects = "a+b";` is `OK {s"objects"=s"a+b";}`): refused.
+    let utf16 = Data(#"$objects = "a+b";"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    #expect(throws: PlistError.self) { try Self.read(utf16, .coreFoundation) }
+    #expect(throws: PlistError.self) { try Self.read(utf16, .gnustep) }
+  }
+
+  @Test func gnustepDropsTwoByteOrderMarksFromXMLText() throws {
+    // `<string>` of two U+FEFF and x: GNUstep `OK s"x"`, CoreFoundation `OK s"\ufeffx"`.
+    let data = Self.xml("<string>\u{FEFF}\u{FEFF}x</string>")
+    #expect(try Self.read(data, .gnustep) == "x")
+    #expect(try Self.read(data, .coreFoundation) == "\u{FEFF}x")
+  }
+
   // MARK: Round trips
 
   @Test func negativeZeroIsWrittenAsCoreFoundationReadsItBack() throws {
