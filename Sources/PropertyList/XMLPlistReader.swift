@@ -229,6 +229,16 @@ struct XMLPlistReader {
     var tag = Tag(
       nameStart: nameStart, nameEnd: nameEnd, name: name(nameStart, nameEnd), kind: kind,
       start: start)
+    if kind == .close {
+      // A closing tag holds its name and white space only (`</plist/plist>` is no tag).
+      while i < n, Self.isSpace(p[i]) { i += 1 }
+      guard i < n else { throw eof("'>' to end the tag </\(text(of: tag))>") }
+      guard p[i] == UInt8(ascii: ">") else {
+        throw fail("'\(Character(Unicode.Scalar(p[i])))' inside the tag </\(text(of: tag))>")
+      }
+      i += 1
+      return tag
+    }
     while i < n {
       switch p[i] {
       case UInt8(ascii: ">"):
