@@ -221,6 +221,8 @@ def main():
             trip_counts[(fmt, reader, "refused by the reader")] += 1
             if reader == "cf":
                 losses.append((n, paths[n], fmt, reader, w[3], answer))
+        elif ROWS.round_trip_allowed((n, paths[n], fmt, reader, w[3], answer)):
+            trip_counts[(fmt, reader, "a value GNUstep cannot hold")] += 1
         else:
             trip_counts[(fmt, reader, "value lost")] += 1
             losses.append((n, paths[n], fmt, reader, w[3], answer))
