@@ -80,6 +80,11 @@ let package = Package(
       exclude: ["plistlib_migrate.py"]),
     // The corelibs reference: Foundation.UserDefaults' getters on a file, as JSON.
     .executableTarget(name: "defaults-probe", path: "Tests/DefaultsProbe"),
+    // prefs' side of the differential against the reference readers (Scripts/differential.sh):
+    // each file read as a dialect reads a legacy file, in the references' canonical form.
+    .executableTarget(
+      name: "plist-probe", dependencies: ["LegacyDefaults", "PropertyList"],
+      path: "Tests/PlistProbe"),
     // A writer process for the durability tests.
     .executableTarget(
       name: "prefs-stress", dependencies: ["LegacyDefaults", "Preferences"],

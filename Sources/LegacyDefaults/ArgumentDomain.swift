@@ -36,9 +36,9 @@ enum ArgumentDomain {
   }
 
   /// The property list `text` holds, or nil when it does not parse.
-  static func plist(_ text: String, grammar: OpenStepGrammar = .coreFoundation) -> PlistValue? {
+  static func plist(_ text: String, options: PlistReadOptions = .coreFoundation) -> PlistValue? {
     let read = Result { () throws(PlistError) in
-      try PropertyList.read(Data(text.utf8), limits: .default, grammar: grammar)
+      try PropertyList.read(Data(text.utf8), options: options)
     }
     guard case .success(let document) = read else { return nil }
     return document.value

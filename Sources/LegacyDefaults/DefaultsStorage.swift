@@ -79,6 +79,9 @@ public struct DomainSnapshot: Sendable, Hashable {
   /// The bytes of the file as ``DomainFile``'s `read()` read them (file storage only; a
   /// store's `load()` keeps a digest instead): the migration's backup copies these.
   package var bytes: Data?
+  /// What the reader noticed in the file (file storage only): a migration reports where the
+  /// reader was lenient (``PlistWarning/readAs(_:_:at:)``).
+  package var warnings: [PlistWarning] = []
   /// What tells this state of the domain from another without comparing values (nil: the
   /// medium cannot tell).
   package var version: DomainVersion?

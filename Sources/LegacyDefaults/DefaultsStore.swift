@@ -160,7 +160,11 @@ public final class DefaultsStore: Sendable {
     exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(DefaultsError) {
-    let globalFile = globalDomain.map { DomainFile(url: $0, limits: limits) }
+    let globalFile = globalDomain.map { url in
+      var file = DomainFile(url: url, limits: limits)
+      file.readOptions = dialect.readOptions(exact: false)
+      return file
+    }
     self.init(
       storage: storage, loaded: try storage.load(), globalFile: globalFile,
       global: try globalFile?.read(), dialect: dialect, arguments: arguments,
@@ -269,8 +273,12 @@ public final class DefaultsStore: Sendable {
     exitFlushFailure: (@Sendable (DefaultsError) -> Void)? = DefaultsStore.reportOnStandardError,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(DefaultsError) {
+    // The file read as the dialect's reader reads it, and what only another reader reads
+    // too (the store may have written it: an OpenStep domain grows GNUstep's typed values).
+    var file = DomainFile(url: url, newFileFormat: newFileFormat, limits: limits)
+    file.readOptions = dialect.readOptions(exact: false)
     try self.init(
-      storage: DomainFile(url: url, newFileFormat: newFileFormat, limits: limits),
+      storage: file,
       dialect: dialect, arguments: arguments, globalDomain: globalDomain, limits: limits,
       flushAtExit: flushAtExit, exitFlushFailure: exitFlushFailure, environment: environment)
   }

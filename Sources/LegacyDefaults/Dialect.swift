@@ -36,6 +36,17 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
     }
   }
 
+  /// Whose property-list reader this dialect's `NSUserDefaults` reads a domain file with:
+  /// CoreFoundation's for `apple` and `corelibs`, GNUstep Base's for `gnustep`.
+  public var reader: PlistReader { rules.fileReader }
+
+  /// The options that read a domain file as this dialect's reader reads it: `exact`, refusing
+  /// what it refuses (a legacy file a migration carries); otherwise also what only another
+  /// reader reads, with a warning (a store's own file, which prefs may have written).
+  public func readOptions(exact: Bool) -> PlistReadOptions {
+    PlistReadOptions(reader: reader, exact: exact)
+  }
+
   // MARK: - Typed getters
 
   /// What `boolForKey:` returned for `value` (nil: the key is absent).

@@ -33,6 +33,9 @@ enum AppleRules: DialectRules {
     return result
   }
 
+  /// CFPreferences reads a domain with CoreFoundation's `CFPropertyListCreateWithData`.
+  static var fileReader: PlistReader { .coreFoundation }
+
   static var homeVariable: String { "HOME" }
 
   // MARK: A stored string read as a number

@@ -37,6 +37,9 @@ enum CorelibsRules: DialectRules {
 
   /// corelibs takes the home folder from the password database, not `$HOME`, unless
   /// `CFFIXED_USER_HOME` is set.
+  /// corelibs' `UserDefaults` reads through `CFPreferences`, CoreFoundation's reader.
+  static var fileReader: PlistReader { .coreFoundation }
+
   static var homeVariable: String { "CFFIXED_USER_HOME" }
 
   // MARK: A stored string read as a number

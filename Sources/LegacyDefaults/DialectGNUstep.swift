@@ -59,13 +59,16 @@ enum GNUstepRules: DialectRules {
         continue
       }
       result[String(word.dropFirst())] =
-        ArgumentDomain.plist(value, grammar: .gnustep) ?? .string(value)
+        ArgumentDomain.plist(value, options: .gnustep) ?? .string(value)
       pending = words.next()
     }
     return result
   }
 
   /// GNUstep 1.28 has no `URLForKey:`; the dialect answers as Apple does.
+  /// GNUstep's `NSUserDefaults` reads a domain with `+[NSPropertyListSerialization propertyListWithData:…]`.
+  static var fileReader: PlistReader { .gnustep }
+
   static var homeVariable: String { "HOME" }
 
   // MARK: A stored string read as a number

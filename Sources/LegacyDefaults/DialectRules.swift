@@ -24,6 +24,10 @@ protocol DialectRules {
   static func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
     -> [String: PlistValue]
 
+  /// Whose property-list reader this dialect's `NSUserDefaults` reads a domain file with: the
+  /// grammar and the answers a legacy file is read by (a migration reads it exactly so).
+  static var fileReader: PlistReader { get }
+
   /// The argument domain this dialect makes of a process's arguments (the program's name
   /// first): which words are keys, which are values, and how a value becomes a property list.
   static func argumentDomain(_ arguments: [String]) -> [String: PlistValue]

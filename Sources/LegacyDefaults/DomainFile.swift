@@ -46,6 +46,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// gives up with ``DefaultsError/busy(path:lock:waited:)``; nil: as long as it takes (GNUstep's
   /// lock: its own 66 s).
   package var lockTimeout: Double?
+  /// Whose reader the file is read as (a store's: its dialect's; a legacy file a migration
+  /// carries: its dialect's, exactly).
+  package var readOptions = PlistReadOptions.lenient
 
   package enum Locking: Sendable {
     /// Always, creating `<file>.lock` when it is not there and leaving it once this wrote: a
@@ -98,6 +101,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       url: url.deletingLastPathComponent().appendingPathComponent(file + ".plist"),
       newFileFormat: newFileFormat, limits: limits)
     storage.lockTimeout = lockTimeout
+    storage.readOptions = readOptions
     return storage
   }
 
@@ -202,17 +206,21 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let parsed: Result<PlistDocument, PlistError>
     switch contents {
     case .bytes(let data, _):
-      parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+      parsed = Result { () throws(PlistError) in
+        try PropertyList.read(data, options: readOptions, limits: limits)
+      }
     case .windowed(let file, _):
       do {
-        if let document = try file.binaryDocument(limits: limits) {
+        if let document = try file.binaryDocument(limits: limits, options: readOptions) {
           parsed = document
         } else {
           // Cut while read (a writer writing in place): read whole now, and judged as a
           // whole read is, unreadable if it does not parse.
           let data = try file.readAll()
           contents = .bytes(data, file.ownership)
-          parsed = Result { () throws(PlistError) in try PropertyList.read(data, limits: limits) }
+          parsed = Result { () throws(PlistError) in
+            try PropertyList.read(data, options: readOptions, limits: limits)
+          }
         }
       } catch {
         throw .cannotRead(path: path, reason: error.reason)
@@ -223,6 +231,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     case .success(let document):
       let values = try Self.domain(of: document, path: path)
       snapshot = DomainSnapshot(values: values, format: document.format)
+      snapshot.warnings = document.warnings
     case .failure(let error):
       snapshot = unreadable(error.description)
     }

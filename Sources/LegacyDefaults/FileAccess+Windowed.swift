@@ -158,10 +158,12 @@ extension FileAccess {
     /// failure to read it is this function's error, a document that does not parse its
     /// result; nil when the file ended before the size it had when opened (changed in place
     /// while read: the caller reads it whole, as ``digest()`` says).
-    package func binaryDocument(limits: PlistLimits) throws(Failure) -> Result<
-      PlistDocument, PlistError
-    >? {
-      switch PropertyList.readBinary(fileDescriptor: fd, size: size, limits: limits) {
+    package func binaryDocument(limits: PlistLimits, options: PlistReadOptions = .lenient)
+      throws(Failure) -> Result<PlistDocument, PlistError>?
+    {
+      switch PropertyList.readBinary(
+        fileDescriptor: fd, size: size, limits: limits, options: options)
+      {
       case .success(let document): return .success(document)
       case .failure(.plist(let error)): return .failure(error)
       case .failure(.io(0, _)): return nil

@@ -50,8 +50,11 @@ struct LegacyDomainMigration: Sendable {
   ) -> PlistDictionary? {
     outcome.isFile = location.isFile
     if let unreadable = legacy.unreadable {
+      // Read as the dialect's own reader reads it: what it refuses gave the app no value.
       outcome.status = .malformed
-      outcome.message = "\(outcome.path): \(unreadable.reason)"
+      outcome.message =
+        "\(outcome.path): \(unreadable.reason) (read as \(plan.dialect.reader) reads a "
+        + "\(plan.dialect) app's files: the app read no value from this file)"
       return nil
     }
     if case .another(let recorded?) = destination {
@@ -98,9 +101,14 @@ struct LegacyDomainMigration: Sendable {
     outcome.keys = migration.keys
     switch migration.result {
     case .migrated(let values):
-      if !migration.warnings.isEmpty {
-        outcome.message = migration.warnings.joined(separator: "; ")
+      // Where the app's reader was lenient (a date it normalised, a prefix of a strings file
+      // it kept, base64 it cut short), the values are the ones it gave: the report says so.
+      let lenient = legacy.warnings.compactMap { warning -> String? in
+        guard case .readAs = warning else { return nil }
+        return "\(outcome.path): \(warning)"
       }
+      let notes = lenient + migration.warnings
+      if !notes.isEmpty { outcome.message = notes.joined(separator: "; ") }
       return PlistDictionary(values)
     case .refused(let reason):
       outcome.status = .refused

@@ -114,6 +114,8 @@ public struct MigrationRunner: Sendable {
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
     var legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
     legacyFile.lockTimeout = lockTimeout
+    // Read exactly as the legacy app's reader read it: a file it could not read is refused.
+    legacyFile.readOptions = plan.dialect.readOptions(exact: true)
     let step = LegacyDomainMigration(plan: plan)
     do throws(DefaultsError) {
       if case .inPlace(let backupFolder) = destination, !dryRun {

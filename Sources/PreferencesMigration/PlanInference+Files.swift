@@ -23,14 +23,16 @@ public struct UnreadLegacyFile: Error, Sendable, Hashable {
 }
 
 extension PlanInference {
-  /// One legacy domain's values: an absent or unreadable file is an error, never an empty
-  /// domain.
-  public static func legacyValues(at path: String, limits: PlistLimits = .default)
-    -> Result<[String: PlistValue], UnreadLegacyFile>
-  {
+  /// One legacy domain's values, read exactly as `dialect`'s reader read it (as the
+  /// migration reads it): an absent or unreadable file is an error, never an empty domain.
+  public static func legacyValues(
+    at path: String, dialect: Dialect = .apple, limits: PlistLimits = .default
+  ) -> Result<[String: PlistValue], UnreadLegacyFile> {
     let snapshot: DomainSnapshot
     do {
-      snapshot = try DomainFile(url: URL(fileURLWithPath: path), limits: limits).read()
+      var file = DomainFile(url: URL(fileURLWithPath: path), limits: limits)
+      file.readOptions = dialect.readOptions(exact: true)
+      snapshot = try file.read()
     } catch {
       let status: FileStatus = if case .cannotRead = error { .missing } else { .malformed }
       return .failure(UnreadLegacyFile(path: path, status: status, message: "\(error)"))
@@ -62,7 +64,7 @@ extension PlanInference {
           return n
         }
         guard index < paths.count else { break }
-        switch legacyValues(at: paths[index]) {
+        switch legacyValues(at: paths[index], dialect: dialect) {
         case .success(let values): local.add(values, file: paths[index])
         case .failure(let unread): failures.withLock { $0.append((index, unread)) }
         }

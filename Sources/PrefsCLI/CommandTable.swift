@@ -304,7 +304,8 @@ extension Prefs {
         Compares two domains or files (a domain and an export of it, two users' files, a file
         before and after) key by key, values exactly, and prints the `defaults` commands that
         turn A into B: `defaults write A key -float 2.5`, `defaults delete A key`; a container
-        or data as a literal `defaults` reads back exactly, a date as -date. --json prints one
+        or data as a literal `defaults` reads back exactly, a date as -date; text holding a line
+        break or another control character in $'…' quoting (bash, zsh, ksh). --json prints one
         object a line ({"domain", "key", "change": "set" or "removed", "old", "new", "command":
         the line that makes the change, "revert": the line that undoes it}); --typed with old
         and new in typed JSON (see read --typed).

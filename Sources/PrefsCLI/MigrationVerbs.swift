@@ -313,12 +313,13 @@ enum PlanCommand {
     guard SwiftPlanSource.isIdentifier(name) else {
       throw CommandFailure(.usage, "--name takes a Swift identifier, not \(name)")
     }
-    var source = SwiftPlanSource(plan: try Migrate.loadPlan(planPath), name: name)
+    let plan = try Migrate.loadPlan(planPath)
+    var source = SwiftPlanSource(plan: plan, name: name)
     let expansion = try Migrate.expand(Array(items.dropFirst()))
     var unread = Migrate.unread(expansion)
     for file in unread { console.message("\(file.path): \(file.message)") }
     for path in expansion.paths {
-      switch PlanInference.legacyValues(at: path) {
+      switch PlanInference.legacyValues(at: path, dialect: plan.dialect) {
       case .success(let values): source.addSamples(from: values)
       case .failure(let file):
         console.message("\(path): \(file.message)")

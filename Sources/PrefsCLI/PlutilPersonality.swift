@@ -456,7 +456,7 @@ enum PlutilPersonality {
   static func parse(_ data: Data) -> Result<PlistDocument, Failure> {
     guard !data.isEmpty else { return .failure(Failure("Cannot parse a NULL or zero-length data")) }
     do {
-      let document = try PropertyList.read(data, limits: .default, grammar: .coreFoundation)
+      let document = try PropertyList.read(data, options: .coreFoundation)
       for warning in document.warnings {
         switch warning {
         case .missingSemicolon, .unquotedBeyondCoreFoundation:

@@ -272,8 +272,9 @@ extension PropertyList {
   /// made of it. `pageShift`, `slots` and `budget` shape the windows (tests and the fuzz
   /// target use small ones; see ``FileWindows``).
   package static func readBinary(
-    fileDescriptor fd: Int32, size: Int, limits: PlistLimits = .default, pageShift: Int = 14,
-    slots: Int = 16, budget: Int? = nil
+    fileDescriptor fd: Int32, size: Int, limits: PlistLimits = .default,
+    options: PlistReadOptions = .lenient, pageShift: Int = 14, slots: Int = 16,
+    budget: Int? = nil
   ) -> Result<PlistDocument, WindowedReadFailure> {
     guard size <= limits.maxInputBytes else {
       return .failure(
@@ -287,7 +288,7 @@ extension PropertyList {
       budget: budget)
     let parsed = withExtendedLifetime(windows) {
       Result { () throws(PlistError) in
-        try BinaryPlistReader.read(WindowBytes(windows), limits: limits)
+        try BinaryPlistReader.read(WindowBytes(windows), limits: limits, options: options)
       }
     }
     if let failure = windows.failure {

@@ -27,6 +27,8 @@
 struct BinaryPlistReader<Bytes> {
   let bytes: Bytes
   let limits: PlistLimits
+  /// Whose reader the file is read as: a key twice, a UID, a key that is not a string.
+  var options = PlistReadOptions.lenient
   private var warnings: [PlistWarning] = []
 
   private(set) var offsetIntSize = 0
@@ -66,10 +68,11 @@ struct BinaryPlistReader<Bytes> {
 
 extension BinaryPlistReader where Bytes: BinaryBytes {
   /// Parses the whole document from `bytes`.
-  static func read(_ bytes: Bytes, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ bytes: Bytes, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    reader.options = options
     let value = try reader.readDocument()
     return (value, reader.warnings)
   }
@@ -83,6 +86,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
     }
     for i in 0..<magic.count where bytes[i] != magic[i] {
+      // CoreFoundation reads `bplist0` and any eighth byte ("bplist0?") as `bplist00`.
+      if i == 7, options.exact, options.reader == .coreFoundation { break }
       if i >= 6 {
         throw .unsupported(
           format: .binary, at: .byteOffset(6),
@@ -141,6 +146,27 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .malformed(
         format: .binary, at: .byteOffset(offsetTableOffset),
         reason: "offset table of \(objectCount) entries runs past the trailer")
+    }
+    if options.exact, options.reader == .gnustep, offsetIntSize > 4 || objectRefSize > 4 {
+      throw .unsupported(
+        format: .binary, at: .byteOffset(t + 6),
+        feature: "offsets or references wider than 4 bytes, which GNUstep refuses")
+    }
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation refuses a file with bytes between its offset table and its trailer,
+      // and offsets too narrow to reach the table.
+      guard tableEnd == t else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(tableEnd),
+          reason: "\(t - tableEnd) bytes between the offset table and the trailer, which "
+            + "CoreFoundation refuses")
+      }
+      if offsetIntSize < 8, UInt64(offsetTableOffset) >> (8 * UInt64(offsetIntSize)) != 0 {
+        throw .malformed(
+          format: .binary, at: .byteOffset(t + 6),
+          reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
+            + "\(offsetTableOffset), which CoreFoundation refuses")
+      }
     }
     // References must be able to name every object.
     if objectRefSize < 8, UInt64(objectCount - 1) >> (8 * UInt64(objectRefSize)) != 0 {
@@ -399,6 +425,22 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         // 16 bytes: a 128-bit signed integer; only values that fit in 64 bits are accepted.
         let high = readUInt(at: offset + 1, size: 8)
         let low = readUInt(at: offset + 9, size: 8)
+        if options.exact {
+          guard options.reader == .coreFoundation else {
+            throw .unsupported(
+              format: .binary, at: .byteOffset(offset),
+              feature: "a 16-byte integer, which GNUstep refuses")
+          }
+          // CoreFoundation keeps the low 64 bits, unsigned (-1 in 16 bytes is 2^64 - 1).
+          if high != 0 {
+            warnings.append(
+              .readAs(
+                .coreFoundation,
+                "a 16-byte integer as \(low), its low 64 bits (CoreFoundation drops the rest)",
+                at: .byteOffset(offset)))
+          }
+          return .scalar(.int(low))
+        }
         if high == 0 { return .scalar(.int(low)) }
         if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
         throw .malformed(
@@ -450,6 +492,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return .scalar(.string(string))
     case 0x6:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
+      if count == 0, options.exact, options.reader == .coreFoundation {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a UTF-16 string of no characters, which CoreFoundation refuses")
+      }
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else {
         throw .malformed(
@@ -460,11 +507,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     case 0x8:
       let size = Int(marker & 0x0F) + 1
       try require(offset + 1, size, object: index, what: "the UID")
-      guard size <= 8 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
-      }
-      return .scalar(.uid(readUInt(at: offset + 1, size: size)))
+      return .scalar(try uid(at: offset, size: size))
     case 0xA, 0xC, 0xD:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       let refs = high == 0xD ? count * 2 : count
@@ -514,7 +557,38 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     return String(decoding: codeUnits, as: UTF16.self)
   }
 
-  /// A dictionary key: strings as they are; other scalars under their text form, reported.
+  /// A UID of `size` bytes at `offset` (its marker's), as the reader reads it: CoreFoundation
+  /// takes any width to 16 bytes (their last 64 bits) and refuses a value above 32 bits;
+  /// GNUstep reads a UID of one or two bytes as the dictionary `{CF$UID = n}` and refuses
+  /// wider ones. Not exactly: any width to 8 bytes, as a UID.
+  private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
+    switch (options.reader, options.exact) {
+    case (.coreFoundation, true):
+      var value: UInt64 = 0
+      for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
+      guard value <= UInt64(UInt32.max) else {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses")
+      }
+      return .uid(value)
+    case (.gnustep, true) where size > 2:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)")
+    case (.gnustep, _) where size <= 2:
+      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
+    default:
+      guard size <= 8 else {
+        throw .malformed(
+          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
+      }
+      return .uid(readUInt(at: offset + 1, size: size))
+    }
+  }
+
+  /// A dictionary key: strings as they are; other scalars under their text form, reported
+  /// (read exactly, refused: both readers keep such a key as it is, which a domain cannot).
   private mutating func decodeKey(_ index: Int, refOffset: Int) throws(PlistError) -> String {
     if isShared(index), let cached = shared[index], case .string(let s) = cached.value { return s }
     let decoded = try decodeObject(index)
@@ -528,6 +602,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
+    if options.exact {
+      throw .unsupported(
+        format: .binary, at: .byteOffset(refOffset),
+        feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
+          + "\(options.reader) keeps as it is: a domain's keys are strings")
+    }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text
   }
@@ -558,7 +638,10 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let keyIndex = try checkedReference(at: refOffset, from: frame.object)
       let key = try decodeKey(keyIndex, refOffset: refOffset)
       try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
-      if let warning = frame.dictionary.store(value, forKey: key, at: .byteOffset(refOffset)) {
+      if let warning = frame.dictionary.store(
+        value, forKey: key, at: .byteOffset(refOffset),
+        keepingFirst: options.reader == .coreFoundation)
+      {
         warnings.append(warning)
       }
     } else {
@@ -674,12 +757,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 
 /// The reads of a buffer in memory.
 extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
       do throws(PlistError) {
-        return .success(try read(raw, limits: limits))
+        return .success(try read(raw, limits: limits, options: options))
       } catch {
         return .failure(error)
       }

@@ -83,7 +83,14 @@ struct BinaryPlistWriter {
     case .bool(let b): return numberIndex(4, b ? 1 : 0, value)
     case .date(let d): return numberIndex(5, d.timeIntervalSinceReferenceDate.bitPattern, value)
     case .data(let d): return dataIndex(d)
-    case .uid(let u): return numberIndex(6, u, value)
+    case .uid(let u):
+      // CoreFoundation's UIDs are 32 bits: it refuses a binary file holding a wider one.
+      guard u <= UInt64(UInt32.max) else {
+        throw .unrepresentable(
+          format: .binary, keyPath: ValuePath(path).description,
+          reason: PlistValue.wideUIDReason(u))
+      }
+      return numberIndex(6, u, value)
     case .array(let elements):
       guard depth < maxDepth else { throw tooDeep() }
       let index = objects.count

@@ -457,7 +457,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       case .scalar(let value):
         let expansion = BinaryMemoryReader.Expansion.of(value)
         switch value {
-        case .uid where undecidedUIDs: throw .undecided
+        // A UID above 32 bits: the full path refuses it (CoreFoundation's UIDs are 32 bits).
+        case .uid(let u) where undecidedUIDs || u > UInt64(UInt32.max): throw .undecided
         case .date(let date) where truncatingDates:
           // As `DomainFile.storable` gives it to the writer.
           let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
@@ -645,7 +646,7 @@ struct OpenStepStreamSink: StreamSink {
   }
 
   mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
-    writer.out += OpenStepWriter.quoted(key.string, always: false)
+    try writer.appendString(key.string)
     writer.out += " = "
   }
 

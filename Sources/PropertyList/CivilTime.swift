@@ -57,6 +57,35 @@ package enum CivilTime {
   }
 
   /// Seconds since 2001-01-01T00:00:00Z.
+  /// The seconds since 2001 that CoreFoundation's `CFGregorianDateGetAbsoluteTime` gives for
+  /// `f`, whatever its fields: a month, day, hour, minute or second out of range is carried
+  /// into the next by plain arithmetic (29 February of a common year is 1 March, hour 24 the
+  /// next day, month 13 January of the next year; month 0, 14 and above add no days at all), as
+  /// its XML reader reads `<date>`. The same as ``referenceSeconds(_:)`` for valid fields.
+  static func coreFoundationSeconds(_ f: Fields) -> Double {
+    func isLeap(_ year: Int) -> Bool {
+      var y = (year + 1) % 400
+      if y < 0 { y = -y }
+      return y & 3 == 0 && y != 100 && y != 200 && y != 300
+    }
+    // Its days before each month (1...13: month 13 is the whole year); others add nothing.
+    let daysBeforeMonth = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
+    var year = f.year - 2001
+    let cycles = year / 400
+    var days = Double(cycles) * 146097
+    year -= cycles * 400
+    if year < 0 {
+      for y in year..<0 { days -= isLeap(y) ? 366 : 365 }
+    } else {
+      for y in 0..<year { days += isLeap(y) ? 366 : 365 }
+    }
+    if (1...13).contains(f.month) {
+      days += Double(daysBeforeMonth[f.month] + (f.month > 2 && isLeap(year) ? 1 : 0))
+    }
+    days += Double(f.day - 1)
+    return 86400 * days + (3600 * Double(f.hour) + 60 * Double(f.minute) + Double(f.second))
+  }
+
   static func referenceSeconds(_ f: Fields) -> Double {
     let days = daysFromCivil(year: f.year, month: f.month, day: f.day) - referenceDays
     return Double(days * 86_400 + f.hour * 3600 + f.minute * 60 + f.second)

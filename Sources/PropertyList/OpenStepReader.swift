@@ -32,6 +32,8 @@ package enum OpenStepGrammar: Sendable {
 struct OpenStepReader {
   private let b: [UInt8]
   private var grammar: OpenStepGrammar = .lenient
+  /// Whose answers decide a value where the readers differ (the `\u` escape, octal escapes).
+  private var reader: PlistReader = .coreFoundation
   private var i = 0
   private let limits: PlistLimits
   private var warnings: [PlistWarning] = []
@@ -45,11 +47,12 @@ struct OpenStepReader {
 
   /// The value, the flavour found (`.gnustep` when a typed value appeared) and the warnings.
   static func read(
-    _ data: Data, limits: PlistLimits, grammar: OpenStepGrammar = .lenient
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
     var reader = OpenStepReader(
       bytes: try TextInput.utf8Bytes(data, format: .openStep), limits: limits)
-    reader.grammar = grammar
+    reader.grammar = options.openStepGrammar
+    reader.reader = options.reader
     let value = try reader.readDocument()
     return (value, reader.sawTypedValue ? .gnustep : .openStep, reader.warnings)
   }
@@ -165,9 +168,9 @@ struct OpenStepReader {
       let c = b[i]
       if c == quote {
         defer { i += 1 }
-        guard escaped else { return String(decoding: b[runStart..<i], as: UTF8.self) }
+        guard escaped else { return droppingBOM(String(decoding: b[runStart..<i], as: UTF8.self)) }
         units.append(contentsOf: String(decoding: b[runStart..<i], as: UTF8.self).utf16)
-        return try string(fromUTF16: units, start: start)
+        return droppingBOM(try string(fromUTF16: units, start: start))
       }
       guard c == UInt8(ascii: "\\") else {
         i += 1
@@ -196,14 +199,26 @@ struct OpenStepReader {
           i += 1
           digits += 1
         }
-        // Octal escapes name bytes; above 0x7F CoreFoundation maps them through the NeXTSTEP
-        // encoding, which this reader does not carry: it refuses rather than guess.
-        guard unit < 0x80 else {
-          throw .unsupported(
-            format: format, at: location(i - digits - 1),
-            feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)")
+        if reader == .gnustep {
+          // GNUstep: the code point itself (`\351` is é), dropped when it ends the string short
+          // of its three digits.
+          if digits < 3, droppedAtEnd(quote: quote, escapeStart: i - digits - 1) {
+            runStart = i
+            continue
+          }
+        } else {
+          // Octal escapes name bytes; above 0x7F CoreFoundation maps them through the NeXTSTEP
+          // encoding, which this reader does not carry: it refuses rather than guess.
+          guard unit < 0x80 else {
+            throw .unsupported(
+              format: format, at: location(i - digits - 1),
+              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)")
+          }
         }
-      case UInt8(ascii: "U"), UInt8(ascii: "u"):
+      case UInt8(ascii: "U"),
+        UInt8(ascii: "u") where e == UInt8(ascii: "U") || reader == .gnustep:
+        // Up to four hex digits; none is U+0000, as both readers read it. GNUstep alone takes
+        // the lowercase `\u` too, and drops an escape that ends the string short of its digits.
         unit = 0
         var digits = 0
         while digits < 4, i < b.count, let h = Self.hexValue(b[i]) {
@@ -211,7 +226,21 @@ struct OpenStepReader {
           i += 1
           digits += 1
         }
-        guard digits > 0 else { throw fail("\\U without hex digits", at: i - 2) }
+        if reader == .gnustep, digits < 4, droppedAtEnd(quote: quote, escapeStart: i - digits - 2) {
+          runStart = i
+          continue
+        }
+      case UInt8(ascii: "u"):
+        // CoreFoundation: `\u` is no escape, the letter stands for itself (`\u00e9` is the text
+        // `u00e9`), where GNUstep reads a character.
+        if i < b.count, Self.hexValue(b[i]) != nil {
+          warnings.append(
+            .readAs(
+              .coreFoundation,
+              "the escape \\u as the letter u (GNUstep reads \\u and the hex "
+                + "digits after it as one character)", at: location(i - 2)))
+        }
+        unit = UInt16(UInt8(ascii: "u"))
       default:
         // Any other escaped character stands for itself (it may be a multi-byte one).
         let charStart = i - 1
@@ -225,6 +254,23 @@ struct OpenStepReader {
       units.append(unit)
       runStart = i
     }
+  }
+
+  /// A quoted string as the reader gives it: GNUstep drops one U+FEFF that starts it.
+  private func droppingBOM(_ text: String) -> String {
+    guard reader == .gnustep, text.unicodeScalars.first == "\u{FEFF}" else { return text }
+    return String(text.unicodeScalars.dropFirst())
+  }
+
+  /// Whether a numeric escape ends right before the closing quote, short of its digits:
+  /// GNUstep drops such a character (its loop ends before the character is stored).
+  private mutating func droppedAtEnd(quote: UInt8, escapeStart: Int) -> Bool {
+    guard i < b.count, b[i] == quote else { return false }
+    warnings.append(
+      .readAs(
+        .gnustep, "no character for the escape that ends the string short of its digits",
+        at: location(escapeStart)))
+    return true
   }
 
   private func string(fromUTF16 units: [UInt16], start: Int) throws(PlistError) -> String {
@@ -448,12 +494,18 @@ struct OpenStepReader {
           let token = try readToken()
           let key = try keyString(token, at: keyOffset)
           guard try skipSpace() else { throw eof("'=' after the key \"\(key)\"") }
+          stack[stack.count - 1].key = key
+          stack[stack.count - 1].keyOffset = keyOffset
+          if b[i] == UInt8(ascii: ";"), grammar != .gnustep {
+            // CoreFoundation reads `{ key; }` as `key = key` (its strings-file shortcut, in
+            // any dictionary); the `;` ends the entry as after any value.
+            pending = .value(.string(key))
+            continue
+          }
           guard b[i] == UInt8(ascii: "=") else {
             throw fail("expected '=' after the key \"\(key)\"")
           }
           i += 1
-          stack[stack.count - 1].key = key
-          stack[stack.count - 1].keyOffset = keyOffset
           continue
         }
       }
@@ -502,6 +554,9 @@ struct OpenStepReader {
           i += 1
         } else if b[i] == UInt8(ascii: "}") {
           // GNUstep reads it (with a logged warning); CoreFoundation refuses the file.
+          guard grammar != .coreFoundation else {
+            throw fail("expected ';' after the value of \"\(key)\" (CoreFoundation requires it)")
+          }
           warnings.append(.missingSemicolon(after: key, at: location(i)))
         } else {
           throw fail("expected ';' after the value of \"\(key)\"")
@@ -537,12 +592,21 @@ struct OpenStepReader {
     throw fail("content after the end of the property list")
   }
 
-  /// `key = value;` pairs to the end of the input.
+  /// `key = value;` pairs to the end of the input, or (as CoreFoundation reads a strings file)
+  /// to the first place where no key starts: what came before is the file, with a warning.
   private mutating func readStringsFile() throws(PlistError) -> PlistValue {
     var dictionary = PlistDictionary.Builder()
     while try skipSpace() {
       let keyOffset = i
-      let key = try keyString(try readToken(), at: keyOffset)
+      guard let key = try stringsFileKey() else {
+        i = keyOffset
+        warnings.append(
+          .readAs(
+            .coreFoundation,
+            "only the entries before this place: no key starts here, and CoreFoundation ends "
+              + "the strings file at it", at: location(keyOffset)))
+        break
+      }
       guard try skipSpace() else { throw eof("'=' or ';' after the key \"\(key)\"") }
       let value: PlistValue
       if b[i] == UInt8(ascii: ";") {
@@ -563,5 +627,28 @@ struct OpenStepReader {
       }
     }
     return .dictionary(dictionary.dictionary)
+  }
+
+  /// A key of a strings file as CoreFoundation reads one: a quoted string, or an unquoted one of
+  /// its characters; nil where none starts or a quoted one does not end.
+  private mutating func stringsFileKey() throws(PlistError) -> String? {
+    let c = b[i]
+    if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+      // CoreFoundation's strings-file loop ends, without an error, at a quoted key that does
+      // not end or whose escape it cannot convert; a key it reads (a lone surrogate in it
+      // too) is no end.
+      do {
+        return try readQuoted()
+      } catch {
+        switch error {
+        case .truncated, .unsupported: return nil
+        default: throw error
+        }
+      }
+    }
+    guard OpenStepWriter.isUnquotedCharacter(c) else { return nil }
+    let start = i
+    while i < b.count, OpenStepWriter.isUnquotedCharacter(b[i]) { i += 1 }
+    return String(decoding: b[start..<i], as: UTF8.self)
   }
 }

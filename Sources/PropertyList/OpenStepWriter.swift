@@ -48,6 +48,17 @@ struct OpenStepWriter {
       reason: "a \(value.typeName) value\(hint)")
   }
 
+  /// A string or key, quoted when it needs it. One starting with U+FEFF is refused (not in a
+  /// description): GNUstep's reader drops it, escaped or not, so the text would not read back.
+  mutating func appendString(_ s: String) throws(PlistError) {
+    if style != .description, s.unicodeScalars.first == "\u{FEFF}" {
+      throw .unrepresentable(
+        format: format, keyPath: ValuePath(path).description,
+        reason: "a string starting with U+FEFF, which GNUstep's reader drops")
+    }
+    out += Self.quoted(s, always: false)
+  }
+
   mutating func newline(_ indent: Int) {
     out += "\n"
     out += String(repeating: "    ", count: indent)
@@ -56,7 +67,7 @@ struct OpenStepWriter {
   mutating func append(_ value: PlistValue, indent: Int) throws(PlistError) {
     switch value {
     case .string(let s):
-      out += Self.quoted(s, always: false)
+      try appendString(s)
     case .data(let d):
       if style == .description {
         out += "{length = \(d.count), bytes = 0x\(Self.hex(d))}"
@@ -117,9 +128,9 @@ struct OpenStepWriter {
       out += "{"
       for (key, element) in dictionary.sortedByKey {
         newline(indent + 1)
-        out += Self.quoted(key, always: false)
-        out += " = "
         path.append(.key(key))
+        try appendString(key)
+        out += " = "
         try append(element, indent: indent + 1)
         path.removeLast()
         out += ";"

@@ -499,10 +499,13 @@ extension PlistDictionary {
     /// Stores `value` under `key`; when the key is there already (same bytes), the last value
     /// wins as in CoreFoundation and the warning says so. A key equal to an earlier one only
     /// under Unicode normalization is kept as its own key, with a warning naming both.
+    /// `keepingFirst`: the first value stays instead (CoreFoundation's binary reader).
     package mutating func store(
-      _ value: PlistValue, forKey key: String, at place: @autoclosure () -> SourceLocation
+      _ value: PlistValue, forKey key: String, at place: @autoclosure () -> SourceLocation,
+      keepingFirst: Bool = false
     ) -> PlistWarning? {
       if let existing = insert(value, forKey: key) {
+        guard !keepingFirst else { return .duplicateKeyFirstKept(key, at: place()) }
         values[existing] = value
         return .duplicateKey(key, at: place())
       }

@@ -134,8 +134,16 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       + ")"
   }
 
-  /// A dictionary named the same key twice; the last value was kept (as CoreFoundation does).
+  /// A dictionary named the same key twice; the last value was kept, as CoreFoundation keeps
+  /// it in text and XML (and GNUstep everywhere).
   case duplicateKey(String, at: SourceLocation)
+  /// A binary dictionary named the same key twice; the first value was kept, as
+  /// CoreFoundation's binary reader keeps it.
+  case duplicateKeyFirstKept(String, at: SourceLocation)
+  /// Bytes the reader read leniently (a date it normalised, a prefix it kept, base64 bytes it
+  /// dropped, an escape it read its own way): the value is the one that reader gave the app.
+  /// The text says what was read, as `reader` reads it.
+  case readAs(PlistReader, String, at: SourceLocation)
   /// Two keys that differ only in Unicode normalization (`é` as one scalar and as `e` + U+0301):
   /// CoreFoundation keeps both, a Swift dictionary cannot, so the second value replaced the
   /// first. Writers of domains refuse such a file rather than lose a key.
@@ -156,6 +164,11 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .duplicateKey(let key, let at):
       "duplicate key \"\(key)\" at \(at): the last value was kept"
+    case .duplicateKeyFirstKept(let key, let at):
+      "duplicate key \"\(key)\" at \(at): the first value was kept, as CoreFoundation keeps "
+        + "it in a binary file"
+    case .readAs(let reader, let what, let at):
+      "at \(at), read as \(reader) reads it: \(what)"
     case .indistinctKeys(let first, let second, let at):
       "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
         + "Unicode normalization: kept as two keys, as CoreFoundation keeps them (a Swift "

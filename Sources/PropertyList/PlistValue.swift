@@ -44,6 +44,13 @@ public enum PlistValue: Sendable {
     return value < 0 ? .integer(.min) : .unsignedInteger(.max)
   }
 
+  /// Why a UID above 32 bits is refused by the writers: CoreFoundation's keyed-archiver UIDs
+  /// are 32 bits, and it refuses (binary) or cuts (XML) a wider one.
+  package static func wideUIDReason(_ value: UInt64) -> String {
+    "the UID \(value) is wider than 32 bits, which CoreFoundation refuses in a binary file "
+      + "and reads as another UID from XML"
+  }
+
   /// The name of the value's type as users see it in messages (`string`, `integer`, ...).
   public var typeName: String {
     switch self {

@@ -68,43 +68,59 @@ public enum PropertyList {
     return isHex ? .openStep : .xml
   }
 
-  /// Parses a property list in whatever format the bytes are in, reading OpenStep text with
-  /// `grammar` (the readers of files use CoreFoundation's; GNUstep's argument domain its own).
-  package static func read(_ data: Data, limits: PlistLimits, grammar: OpenStepGrammar)
-    throws(PlistError) -> PlistDocument
-  {
-    var format = try detectFormat(data)
-    // GNUstep takes text as XML only from its declaration on; `<plist>…` alone is OpenStep.
-    if grammar == .gnustep, format == .xml, !data.starts(with: Array("<?xml".utf8)) {
-      format = .openStep
-    }
-    switch format {
-    case .openStep, .gnustep:
-      let (value, format, warnings) = try OpenStepReader.read(
-        data, limits: limits, grammar: grammar)
-      return PlistDocument(value: value, format: format, warnings: warnings)
-    default: return try read(data, limits: limits)
-    }
-  }
-
-  /// Parses a property list in whatever format the bytes are in.
+  /// Parses a property list in whatever format the bytes are in, as any reader reads it
+  /// (``PlistReadOptions/lenient``).
   public static func read(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
     -> PlistDocument
   {
+    try read(data, options: .lenient, limits: limits)
+  }
+
+  /// Parses a property list in whatever format the bytes are in, as `options` say: exactly as
+  /// one reader reads it (``PlistReadOptions/coreFoundation``, ``PlistReadOptions/gnustep``:
+  /// a migration reads a legacy file as the app's own reader did), or any file either reads.
+  public static func read(
+    _ data: Data, options: PlistReadOptions, limits: PlistLimits = .default
+  ) throws(PlistError) -> PlistDocument {
     guard data.count <= limits.maxInputBytes else {
       throw .limitExceeded(
         format: (try? detectFormat(data)) ?? .binary, at: .byteOffset(limits.maxInputBytes),
         limit: .inputBytes(limits.maxInputBytes))
     }
-    switch try detectFormat(data) {
+    var format = try detectFormat(data)
+    // GNUstep takes text as XML only from its declaration on; `<plist>…` alone is OpenStep.
+    if options.openStepGrammar == .gnustep, format == .xml,
+      !data.starts(with: Array("<?xml".utf8))
+    {
+      format = .openStep
+    }
+    if options.exact, format != .binary {
+      // The text encodings the reader takes: GNUstep UTF-8 only, without a byte-order mark
+      // (not even UTF-8's); CoreFoundation UTF-16 and UTF-32 only after one (XML without it it
+      // refuses, OpenStep text it reads with the first character dropped).
+      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
+      if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
+        throw .unsupported(
+          format: format, at: .byteOffset(0),
+          feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+      }
+      if encoding != .utf8, bom == 0 {
+        throw .unsupported(
+          format: format, at: .byteOffset(0),
+          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
+            + "refuses (OpenStep text: reads with a character of its own guess dropped)")
+      }
+    }
+    switch format {
     case .binary:
-      let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits)
+      let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)
       return PlistDocument(value: value, format: .binary, warnings: warnings)
     case .xml:
-      let (value, warnings) = try XMLPlistReader.read(data, limits: limits)
+      let (value, warnings) = try XMLPlistReader.read(data, limits: limits, options: options)
       return PlistDocument(value: value, format: .xml, warnings: warnings)
     case .openStep, .gnustep:
-      let (value, format, warnings) = try OpenStepReader.read(data, limits: limits)
+      let (value, format, warnings) = try OpenStepReader.read(
+        data, limits: limits, options: options)
       return PlistDocument(value: value, format: format, warnings: warnings)
     }
   }

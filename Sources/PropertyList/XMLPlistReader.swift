@@ -23,6 +23,8 @@ struct XMLPlistReader {
   private let n: Int
   private var i = 0
   private let limits: PlistLimits
+  /// Whose reader the file is read as: a `CF$UID` dictionary, base64, dates.
+  private var options = PlistReadOptions.lenient
   private var warnings: [PlistWarning] = []
   private var objects = 0
 
@@ -33,9 +35,9 @@ struct XMLPlistReader {
     self.limits = limits
   }
 
-  static func read(_ data: Data, limits: PlistLimits) throws(PlistError) -> (
-    PlistValue, [PlistWarning]
-  ) {
+  static func read(
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+  ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     let bytes = try TextInput.utf8Bytes(data, format: .xml)
     let result = bytes.withUnsafeBufferPointer {
       buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
@@ -44,6 +46,7 @@ struct XMLPlistReader {
           .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element"))
       }
       var reader = XMLPlistReader(all: bytes, p: base, limits: limits)
+      reader.options = options
       do throws(PlistError) {
         let value = try reader.readDocument()
         return .success((value, reader.warnings))
@@ -119,6 +122,23 @@ struct XMLPlistReader {
 
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   private mutating func skipDoctype() throws(PlistError) {
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset.
+      let start = i
+      while i < n, p[i] != UInt8(ascii: ">") {
+        if p[i] == UInt8(ascii: "[") {
+          throw fail(
+            "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+        }
+        i += 1
+      }
+      guard i < n else {
+        throw .truncated(
+          format: .xml, at: location(start), expected: "the end of the <!DOCTYPE> declaration")
+      }
+      i += 1
+      return
+    }
     var bracket = 0
     while i < n {
       switch p[i] {
@@ -209,6 +229,16 @@ struct XMLPlistReader {
     var tag = Tag(
       nameStart: nameStart, nameEnd: nameEnd, name: name(nameStart, nameEnd), kind: kind,
       start: start)
+    if kind == .close {
+      // A closing tag holds its name and white space only (`</plist/plist>` is no tag).
+      while i < n, Self.isSpace(p[i]) { i += 1 }
+      guard i < n else { throw eof("'>' to end the tag </\(text(of: tag))>") }
+      guard p[i] == UInt8(ascii: ">") else {
+        throw fail("'\(Character(Unicode.Scalar(p[i])))' inside the tag </\(text(of: tag))>")
+      }
+      i += 1
+      return tag
+    }
     while i < n {
       switch p[i] {
       case UInt8(ascii: ">"):
@@ -244,6 +274,11 @@ struct XMLPlistReader {
   private enum Text {
     case run(Int, Int)
     case bytes([UInt8])
+
+    var isRun: Bool {
+      if case .run = self { return true }
+      return false
+    }
   }
 
   /// The text of an element up to its closing tag, with entities, CDATA and comments handled.
@@ -267,6 +302,9 @@ struct XMLPlistReader {
       let c = p[i]
       if c == UInt8(ascii: "<") {
         if starts(with: "<![CDATA[", at: i) {
+          if options.reader == .gnustep, options.exact {
+            throw fail("a CDATA section, whose text GNUstep's XML reader drops", at: i)
+          }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 9
@@ -279,6 +317,10 @@ struct XMLPlistReader {
           continue
         }
         if starts(with: "<!--", at: i) {
+          if options.exact, options.reader == .coreFoundation {
+            throw fail(
+              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses", at: i)
+          }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 4
@@ -306,7 +348,13 @@ struct XMLPlistReader {
       if buffer == nil { buffer = [] }
       buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
       let scalar = try readEntity()
-      buffer?.append(contentsOf: String(Character(scalar)).utf8)
+      // GNUstep's parser hands the text to its strings in pieces, an entity ending one, and
+      // each piece loses a U+FEFF it starts with (one from a character reference too).
+      let dropsMark = options.reader == .gnustep
+      if !(dropsMark && scalar == "\u{FEFF}") {
+        buffer?.append(contentsOf: String(Character(scalar)).utf8)
+      }
+      if dropsMark, i + 2 < n, p[i] == 0xEF, p[i + 1] == 0xBB, p[i + 2] == 0xBF { i += 3 }
       start = i
       i = TextScan.markup(p, from: i, count: n)
     }
@@ -327,13 +375,18 @@ struct XMLPlistReader {
     }
   }
 
-  /// A string or key: the text without one leading U+FEFF.
+  /// A string or key: the text without one leading U+FEFF (GNUstep: two, its parser's and
+  /// its string's).
   private func string(_ text: Text) -> String {
     withBytes(text) { bytes in
-      if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[3...]), as: UTF8.self)
+      var start = 0
+      for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
+        guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
+          bytes[start + 2] == 0xBF
+        else { break }
+        start += 3
       }
-      return String(decoding: bytes, as: UTF8.self)
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
     }
   }
 
@@ -374,15 +427,6 @@ struct XMLPlistReader {
 
   // MARK: - Scalars
 
-  /// The integer of a `CF$UID` dictionary, when it is a UID's (0 to UInt64.max).
-  static func uidValue(_ value: PlistValue) -> UInt64? {
-    switch value {
-    case .integer(let i) where i >= 0: UInt64(i)
-    case .unsignedInteger(let u): u
-    default: nil
-    }
-  }
-
   /// `[+|-](digits | 0x hexdigits)`, in the range Int64.min ... UInt64.max.
   static func parseInteger(_ text: Substring) -> PlistValue? {
     var text = text
@@ -402,7 +446,9 @@ struct XMLPlistReader {
     return text.withUTF8 { parseDate(bytes: $0) }
   }
 
-  static func parseDate(bytes u: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func parseDate(bytes u: UnsafeBufferPointer<UInt8>, normalising: Bool = false)
+    -> Date?
+  {
     let negative = u.first == UInt8(ascii: "-")
     var o = negative ? 1 : 0
     while o < u.count, TextNumber.isDigit(u[o]) { o += 1 }
@@ -426,7 +472,12 @@ struct XMLPlistReader {
     let fields = CivilTime.Fields(
       year: negative ? -magnitude : magnitude, month: month, day: day, hour: hour,
       minute: minute, second: second)
-    guard CivilTime.isValid(fields) else { return nil }
+    guard CivilTime.isValid(fields) else {
+      // What CoreFoundation and GNUstep make of it (they carry a field out of range into the
+      // next): the caller's, with a warning; a fraction on top is refused.
+      guard normalising, u.count == o + 16 else { return nil }
+      return Date(timeIntervalSinceReferenceDate: CivilTime.coreFoundationSeconds(fields))
+    }
     var fraction = 0.0
     if u.count > o + 16 {
       guard u[o + 15] == UInt8(ascii: "."), u.count > o + 17,
@@ -438,6 +489,17 @@ struct XMLPlistReader {
       fraction = f
     }
     return Date(timeIntervalSinceReferenceDate: CivilTime.referenceSeconds(fields) + fraction)
+  }
+
+  /// A date as the readers read `<date>`: its fields (``parseDate(bytes:normalising:)``), or
+  /// fields out of range carried over as CoreFoundation and GNUstep carry them (`normalised`);
+  /// `fraction`: the text has a fraction of a second.
+  static func readerDate(bytes u: UnsafeBufferPointer<UInt8>) -> (
+    date: Date, normalised: Bool, fraction: Bool
+  )? {
+    let fraction = u.contains(UInt8(ascii: "."))
+    if let date = parseDate(bytes: u) { return (date, false, fraction) }
+    return parseDate(bytes: u, normalising: true).map { ($0, true, fraction) }
   }
 
   /// Base64 with white space anywhere and optional padding; returns nil and the offending
@@ -478,6 +540,204 @@ struct XMLPlistReader {
 
   struct BadByte: Error { var offset: Int }
 
+  /// Base64 as GNUstep Base decodes `<data>`: `=` and white space skipped wherever they are,
+  /// a last group short of four characters decoded as far as its bits go (`AA` is one byte,
+  /// `QQ==QQ==` the three bytes of `QQQQ`).
+  static func decodeBase64GNUstep(_ text: ArraySlice<UInt8>) -> Result<Data, BadByte> {
+    var out = [UInt8]()
+    out.reserveCapacity(text.count * 3 / 4)
+    var accumulator: UInt32 = 0
+    var bits = 0
+    for (k, c) in zip(text.indices, text) {
+      guard let value = base64Value(c) else {
+        if c == UInt8(ascii: "=") || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+        return .failure(BadByte(offset: k))
+      }
+      accumulator = accumulator << 6 | UInt32(value)
+      bits += 6
+      if bits >= 8 {
+        bits -= 8
+        out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        accumulator &= (1 << UInt32(bits)) - 1
+      }
+    }
+    return .success(Data(out))
+  }
+
+  static func base64Value(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "+"): 62
+    case UInt8(ascii: "/"): 63
+    default: nil
+    }
+  }
+
+  /// Base64 as CoreFoundation's XML reader decodes `<data>`: the raw bytes up to the first
+  /// `<`, every ASCII byte outside the alphabet skipped, `=` counted as a zero digit, and
+  /// three bytes made of each group of four (less one for each `=` just before the group's
+  /// end); a last group short of four is dropped (`AA` is no byte). nil: a byte above 0x7F,
+  /// which it refuses. `lenient`: something was skipped or dropped.
+  static func decodeBase64CoreFoundation(_ text: ArraySlice<UInt8>) -> (
+    data: Data, lenient: Bool
+  )? {
+    var out = [UInt8]()
+    out.reserveCapacity(text.count * 3 / 4)
+    var equals = 0
+    var accumulator: UInt32 = 0
+    var count = 0
+    var lenient = false
+    for c in text {
+      let isSpace = c == 0x20 || (0x09...0x0D).contains(c)
+      if c == UInt8(ascii: "=") {
+        equals += 1
+      } else if !isSpace {
+        if equals > 0 { lenient = true }
+        equals = 0
+      }
+      guard c < 0x80 else { return nil }
+      let value: UInt8
+      if let v = base64Value(c) {
+        value = v
+      } else if c == UInt8(ascii: "=") {
+        value = 0
+      } else {
+        if !isSpace { lenient = true }
+        continue
+      }
+      count += 1
+      accumulator = accumulator << 6 &+ UInt32(value)
+      if count & 3 == 0 {
+        out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+        if equals < 2 { out.append(UInt8(truncatingIfNeeded: accumulator >> 8)) }
+        if equals < 1 { out.append(UInt8(truncatingIfNeeded: accumulator)) }
+      }
+    }
+    if count & 3 != 0 { lenient = true }
+    return (Data(out), lenient)
+  }
+
+  /// The UID CoreFoundation makes of a dictionary of one entry, `CF$UID`, whose value is a
+  /// number: the number converted to 32 bits as C converts it (an integer's low 32 bits; a
+  /// real truncated, `0x80000000` when out of range), with a warning when that is not the
+  /// number itself. nil: not such a dictionary.
+  private mutating func keyedArchiveUID(_ dictionary: PlistDictionary, at offset: Int) -> UInt64? {
+    guard dictionary.count == 1, let value = dictionary["CF$UID"] else { return nil }
+    let uid: UInt32
+    switch value {
+    case .integer(let i): uid = UInt32(truncatingIfNeeded: i)
+    case .unsignedInteger(let u): uid = UInt32(truncatingIfNeeded: u)
+    case .real(let d):
+      let inRange = d > -2_147_483_649 && d < 2_147_483_648
+      uid = inRange ? UInt32(bitPattern: Int32(d.rounded(.towardZero))) : 0x8000_0000
+    default: return nil
+    }
+    if PlistValue.uid(UInt64(uid)) != value, value != .int(uid) {
+      warnings.append(
+        .readAs(
+          .coreFoundation,
+          "the CF$UID dictionary holding \(OpenStepWriter.describeScalar(value)) "
+            + "as the UID \(uid) (CoreFoundation converts it to 32 bits)", at: location(offset)))
+    }
+    return UInt64(uid)
+  }
+
+  /// An `<integer>` as GNUstep's XML reader gives it: above Int64.max clamped to Int64.max,
+  /// with a warning; read exactly, hexadecimal (`0x10`, which it reads as 0) is refused.
+  private mutating func gnustepInteger(
+    _ value: PlistValue, _ tag: Tag, text: ArraySlice<UInt8>
+  ) throws(PlistError) -> PlistValue {
+    if options.exact {
+      if text.contains(UInt8(ascii: "x")) || text.contains(UInt8(ascii: "X")) {
+        throw fail(
+          "a hexadecimal <integer>, which GNUstep reads as 0 (the digits it keeps are an "
+            + "accident)", at: tag.start)
+      }
+    }
+    guard case .unsignedInteger = value else { return value }
+    warnings.append(
+      .readAs(
+        .gnustep, "an <integer> above Int64.max as Int64.max (GNUstep's XML reader clamps it)",
+        at: location(tag.start)))
+    return .integer(.max)
+  }
+
+  /// `<data>` as CoreFoundation reads it (``decodeBase64CoreFoundation(_:)``), from the raw
+  /// bytes after the tag to the first `<`, which must start the closing tag (read exactly; not
+  /// exactly, the text with its entities, CDATA and comments).
+  private mutating func coreFoundationData(_ tag: Tag) throws(PlistError) -> Data {
+    let contentStart = i
+    var firstMarkup = contentStart
+    while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
+    let text = try readText(closing: tag)
+    let raw: ArraySlice<UInt8>
+    if options.exact {
+      guard firstMarkup + 1 < n, p[firstMarkup + 1] == UInt8(ascii: "/") else {
+        throw fail(
+          "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
+            + "first '<'", at: firstMarkup)
+      }
+      raw = all[contentStart..<firstMarkup]
+    } else {
+      switch text {
+      case .run(let start, let end): raw = all[start..<end]
+      case .bytes(let bytes): raw = bytes[...]
+      }
+    }
+    guard let (data, lenient) = Self.decodeBase64CoreFoundation(raw) else {
+      throw fail("<data> holds a byte above 0x7F, which CoreFoundation refuses", at: contentStart)
+    }
+    if lenient {
+      warnings.append(
+        .readAs(
+          .coreFoundation,
+          "<data> as \(data.count) bytes: its base64 is not whole groups of four characters of "
+            + "the alphabet (CoreFoundation skips what is not, and drops a last group short of "
+            + "four)", at: location(tag.start)))
+    }
+    return data
+  }
+
+  private mutating func warnNormalised(_ date: Date, at offset: Int) {
+    warnings.append(
+      .readAs(
+        options.reader,
+        "a <date> with a field out of range as \(CivilTime.iso8601(date)) (CoreFoundation and "
+          + "GNUstep carry the field over into the next)", at: location(offset)))
+  }
+
+  /// `<date>` read exactly as the reader reads it: CoreFoundation takes its text as it is (no
+  /// white space around it, no fraction of a second); GNUstep's takes 20 characters,
+  /// `YYYY-MM-DDTHH:MM:SSZ`, or its own `YYYY-MM-DD HH:MM:SS ±HHMM`. Both carry a field out of
+  /// range into the next, with a warning.
+  private mutating func exactDate(_ tag: Tag) throws(PlistError) -> Date {
+    let text = try readText(closing: tag)
+    let parsed = withBytes(text) { bytes -> (date: Date, normalised: Bool, fraction: Bool)? in
+      if options.reader == .gnustep {
+        // GNUstep's calendar takes a day or month out of range, but not 00.
+        let zero: (Int) -> Bool = {
+          bytes[$0] == UInt8(ascii: "0") && bytes[$0 + 1] == UInt8(ascii: "0")
+        }
+        if bytes.count == 20, bytes.first != UInt8(ascii: "-"), !zero(5), !zero(8) {
+          return Self.readerDate(bytes: bytes)
+        }
+        return OpenStepReader.parseGNUstepDate(String(decoding: bytes, as: UTF8.self))
+          .map { ($0, false, false) }
+      }
+      return Self.readerDate(bytes: bytes)
+    }
+    guard let parsed, !parsed.fraction else {
+      let shown = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
+      throw fail(
+        "<date>\(shown)</date> is not a date \(options.reader) reads (of the form "
+          + "2011-03-14T15:09:26Z, without white space or a fraction of a second)", at: tag.start)
+    }
+    if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
+    return parsed.date
+  }
+
   // MARK: - Document
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
@@ -496,6 +756,7 @@ struct XMLPlistReader {
       value = try readValue()
       try skipMisc()
       guard i < n else { throw eof("</plist>") }
+      guard p[i] == UInt8(ascii: "<") else { throw fail("text after the value: expected </plist>") }
       let close = try readTag()
       guard close.kind == .close, close.name == .plist else {
         throw fail(
@@ -506,6 +767,15 @@ struct XMLPlistReader {
       value = try readValue()
     }
     try skipMisc()
+    if i < n, options.exact, options.reader == .coreFoundation {
+      // CoreFoundation stops after the top value (and its `</plist>`): what follows is not
+      // read.
+      warnings.append(
+        .readAs(
+          .coreFoundation, "the property list up to the end of its value, and nothing after it",
+          at: location(i)))
+      return value
+    }
     if i < n { throw fail("content after the end of the property list") }
     return value
   }
@@ -539,9 +809,19 @@ struct XMLPlistReader {
   /// space (`\r\n` is one `Character`) or the text is not ASCII (a space and a combining mark
   /// are one too), so then, and for every refusal's message, it is trimmed as before.
   private mutating func scalar<T>(
-    _ tag: Tag, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
+    _ tag: Tag, spaces: Spaces = .none, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
   ) throws(PlistError) -> Result<T, Refused> {
     let text = try readText(closing: tag)
+    if options.exact, options.reader == .coreFoundation {
+      // CoreFoundation takes the text as it is: no white space around an integer or a
+      // boolean, only before a real.
+      let (first, last) = withBytes(text) { ($0.first, $0.last) }
+      let space: (UInt8?) -> Bool = { $0.map(Self.isSpace) ?? false }
+      if space(last) || (spaces == .none && space(first)) {
+        return .failure(
+          Refused(text: Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })))
+      }
+    }
     let fast: T? = withBytes(text) { bytes in
       var start = 0
       var end = bytes.count
@@ -563,6 +843,9 @@ struct XMLPlistReader {
   }
 
   private struct Refused: Error { var text: Substring }
+
+  /// The white space CoreFoundation allows around a number's text (read exactly).
+  private enum Spaces { case none, leading }
 
   private static func trimmed(_ s: String) -> Substring {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
@@ -600,26 +883,31 @@ struct XMLPlistReader {
         }
         stack.removeLast()
         if top.isDictionary {
-          if top.entries.count == 1, top.entries[0].key == "CF$UID",
-            let uid = Self.uidValue(top.entries[0].value)
-          {
+          var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
+          for entry in top.entries {
+            if let warning = dictionary.store(
+              entry.value, forKey: entry.key, at: location(entry.offset))
+            {
+              warnings.append(warning)
+            }
+          }
+          let built = dictionary.dictionary
+          if options.reader == .coreFoundation, let uid = keyedArchiveUID(built, at: top.start) {
             produced = .uid(uid)
           } else {
-            var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
-            for entry in top.entries {
-              if let warning = dictionary.store(
-                entry.value, forKey: entry.key, at: location(entry.offset))
-              {
-                warnings.append(warning)
-              }
-            }
-            produced = .dictionary(dictionary.dictionary)
+            produced = .dictionary(built)
           }
         } else {
           produced = .array(top.array)
         }
       } else {
         switch tag.name {
+        case .key
+        where (stack.last?.isDictionary != true || stack.last?.key != nil) && options.exact
+          && options.reader == .coreFoundation:
+          // CoreFoundation reads a <key> where a value stands as a string (in a <dict>, one
+          // after a <key>).
+          produced = .string(string(try readText(closing: tag)))
         case .key:
           guard stack.last?.isDictionary == true else {
             throw fail("<key> outside a <dict>", at: tag.start)
@@ -646,28 +934,37 @@ struct XMLPlistReader {
         case .string:
           produced = .string(string(try readText(closing: tag)))
         case .integer:
+          let textStart = i
           switch try scalar(tag, TextNumber.integer) {
+          case .success(let value) where options.reader == .gnustep:
+            produced = try gnustepInteger(value, tag, text: all[textStart..<i])
           case .success(let value): produced = value
           case .failure(let refused):
             throw fail(
               "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
           }
         case .real:
-          switch try scalar(tag, TextNumber.real) {
+          switch try scalar(tag, spaces: .leading, TextNumber.real) {
           case .success(let value): produced = .real(value)
           case .failure(let refused):
             throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
           }
         case .true, .false:
           if tag.kind == .open {
-            guard case .success = try scalar(tag, { $0.isEmpty ? () : nil }) else {
+            guard case .success = try scalar(tag, spaces: .none, { $0.isEmpty ? () : nil }) else {
               throw fail("<\(text(of: tag))> must be empty", at: tag.start)
             }
           }
           produced = .bool(tag.name == .true)
         case .date:
-          switch try scalar(tag, Self.parseDate(bytes:)) {
-          case .success(let date): produced = .date(date)
+          if options.exact {
+            produced = .date(try exactDate(tag))
+            break
+          }
+          switch try scalar(tag, Self.readerDate(bytes:)) {
+          case .success(let parsed):
+            if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
+            produced = .date(parsed.date)
           case .failure(let refused):
             throw fail(
               "<date>\(refused.text)</date> is not a date of the form 2011-03-14T15:09:26Z",
@@ -676,6 +973,8 @@ struct XMLPlistReader {
         case .data:
           if tag.kind == .empty {
             produced = .data(Data())
+          } else if options.reader == .coreFoundation {
+            produced = .data(try coreFoundationData(tag))
           } else {
             let contentStart = i
             let text = try readText(closing: tag)
@@ -684,12 +983,12 @@ struct XMLPlistReader {
             switch text {
             case .run(let start, let end):
               count = end - start
-              decoded = Self.decodeBase64(all[start..<end]).mapError {
+              decoded = Self.decodeBase64GNUstep(all[start..<end]).mapError {
                 BadByte(offset: $0.offset - start)
               }
             case .bytes(let bytes):
               count = bytes.count
-              decoded = Self.decodeBase64(bytes[...])
+              decoded = Self.decodeBase64GNUstep(bytes[...])
             }
             switch decoded {
             case .success(let data): produced = .data(data)

@@ -317,6 +317,9 @@ struct XMLPlistWriter {
       appendBase64(data, indent: indent)
       line("</data>", indent: indent)
     case .uid(let u):
+      // CoreFoundation reads a `CF$UID` dictionary's number as 32 bits: a wider UID would
+      // come back as another.
+      guard u <= UInt64(UInt32.max) else { throw refuse(PlistValue.wideUIDReason(u)) }
       line("<dict>", indent: indent)
       open("key", indent: indent + 1)
       bytes("CF$UID")
@@ -470,7 +473,9 @@ struct XMLPlistWriter {
     } else if d.isInfinite {
       out.append(d < 0 ? "-infinity" : "+infinity")
     } else if d == 0 {
-      out.append("0.0")  // -0.0 too
+      // CoreFoundation writes `0.0` for -0.0 too, and so loses its sign; it reads `-0.0`
+      // back as -0.0, so that is what -0.0 is written as.
+      out.append(d.sign == .minus ? "-0.0" : "0.0")
     } else {
       out.write(count: PrintfG17.maximumLength) { PrintfG17.format(d, into: $0) }
     }

@@ -66,8 +66,12 @@ import Testing
   ]
 
   /// The printed commands, run by a shell through the `defaults` personality, turn A into B
-  /// exactly (as python's plistlib reads both); the diff of the two is then empty.
-  @Test(.enabled(if: Tools.python || External.required, "needs python3"))
+  /// exactly (as python's plistlib reads both); the diff of the two is then empty. (A value
+  /// with a line break is written in `$'…'` quoting, so that it prints no line of its own: bash,
+  /// zsh and ksh read it; dash, Debian's /bin/sh, does not.)
+  @Test(
+    .enabled(if: Tools.python || External.required, "needs python3"),
+    .enabled(if: External.which("bash") != nil, "needs bash"))
   func theCommandsADiffPrintsTurnOneDomainIntoTheOther() throws {
     let scene = try Scene()
     try PropertyList.write(Self.before, as: .binary).write(to: scene.domain("com.example.a"))
@@ -77,7 +81,7 @@ import Testing
     #expect(!diff.output.contains("same"), "an unchanged key is printed")
     let shell = "defaults() { \"$PREFS\" defaults \"$@\"; }\nset -e\n" + diff.output
     let applied = try External.run(
-      "/bin/sh", ["-c", shell],
+      try #require(External.which("bash")), ["-c", shell],
       environment: scene.environment.merging(["PREFS": Self.binary]) { $1 })
     #expect(applied.status == 0, "\(applied.stderr)")
     #expect(try scene.plistlib("com.example.a") == scene.plistlib("com.example.b"))

@@ -64,21 +64,9 @@ import Testing
     }
   }
 
-  /// A tiny binary plist builder for structures no writer would make (1-byte references
-  /// unless `refSize` says otherwise, 2-byte offsets); the streaming tests use it too.
+  /// ``BinaryList/bplist(objects:top:refSize:)``; the streaming tests use it too.
   static func bplist(objects: [[UInt8]], top: Int = 0, refSize: UInt8 = 1) -> Data {
-    var out = Array("bplist00".utf8)
-    var offsets: [Int] = []
-    for object in objects {
-      offsets.append(out.count)
-      out += object
-    }
-    let table = out.count
-    for offset in offsets { out += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-    out += [0, 0, 0, 0, 0, 0, 2, refSize]
-    func be64(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
-    out += be64(objects.count) + be64(top) + be64(table)
-    return Data(out)
+    BinaryList.bplist(objects: objects, top: top, refSize: refSize)
   }
 
   @Test func binaryCycles() {

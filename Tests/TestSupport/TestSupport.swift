@@ -328,3 +328,27 @@ public func eventually(within seconds: Double = 10, _ condition: () throws -> Bo
     usleep(1000)
   }
 }
+
+/// A tiny binary plist builder for structures no writer would make (1-byte references unless
+/// `refSize` says otherwise, 2-byte offsets).
+public enum BinaryList {
+  public static func bplist(objects: [[UInt8]], top: Int = 0, refSize: UInt8 = 1) -> Data {
+    var out = Array("bplist00".utf8)
+    var offsets: [Int] = []
+    for object in objects {
+      offsets.append(out.count)
+      out += object
+    }
+    let table = out.count
+    for offset in offsets { out += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+    out += [0, 0, 0, 0, 0, 0, 2, refSize]
+    func be64(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+    out += be64(objects.count) + be64(top) + be64(table)
+    return Data(out)
+  }
+
+  /// An ASCII string object.
+  public static func ascii(_ text: String) -> [UInt8] {
+    [0x50 | UInt8(text.utf8.count)] + Array(text.utf8)
+  }
+}
