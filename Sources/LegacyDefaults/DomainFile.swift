@@ -21,12 +21,18 @@ import PropertyList
 /// - ``read()`` parses the file with its format and reports a file that does not parse
 ///   (``DomainSnapshot/unreadable``) without touching it; a valid file whose top level is not a
 ///   dictionary is refused (``DefaultsError/notADictionary(path:type:)``) and left alone.
-/// - ``update(format:durable:truncatingDates:_:)`` takes the in-process lock and the
-///   cross-process `flock` of `<file>.lock` (opened `O_NOFOLLOW`), re-reads, applies the change
-///   key by key, and only when a value changed: moves an unparseable file aside, writes a
-///   temporary file (mode 0600), flushes it, renames it over the file and flushes the folder.
-///   OpenStep text grows into GNUstep's typed text when a value needs it. A symbolic link is
-///   refused, never followed or replaced.
+/// - ``update(_:_:)-(WriteOptions,_)`` takes the in-process lock and the cross-process `flock`
+///   of `<file>.lock`, reads the file (once, under the lock), applies the change key by key, and
+///   only when a value changed: copies the file first when asked (``Backup``), moves an
+///   unparseable file aside, writes a temporary file (mode 0600), flushes it, renames it over
+///   the file and flushes the folder. OpenStep text grows into GNUstep's typed text when a value
+///   needs it. A symbolic link is refused, never followed or replaced.
+/// - ``replaceContents(with:durable:createsFolder:)`` writes bytes a command encoded, exactly,
+///   under the same locks.
+///
+/// Every call holds the file's folder (``HeldFolder``) once and makes every operation — the
+/// read, the lock, the temporary file, the rename, the backup, GNUstep's `.lck` — relative to
+/// it; root holding another user's folder does all of it as that user (``Credentials``).
 ///
 /// Lock order: GNUstep's lock of the folder when the file is in GNUstep's defaults folder (the
 /// `mkdir` lock `.lck/.GNUstepDefaults.lck` a running GNUstep app takes; see ``GNUstepLock``),

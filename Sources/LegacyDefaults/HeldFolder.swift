@@ -492,12 +492,17 @@ extension HeldFolder {
     "." + FileAccess.sibling(of: name, adding: ".tmp-XXXXXX".utf8.count + 1) + ".tmp-"
   }
 
+  /// Six letters or digits from one draw of the system's generator (one `getrandom`).
   private static func randomSuffix() -> String {
     let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
     var generator = SystemRandomNumberGenerator()
-    return String(
-      decoding: (0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] },
-      as: UTF8.self)
+    var draw = generator.next()
+    var suffix: [UInt8] = []
+    for _ in 0..<6 {
+      suffix.append(letters[Int(draw % UInt64(letters.count))])
+      draw /= UInt64(letters.count)
+    }
+    return String(decoding: suffix, as: UTF8.self)
   }
 }
 
