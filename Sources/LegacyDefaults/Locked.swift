@@ -74,35 +74,11 @@ package enum Threads {
       var started: [pthread_t] = []
       var inline: [Int] = []
       for index in 1..<count {
-        let job = Unmanaged.passRetained(Job(body: body, index: index)).toOpaque()
-        // glibc's pthread_t is an integer; Darwin's and musl's are pointers (optional where
-        // pthread_create writes one).
-        #if canImport(Glibc)
-          var thread = pthread_t()
-        #else
-          var thread: pthread_t?
-        #endif
-        // The start routine's context is optional with glibc and musl (their headers carry no
-        // nullability), not on Apple platforms.
-        #if canImport(Darwin)
-          let status = pthread_create(&thread, nil, { Threads.run($0) }, job)
-        #else
-          let status = pthread_create(
-            &thread, nil,
-            { context in
-              guard let context else { return nil }
-              return Threads.run(context)
-            }, job)
-        #endif
-        #if canImport(Glibc)
-          if status == 0 { started.append(thread) } else { Self.abandon(job, &inline, index) }
-        #else
-          if status == 0, let thread {
-            started.append(thread)
-          } else {
-            Self.abandon(job, &inline, index)
-          }
-        #endif
+        if let thread = start({ body(index) }) {
+          started.append(thread)
+        } else {
+          inline.append(index)
+        }
       }
       body(0)
       for index in inline { body(index) }
@@ -110,24 +86,50 @@ package enum Threads {
     }
   }
 
+  /// Runs `body` on a thread of its own that nobody joins: whether it started.
+  package static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let thread = start(body) else { return false }
+    pthread_detach(thread)
+    return true
+  }
+
+  /// A new thread running `body` once; nil when none could be started.
+  private static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    let job = Unmanaged.passRetained(Job(body: body)).toOpaque()
+    // glibc's pthread_t is an integer; Darwin's and musl's are pointers (optional where
+    // pthread_create writes one).
+    #if canImport(Glibc)
+      var thread = pthread_t()
+    #else
+      var thread: pthread_t?
+    #endif
+    // The start routine's context is optional with glibc and musl (their headers carry no
+    // nullability), not on Apple platforms.
+    #if canImport(Darwin)
+      let status = pthread_create(&thread, nil, { Threads.run($0) }, job)
+    #else
+      let status = pthread_create(
+        &thread, nil,
+        { context in
+          guard let context else { return nil }
+          return Threads.run(context)
+        }, job)
+    #endif
+    guard status == 0 else {
+      Unmanaged<Job>.fromOpaque(job).release()
+      return nil
+    }
+    return thread
+  }
+
   /// A started thread's work: its job, once.
   private static func run(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
-    job.body(job.index)
+    Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body()
     return nil
   }
 
-  private static func abandon(_ job: UnsafeMutableRawPointer, _ inline: inout [Int], _ index: Int) {
-    Unmanaged<Job>.fromOpaque(job).release()
-    inline.append(index)
-  }
-
   private final class Job {
-    let body: @Sendable (Int) -> Void
-    let index: Int
-    init(body: @escaping @Sendable (Int) -> Void, index: Int) {
-      self.body = body
-      self.index = index
-    }
+    let body: @Sendable () -> Void
+    init(body: @escaping @Sendable () -> Void) { self.body = body }
   }
 }

@@ -23,33 +23,17 @@ final class Interruption: Sendable {
   init() {
     var set = Self.signals
     pthread_sigmask(SIG_BLOCK, &set, nil)
-    let watcher = Unmanaged.passRetained(self).toOpaque()
-    #if canImport(Glibc)
-      var thread = pthread_t()
-    #else
-      var thread: pthread_t?
-    #endif
-    #if canImport(Darwin)
-      let started = pthread_create(&thread, nil, { Interruption.wait($0) }, watcher)
-    #else
-      let started = pthread_create(
-        &thread, nil,
-        { context in
-          guard let context else { return nil }
-          return Interruption.wait(context)
-        }, watcher)
-    #endif
-    if started == 0 {
-      #if canImport(Glibc)
-        pthread_detach(thread)
-      #else
-        if let thread { pthread_detach(thread) }
-      #endif
-    } else {
-      // Without the thread the signals would be lost: let them end the process as before.
-      Unmanaged<Interruption>.fromOpaque(watcher).release()
-      pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    let taken = self.taken
+    let started = Threads.detach {
+      var set = Self.signals
+      while true {
+        var signal: Int32 = 0
+        guard sigwait(&set, &signal) == 0 else { continue }
+        taken.withLock { if $0 == 0 { $0 = signal } }
+      }
     }
+    // Without the thread the signals would be lost: let them end the process as before.
+    if !started { pthread_sigmask(SIG_UNBLOCK, &set, nil) }
   }
 
   private static var signals: sigset_t {
@@ -58,16 +42,6 @@ final class Interruption: Sendable {
     sigaddset(&set, SIGINT)
     sigaddset(&set, SIGTERM)
     return set
-  }
-
-  private static func wait(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    let watcher = Unmanaged<Interruption>.fromOpaque(context).takeRetainedValue()
-    var set = signals
-    while true {
-      var signal: Int32 = 0
-      guard sigwait(&set, &signal) == 0 else { continue }
-      watcher.taken.withLock { if $0 == 0 { $0 = signal } }
-    }
   }
 
   /// Whether a stop was asked for.
