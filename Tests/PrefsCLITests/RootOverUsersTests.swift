@@ -512,6 +512,29 @@ struct UsersTextAndInterruptionTests {
     #expect(names.count == 2, "\(names)")
   }
 
+  /// An output is written as it was encoded, wherever it goes: `plutil -convert xml1` of a
+  /// binary file with a fractional date gives the same exit and the same bytes in the current
+  /// folder and in the preferences folder (on 5b46563: 0 there, 1 here).
+  @Test func anOutputIsWrittenAsEncodedWhereverItGoes() throws {
+    let folder = try TemporaryFolder()
+    let config = folder.file("config")
+    try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+    let binary = try PropertyList.write(
+      ["when": .date(Date(timeIntervalSinceReferenceDate: 420_000_001.5))], as: .binary)
+    let here = folder.file("a.plist")
+    let there = config.appendingPathComponent("a.plist")
+    try binary.write(to: here)
+    try binary.write(to: there)
+    let environment = ["XDG_CONFIG_HOME": config.path]
+    let a = try External.run(
+      Self.binary, ["plutil", "-convert", "xml1", "./a.plist"], environment: environment,
+      in: folder.url)
+    let b = try External.run(
+      Self.binary, ["plutil", "-convert", "xml1", there.path], environment: environment)
+    #expect(a.status == b.status, "\(a.stderr) / \(b.stderr)")
+    #expect(try Data(contentsOf: here) == Data(contentsOf: there))
+  }
+
   /// `watch --all` prints the write that makes a new domain, its first keys included.
   @Test(.timeLimit(.minutes(1))) func watchAllPrintsANewDomainsFirstWrite() throws {
     let folder = try TemporaryFolder()
