@@ -57,7 +57,9 @@ let package = Package(
     .target(
       name: "PreferencesMigration", dependencies: ["Preferences", "LegacyDefaults", "PropertyList"]),
     // What the command does to domains and files, as a library: names and paths, reading and
-    // changing a domain, writing outputs, typed values, key paths, search.
+    // changing a domain, writing outputs, typed values, key paths, search; and the fleet tools
+    // (the batch runner, plan inference and coverage, the Swift generator, the source scanner),
+    // which an app never needs.
     .target(
       name: "PrefsTools",
       dependencies: [
@@ -75,7 +77,7 @@ let package = Package(
       name: "prefs-bench",
       dependencies: [
         "PropertyList", "LegacyDefaults", "LegacyDefaultsFoundation", "Preferences",
-        "PreferencesMigration",
+        "PreferencesMigration", "PrefsTools",
       ],
       exclude: ["plistlib_migrate.py"]),
     // The corelibs reference: Foundation.UserDefaults' getters on a file, as JSON.
@@ -113,11 +115,15 @@ let package = Package(
       dependencies: [
         "PreferencesMigration", "Preferences", "PreferencesExamples", "LegacyDefaults",
         "LegacyDefaultsFoundation", "PropertyList", "TestSupport",
+        // The command's batch runner, against which the migration at launch is compared.
+        "PrefsTools",
       ]
     ),
     .testTarget(
       name: "PrefsToolsTests",
-      dependencies: ["PrefsTools", "LegacyDefaults", "PropertyList", "TestSupport"],
+      dependencies: [
+        "PrefsTools", "PreferencesMigration", "LegacyDefaults", "PropertyList", "TestSupport",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(

@@ -8,7 +8,7 @@ import PropertyList
 #endif
 
 /// The migration of one legacy domain by a plan, as every path runs it: `prefs migrate`
-/// (``MigrationRunner``, to another file or in place) and the migration at launch
+/// (the command's batch runner, to another file or in place) and the migration at launch
 /// (`migrate(_:)` over the store's own domain, `migrate(_:from:)` from another domain). One
 /// set of rules, in this order:
 ///
@@ -27,9 +27,9 @@ import PropertyList
 ///    typo of).
 ///
 /// Nothing is written for any outcome but `migrated`; the caller writes the values returned.
-struct LegacyDomainMigration: Sendable {
+package struct LegacyDomainMigration: Sendable {
   /// Where the migrated values go, which decides what a domain holding no keys means.
-  enum Destination: Sendable, Hashable {
+  package enum Destination: Sendable, Hashable {
     /// The legacy file itself, replaced by the new store (`prefs migrate --in-place`).
     case inPlace
     /// The store's own domain at launch, where legacy and typed keys live side by side.
@@ -40,11 +40,13 @@ struct LegacyDomainMigration: Sendable {
     case another(recorded: PlistValue?)
   }
 
-  let plan: MigrationPlan
+  package let plan: MigrationPlan
+
+  package init(plan: MigrationPlan) { self.plan = plan }
 
   /// The migrated values of the legacy domain `legacy` (found at `location`), or nil with the
   /// outcome saying why nothing is to be written.
-  func run(
+  package func run(
     _ legacy: DomainSnapshot, at location: DefaultsStore.Location, into destination: Destination,
     _ outcome: inout FileOutcome
   ) -> PlistDictionary? {

@@ -17,7 +17,7 @@ extension MigrationPlan {
 
   /// The edits between two near misses after case folding (0: they differ in case only), or
   /// nil when they are identical or farther apart than ``isNearMiss(_:_:)`` allows.
-  static func nearMissDistance(_ a: String, _ b: String) -> Int? {
+  package static func nearMissDistance(_ a: String, _ b: String) -> Int? {
     guard a != b else { return nil }
     return FoldedKey(a).nearMissDistance(to: FoldedKey(b))
   }

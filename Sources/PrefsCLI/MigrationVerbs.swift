@@ -43,11 +43,10 @@ enum Migrate {
     var runner = MigrationRunner(
       plan: plan, format: format, dryRun: dryRun,
       truncatingDates: args.has(Options.truncateDates))
-    runner.lockTimeout = try args[Options.lockTimeout] ?? Run.lockWait(migrating: true)
-    // An output in the preferences folder (or one a prefs writer has locked) is a live
-    // domain: written under its lock. Elsewhere, no lock file is made.
-    let resolver = Run.resolver()
-    runner.outputIsLive = { resolver.isInPreferencesFolder($0) }
+    // The run's one write policy (outputs in the preferences folder locked as live domains;
+    // the lock waited for --lock-timeout, default 10 s).
+    runner.resolver = Run.resolver(
+      lockTimeout: try args[Options.lockTimeout] ?? Run.lockWait(migrating: true))
     let progress = Progress(console: console, total: legacy.count)
     let interruption = Interruption()
     let outcomes = runner.runBatch(

@@ -53,11 +53,14 @@ enum Run {
 
   /// The resolver of FILE|DOMAIN words for this run. (The locator reads the whole
   /// environment: it is made only for a verb that names a file or a domain.)
-  static func resolver() -> DomainResolver {
+  static func resolver() -> DomainResolver { resolver(lockTimeout: lockWait()) }
+
+  /// The resolver of this run, its writes waiting `lockTimeout` for a lock.
+  static func resolver(lockTimeout: Double?) -> DomainResolver {
     DomainResolver {
       DomainResolver.Settings(
         locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults,
-        host: host, lockTimeout: lockWait())
+        host: host, lockTimeout: lockTimeout)
     }
   }
 

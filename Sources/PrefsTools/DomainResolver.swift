@@ -192,10 +192,21 @@ package struct DomainResolver: Sendable {
   /// locked while it changes (a lock file there, a store's, is kept; one this write made is
   /// removed again); the lock is waited for ``lockTimeout`` at most. (Where the path is, is
   /// decided from its words: nothing on disk is looked at twice.)
-  package func writer(for path: String) -> DomainFile {
-    var file = DomainFile(url: URL(fileURLWithPath: path))
+  package func writer(for path: String, limits: PlistLimits = .default) -> DomainFile {
+    var file = DomainFile(url: URL(fileURLWithPath: path), limits: limits)
     file.locking = isInPreferencesFolder(path) ? .always : .transient
     file.lockTimeout = lockTimeout
+    return file
+  }
+
+  /// The file at `path` as an output a command makes (a migrated store, a converted file): a
+  /// domain of the preferences folder is written as ``writer(for:limits:)`` writes it; anywhere
+  /// else the lock is taken only when one is there (a store uses the file), and none is made —
+  /// a batch of 10,000 outputs leaves no 10,000 lock files. The one answer to "is this output a
+  /// live domain?".
+  package func output(for path: String, limits: PlistLimits = .default) -> DomainFile {
+    var file = writer(for: path, limits: limits)
+    if file.locking != .always { file.locking = .whenShared }
     return file
   }
 

@@ -46,7 +46,8 @@ package enum OutputFile {
   private static func write(
     _ data: Data, to path: String, resolver: DomainResolver, asDomain: Bool
   ) throws(ToolError) {
-    var file = resolver.writer(for: path)
+    var file = resolver.output(for: path)
+    // Not a domain (JSON, a top-level array): never a lock file made for it.
     if !asDomain { file.locking = .whenShared }
     do {
       try file.replaceContents(with: data)

@@ -2,6 +2,7 @@ import Foundation
 import LegacyDefaults
 import Preferences
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 
 extension Bench {

@@ -4,6 +4,7 @@ import LegacyDefaultsFoundation
 import Preferences
 import PreferencesExamples
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 import Synchronization
 import TestSupport

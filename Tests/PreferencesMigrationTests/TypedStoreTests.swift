@@ -2,6 +2,7 @@ import Foundation
 import Preferences
 import PreferencesExamples
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 import TestSupport
 import Testing

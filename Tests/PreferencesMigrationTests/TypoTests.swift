@@ -1,6 +1,7 @@
 import Foundation
 import LegacyDefaults
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 import Testing
 

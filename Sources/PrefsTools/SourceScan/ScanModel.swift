@@ -9,11 +9,11 @@ import PropertyList
 #endif
 
 /// A defaults domain the code uses: the standard one, or a suite.
-public enum ScanDomain: Sendable, Hashable, CustomStringConvertible {
+package enum ScanDomain: Sendable, Hashable, CustomStringConvertible {
   case standard
   case suite(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .standard: "the standard domain"
     case .suite(let name): "suite \(name)"

@@ -11,57 +11,57 @@ import PropertyList
 /// What a scan found: for each key of the domain scanned, its proposed entry and the evidence
 /// behind it; the keys only known at run time (patterns), the keys of other suites, and the
 /// files skipped.
-public struct SourceScanResult: Sendable {
+package struct SourceScanResult: Sendable {
   /// One use of a key, as the evidence shows it.
-  public struct Place: Sendable, Hashable {
+  package struct Place: Sendable, Hashable {
     /// `Preference.m:14`, or a resource's place (`Settings.bundle/Root.plist
     /// PreferenceSpecifiers[2]`).
-    public var location: String
+    package var location: String
     /// The getter, setter or resource (`boolForKey:`, `registerDefaults:`,
     /// `PSToggleSwitchSpecifier`).
-    public var method: String
+    package var method: String
     /// What this use says: its type, a default, a condition.
-    public var detail: String
+    package var detail: String
   }
 
   /// A default found, and where.
-  public struct FoundDefault: Sendable, Hashable {
-    public var value: String
-    public var source: String
-    public var location: String
+  package struct FoundDefault: Sendable, Hashable {
+    package var value: String
+    package var source: String
+    package var location: String
   }
 
-  public struct Key: Sendable {
-    public var entry: MigrationPlan.Entry
-    public var places: [Place]
-    public var defaults: [FoundDefault]
+  package struct Key: Sendable {
+    package var entry: MigrationPlan.Entry
+    package var places: [Place]
+    package var defaults: [FoundDefault]
     /// Why the type is `any`, why a default was not written, which default won.
-    public var notes: [String]
+    package var notes: [String]
   }
 
   /// A key built at run time: its pattern (`Flag*Image`) and where.
-  public struct Pattern: Sendable, Hashable {
-    public var pattern: String
-    public var domain: ScanDomain
-    public var places: [Place]
-    public var pieces: [String]
+  package struct Pattern: Sendable, Hashable {
+    package var pattern: String
+    package var domain: ScanDomain
+    package var places: [Place]
+    package var pieces: [String]
   }
 
-  public var domain: ScanDomain
-  public var dialect: Dialect
-  public var keys: [Key]
+  package var domain: ScanDomain
+  package var dialect: Dialect
+  package var keys: [Key]
   /// Keys the code only removes: proposed for the plan's `drop`.
-  public var removed: [Key]
-  public var patterns: [Pattern]
+  package var removed: [Key]
+  package var patterns: [Pattern]
   /// The keys of the other domains the code uses, by domain.
-  public var otherDomains: [(domain: ScanDomain, keys: [Key])]
-  public var warnings: [ScanWarning]
+  package var otherDomains: [(domain: ScanDomain, keys: [Key])]
+  package var warnings: [ScanWarning]
   /// How many source and interface files were read.
-  public var filesRead: Int
+  package var filesRead: Int
 
   /// The plan: every key of the domain, its typed key named after the property the code keeps
   /// it in (else the key itself).
-  public func plan() -> MigrationPlan {
+  package func plan() -> MigrationPlan {
     MigrationPlan(
       dialect: dialect, schemaVersion: 1, unmapped: .keep, drop: Set(removed.map(\.entry.from)),
       entries: keys.map(\.entry))
@@ -69,7 +69,7 @@ public struct SourceScanResult: Sendable {
 
   /// The evidence for standard error: each key with every place it is used, the defaults found
   /// and where each came from; the run-time keys; the other suites; the notes.
-  public func evidenceText() -> String {
+  package func evidenceText() -> String {
     var out = ""
     let rows =
       [["KEY", "TYPE", "DEFAULT", "TO"]]

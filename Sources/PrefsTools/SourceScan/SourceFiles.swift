@@ -44,12 +44,12 @@ struct SourceFile: Sendable, Hashable {
 }
 
 /// A file the scan named and went past, and why.
-public struct ScanWarning: Error, Sendable, Hashable, CustomStringConvertible {
-  public var path: String
-  public var line: Int?
-  public var message: String
+package struct ScanWarning: Error, Sendable, Hashable, CustomStringConvertible {
+  package var path: String
+  package var line: Int?
+  package var message: String
 
-  public var description: String {
+  package var description: String {
     "\(path)\(line.map { ":\($0)" } ?? ""): \(message)"
   }
 }

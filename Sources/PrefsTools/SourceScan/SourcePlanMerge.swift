@@ -6,10 +6,10 @@ import PropertyList
 /// the code's keys with the code's types and defaults, checked against what the files hold;
 /// the keys the code uses that no file has; the keys the files hold that no code uses any
 /// more, proposed for `drop` (never dropped silently: each is named in the evidence).
-public struct SourcePlanMerge: Sendable {
-  public let plan: MigrationPlan
+package struct SourcePlanMerge: Sendable {
+  package let plan: MigrationPlan
   /// What the merge decided, a line a key (for standard error, after the two evidences).
-  public let notes: [String]
+  package let notes: [String]
 
   /// Keys the system frameworks write into every app's domain (a window's frame, the
   /// languages, Sparkle's update settings): kept as they are when no code names them, never
@@ -40,7 +40,7 @@ public struct SourcePlanMerge: Sendable {
     return rest.hasSuffix(last) && rest.count >= last.count
   }
 
-  public init(scan: SourceScanResult, files inference: PlanInference) {
+  package init(scan: SourceScanResult, files inference: PlanInference) {
     var notes: [String] = []
     let proposals = Dictionary(
       inference.proposals().map { ($0.entry.from, $0) }, uniquingKeysWith: { a, _ in a })
@@ -137,7 +137,7 @@ public struct SourcePlanMerge: Sendable {
   }
 
   /// The notes as text, after the scan's evidence and the files' table.
-  public func text() -> String {
+  package func text() -> String {
     notes.isEmpty ? "" : "merged:\n" + notes.map { "  " + $0 + "\n" }.joined()
   }
 }

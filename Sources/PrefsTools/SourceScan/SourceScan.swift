@@ -24,17 +24,17 @@ import PropertyList
 /// Files are read in parallel, each once (a second time only for a file that calls a wrapper
 /// found elsewhere); what a file says is kept as its constants and uses, never its text, so
 /// memory follows the largest file, not the tree.
-public enum SourceScan {
-  public struct Options: Sendable {
+package enum SourceScan {
+  package struct Options: Sendable {
     /// Whose getters read a registered value (`@"YES"` registered for a `boolForKey:`).
-    public var dialect: Dialect
+    package var dialect: Dialect
     /// Scan for this suite's domain (`initWithSuiteName:`) instead of the standard one.
-    public var suite: String?
-    public var jobs: Int
+    package var suite: String?
+    package var jobs: Int
     /// The largest source file read (a larger one is named and skipped).
-    public var fileLimit: Int
+    package var fileLimit: Int
 
-    public init(
+    package init(
       dialect: Dialect = .apple, suite: String? = nil, jobs: Int = 2, fileLimit: Int = 64 << 20
     ) {
       self.dialect = dialect
@@ -45,7 +45,7 @@ public enum SourceScan {
   }
 
   /// Scans `paths` (files and folders, recursively).
-  public static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
+  package static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
     let (files, walkWarnings) = SourceFiles.collect(paths)
     let list = files
     var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)

@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -8,14 +9,14 @@ import PropertyList
 #endif
 
 /// A legacy file that gave no values, in `migrate`'s terms.
-public struct UnreadLegacyFile: Error, Sendable, Hashable {
-  public var path: String
+package struct UnreadLegacyFile: Error, Sendable, Hashable {
+  package var path: String
   /// `missing` (absent, not a regular file, unreadable) or `malformed` (does not parse, or
   /// is not a dictionary).
-  public var status: FileStatus
-  public var message: String
+  package var status: FileStatus
+  package var message: String
 
-  public init(path: String, status: FileStatus, message: String) {
+  package init(path: String, status: FileStatus, message: String) {
     self.path = path
     self.status = status
     self.message = message
@@ -25,7 +26,7 @@ public struct UnreadLegacyFile: Error, Sendable, Hashable {
 extension PlanInference {
   /// One legacy domain's values, read exactly as `dialect`'s reader read it (as the
   /// migration reads it): an absent or unreadable file is an error, never an empty domain.
-  public static func legacyValues(
+  package static func legacyValues(
     at path: String, dialect: Dialect = .apple, limits: PlistLimits = .default
   ) -> Result<[String: PlistValue], UnreadLegacyFile> {
     let snapshot: DomainSnapshot
@@ -48,7 +49,7 @@ extension PlanInference {
 
   /// Reads every file, `jobs` at a time, into one inference; `progress(done, total)` after
   /// each. The files that gave no values come back in the order of `paths`.
-  public static func infer(
+  package static func infer(
     _ paths: [String], dialect: Dialect, jobs: Int,
     progress: (@Sendable (Int, Int) -> Void)? = nil
   ) -> (inference: PlanInference, unread: [UnreadLegacyFile]) {
@@ -82,7 +83,7 @@ extension PlanInference {
 
   /// The evidence behind each proposed entry, as a table (for standard error): the key, in how
   /// many files, the type proposed, the kinds and the few distinct values seen, and notes.
-  public func evidenceTable() -> String {
+  package func evidenceTable() -> String {
     var rows: [[String]] = [["KEY", "FILES", "TYPE", "EVIDENCE"]]
     var notes: [String] = []
     for proposal in proposals() {

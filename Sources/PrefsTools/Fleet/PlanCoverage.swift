@@ -1,3 +1,4 @@
+import PreferencesMigration
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -10,7 +11,7 @@ import PropertyList
 /// legacy keys no entry names, the keys the plan drops on purpose, the entries no file has,
 /// and the values that would fall back or be refused, each with how many files and a few
 /// examples.
-public struct PlanCoverage: Sendable, Hashable {
+package struct PlanCoverage: Sendable, Hashable {
   package struct Finding: Sendable, Hashable {
     package var key: String
     package var files: Int
@@ -28,9 +29,9 @@ public struct PlanCoverage: Sendable, Hashable {
     package var examples: [String]
   }
 
-  public var files: Int
+  package var files: Int
   /// Files that would migrate (or are migrated already).
-  public var migrating: Int
+  package var migrating: Int
   /// Files by status, for those that would not migrate.
   package var failing: [FileStatus: Int]
   /// Suspected typos: under `unmapped: drop` each refuses its files (the setting would be
@@ -48,9 +49,9 @@ public struct PlanCoverage: Sendable, Hashable {
   package var refusals: [Finding]
 
   /// Whether the whole fleet would migrate.
-  public var passes: Bool { migrating == files }
+  package var passes: Bool { migrating == files }
 
-  public init(plan: MigrationPlan, outcomes: [FileOutcome]) {
+  package init(plan: MigrationPlan, outcomes: [FileOutcome]) {
     files = outcomes.count
     migrating = outcomes.filter { $0.status == .migrated || $0.status == .unchanged }.count
     failing = [:]
@@ -109,7 +110,7 @@ public struct PlanCoverage: Sendable, Hashable {
   }
 
   /// The summary as a person reads it.
-  public func text() -> String {
+  package func text() -> String {
     var out = "\(files) file\(files == 1 ? "" : "s"): \(migrating) would migrate"
     for status in FileStatus.allCases {
       if let n = failing[status] { out += ", \(n) \(status.rawValue)" }

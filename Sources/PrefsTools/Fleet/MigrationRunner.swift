@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -7,57 +8,11 @@ import PropertyList
   import Foundation
 #endif
 
-/// How one legacy file ended.
-public enum FileStatus: String, Sendable, Hashable, CaseIterable {
-  /// The new store was written (or, in a dry run, would be).
-  case migrated
-  /// The output already holds exactly this (or the file is already migrated): nothing written.
-  case unchanged
-  /// The plan cannot carry a value (unconvertible, unmapped under `error`): nothing written.
-  case refused
-  /// The legacy file does not parse: nothing written.
-  case malformed
-  /// The legacy domain does not exist or cannot be read, or (the source of another domain)
-  /// holds no keys: nothing written.
-  case missing
-  /// Writing failed (the previous output, if any, is intact).
-  case failed
-  /// Another process held the domain's lock for the whole wait (`--lock-timeout`): nothing
-  /// was written; a later run migrates it.
-  case busy
-}
-
-/// The outcome of one file: where it went, how it ended, and every key's fate.
-public struct FileOutcome: Sendable, Hashable {
-  public var path: String
-  public var output: String?
-  public var status: FileStatus
-  public var message: String?
-  public var keys: [KeyReport]
-  /// Where the original was copied before an in-place migration.
-  public var backup: String?
-  /// Whether the legacy domain is a file (false: a `UserDefaults` suite or memory, at launch);
-  /// the report speaks of files or of domains.
-  public var isFile = true
-
-  public init(
-    path: String, output: String?, status: FileStatus, message: String?, keys: [KeyReport],
-    backup: String?
-  ) {
-    self.path = path
-    self.output = output
-    self.status = status
-    self.message = message
-    self.keys = keys
-    self.backup = backup
-  }
-}
-
 /// Runs a plan over files: reads each legacy file, migrates it, and writes the new store
 /// atomically. The legacy file is never changed unless in place, and then only after a
 /// complete backup copy exists and the new content is fully written.
-public struct MigrationRunner: Sendable {
-  public enum Destination: Sendable, Hashable {
+package struct MigrationRunner: Sendable {
+  package enum Destination: Sendable, Hashable {
     /// One output file.
     case file(String)
     /// `DIR/<legacy file name>` for each legacy file.
@@ -66,23 +21,24 @@ public struct MigrationRunner: Sendable {
     case inPlace(backupFolder: String?)
   }
 
-  public let plan: MigrationPlan
-  public var format: PlistFormat
-  public var dryRun: Bool
-  public var limits: PlistLimits
+  package let plan: MigrationPlan
+  package var format: PlistFormat
+  package var dryRun: Bool
+  package var limits: PlistLimits
   /// Write a date with a fraction of a second to the whole second in XML (which holds whole
   /// seconds); off (the default), such a file is refused naming the key.
-  public var truncatingDates: Bool
+  package var truncatingDates: Bool
   /// Whether an output is a live domain, whose writes always take the domain's lock (the
   /// command says: an output in the preferences folder). Any other output takes the lock
   /// only when its `<file>.lock` is there, that is when a writer using prefs' lock has
   /// written it; a new output in a folder of the user's is written atomically, unlocked.
-  package var outputIsLive: @Sendable (String) -> Bool = { _ in false }
-  /// How long a file's write waits for its domain's lock (nil: as long as it takes); a file
-  /// whose lock is not had in time is ``FileStatus/busy``.
-  public var lockTimeout: Double?
+  /// Where domain names resolve and how files are written: an output in the preferences
+  /// folder is a live domain, written under its lock (``DomainResolver/output(for:limits:)``);
+  /// the lock is waited for the resolver's `lockTimeout` at most, then the file is
+  /// ``FileStatus/busy``.
+  package var resolver = DomainResolver(locator: DomainLocator(), userDefaults: nil)
 
-  public init(
+  package init(
     plan: MigrationPlan, format: PlistFormat = .binary, dryRun: Bool = false,
     limits: PlistLimits = .default, truncatingDates: Bool = false
   ) {
@@ -104,7 +60,7 @@ public struct MigrationRunner: Sendable {
     }
   }
 
-  public func run(_ legacyPath: String, to destination: Destination) -> FileOutcome {
+  package func run(_ legacyPath: String, to destination: Destination) -> FileOutcome {
     run(legacyPath, to: destination, durable: true)
   }
 
@@ -112,8 +68,7 @@ public struct MigrationRunner: Sendable {
     let target = outputPath(for: legacyPath, destination)
     var outcome = FileOutcome(
       path: legacyPath, output: target, status: .migrated, message: nil, keys: [], backup: nil)
-    var legacyFile = DomainFile(url: URL(fileURLWithPath: legacyPath), limits: limits)
-    legacyFile.lockTimeout = lockTimeout
+    var legacyFile = resolver.writer(for: legacyPath, limits: limits)
     // Read exactly as the legacy app's reader read it: a file it could not read is refused.
     legacyFile.readOptions = plan.dialect.readOptions(exact: true)
     let step = LegacyDomainMigration(plan: plan)
@@ -122,8 +77,7 @@ public struct MigrationRunner: Sendable {
         // Read, migrate, back up and replace as one step under the domain's lock, the file read
         // once, there: an app's concurrent synchronize lands before (and is migrated) or after
         // (and merges its own keys on top of the migrated file). A lock file this made is
-        // removed again unless the file is a live domain.
-        legacyFile.locking = outputIsLive(legacyPath) ? .always : .transient
+        // removed again unless the file is a live domain (the resolver's writer).
         let backedUp = Locked<String?>(nil)
         let result = Locked(outcome)
         do throws(DefaultsError) {
@@ -165,9 +119,7 @@ public struct MigrationRunner: Sendable {
         if existing.values == values, existing.format == format { outcome.status = .unchanged }
         return outcome
       }
-      var output = DomainFile(url: URL(fileURLWithPath: target), limits: limits)
-      output.locking = outputIsLive(target) ? .always : .whenShared
-      output.lockTimeout = lockTimeout
+      let output = resolver.output(for: target, limits: limits)
       // The output folder is the administrator's: written with the process's own credentials.
       try Credentials.asProcess { () throws(DefaultsError) in
         _ = try output.update(
@@ -211,7 +163,7 @@ public struct MigrationRunner: Sendable {
 
   /// The files of a shard: those whose path hashes to `index` of `count` (a stable hash, so any
   /// job runner splitting the same list gets disjoint shards, whatever the order).
-  public static func shard(_ paths: [String], index: Int, count: Int) -> [String] {
+  package static func shard(_ paths: [String], index: Int, count: Int) -> [String] {
     guard count > 1 else { return paths }
     return paths.filter { path in
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -227,7 +179,7 @@ public struct MigrationRunner: Sendable {
   ///
   /// `stopping` is asked before each file is started: once it says yes, no file is started and
   /// the outcomes of the files done (those in flight end, written or not) come back.
-  public func runBatch(
+  package func runBatch(
     _ paths: [String], to destination: Destination, jobs: Int,
     progress: (@Sendable (Int, Int) -> Void)? = nil,
     stopping: @Sendable () -> Bool = { false }

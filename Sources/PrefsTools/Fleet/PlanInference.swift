@@ -1,4 +1,5 @@
 import LegacyDefaults
+import PreferencesMigration
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -132,17 +133,17 @@ package struct KeyEvidence: Sendable, Hashable {
 
 /// Reads legacy domains and proposes the plan that migrates them: for every key, the type
 /// the old app's getter most likely meant, from the evidence of every file.
-public struct PlanInference: Sendable {
+package struct PlanInference: Sendable {
   /// Whose getters read the values: each value's kind is decided by them as it is added.
-  public let dialect: Dialect
+  package let dialect: Dialect
   package private(set) var evidence: [String: KeyEvidence] = [:]
   /// How many domains were read.
-  public private(set) var domains = 0
+  package private(set) var domains = 0
 
-  public init(dialect: Dialect = .apple) { self.dialect = dialect }
+  package init(dialect: Dialect = .apple) { self.dialect = dialect }
 
   /// Adds one legacy domain's values.
-  public mutating func add(_ values: [String: PlistValue], file: String) {
+  package mutating func add(_ values: [String: PlistValue], file: String) {
     domains += 1
     for (key, value) in values where key != MigrationPlan.schemaVersionKey {
       evidence[key, default: KeyEvidence(key: key)].add(value, file: file, dialect: dialect)
@@ -150,7 +151,7 @@ public struct PlanInference: Sendable {
   }
 
   /// Adds what another inference (another worker, with the same dialect) read.
-  public mutating func merge(_ other: PlanInference) {
+  package mutating func merge(_ other: PlanInference) {
     domains += other.domains
     for (key, item) in other.evidence {
       if evidence[key] == nil {
@@ -173,7 +174,7 @@ public struct PlanInference: Sendable {
   }
 
   /// The plan (every key to itself: renaming is the user's edit).
-  public func plan() -> MigrationPlan {
+  package func plan() -> MigrationPlan {
     MigrationPlan(
       dialect: dialect, schemaVersion: 1, unmapped: .keep, entries: proposals().map(\.entry))
   }
@@ -311,7 +312,7 @@ public struct PlanInference: Sendable {
 
 extension MigrationPlan {
   /// The plan as the JSON plan file (`MigrationPlan.load(json:)` reads it back as it was).
-  public func jsonText() -> String {
+  package func jsonText() -> String {
     func json(_ value: PlistValue) -> JSONValue {
       switch value {
       case .date(let d): return .string(PropertyList.iso8601(d))

@@ -1,5 +1,6 @@
 import Foundation
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 import Testing
 

@@ -1,5 +1,6 @@
 import LegacyDefaults
 import PreferencesMigration
+import PrefsTools
 import PropertyList
 import Testing
 
