@@ -1,3 +1,4 @@
+import LegacyDefaults
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -5,6 +6,10 @@ import PropertyList
 #else
   import Foundation
 #endif
+
+// The command's input: the files its verbs print, convert or check, read through the held
+// folder of the file layer (as the folder's owner, for root) and parsed whole or one key at a
+// time. A store never reads this way (it reads a domain, ``DomainFile/load()``).
 
 /// Why a file could not be read as a property list, for the readers that print, convert or
 /// check a file (``DomainFile/document()``, ``DomainFile/value(forKey:)``,
