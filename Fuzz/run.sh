@@ -67,8 +67,8 @@ stamp_of() {
     "$swiftc" --version 2>&1
     printf '%s\n' "${swiftflags[@]}"
     find "$root/Sources/PropertyList" "$root/Sources/LegacyDefaults" "$root/Sources/Preferences" \
-      "$root/Sources/PreferencesMigration" "$here/Targets" "$here/Support" "$here/Tools" \
-      -type f -name '*.swift' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+      "$root/Sources/PreferencesMigration" "$root/Sources/CSystemCalls" "$here/Targets" \
+      "$here/Support" "$here/Tools" -type f \( -name '*.swift' -o -name '*.[ch]' \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -76,23 +76,38 @@ build_all() {
   local lib_dir="$build/lib" bin_dir="$build/bin" module
   rm -rf "$lib_dir" "$bin_dir"
   mkdir -p "$lib_dir" "$bin_dir"
+  # The C target LegacyDefaults imports (openat2, per-thread credentials): a static library and
+  # the module map SwiftPM would generate for it.
+  echo "run.sh: building CSystemCalls" >&2
+  local c_include="$root/Sources/CSystemCalls/include" clang
+  clang="$(dirname "$swiftc")/clang"
+  [[ -x "$clang" ]] || clang="$(command -v clang || command -v cc)"
+  mkdir -p "$build/obj/CSystemCalls" "$lib_dir/CSystemCalls"
+  "$clang" -O2 -g -fsanitize=fuzzer-no-link,address -I "$c_include" \
+    -c "$root/Sources/CSystemCalls/CSystemCalls.c" -o "$build/obj/CSystemCalls/CSystemCalls.o"
+  ar rcs "$lib_dir/libCSystemCalls.a" "$build/obj/CSystemCalls/CSystemCalls.o"
+  printf 'module CSystemCalls {\n  header "%s"\n  export *\n}\n' "$c_include/CSystemCalls.h" \
+    >"$lib_dir/CSystemCalls/module.modulemap"
   for module in "${modules[@]}"; do
     echo "run.sh: building $module" >&2
     mkdir -p "$build/obj/$module"
     (cd "$build/obj/$module" &&
       "$swiftc" "${swiftflags[@]}" -emit-library -static -emit-module -module-name "$module" \
-        -I "$lib_dir" "$root/Sources/$module"/*.swift \
+        -I "$lib_dir" -Xcc -fmodule-map-file="$lib_dir/CSystemCalls/module.modulemap" \
+        "$root/Sources/$module"/*.swift \
         -o "$lib_dir/lib$module.a" -emit-module-path "$lib_dir/$module.swiftmodule")
   done
   local libs=() target link=()
   # The toolchain's lld links cleanly; the system's gold warns about every ASan helper.
   [[ -x "$(dirname "$swiftc")/ld.lld" ]] && link=(-use-ld=lld)
   for ((i = ${#modules[@]} - 1; i >= 0; i--)); do libs+=("-l${modules[i]}"); done
+  libs+=(-lCSystemCalls)
   for target in "${all_targets[@]}"; do
     echo "run.sh: building target $target" >&2
     mkdir -p "$build/obj/fuzz-$target"
     (cd "$build/obj/fuzz-$target" &&
       "$swiftc" "${swiftflags[@]}" -module-name "fuzz_$target" "${link[@]}" -I "$lib_dir" -L "$lib_dir" \
+        -Xcc -fmodule-map-file="$lib_dir/CSystemCalls/module.modulemap" \
         "$here/Targets/$target.swift" "$here/Support/Harness.swift" "${libs[@]}" \
         -o "$bin_dir/fuzz-$target")
   done
