@@ -18,9 +18,6 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   case domainExists(String)
   /// The domain's file exists but cannot be read.
   case cannotRead(path: String, reason: String)
-  /// The domain's file holds keys that differ only in Unicode normalization, which a Swift
-  /// dictionary cannot keep apart: refused, so that no write drops one of them.
-  case indistinctKeys(path: String, keys: [String])
   /// The domain's file is a valid property list whose top level is not a dictionary (it is
   /// left where it is: it is not corrupt, it is not a defaults domain).
   case notADictionary(path: String, type: String)
@@ -43,14 +40,6 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .invalidDomainName(let name, let reason): "the domain name \"\(name)\" \(reason)"
     case .domainExists(let name): "a volatile domain named \"\(name)\" exists already"
     case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
-    case .indistinctKeys(let path, let keys):
-      "\(path) holds keys that differ only in Unicode normalization ("
-        + keys.map {
-          "\"\($0)\" "
-            + $0.unicodeScalars.map(\.codePoint).joined(separator: " ")
-        }.joined(separator: ", ")
-        + "): CoreFoundation keeps them apart, a domain of prefs cannot (nothing was read into "
-        + "one, nor written)"
     case .notADictionary(let path, let type):
       "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"

@@ -88,23 +88,27 @@ public final class DefaultsStore: Sendable {
     var generation: UInt64
   }
 
+  /// The store's state. Every domain is a `PlistDictionary` and every key a ``DomainKey``:
+  /// keys are compared by their bytes, as the file holds them, so a domain holding two keys
+  /// that differ only in Unicode normalization keeps both, from the file to the getters and
+  /// back.
   struct State {
-    var arguments: [String: PlistValue] = [:]
+    var arguments = PlistDictionary()
     /// The application domain as last read from (or written to) the storage.
-    var base: [String: PlistValue] = [:]
+    var base = PlistDictionary()
     /// This store's changes not yet written.
-    var pending: [String: Pending] = [:]
+    var pending: [DomainKey: Pending] = [:]
     var nextGeneration: UInt64 = 0
     /// Orders the snapshots of concurrent synchronizes: an older one is never published over a
     /// newer one.
     var nextTicket: UInt64 = 0
     var publishedTicket: UInt64 = 0
     var format: PlistFormat?
-    var global: [String: PlistValue] = [:]
-    var registration: [String: PlistValue] = [:]
+    var global = PlistDictionary()
+    var registration = PlistDictionary()
     /// Volatile domains set by name (not in the search list, as in NSUserDefaults).
-    var volatile: [String: [String: PlistValue]] = [:]
-    var observers: [String: [UInt64: @Sendable (PlistValue?) -> Void]] = [:]
+    var volatile: [String: PlistDictionary] = [:]
+    var observers: [DomainKey: [UInt64: @Sendable (PlistValue?) -> Void]] = [:]
     var nextObserver: UInt64 = 0
     /// Orders the observed-key sets told to the storage's announcements.
     var observedKeysVersion: UInt64 = 0
@@ -120,8 +124,21 @@ public final class DefaultsStore: Sendable {
     var rereads = 0
 
     func applicationValue(_ key: String) -> PlistValue? {
-      if let change = pending[key] { return change.value }
+      if let change = pending[DomainKey(key)] { return change.value }
       return base[key]
+    }
+
+    /// The application domain with the pending changes applied.
+    var application: PlistDictionary {
+      var all = base
+      for (key, change) in pending {
+        if let value = change.value {
+          all[key.text] = value
+        } else {
+          all.removeValue(forKey: key.text)
+        }
+      }
+      return all
     }
 
     func value(_ key: String) -> PlistValue? {
@@ -182,13 +199,13 @@ public final class DefaultsStore: Sendable {
     self.globalFile = globalFile
     self.exitFlushFailure = exitFlushFailure
     var initial = State()
-    initial.arguments = ArgumentDomain.parse(arguments, dialect: dialect)
-    initial.base = dialect.adopting(loaded.values.swiftDictionary, readFrom: loaded.format)
+    initial.arguments = PlistDictionary(ArgumentDomain.parse(arguments, dialect: dialect))
+    initial.base = dialect.adopting(loaded.values, readFrom: loaded.format)
     initial.format = loaded.format
     initial.known = loaded.version
     initial.record(loaded.unreadable.map { [$0] } ?? [])
     if let global {
-      initial.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
+      initial.global = dialect.adopting(global.values, readFrom: global.format)
       initial.record(global.unreadable.map { [$0] } ?? [])
     }
     self.state = Locked(initial)
@@ -352,27 +369,28 @@ public final class DefaultsStore: Sendable {
 
   /// Every key the search list can see, with the value it finds.
   public func dictionaryRepresentation() -> [String: PlistValue] {
+    searchListValues().swiftDictionary
+  }
+
+  /// ``dictionaryRepresentation()`` with every key as the domains hold it (by its bytes).
+  public func searchListValues() -> PlistDictionary {
     state.withLock { s in
       // A pending removal takes the key out of the application domain only: a lower domain's
       // value shows through, as `object(forKey:)` finds it (and as GNUstep answers).
-      var application = s.base
-      for (key, change) in s.pending { application[key] = change.value }
       var all = s.registration
       all.merge(s.global) { $1 }
-      all.merge(application) { $1 }
+      all.merge(s.application) { $1 }
       all.merge(s.arguments) { $1 }
       return all
     }
   }
 
   /// The application domain alone (what its file holds, with pending changes applied).
-  public func persistentDomain() -> [String: PlistValue] {
-    state.withLock { s in
-      var all = s.base
-      for (key, change) in s.pending { all[key] = change.value }
-      return all
-    }
-  }
+  public func persistentDomain() -> [String: PlistValue] { persistentValues().swiftDictionary }
+
+  /// ``persistentDomain()`` with every key as the file holds it (by its bytes): two keys that
+  /// differ only in Unicode normalization are two keys here, one in a Swift dictionary.
+  public func persistentValues() -> PlistDictionary { state.withLock { $0.application } }
 
   // MARK: - Writing
 
@@ -397,7 +415,7 @@ public final class DefaultsStore: Sendable {
     let fire = state.withLock { s -> (@Sendable () -> Void)? in
       let before = s.value(key)
       s.nextGeneration += 1
-      s.pending[key] = Pending(value: value, generation: s.nextGeneration)
+      s.pending[DomainKey(key)] = Pending(value: value, generation: s.nextGeneration)
       return Self.notification(for: key, before: before, in: s)
     }
     fire?()
@@ -452,12 +470,17 @@ public final class DefaultsStore: Sendable {
 
   /// Removes every key of the application domain.
   public func removeAll() {
-    let keys = persistentDomain().keys
+    let keys = persistentValues().keys
     for key in keys { removeObject(forKey: key) }
   }
 
   /// Adds `defaults` to the registration domain (memory only, never written).
   public func register(defaults: [String: PlistValue]) {
+    register(PlistDictionary(defaults))
+  }
+
+  /// ``register(defaults:)`` with keys as given, by their bytes.
+  public func register(_ defaults: PlistDictionary) {
     let fires = state.withLock { s -> [@Sendable () -> Void] in
       let before = defaults.keys.map { ($0, s.value($0)) }
       s.registration.merge(defaults) { $1 }
@@ -525,7 +548,7 @@ public final class DefaultsStore: Sendable {
   /// ``set(_:forKey:)-(PlistValue?,_)`` validates, and everything pending is written with them. When `change` throws, nothing is
   /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
   public func updateDomain(
-    _ change: ([String: PlistValue]) throws(DefaultsError) -> DomainChanges
+    _ change: (PlistDictionary) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) {
     try withoutActuallyEscaping(change) { (escaping) throws(DefaultsError) in
       try synchronize(applying: escaping)
@@ -533,7 +556,7 @@ public final class DefaultsStore: Sendable {
   }
 
   private func synchronize(
-    applying change: (([String: PlistValue]) throws(DefaultsError) -> DomainChanges)?
+    applying change: ((PlistDictionary) throws(DefaultsError) -> DomainChanges)?
   ) throws(DefaultsError) {
     if change == nil, !hasPendingChanges {
       // Nothing to write: read what is there, without the lock (files are replaced atomically).
@@ -546,27 +569,33 @@ public final class DefaultsStore: Sendable {
 
   /// The write of ``synchronize(applying:)``: one update of the storage, published.
   private func write(
-    applying change: (([String: PlistValue]) throws(DefaultsError) -> DomainChanges)?
+    applying change: ((PlistDictionary) throws(DefaultsError) -> DomainChanges)?
   ) throws(DefaultsError) {
-    var written: [String: UInt64] = [:]
+    var written: [DomainKey: UInt64] = [:]
     var ticket: UInt64 = 0
     let snapshot = try storage.update { (current) throws(DefaultsError) -> DomainChanges in
       var requested = DomainChanges()
       if let change {
-        var view = current.values.swiftDictionary
-        for (key, pending) in state.withLock({ $0.pending }) { view[key] = pending.value }
+        var view = current.values
+        for (key, pending) in state.withLock({ $0.pending }) {
+          if let value = pending.value {
+            view[key.text] = value
+          } else {
+            view.removeValue(forKey: key.text)
+          }
+        }
         requested = try change(view)
         for (key, value) in requested.all { try Self.validate(value, forKey: key) }
       }
       // Taken after `change`: what its body set is written too.
-      let pending = state.withLock { s -> [String: Pending] in
+      let pending = state.withLock { s -> [DomainKey: Pending] in
         ticket = s.takeTicket()
         return s.pending
       }
       var changes = DomainChanges()
       written = [:]
       for (key, entry) in pending {
-        changes[key] = .some(entry.value)
+        changes[key.text] = .some(entry.value)
         written[key] = entry.generation
       }
       changes.merge(requested)
@@ -578,7 +607,7 @@ public final class DefaultsStore: Sendable {
   /// ``publish(_:ticket:written:global:)`` with the global domain read again; a global file that
   /// cannot be read is thrown after the application domain's snapshot is published (what was
   /// written is not pending any more).
-  private func publish(_ snapshot: DomainSnapshot, ticket: UInt64, written: [String: UInt64])
+  private func publish(_ snapshot: DomainSnapshot, ticket: UInt64, written: [DomainKey: UInt64])
     throws(DefaultsError)
   {
     switch Result(catching: { () throws(DefaultsError) in try globalFile?.read() }) {
@@ -593,28 +622,30 @@ public final class DefaultsStore: Sendable {
   /// Makes a storage snapshot this store's view: drops the pending changes it holds (those
   /// changed again meanwhile stay pending), takes the global domain, and tells observers.
   private func publish(
-    _ snapshot: DomainSnapshot, ticket: UInt64, written: [String: UInt64],
+    _ snapshot: DomainSnapshot, ticket: UInt64, written: [DomainKey: UInt64],
     global: DomainSnapshot?
   ) {
     let fires = state.withLock { s -> [@Sendable () -> Void] in
       let observed = Array(s.observers.keys)
-      let before = observed.map { s.value($0) }
+      let before = observed.map { s.value($0.text) }
       for (key, generation) in written where s.pending[key]?.generation == generation {
         s.pending[key] = nil
       }
       if ticket > s.publishedTicket {
         s.publishedTicket = ticket
-        s.base = dialect.adopting(snapshot.values.swiftDictionary, readFrom: snapshot.format)
+        s.base = dialect.adopting(snapshot.values, readFrom: snapshot.format)
         s.format = snapshot.format
         s.known = snapshot.version
         if let global {
-          s.global = dialect.adopting(global.values.swiftDictionary, readFrom: global.format)
+          s.global = dialect.adopting(global.values, readFrom: global.format)
         }
       }
       s.record(snapshot.recoveries)
       s.record(snapshot.unreadable.map { [$0] } ?? [])
       s.record(global?.unreadable.map { [$0] } ?? [])
-      return zip(observed, before).compactMap { Self.notification(for: $0.0, before: $0.1, in: s) }
+      return zip(observed, before).compactMap {
+        Self.notification(for: $0.0.text, before: $0.1, in: s)
+      }
     }
     for fire in fires { fire() }
   }
@@ -653,17 +684,17 @@ public final class DefaultsStore: Sendable {
   ) -> Observation {
     let (id, keys) = state.withLock { s -> (UInt64, (Set<String>, UInt64)?) in
       s.nextObserver += 1
-      let first = s.observers[key] == nil
-      s.observers[key, default: [:]][s.nextObserver] = handler
+      let first = s.observers[DomainKey(key)] == nil
+      s.observers[DomainKey(key), default: [:]][s.nextObserver] = handler
       return (s.nextObserver, first ? Self.observedKeys(&s) : nil)
     }
     if let keys { announceKeys(keys) }
     return Observation { [weak self] in
       guard let self else { return }
       let keys = self.state.withLock { s -> (Set<String>, UInt64)? in
-        s.observers[key]?[id] = nil
-        guard s.observers[key]?.isEmpty == true else { return nil }
-        s.observers[key] = nil
+        s.observers[DomainKey(key)]?[id] = nil
+        guard s.observers[DomainKey(key)]?.isEmpty == true else { return nil }
+        s.observers[DomainKey(key)] = nil
         return Self.observedKeys(&s)
       }
       if let keys { self.announceKeys(keys) }
@@ -672,7 +703,7 @@ public final class DefaultsStore: Sendable {
 
   private static func observedKeys(_ s: inout State) -> (Set<String>, UInt64) {
     s.observedKeysVersion += 1
-    return (Set(s.observers.keys), s.observedKeysVersion)
+    return (Set(s.observers.keys.map(\.text)), s.observedKeysVersion)
   }
 
   /// Tells a storage that announces by key (`UserDefaults`' key-value observing) which keys
@@ -705,7 +736,7 @@ public final class DefaultsStore: Sendable {
   private static func notification(for key: String, before: PlistValue?, in s: State)
     -> (@Sendable () -> Void)?
   {
-    guard let handlers = s.observers[key], !handlers.isEmpty else { return nil }
+    guard let handlers = s.observers[DomainKey(key)], !handlers.isEmpty else { return nil }
     let after = s.value(key)
     guard after != before else { return nil }
     let list = Array(handlers.values)
@@ -745,9 +776,9 @@ extension DefaultsStore {
   public func volatileDomain(forName name: String) -> [String: PlistValue] {
     state.withLock { s in
       switch name {
-      case Self.argumentDomain: s.arguments
-      case Self.registrationDomain: s.registration
-      default: s.volatile[name] ?? [:]
+      case Self.argumentDomain: s.arguments.swiftDictionary
+      case Self.registrationDomain: s.registration.swiftDictionary
+      default: s.volatile[name]?.swiftDictionary ?? [:]
       }
     }
   }
@@ -761,7 +792,7 @@ extension DefaultsStore {
     try state.withLock { (s) throws(DefaultsError) in
       guard name != Self.argumentDomain, name != Self.registrationDomain, s.volatile[name] == nil
       else { throw .domainExists(name) }
-      s.volatile[name] = values
+      s.volatile[name] = PlistDictionary(values)
     }
   }
 
@@ -790,8 +821,7 @@ extension DefaultsStore {
   {
     for (key, value) in values { try Self.validate(value, forKey: key) }
     if name == domainName {
-      try updateDomain { current in
-        DomainChanges(replacing: PlistDictionary(current), with: PlistDictionary(values))
+      try updateDomain { current in DomainChanges(replacing: current, with: PlistDictionary(values))
       }
       return
     }
@@ -841,14 +871,14 @@ extension DefaultsStore {
       try storage.removeDomain()
       let fires = state.withLock { s -> [@Sendable () -> Void] in
         let observed = Array(s.observers.keys)
-        let before = observed.map { s.value($0) }
-        s.base = [:]
+        let before = observed.map { s.value($0.text) }
+        s.base = PlistDictionary()
         s.pending = [:]
         s.format = nil
         s.known = nil
         s.publishedTicket = s.takeTicket()
         return zip(observed, before).compactMap {
-          Self.notification(for: $0.0, before: $0.1, in: s)
+          Self.notification(for: $0.0.text, before: $0.1, in: s)
         }
       }
       for fire in fires { fire() }

@@ -164,8 +164,8 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// A domain's values as this dialect's reader left them for the getters. GNUstep's XML
   /// reader clamps an integer above Int64.max to Int64.max (so `objectForKey:` sees it clamped
   /// too); its binary and typed-text readers, and the other dialects, keep what the file holds.
-  package func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
-    -> [String: PlistValue]
+  package func adopting(_ values: PlistDictionary, readFrom format: PlistFormat?)
+    -> PlistDictionary
   {
     rules.adopting(values, readFrom: format)
   }

@@ -12,8 +12,8 @@ enum AppleRules: DialectRules {
   // MARK: Reading a domain
 
   /// Apple's readers keep what the file holds.
-  static func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
-    -> [String: PlistValue]
+  static func adopting(_ values: PlistDictionary, readFrom format: PlistFormat?)
+    -> PlistDictionary
   {
     values
   }

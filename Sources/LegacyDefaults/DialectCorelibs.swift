@@ -14,8 +14,8 @@ enum CorelibsRules: DialectRules {
   // MARK: Reading a domain
 
   /// corelibs' readers keep what the file holds.
-  static func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
-    -> [String: PlistValue]
+  static func adopting(_ values: PlistDictionary, readFrom format: PlistFormat?)
+    -> PlistDictionary
   {
     values
   }

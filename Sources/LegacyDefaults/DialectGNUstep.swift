@@ -14,8 +14,8 @@ enum GNUstepRules: DialectRules {
 
   /// GNUstep's XML reader clamps an integer above Int64.max to Int64.max (so `objectForKey:`
   /// sees it clamped too); its binary and typed-text readers keep what the file holds.
-  static func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
-    -> [String: PlistValue]
+  static func adopting(_ values: PlistDictionary, readFrom format: PlistFormat?)
+    -> PlistDictionary
   {
     guard format == .xml, values.values.contains(where: holdsUnsigned) else { return values }
     return values.mapValues(clampingUnsigned)

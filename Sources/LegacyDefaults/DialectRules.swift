@@ -21,8 +21,8 @@ protocol DialectRules {
 
   /// A domain's values as this dialect's reader of a `format` file (nil: not read from a
   /// file) hands them to the getters: GNUstep's XML reader clamps integers above Int64.max.
-  static func adopting(_ values: [String: PlistValue], readFrom format: PlistFormat?)
-    -> [String: PlistValue]
+  static func adopting(_ values: PlistDictionary, readFrom format: PlistFormat?)
+    -> PlistDictionary
 
   /// Whose property-list reader this dialect's `NSUserDefaults` reads a domain file with: the
   /// grammar and the answers a legacy file is read by (a migration reads it exactly so).

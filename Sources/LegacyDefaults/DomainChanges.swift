@@ -75,3 +75,21 @@ public struct DomainChanges: Sendable, Hashable, ExpressibleByDictionaryLiteral 
     removals.map { ($0.key, nil) } + assigned.map { ($0.key, .some($0.value)) }
   }
 }
+
+/// A key as a domain holds it: equal to another only when their UTF-8 bytes are (as
+/// CoreFoundation compares a dictionary's string keys), where a Swift `String` is equal to any
+/// string canonically equivalent to it (`"é"` precomposed and decomposed are one `String`,
+/// two keys of a domain). The store keys its pending changes and observers by these.
+package struct DomainKey: Hashable, Sendable {
+  package let text: String
+
+  package init(_ text: String) { self.text = text }
+
+  package static func == (a: DomainKey, b: DomainKey) -> Bool {
+    a.text.utf8.elementsEqual(b.text.utf8)
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    for byte in text.utf8 { hasher.combine(byte) }
+  }
+}

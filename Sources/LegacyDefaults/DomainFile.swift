@@ -311,22 +311,18 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     }
   }
 
-  /// A parsed document as a domain: its dictionary, or the one error for a top level that is
-  /// not a dictionary, or keys a dictionary cannot keep apart. Every reader of domains (the
-  /// store, the migration, the command's verbs) goes through this.
+  /// A parsed document as a domain: its dictionary, keys as the file holds them (by their
+  /// bytes: two keys that differ only in Unicode normalization are two keys, as CoreFoundation
+  /// keeps them), or the one error for a top level that is not a dictionary. Every reader of
+  /// domains (the store, the migration, the command's verbs) goes through this.
   package static func domain(of document: PlistDocument, path: String) throws(DefaultsError)
     -> PlistDictionary
   {
-    let values = try dictionary(of: document, path: path)
-    for case .indistinctKeys(let first, let second, _) in document.warnings {
-      throw .indistinctKeys(path: path, keys: [first, second])
-    }
-    return values
+    try dictionary(of: document, path: path)
   }
 
   /// The document's dictionary as the file has it (keys by their bytes), or the error for a
-  /// top level that is not a dictionary: for a reader of one key, which need not refuse keys
-  /// that a Swift dictionary could not keep apart.
+  /// top level that is not a dictionary.
   package static func dictionary(of document: PlistDocument, path: String)
     throws(DefaultsError) -> PlistDictionary
   {

@@ -18,15 +18,19 @@ public struct Exporter: Sendable {
 
   /// What the export produced.
   public struct Output: Sendable, Hashable {
-    public var legacy: [String: PlistValue]
+    /// The legacy domain, keys as they go in the file (by their bytes).
+    public var legacy: PlistDictionary
     /// Typed values that do not have their entry's type (the file is refused).
     public var problems: [String]
   }
 
-  public func export(_ store: [String: PlistValue]) -> Output {
-    var legacy: [String: PlistValue] = [:]
+  public func export(_ store: [String: PlistValue]) -> Output { export(PlistDictionary(store)) }
+
+  /// ``export(_:)-([String:PlistValue])`` of a store as its file holds it: keys compared by
+  /// their bytes, so keys that differ only in Unicode normalization stay two keys.
+  public func export(_ store: PlistDictionary) -> Output {
+    var legacy = PlistDictionary()
     var problems: [String] = []
-    let targets = Set(plan.entries.map(\.to))
     for entry in plan.entries {
       guard let typed = store[entry.to] else { continue }
       switch back(typed, entry) {
@@ -34,11 +38,9 @@ public struct Exporter: Sendable {
       case .failure(let problem): problems.append("\(entry.to): \(problem.reason)")
       }
     }
-    let legacyNames = Set(plan.entries.map(\.from))
+    let named = Set(plan.entries.flatMap { [DomainKey($0.to), DomainKey($0.from)] })
     for (key, value) in store
-    where !targets.contains(key) && key != MigrationPlan.schemaVersionKey
-      && !legacyNames.contains(key)
-    {
+    where !named.contains(DomainKey(key)) && key != MigrationPlan.schemaVersionKey {
       legacy[key] = value
     }
     return Output(legacy: legacy, problems: problems)
@@ -54,7 +56,9 @@ public struct Exporter: Sendable {
   func back(_ typed: PlistValue, _ entry: MigrationPlan.Entry) -> Swift.Result<PlistValue, Problem>
   {
     let wrongType = Swift.Result<PlistValue, Problem>.failure(
-      Problem(reason: "a \(typed.typeName) is not a \(entry.type.rawValue) value"))
+      Problem(
+        reason: "\(typed.typeName.withArticle) is not \("\(entry.type.rawValue) value".withArticle)"
+      ))
     func holds(_ matches: Bool) -> Swift.Result<PlistValue, Problem> {
       matches ? .success(typed) : wrongType
     }

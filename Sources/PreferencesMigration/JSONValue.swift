@@ -1,3 +1,4 @@
+import LegacyDefaults
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -98,6 +99,22 @@ package enum JSONValue: Sendable, Hashable {
     write(to: &writer)
     return writer.text
   }
+
+  /// An object's JSON text, as ``text(compact:)`` writes one, from members whose keys are
+  /// compared by their bytes (two keys that differ only in Unicode normalization are two
+  /// members, where an ``object(_:)`` would hold one).
+  package static func objectText(_ members: PlistDictionaryLike, compact: Bool = false)
+    -> String
+  {
+    var values: [DomainKey: JSONValue] = [:]
+    for (key, value) in members { values[DomainKey(key)] = value }
+    var writer = JSONWriter(compact: compact)
+    writer.object(keys: members.map(\.0)) { values[DomainKey($1)]?.write(to: &$0) }
+    return writer.text
+  }
+
+  /// Members of an object, in any order, keys by their bytes.
+  package typealias PlistDictionaryLike = [(String, JSONValue)]
 
   private func write(to writer: inout JSONWriter) {
     switch self {

@@ -33,7 +33,7 @@ extension DefaultsStore {
     try updateDomain { values in
       outcome = FileOutcome(
         path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
-      let current = PlistDictionary(values)
+      let current = values
       guard
         let migrated = step.run(
           DomainSnapshot(values: current), at: location, into: .ownDomain, &outcome)

@@ -55,8 +55,8 @@ package struct LegacyDomainMigration: Sendable {
       // Read as the dialect's own reader reads it: what it refuses gave the app no value.
       outcome.status = .malformed
       outcome.message =
-        "\(outcome.path): \(unreadable.reason) (read as \(plan.dialect.reader) reads a "
-        + "\(plan.dialect) app's files: the app read no value from this file)"
+        "\(outcome.path): \(unreadable.reason) (read as \(plan.dialect.reader) reads "
+        + "\("\(plan.dialect) app's".withArticle) files: the app read no value from this file)"
       return nil
     }
     if case .another(let recorded?) = destination {
@@ -99,7 +99,7 @@ package struct LegacyDomainMigration: Sendable {
         + "\(plan.schemaVersion) so that later runs report unchanged"
     default: break
     }
-    let migration = Migrator(plan: plan).migrate(legacy.values.swiftDictionary)
+    let migration = Migrator(plan: plan).migrate(legacy.values)
     outcome.keys = migration.keys
     switch migration.result {
     case .migrated(let values):
@@ -111,7 +111,7 @@ package struct LegacyDomainMigration: Sendable {
       }
       let notes = lenient + migration.warnings
       if !notes.isEmpty { outcome.message = notes.joined(separator: "; ") }
-      return PlistDictionary(values)
+      return values
     case .refused(let reason):
       outcome.status = .refused
       outcome.message = reason

@@ -44,8 +44,9 @@ public struct KeyReport: Sendable, Hashable {
 public struct DomainMigration: Sendable, Hashable {
   /// How the domain ended.
   public enum Result: Sendable, Hashable {
-    /// The new store's values (including the schema version).
-    case migrated([String: PlistValue])
+    /// The new store's values (including the schema version), keys as the legacy domain held
+    /// them (by their bytes).
+    case migrated(PlistDictionary)
     /// Why the file is refused (unconvertible values, unmapped keys under `unmapped: error`).
     case refused(String)
   }
@@ -58,7 +59,7 @@ public struct DomainMigration: Sendable, Hashable {
   public var warnings: [String] = []
 
   /// The new store's values, or nil when refused.
-  package var output: [String: PlistValue]? {
+  package var output: PlistDictionary? {
     if case .migrated(let values) = result { return values }
     return nil
   }
@@ -77,12 +78,20 @@ public struct Migrator: Sendable {
   public init(plan: MigrationPlan) { self.plan = plan }
 
   public func migrate(_ legacy: [String: PlistValue]) -> DomainMigration {
-    var output: [String: PlistValue] = [:]
+    migrate(PlistDictionary(legacy))
+  }
+
+  /// ``migrate(_:)-([String:PlistValue])`` of a domain as its file holds it: keys compared by
+  /// their bytes, so two keys that differ only in Unicode normalization are two keys, each
+  /// named by a plan entry of its own bytes or kept as it is.
+  public func migrate(_ legacy: PlistDictionary) -> DomainMigration {
+    var output = PlistDictionary()
     var reports: [KeyReport] = []
     var problems: [String] = []
     var warnings: [String] = []
-    let mapped = Set(plan.entries.map(\.from))
-    let typos = nearMisses(legacy, mapped: mapped)
+    let mapped = Set(plan.entries.map { DomainKey($0.from) })
+    let dropped = Set(plan.drop.map(DomainKey.init))
+    let typos = nearMisses(legacy, mapped: mapped, dropped: dropped)
 
     for entry in plan.entries {
       var report = KeyReport(from: entry.from, to: entry.to, action: .migrated)
@@ -125,9 +134,9 @@ public struct Migrator: Sendable {
     }
 
     // The keys no entry names, in the one key order (by their UTF-8 bytes).
-    for (key, value) in PlistValue.sortedEntries(legacy) where !mapped.contains(key) {
+    for (key, value) in legacy.sortedByKey where !mapped.contains(DomainKey(key)) {
       var report = KeyReport(from: key, to: nil, action: .kept, legacy: value)
-      if plan.drop.contains(key) {
+      if dropped.contains(DomainKey(key)) {
         report.action = .dropped
         report.note = "dropped on purpose (the plan's drop list)"
         reports.append(report)
@@ -183,13 +192,14 @@ public struct Migrator: Sendable {
   /// `drop`) paired with the nearest entry whose `from` the domain does not have, and each
   /// such entry with its nearest key (``MigrationPlan/isNearMiss(_:_:)``; ties go to the first
   /// name in byte order).
-  func nearMisses(_ legacy: [String: PlistValue], mapped: Set<String>)
-    -> (byKey: [String: String], byEntry: [String: String])
-  {
+  func nearMisses(
+    _ legacy: PlistDictionary, mapped: Set<DomainKey>, dropped: Set<DomainKey>
+  ) -> (byKey: [String: String], byEntry: [String: String]) {
     let absent = plan.entries.map(\.from).filter { legacy[$0] == nil }.map(FoldedKey.init)
     guard !absent.isEmpty else { return ([:], [:]) }
     let unnamed = legacy.keys.filter {
-      !mapped.contains($0) && !plan.drop.contains($0) && $0 != MigrationPlan.schemaVersionKey
+      !mapped.contains(DomainKey($0)) && !dropped.contains(DomainKey($0))
+        && $0 != MigrationPlan.schemaVersionKey
     }
     var byKey: [String: (String, Int)] = [:]
     var byEntry: [String: (String, Int)] = [:]
@@ -222,7 +232,7 @@ public struct Migrator: Sendable {
   func convert(_ value: PlistValue, _ entry: MigrationPlan.Entry) -> Conversion {
     let dialect = plan.dialect
     func cannot() -> Conversion {
-      .failure("a \(value.typeName) cannot be read as \(entry.type.rawValue)")
+      .failure("\(value.typeName.withArticle) cannot be read as \(entry.type.rawValue)")
     }
     /// The legacy getter's answer, through the one vocabulary of legacy types.
     func read(as type: LegacyType) -> Conversion {

@@ -85,7 +85,7 @@ extension CommandFailure {
     case .emptyKey, .unsupportedValue, .invalidDomainName, .domainExists:
       self.init(.usage, error.description)
     case .cannotRead: self.init(.noInput, error.description)
-    case .notADictionary, .indistinctKeys, .cannotEncode: self.init(.dataError, error.description)
+    case .notADictionary, .cannotEncode: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
     case .busy: self.init(.temporaryFailure, error.description)
     }

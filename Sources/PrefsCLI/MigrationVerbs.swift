@@ -155,12 +155,12 @@ enum Export {
     let format = try args[Options.legacyFormat] ?? .binary
     let path = try Run.path(storeArgument)
     let store = try Read.domain(try Convert.load(path), path: path)
-    let result = Exporter(plan: plan).export(store.swiftDictionary)
+    let result = Exporter(plan: plan).export(store)
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }
     let legacy = DatePolicy.apply(
-      .dictionary(PlistDictionary(result.legacy)), truncating: args.has(Options.truncateDates),
+      .dictionary(result.legacy), truncating: args.has(Options.truncateDates),
       format: format)
     let data: Data
     do {

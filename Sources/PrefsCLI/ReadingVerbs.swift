@@ -56,23 +56,24 @@ enum Read {
     // Every key through the getter: one JSON object (null where the getter returned nil), or
     // `key = value` lines.
     if json {
-      var object: [String: JSONValue] = [:]
+      // Members by their keys' bytes: keys that differ only in normalization are two.
+      var members: [(String, JSONValue)] = []
       for (key, value) in dictionary {
         guard let result = dialect.read(value, as: getter).value else {
-          object[key] = .null
+          members.append((key, .null))
           continue
         }
         if typed {
-          object[key] = TypedJSON.json(result)
+          members.append((key, TypedJSON.json(result)))
           continue
         }
         do {
-          object[key] = try JSONValue(displaying: result)
+          members.append((key, try JSONValue(displaying: result)))
         } catch {
           throw CommandFailure(.dataError, "\(path): \(key): \(error)")
         }
       }
-      console.line(JSONValue.object(object).text())
+      console.line(JSONValue.objectText(members))
     } else {
       for (key, value) in dictionary.sortedByKey {
         console.line("\(key) = \(getterResult(dialect.read(value, as: getter).value))")

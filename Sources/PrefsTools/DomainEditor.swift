@@ -108,7 +108,7 @@ package struct DomainEditor: Sendable {
   package static func adopted(
     _ values: PlistDictionary, readFrom format: PlistFormat?, by dialect: Dialect
   ) -> PlistDictionary {
-    PlistDictionary(dialect.adopting(values.swiftDictionary, readFrom: format))
+    dialect.adopting(values, readFrom: format)
   }
 
   /// One key's value, the warnings of a full read, and the format it was read from (nil: not a
@@ -311,9 +311,6 @@ package struct DomainEditor: Sendable {
   }
 
   private func validate(_ values: PlistDictionary) throws(ToolError) {
-    if let (first, second) = values.indistinctKeys {
-      throw .store(.indistinctKeys(path: domain.name, keys: [first, second]))
-    }
     do {
       for (key, value) in values { try DefaultsStore.validate(value, forKey: key) }
     } catch {

@@ -20,17 +20,10 @@ package enum OutputFile {
     _ data: Data, to path: String, value: PlistValue, format: PlistFormat?,
     resolver: DomainResolver
   ) throws(ToolError) -> [CorruptFileRecovery] {
-    let isDomain: Bool
-    if case .dictionary(let values) = value, format != nil, resolver.isInPreferencesFolder(path) {
-      // A domain is a Swift dictionary in the store: two keys that only Unicode
-      // normalization tells apart would become one.
-      if let (first, second) = values.indistinctKeys {
-        throw .store(.indistinctKeys(path: path, keys: [first, second]))
+    let isDomain: Bool =
+      if case .dictionary = value, format != nil { resolver.isInPreferencesFolder(path) } else {
+        false
       }
-      isDomain = true
-    } else {
-      isDomain = false
-    }
     try write(data, to: path, resolver: resolver, asDomain: isDomain)
     return []
   }

@@ -145,8 +145,8 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
   /// The text says what was read, as `reader` reads it.
   case readAs(PlistReader, String, at: SourceLocation)
   /// Two keys that differ only in Unicode normalization (`é` as one scalar and as `e` + U+0301):
-  /// CoreFoundation keeps both, a Swift dictionary cannot, so the second value replaced the
-  /// first. Writers of domains refuse such a file rather than lose a key.
+  /// CoreFoundation keeps both, and so does every `PlistDictionary` (keys compared by their
+  /// bytes); only a view as a Swift dictionary (`[String: …]`) would merge them.
   case indistinctKeys(String, String, at: SourceLocation)
   /// A dictionary key that was not a string (GNUstep and binary plists allow them); it was kept
   /// under its text form.
@@ -171,8 +171,7 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "at \(at), read as \(reader) reads it: \(what)"
     case .indistinctKeys(let first, let second, let at):
       "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
-        + "Unicode normalization: kept as two keys, as CoreFoundation keeps them (a Swift "
-        + "dictionary, as in the store, cannot)"
+        + "Unicode normalization: kept as two keys, as CoreFoundation keeps them"
     case .nonStringKey(let key, let at):
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):

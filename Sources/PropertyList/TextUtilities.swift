@@ -176,3 +176,13 @@ extension String {
     return out
   }
 }
+
+extension String {
+  /// The word with its indefinite article, for messages: "an integer", "a string", "an apple
+  /// app" (by the first letter: the type and dialect names these messages use have no
+  /// exceptions such as "an hour" or "a unit").
+  package var withArticle: String {
+    guard let first = unicodeScalars.first else { return self }
+    return ("aeiouAEIOU".unicodeScalars.contains(first) ? "an " : "a ") + self
+  }
+}

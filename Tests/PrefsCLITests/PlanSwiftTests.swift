@@ -61,8 +61,16 @@ struct PlanSwiftTests {
       import PreferencesMigration
 
       let arguments = CommandLine.arguments
-      let outcome = MigrationRunner(plan: .equizmoPlan).run(arguments[1], to: .file(arguments[2]))
-      print(outcome.status.rawValue)
+      do {
+        // As an app migrates at launch from a legacy file that stays where it is.
+        let new = try DefaultsStore(
+          url: URL(fileURLWithPath: arguments[2]), newFileFormat: .binary, flushAtExit: false)
+        let legacy = try DefaultsStore(url: URL(fileURLWithPath: arguments[1]), flushAtExit: false)
+        let report = try new.migrate(.equizmoPlan, from: legacy.storage)
+        print(report.files[0].status.rawValue)
+      } catch {
+        print("error: \\(error)")
+      }
       do {
         let store = PreferencesStore(
           try DefaultsStore(url: URL(fileURLWithPath: arguments[2]), flushAtExit: false))

@@ -139,7 +139,7 @@ package struct MigrationRunner: Sendable {
         switch error {
         // The legacy file cannot be read; the output (a FIFO where it goes): a failed write.
         case .cannotRead(let path, _): path == legacyFile.path ? .missing : .failed
-        case .notADictionary, .indistinctKeys: .malformed
+        case .notADictionary: .malformed
         case .cannotEncode, .unsupportedValue, .emptyKey: .refused
         case .busy: .busy
         default: .failed
