@@ -20,7 +20,7 @@ public enum PreferenceError: Error, Sendable, Hashable, CustomStringConvertible 
     case .typeMismatch(let key, let expected, let found):
       "\"\(key)\": expected \(expected), found \(found)"
     case .unknownRawValue(let key, let type, let raw):
-      "\"\(key)\": \(raw) is not a \(type); the key's default was used"
+      "\"\(key)\": \(raw) is not \(type.withArticle); the key's default was used"
     case .invalidValue(let key, let reason): "\"\(key)\": \(reason)"
     case .unrepresentable(let key, let reason): "\"\(key)\" cannot be stored: \(reason)"
     case .storage(let error): error.description

@@ -45,7 +45,7 @@ struct OpenStepWriter {
       : ""
     return .unrepresentable(
       format: format, keyPath: ValuePath(path).description,
-      reason: "a \(value.typeName) value\(hint)")
+      reason: "\(value.typeName.withArticle) value\(hint)")
   }
 
   /// A string or key, quoted when it needs it. One starting with U+FEFF is refused (not in a

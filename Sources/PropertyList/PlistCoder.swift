@@ -253,7 +253,7 @@ private struct DecodingBox: Decoder {
       expected,
       .init(
         codingPath: codingPath,
-        debugDescription: "expected \(expected), found a \(value.typeName): \(value)"))
+        debugDescription: "expected \(expected), found \(value.typeName.withArticle): \(value)"))
   }
 
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
