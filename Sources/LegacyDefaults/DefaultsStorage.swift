@@ -9,8 +9,10 @@ import PropertyList
 /// Where a ``DefaultsStore`` keeps its application domain: the seam between the store's one
 /// code path (validation, pending changes, merge, notification, errors) and the medium.
 ///
-/// Two storages ship: the domain file (the default; cross-process lock, atomic replacement)
-/// and ``InMemoryStorage``. A storage has its own notion of "synchronize": ``update(_:)`` is
+/// Storages ship for the domain file (the default; cross-process lock, atomic replacement),
+/// memory (``InMemoryStorage``) and `UserDefaults` (module `LegacyDefaultsFoundation`); a
+/// storage of yours is a conformer like them: it says who it is (``identity``), and by
+/// conforming to ``OrderedReloading`` it is followed exactly as the built-in ones are. A storage has its own notion of "synchronize": ``update(_:)`` is
 /// one atomic read-change-write, however the medium achieves it.
 ///
 /// Contract for a conformer:
@@ -24,8 +26,8 @@ import PropertyList
 ///   nothing is written. A change that leaves every value as it was writes nothing.
 /// - ``removeDomain()`` removes the whole domain.
 public protocol DefaultsStorage: Sendable {
-  /// Where the domain lives (for messages and ``DefaultsStore/location``).
-  var location: DefaultsStore.Location { get }
+  /// Who the storage is: what tells its domain from every other, and how messages name it.
+  var identity: StorageIdentity { get }
 
   /// What is stored now.
   func load() throws(DefaultsError) -> DomainSnapshot
@@ -64,6 +66,44 @@ extension DefaultsStorage {
   public func storage(forDomain name: String) -> (any DefaultsStorage)? { nil }
 }
 
+/// Who a storage is (``DefaultsStorage/identity``): what tells its domain from every other
+/// storage's, and how messages and reports name it. Open: a storage of yours describes itself
+/// as the built-in ones do.
+///
+/// ```swift
+/// var identity: StorageIdentity {
+///   StorageIdentity(id: "sqlite:\(path)#\(table)", description: "\(path) (\(table))",
+///     domainName: table, noun: "table")
+/// }
+/// ```
+public struct StorageIdentity: Sendable, Hashable, CustomStringConvertible {
+  /// Two storages with the same `id` hold the same domain: a file's path (`file:/…`), a suite
+  /// (`UserDefaults:com.example.app`), one in-memory domain (`memory:…`).
+  public var id: String
+  /// How messages and reports name the domain: a path, `memory`, `UserDefaults(<suite>)`.
+  public var description: String
+  /// The persistent domain's name (``DefaultsStore/domainName``): the file's name without
+  /// `.plist`, the suite name.
+  public var domainName: String
+  /// What a report calls one such storage: `file`, `domain`.
+  public var noun: String
+
+  public init(id: String, description: String, domainName: String, noun: String = "domain") {
+    self.id = id
+    self.description = description
+    self.domainName = domainName
+    self.noun = noun
+  }
+
+  /// The identity of the domain file at `url`.
+  public static func file(_ url: URL) -> StorageIdentity {
+    let name = url.lastPathComponent
+    return StorageIdentity(
+      id: "file:" + url.path, description: url.path,
+      domainName: name.hasSuffix(".plist") ? String(name.dropLast(6)) : name, noun: "file")
+  }
+}
+
 /// What a storage holds for a domain at one moment.
 public struct DomainSnapshot: Sendable, Hashable {
   /// The domain's keys and values (empty when absent or unreadable), as the medium holds them:
@@ -83,8 +123,9 @@ public struct DomainSnapshot: Sendable, Hashable {
   /// reader was lenient (``PlistWarning/readAs(_:_:at:)``).
   package var warnings: [PlistWarning] = []
   /// What tells this state of the domain from another without comparing values (nil: the
-  /// medium cannot tell).
-  package var version: DomainVersion?
+  /// medium cannot tell). ``DomainVersion/absent`` says the medium holds no domain at all (no
+  /// file), which is not an empty one: a migration reports such a source `missing`.
+  public var version: DomainVersion?
   /// The owner, group and mode of the file read (file storage only): a write that replaces it
   /// keeps them.
   package var ownership: FileAccess.Ownership?
@@ -94,22 +135,30 @@ public struct DomainSnapshot: Sendable, Hashable {
 
   public init(
     values: PlistDictionary = PlistDictionary(), format: PlistFormat? = nil,
-    unreadable: CorruptFileRecovery? = nil, recoveries: [CorruptFileRecovery] = []
+    unreadable: CorruptFileRecovery? = nil, recoveries: [CorruptFileRecovery] = [],
+    version: DomainVersion? = nil
   ) {
     self.values = values
     self.format = format
     self.unreadable = unreadable
     self.recoveries = recoveries
+    self.version = version
   }
+
+  /// Whether the medium holds no domain at all (``version`` is ``DomainVersion/absent``).
+  public var isAbsent: Bool { version == .absent }
 }
 
 /// What tells two states of a domain apart without comparing their values: a digest of a
-/// file's bytes or its absence, memory's count of writes. A store keeps the version of what it last read or
-/// wrote, and skips an announcement of a state it already has (its own write, most often)
-/// without parsing it.
-package enum DomainVersion: Sendable, Hashable {
+/// file's bytes or its absence, memory's count of writes. A store keeps the version of what it
+/// last read or wrote, and skips an announcement of a state it already has (its own write,
+/// most often) without parsing it.
+public enum DomainVersion: Sendable, Hashable {
+  /// No domain at all (no file).
   case absent
+  /// The digest of the stored bytes (``ContentDigest/init(_:)``).
   case contents(ContentDigest)
+  /// A count of writes the medium keeps.
   case count(UInt64)
 }
 
@@ -117,15 +166,29 @@ package enum DomainVersion: Sendable, Hashable {
 /// of the read (under the domain's in-process exclusion, so in order with this process's
 /// updates): not to read (a write of its own is in flight and will be followed by another
 /// look), or to read, skipping a state of version `unlessAt`.
-package enum ReloadDecision: Sendable {
+public enum ReloadDecision: Sendable {
   case skip
   case read(unlessAt: DomainVersion?)
 }
 
 /// A storage a store can follow exactly: one that reads again in order with this process's
-/// own updates of the domain (the file, memory and `UserDefaults` storages; a storage of
-/// yours is read with ``DefaultsStorage/load()`` and compared by value).
-package protocol OrderedReloading: DefaultsStorage {
+/// own updates of the domain (the file, memory and `UserDefaults` storages conform; a storage
+/// that does not is read with ``DefaultsStorage/load()`` at each announcement and compared by
+/// value).
+///
+/// A conformer holds the in-process exclusion its ``DefaultsStorage/update(_:)`` holds, calls
+/// `decide` under it, and returns nil for ``ReloadDecision/skip`` or when the domain's version
+/// is the one `decide` names:
+///
+/// ```swift
+/// func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+///   lock.withLock {
+///     guard case .read(let known) = decide(), known != .count(writes) else { return nil }
+///     return DomainSnapshot(values: values, version: .count(writes))
+///   }
+/// }
+/// ```
+public protocol OrderedReloading: DefaultsStorage {
   /// The domain as it is now, read under its in-process exclusion (never the cross-process
   /// lock: a reader does not wait for another process) right after `decide` ran there; nil
   /// when `decide` says to skip or the domain still has the version it names.
@@ -153,27 +216,36 @@ public final class InMemoryStorage: DefaultsStorage, OrderedReloading, @unchecke
   private let listeners = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
   /// The other domains of the same medium, by name (shared by every domain of it).
   private let medium: Locked<[String: InMemoryStorage]>
+  /// The domain's name: `memory` for the first, the name asked for for the others.
+  private let name: String
 
   public init(_ values: [String: PlistValue] = [:]) {
     self.values = PlistDictionary(values)
     self.medium = Locked([:])
+    self.name = "memory"
   }
 
-  private init(medium: Locked<[String: InMemoryStorage]>) {
+  private init(medium: Locked<[String: InMemoryStorage]>, name: String) {
     self.values = PlistDictionary()
     self.medium = medium
+    self.name = name
   }
 
   public func storage(forDomain name: String) -> (any DefaultsStorage)? {
     medium.withLock { domains in
       if let existing = domains[name] { return existing }
-      let created = InMemoryStorage(medium: medium)
+      let created = InMemoryStorage(medium: medium, name: name)
       domains[name] = created
       return created
     }
   }
 
-  public var location: DefaultsStore.Location { .memory }
+  /// `memory`, one identity per domain of the medium.
+  public var identity: StorageIdentity {
+    StorageIdentity(
+      id: "memory:\(UInt(bitPattern: ObjectIdentifier(self).hashValue))", description: "memory",
+      domainName: name)
+  }
 
   public func load() throws(DefaultsError) -> DomainSnapshot {
     exclusion.withLock { snapshot() }
@@ -185,7 +257,7 @@ public final class InMemoryStorage: DefaultsStorage, OrderedReloading, @unchecke
     return snapshot
   }
 
-  package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+  public func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
     exclusion.withLock { () -> DomainSnapshot? in
       guard case .read(let known) = decide(), known != .count(writes) else { return nil }
       return snapshot()

@@ -39,41 +39,13 @@ import PropertyList
 /// lock is never held while user code runs (observers, `update` transforms) nor across the
 /// cross-process lock or the disk: readers never wait for a write.
 public final class DefaultsStore: Sendable {
-  /// Where the application domain lives.
-  public enum Location: Sendable, Hashable, CustomStringConvertible {
-    case file(URL)
-    case memory
-    /// A `UserDefaults` persistent domain (suite name or bundle identifier).
-    case userDefaults(String)
-
-    /// The persistent domain's name: the file's name without `.plist`, the suite name, or
-    /// `memory`.
-    public var domainName: String {
-      switch self {
-      case .file(let url):
-        url.lastPathComponent.hasSuffix(".plist")
-          ? String(url.lastPathComponent.dropLast(6)) : url.lastPathComponent
-      case .memory: "memory"
-      case .userDefaults(let domain): domain
-      }
-    }
-
-    /// The path, `memory`, or `UserDefaults(<domain>)`, for messages and reports.
-    public var description: String {
-      switch self {
-      case .file(let url): url.path
-      case .memory: "memory"
-      case .userDefaults(let domain): "UserDefaults(\(domain))"
-      }
-    }
-  }
-
   public let dialect: Dialect
   /// The home folder `~` stands for in file URLs (from the environment the store was given).
   private let home: String?
   /// The storage of the application domain.
   public let storage: any DefaultsStorage
-  public var location: Location { storage.location }
+  /// Who the storage of the application domain is (its path, `memory`, a suite).
+  public var identity: StorageIdentity { storage.identity }
 
   let globalFile: DomainFile?
   private let state: Locked<State>
@@ -755,7 +727,7 @@ extension DefaultsStore {
   public static let globalDomain = "NSGlobalDomain"
 
   /// The application domain's name.
-  public var domainName: String { location.domainName }
+  public var domainName: String { identity.domainName }
 
   /// The domains reads look through, in order (GNUstep's own domains and language domains
   /// are not reproduced: MIGRATION.md).

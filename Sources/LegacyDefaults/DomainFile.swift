@@ -92,7 +92,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// The in-process lock's name: one per file, however the path was spelled.
   private let lockKey: String
 
-  package var location: DefaultsStore.Location { .file(url) }
+  package var identity: StorageIdentity { .file(url) }
 
   /// The file of domain `name` in the same folder (the global domain's is
   /// `.GlobalPreferences.plist`).

@@ -20,13 +20,14 @@ import PropertyList
 /// lives). A change of one word always changes both lanes (every step is a bijection of the
 /// lane); other changes collide by chance, about one in 2^128, and the seeds are not known
 /// outside the process. Not a cryptographic hash: nothing is signed with it.
-package struct ContentDigest: Sendable, Hashable {
-  package let count: Int
+public struct ContentDigest: Sendable, Hashable {
+  /// How many bytes were digested.
+  public let count: Int
   let first: UInt64
   let second: UInt64
 
   /// The digest of `data`.
-  package init(_ data: Data) {
+  public init(_ data: Data) {
     var digester = Digester()
     data.withUnsafeBytes { digester.add($0) }
     self = digester.digest

@@ -60,7 +60,11 @@ public final class UserDefaultsStorage: DefaultsStorage, OrderedReloading, @unch
       .standard, domain: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName)
   }
 
-  public var location: DefaultsStore.Location { .userDefaults(domain) }
+  /// `UserDefaults(<domain>)`.
+  public var identity: StorageIdentity {
+    StorageIdentity(
+      id: "UserDefaults:" + domain, description: "UserDefaults(\(domain))", domainName: domain)
+  }
 
   /// The suite of that name (beside this one when this suite is named by a path, as corelibs
   /// allows). The global domain is not reached this way.
@@ -84,7 +88,7 @@ public final class UserDefaultsStorage: DefaultsStorage, OrderedReloading, @unch
     return try exclusion.withLock { () throws(DefaultsError) in try read() }
   }
 
-  package func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
+  public func reload(_ decide: () -> ReloadDecision) throws(DefaultsError) -> DomainSnapshot? {
     let exclusion = ExclusionTable.userDefaults.acquire(domain)
     defer { ExclusionTable.userDefaults.release(domain) }
     return try exclusion.withLock { () throws(DefaultsError) -> DomainSnapshot? in

@@ -30,9 +30,9 @@ public struct FileOutcome: Sendable, Hashable {
   public var keys: [KeyReport]
   /// Where the original was copied before an in-place migration.
   public var backup: String?
-  /// Whether the legacy domain is a file (false: a `UserDefaults` suite or memory, at launch);
-  /// the report speaks of files or of domains.
-  public var isFile = true
+  /// What the legacy domain is, in the report's words: `file`, or the storage's own noun
+  /// (``StorageIdentity/noun``: `domain` for a `UserDefaults` suite or memory, at launch).
+  public var noun = "file"
 
   public init(
     path: String, output: String?, status: FileStatus, message: String?, keys: [KeyReport],

@@ -26,7 +26,7 @@ extension DefaultsStore {
   /// another schema version) writes nothing and is in the report, not thrown; a storage
   /// failure is thrown.
   public func migrate(_ plan: MigrationPlan) throws(DefaultsError) -> MigrationReport {
-    let name = location.description
+    let name = identity.description
     let step = LegacyDomainMigration(plan: plan)
     var outcome = FileOutcome(
       path: name, output: name, status: .migrated, message: nil, keys: [], backup: nil)
@@ -36,7 +36,7 @@ extension DefaultsStore {
       let current = values
       guard
         let migrated = step.run(
-          DomainSnapshot(values: current), at: location, into: .ownDomain, &outcome)
+          DomainSnapshot(values: current), from: identity, into: .ownDomain, &outcome)
       else { return [:] }
       return DomainChanges(replacing: current, with: migrated)
     }
@@ -55,11 +55,11 @@ extension DefaultsStore {
     throws(DefaultsError) -> MigrationReport
   {
     let legacy = try source.load()
-    let name = source.location.description
+    let name = source.identity.description
     let step = LegacyDomainMigration(plan: plan)
     func fresh() -> FileOutcome {
       FileOutcome(
-        path: name, output: location.description, status: .migrated, message: nil, keys: [],
+        path: name, output: identity.description, status: .migrated, message: nil, keys: [],
         backup: nil)
     }
     var outcome = fresh()
@@ -67,7 +67,7 @@ extension DefaultsStore {
       outcome = fresh()
       let into = LegacyDomainMigration.Destination.another(
         recorded: values[MigrationPlan.schemaVersionKey])
-      guard let migrated = step.run(legacy, at: source.location, into: into, &outcome) else {
+      guard let migrated = step.run(legacy, from: source.identity, into: into, &outcome) else {
         return [:]
       }
       return DomainChanges(replacing: PlistDictionary(), with: migrated)

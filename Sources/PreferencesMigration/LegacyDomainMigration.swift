@@ -44,13 +44,13 @@ package struct LegacyDomainMigration: Sendable {
 
   package init(plan: MigrationPlan) { self.plan = plan }
 
-  /// The migrated values of the legacy domain `legacy` (found at `location`), or nil with the
-  /// outcome saying why nothing is to be written.
+  /// The migrated values of the legacy domain `legacy` (held by the storage `source`), or nil
+  /// with the outcome saying why nothing is to be written.
   package func run(
-    _ legacy: DomainSnapshot, at location: DefaultsStore.Location, into destination: Destination,
+    _ legacy: DomainSnapshot, from source: StorageIdentity, into destination: Destination,
     _ outcome: inout FileOutcome
   ) -> PlistDictionary? {
-    outcome.isFile = location.isFile
+    outcome.noun = source.noun
     if let unreadable = legacy.unreadable {
       // Read as the dialect's own reader reads it: what it refuses gave the app no value.
       outcome.status = .malformed
@@ -83,11 +83,11 @@ package struct LegacyDomainMigration: Sendable {
       }
       return nil
     }
-    let absentFile = location.isFile && legacy.version == .absent
+    // The snapshot says whether the medium holds no domain at all (no file): not an empty one.
     switch destination {
-    case .inPlace where absentFile, .another where absentFile:
+    case .inPlace where legacy.isAbsent, .another where legacy.isAbsent:
       outcome.status = .missing
-      outcome.message = "\(outcome.path): no such file"
+      outcome.message = "\(outcome.path): no such \(source.noun)"
       return nil
     case .another where legacy.values.isEmpty:
       outcome.status = .missing
@@ -117,12 +117,5 @@ package struct LegacyDomainMigration: Sendable {
       outcome.message = reason
       return nil
     }
-  }
-}
-
-extension DefaultsStore.Location {
-  var isFile: Bool {
-    if case .file = self { return true }
-    return false
   }
 }

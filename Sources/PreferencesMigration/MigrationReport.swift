@@ -136,7 +136,8 @@ extension MigrationReport {
       }
     }
     // A migration at launch from a suite or memory is of a domain, not a file.
-    let noun = report.files.allSatisfy(\.isFile) ? "file" : "domain"
+    let nouns = Set(report.files.map(\.noun))
+    let noun = nouns.count == 1 ? nouns.first ?? "file" : "domain"
     var summary = "\(report.files.count) \(noun)\(report.files.count == 1 ? "" : "s"): "
     summary += FileStatus.allCases.compactMap { status in
       let n = report.count(status)

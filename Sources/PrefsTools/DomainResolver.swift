@@ -356,7 +356,7 @@ package struct Domain: Sendable {
   package var name: String {
     switch place {
     case .file(let path): path
-    case .storage(let storage): storage.location.description
+    case .storage(let storage): storage.identity.description
     }
   }
 

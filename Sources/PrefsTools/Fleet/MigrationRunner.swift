@@ -92,7 +92,7 @@ package struct MigrationRunner: Sendable {
               path: legacyPath, output: target, status: .migrated, message: nil, keys: [],
               backup: nil)
             defer { result.withLock { $0 = fresh } }
-            guard let values = step.run(current, at: legacyFile.location, into: .inPlace, &fresh)
+            guard let values = step.run(current, from: legacyFile.identity, into: .inPlace, &fresh)
             else { return [:] }
             return DomainChanges(replacing: current.values, with: values)
           }
@@ -109,7 +109,7 @@ package struct MigrationRunner: Sendable {
       let snapshot = try legacyFile.read()
       let into: LegacyDomainMigration.Destination =
         if case .inPlace = destination { .inPlace } else { .another(recorded: nil) }
-      guard let values = step.run(snapshot, at: legacyFile.location, into: into, &outcome) else {
+      guard let values = step.run(snapshot, from: legacyFile.identity, into: into, &outcome) else {
         return outcome
       }
       if dryRun {
