@@ -41,91 +41,17 @@ import PropertyList
 public final class DefaultsStore: Sendable {
   public let dialect: Dialect
   /// The home folder `~` stands for in file URLs (from the environment the store was given).
-  private let home: String?
+  let home: String?
   /// The storage of the application domain.
   public let storage: any DefaultsStorage
   /// Who the storage of the application domain is (its path, `memory`, a suite).
   public var identity: StorageIdentity { storage.identity }
 
   let globalFile: DomainFile?
-  private let state: Locked<State>
+  let state: Locked<State>
   private let exitFlushFailure: (@Sendable (DefaultsError) -> Void)?
   /// Keeps the storage's change announcements coming (nil when it has none).
-  private let announcements = Locked<(any Sendable)?>(nil)
-
-  struct Pending {
-    /// The value, or nil for a removal.
-    var value: PlistValue?
-    /// Which change this is: a synchronize drops from `pending` only what it wrote.
-    var generation: UInt64
-  }
-
-  /// The store's state. Every domain is a `PlistDictionary` and every key a ``DomainKey``:
-  /// keys are compared by their bytes, as the file holds them, so a domain holding two keys
-  /// that differ only in Unicode normalization keeps both, from the file to the getters and
-  /// back.
-  struct State {
-    var arguments = PlistDictionary()
-    /// The application domain as last read from (or written to) the storage.
-    var base = PlistDictionary()
-    /// This store's changes not yet written.
-    var pending: [DomainKey: Pending] = [:]
-    var nextGeneration: UInt64 = 0
-    /// Orders the snapshots of concurrent synchronizes: an older one is never published over a
-    /// newer one.
-    var nextTicket: UInt64 = 0
-    var publishedTicket: UInt64 = 0
-    var format: PlistFormat?
-    var global = PlistDictionary()
-    var registration = PlistDictionary()
-    /// Volatile domains set by name (not in the search list, as in NSUserDefaults).
-    var volatile: [String: PlistDictionary] = [:]
-    var observers: [DomainKey: [UInt64: @Sendable (PlistValue?) -> Void]] = [:]
-    var nextObserver: UInt64 = 0
-    /// Orders the observed-key sets told to the storage's announcements.
-    var observedKeysVersion: UInt64 = 0
-    var recoveries: [CorruptFileRecovery] = []
-    /// The version of the storage's state `base` holds (or will hold once the write in flight
-    /// is published): an announcement of it is skipped unread.
-    var known: DomainVersion?
-    /// Writes of this store begun and not yet published: a re-read meanwhile could not tell
-    /// its own write from another's, so it waits for them (`refreshAgain`).
-    var inFlight = 0
-    var refreshAgain = false
-    /// Announced states read whole (parsed) and published: a store's own write is never one.
-    var rereads = 0
-
-    func applicationValue(_ key: String) -> PlistValue? {
-      if let change = pending[DomainKey(key)] { return change.value }
-      return base[key]
-    }
-
-    /// The application domain with the pending changes applied.
-    var application: PlistDictionary {
-      var all = base
-      for (key, change) in pending {
-        if let value = change.value {
-          all[key.text] = value
-        } else {
-          all.removeValue(forKey: key.text)
-        }
-      }
-      return all
-    }
-
-    func value(_ key: String) -> PlistValue? {
-      arguments[key] ?? applicationValue(key) ?? global[key] ?? registration[key]
-    }
-
-    mutating func record(_ reports: [CorruptFileRecovery]) {
-      for report in reports where recoveries.last != report { recoveries.append(report) }
-    }
-
-    mutating func takeTicket() -> UInt64 {
-      nextTicket += 1
-      return nextTicket
-    }
-  }
+  let announcements = Locked<(any Sendable)?>(nil)
 
   // MARK: - Opening
 
@@ -228,7 +154,7 @@ public final class DefaultsStore: Sendable {
 
   /// Runs one write of this store (a synchronize, a removal of the domain) with
   /// announcements read meanwhile put off to its end (see ``refresh()``).
-  private func writing<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+  func writing<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     state.withLock { $0.inFlight += 1 }
     defer {
       let again = state.withLock { s -> Bool in
@@ -318,52 +244,6 @@ public final class DefaultsStore: Sendable {
   /// Whether there are changes not yet written to the storage.
   public var hasPendingChanges: Bool { state.withLock { !$0.pending.isEmpty } }
 
-  // MARK: - Reading
-
-  /// The value the search list finds for `key`, as it is stored.
-  public func object(forKey key: String) -> PlistValue? { state.withLock { $0.value(key) } }
-
-  public func bool(forKey key: String) -> Bool { dialect.bool(object(forKey: key)) }
-  public func integer(forKey key: String) -> Int { dialect.integer(object(forKey: key)) }
-  public func double(forKey key: String) -> Double { dialect.double(object(forKey: key)) }
-  public func float(forKey key: String) -> Float { dialect.float(object(forKey: key)) }
-  public func string(forKey key: String) -> String? { dialect.string(object(forKey: key)) }
-  public func array(forKey key: String) -> [PlistValue]? { dialect.array(object(forKey: key)) }
-  public func dictionary(forKey key: String) -> [String: PlistValue]? {
-    dialect.dictionary(object(forKey: key))
-  }
-  public func data(forKey key: String) -> Data? { dialect.data(object(forKey: key)) }
-  public func date(forKey key: String) -> Date? { dialect.date(object(forKey: key)) }
-  public func stringArray(forKey key: String) -> [String]? {
-    dialect.stringArray(object(forKey: key))
-  }
-  public func url(forKey key: String) -> URL? { dialect.url(object(forKey: key), home: home) }
-
-  /// Every key the search list can see, with the value it finds.
-  public func dictionaryRepresentation() -> [String: PlistValue] {
-    searchListValues().swiftDictionary
-  }
-
-  /// ``dictionaryRepresentation()`` with every key as the domains hold it (by its bytes).
-  public func searchListValues() -> PlistDictionary {
-    state.withLock { s in
-      // A pending removal takes the key out of the application domain only: a lower domain's
-      // value shows through, as `object(forKey:)` finds it (and as GNUstep answers).
-      var all = s.registration
-      all.merge(s.global) { $1 }
-      all.merge(s.application) { $1 }
-      all.merge(s.arguments) { $1 }
-      return all
-    }
-  }
-
-  /// The application domain alone (what its file holds, with pending changes applied).
-  public func persistentDomain() -> [String: PlistValue] { persistentValues().swiftDictionary }
-
-  /// ``persistentDomain()`` with every key as the file holds it (by its bytes): two keys that
-  /// differ only in Unicode normalization are two keys here, one in a Swift dictionary.
-  public func persistentValues() -> PlistDictionary { state.withLock { $0.application } }
-
   // MARK: - Writing
 
   /// Sets `value` for `key` in the application domain; `nil` removes it. Throws for the empty
@@ -383,7 +263,7 @@ public final class DefaultsStore: Sendable {
   }
 
   /// Records a pending change (nil: a removal) and tells the key's observers.
-  private func change(_ key: String, to value: PlistValue?) {
+  func change(_ key: String, to value: PlistValue?) {
     let fire = state.withLock { s -> (@Sendable () -> Void)? in
       let before = s.value(key)
       s.nextGeneration += 1
@@ -391,50 +271,6 @@ public final class DefaultsStore: Sendable {
       return Self.notification(for: key, before: before, in: s)
     }
     fire?()
-  }
-
-  public func set(_ value: Bool, forKey key: String) throws(DefaultsError) {
-    try set(.bool(value), forKey: key)
-  }
-  public func set(_ value: Int, forKey key: String) throws(DefaultsError) {
-    try set(.int(value), forKey: key)
-  }
-  public func set(_ value: Double, forKey key: String) throws(DefaultsError) {
-    try set(.real(value), forKey: key)
-  }
-  public func set(_ value: Float, forKey key: String) throws(DefaultsError) {
-    try set(.real(Double(value)), forKey: key)
-  }
-  public func set(_ value: String, forKey key: String) throws(DefaultsError) {
-    try set(.string(value), forKey: key)
-  }
-  public func set(_ value: Date, forKey key: String) throws(DefaultsError) {
-    try set(.date(value), forKey: key)
-  }
-  public func set(_ value: Data, forKey key: String) throws(DefaultsError) {
-    try set(.data(value), forKey: key)
-  }
-  public func set(_ value: [PlistValue], forKey key: String) throws(DefaultsError) {
-    try set(.array(value), forKey: key)
-  }
-  public func set(_ value: [String: PlistValue], forKey key: String) throws(DefaultsError) {
-    try set(.dictionary(PlistDictionary(value)), forKey: key)
-  }
-
-  /// Stores a URL without loss, as Apple's `setURL:forKey:` does: a file URL as its path with
-  /// the home folder abbreviated to `~`, any other URL as a keyed-archived `NSURL`.
-  public func set(_ url: URL, forKey key: String) throws(DefaultsError) {
-    if url.isFileURL {
-      try set(.string(PathText.abbreviatingHome(url.path, home: home)), forKey: key)
-    } else {
-      let data: Data
-      do {
-        data = try KeyedArchiveURL.encode(url)
-      } catch {
-        throw .unsupportedValue(key: key, type: "URL (\(error))")
-      }
-      try set(.data(data), forKey: key)
-    }
   }
 
   /// Removes `key` from the application domain, so a registered default shows through.
@@ -620,240 +456,5 @@ public final class DefaultsStore: Sendable {
       }
     }
     for fire in fires { fire() }
-  }
-
-  // MARK: - Observation
-
-  /// A handle that keeps an observation alive; ``cancel()`` (or releasing it) ends it.
-  public final class Observation: Sendable {
-    private let end: @Sendable () -> Void
-    private let ended = Locked(false)
-
-    init(end: @escaping @Sendable () -> Void) { self.end = end }
-
-    public func cancel() {
-      let first = ended.withLock { done -> Bool in
-        defer { done = true }
-        return !done
-      }
-      if first { end() }
-    }
-
-    deinit { cancel() }
-  }
-
-  /// Calls `handler` with the new value (nil: gone) each time the value the search list finds
-  /// for `key` changes: by a local write, a registration, or a write made elsewhere (another
-  /// process, another store over the same file or memory) as soon as the storage announces it,
-  /// without a ``synchronize()`` (a `UserDefaults` storage announces what Foundation delivers;
-  /// see its documentation). `handler` runs on the thread that made or reported the change,
-  /// without any lock of the store: it may read and write the store.
-  ///
-  /// A storage that announces nothing (a storage of yours whose `observeChanges` returns nil)
-  /// has other writers' changes seen at ``synchronize()``.
-  public func observe(
-    _ key: String, handler: @escaping @Sendable (PlistValue?) -> Void
-  ) -> Observation {
-    let (id, keys) = state.withLock { s -> (UInt64, (Set<String>, UInt64)?) in
-      s.nextObserver += 1
-      let first = s.observers[DomainKey(key)] == nil
-      s.observers[DomainKey(key), default: [:]][s.nextObserver] = handler
-      return (s.nextObserver, first ? Self.observedKeys(&s) : nil)
-    }
-    if let keys { announceKeys(keys) }
-    return Observation { [weak self] in
-      guard let self else { return }
-      let keys = self.state.withLock { s -> (Set<String>, UInt64)? in
-        s.observers[DomainKey(key)]?[id] = nil
-        guard s.observers[DomainKey(key)]?.isEmpty == true else { return nil }
-        s.observers[DomainKey(key)] = nil
-        return Self.observedKeys(&s)
-      }
-      if let keys { self.announceKeys(keys) }
-    }
-  }
-
-  private static func observedKeys(_ s: inout State) -> (Set<String>, UInt64) {
-    s.observedKeysVersion += 1
-    return (Set(s.observers.keys.map(\.text)), s.observedKeysVersion)
-  }
-
-  /// Tells a storage that announces by key (`UserDefaults`' key-value observing) which keys
-  /// this store's observers follow (never under the state lock: it calls into Foundation).
-  private func announceKeys(_ keys: (Set<String>, UInt64)) {
-    let token = announcements.withLock { $0 }
-    (token as? any KeyedAnnouncements)?.announce(keys: keys.0, version: keys.1)
-  }
-
-  /// The values of `key`: the current one, then each change (see ``observe(_:handler:)``).
-  /// The stream ends when the consuming task is cancelled.
-  ///
-  /// - Parameters:
-  ///   - key: the key whose values to follow.
-  ///   - initial: yield the current value first (the default), so a subscriber does
-  ///   not have to read once and then subscribe. A change racing the subscription may repeat
-  ///   the current value; none is lost or reordered.
-  public func changes(_ key: String, initial: Bool = true) -> AsyncStream<PlistValue?> {
-    AsyncStream { continuation in
-      // One lock orders the first value and the observer's values.
-      let order = Locked(())
-      let observation = observe(key) { value in
-        order.withLock { _ in _ = continuation.yield(value) }
-      }
-      if initial { order.withLock { _ in _ = continuation.yield(object(forKey: key)) } }
-      continuation.onTermination = { _ in observation.cancel() }
-    }
-  }
-
-  private static func notification(for key: String, before: PlistValue?, in s: State)
-    -> (@Sendable () -> Void)?
-  {
-    guard let handlers = s.observers[DomainKey(key)], !handlers.isEmpty else { return nil }
-    let after = s.value(key)
-    guard after != before else { return nil }
-    let list = Array(handlers.values)
-    return { for handler in list { handler(after) } }
-  }
-}
-
-// MARK: - The domains themselves
-
-extension DefaultsStore {
-  /// The argument domain's name (`-key value` arguments).
-  public static let argumentDomain = "NSArgumentDomain"
-  /// The registration domain's name (``register(defaults:)``).
-  public static let registrationDomain = "NSRegistrationDomain"
-  /// The global domain's name (the `globalDomain:` file, or `.GlobalPreferences`).
-  public static let globalDomain = "NSGlobalDomain"
-
-  /// The application domain's name.
-  public var domainName: String { identity.domainName }
-
-  /// The domains reads look through, in order (GNUstep's own domains and language domains
-  /// are not reproduced: MIGRATION.md).
-  public var searchList: [String] {
-    [Self.argumentDomain, domainName] + (globalFile == nil ? [] : [Self.globalDomain])
-      + [Self.registrationDomain]
-  }
-
-  /// The names of the volatile domains: the argument and registration domains and those set
-  /// with ``setVolatileDomain(_:forName:)``.
-  public var volatileDomainNames: [String] {
-    [Self.argumentDomain, Self.registrationDomain]
-      + state.withLock { $0.volatile.keys.sorted() }
-  }
-
-  /// A volatile domain's values (the argument and registration domains included); empty when
-  /// there is none of that name.
-  public func volatileDomain(forName name: String) -> [String: PlistValue] {
-    state.withLock { s in
-      switch name {
-      case Self.argumentDomain: s.arguments.swiftDictionary
-      case Self.registrationDomain: s.registration.swiftDictionary
-      default: s.volatile[name]?.swiftDictionary ?? [:]
-      }
-    }
-  }
-
-  /// Sets a volatile domain (memory only, not in the search list). As NSUserDefaults, a
-  /// name that is already a volatile domain is refused; remove it first.
-  public func setVolatileDomain(_ values: [String: PlistValue], forName name: String)
-    throws(DefaultsError)
-  {
-    for (key, value) in values { try Self.validate(value, forKey: key) }
-    try state.withLock { (s) throws(DefaultsError) in
-      guard name != Self.argumentDomain, name != Self.registrationDomain, s.volatile[name] == nil
-      else { throw .domainExists(name) }
-      s.volatile[name] = PlistDictionary(values)
-    }
-  }
-
-  /// Removes a volatile domain set with ``setVolatileDomain(_:forName:)``.
-  public func removeVolatileDomain(forName name: String) {
-    state.withLock { s in s.volatile[name] = nil }
-  }
-
-  /// A persistent domain by name: this store's own (with its pending changes), the global
-  /// domain, or another domain beside this one (the file of that name in the same folder, the
-  /// `UserDefaults` suite of that name); nil when it does not exist.
-  public func persistentDomain(forName name: String) throws(DefaultsError) -> [String: PlistValue]?
-  {
-    if name == domainName { return persistentDomain() }
-    guard let storage = storage(forDomain: name) else { return nil }
-    let snapshot = try storage.load()
-    // No file, and nothing stored: the domain does not exist.
-    if snapshot.values.isEmpty, snapshot.format == nil, snapshot.unreadable == nil { return nil }
-    return snapshot.values.swiftDictionary
-  }
-
-  /// Replaces a persistent domain by name with `values` (one locked, atomic update; this
-  /// store's own domain through ``updateDomain(_:)``).
-  public func setPersistentDomain(_ values: [String: PlistValue], forName name: String)
-    throws(DefaultsError)
-  {
-    for (key, value) in values { try Self.validate(value, forKey: key) }
-    if name == domainName {
-      try updateDomain { current in DomainChanges(replacing: current, with: PlistDictionary(values))
-      }
-      return
-    }
-    guard let storage = storage(forDomain: name) else {
-      throw .invalidDomainName(name, reason: "names no domain this store can reach")
-    }
-    _ = try storage.update { current in
-      DomainChanges(replacing: current.values, with: PlistDictionary(values))
-    }
-    if name == Self.globalDomain { try synchronizeOrThrow() }
-  }
-
-  /// Removes a persistent domain by name (this store's own: ``removePersistentDomain()``).
-  public func removePersistentDomain(forName name: String) throws(DefaultsError) {
-    if name == domainName {
-      try removePersistentDomain()
-      return
-    }
-    guard let storage = storage(forDomain: name) else { return }
-    try storage.removeDomain()
-    if name == Self.globalDomain { try synchronizeOrThrow() }
-  }
-
-  /// The storage of another domain: the global file for the global domain, else the
-  /// storage's own neighbour of that name.
-  func storage(forDomain name: String) -> (any DefaultsStorage)? {
-    if name == Self.globalDomain, let globalFile { return globalFile }
-    return storage.storage(forDomain: name)
-  }
-}
-
-extension PathText {
-  /// `/home/me/x` → `~/x` (as `stringByAbbreviatingWithTildeInPath`).
-  static func abbreviatingHome(_ path: String, home: String?) -> String {
-    guard let home, !home.isEmpty, home != "/" else { return path }
-    if path == home { return "~" }
-    if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
-    return path
-  }
-}
-
-extension DefaultsStore {
-  /// Removes the whole application domain (for a file: deleted under the lock), and drops the
-  /// pending changes.
-  public func removePersistentDomain() throws(DefaultsError) {
-    try writing { () throws(DefaultsError) in
-      try storage.removeDomain()
-      let fires = state.withLock { s -> [@Sendable () -> Void] in
-        let observed = Array(s.observers.keys)
-        let before = observed.map { s.value($0.text) }
-        s.base = PlistDictionary()
-        s.pending = [:]
-        s.format = nil
-        s.known = nil
-        s.publishedTicket = s.takeTicket()
-        return zip(observed, before).compactMap {
-          Self.notification(for: $0.0.text, before: $0.1, in: s)
-        }
-      }
-      for fire in fires { fire() }
-    }
   }
 }

@@ -73,7 +73,7 @@ package final class DomainWatcher: Sendable {
         guard let backend = Backend.make() else { return nil }
         s.backend = backend
         s.threadAlive = true
-        guard Self.startThread({ [self] in run() }) else {
+        guard Threads.detach({ [self] in run() }) else {
           s.threadAlive = false
           backend.close()
           s.backend = nil
@@ -363,47 +363,12 @@ package final class DomainWatcher: Sendable {
       closeDescriptor(descriptor)
     #endif
   }
-
-  private final class Start {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  }
-
-  /// Starts a detached thread running `body` (never joined: it ends by itself, and a handler
-  /// running on it may release the last watch).
-  private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    let context = Unmanaged.passRetained(Start(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    #if canImport(Darwin)
-      var thread: pthread_t?
-      let status = pthread_create(
-        &thread, &attributes,
-        { context in
-          Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body()
-          return nil
-        }, context)
-    #else
-      var thread = pthread_t()
-      let status = pthread_create(
-        &thread, &attributes,
-        { context in
-          guard let context else { return nil }
-          Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body()
-          return nil
-        }, context)
-    #endif
-    if status != 0 { Unmanaged<Start>.fromOpaque(context).release() }
-    return status == 0
-  }
 }
 
 // MARK: - Kernel queues
 
 /// `close(2)` (the queues' own `close()` hides it inside them).
-private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
 
 extension DomainWatcher {
   /// One kernel event: on watch `id`, about the entry `name` of a watched folder (nil: some
@@ -415,177 +380,4 @@ extension DomainWatcher {
     var gone = false
     var overflow = false
   }
-
-  #if canImport(Glibc) || canImport(Musl)
-    /// inotify: one queue, a watch per folder reporting the names that changed; a pipe wakes
-    /// the thread.
-    struct Backend: Sendable {
-      let queue: Int32
-      let wakeRead: Int32
-      let wakeWrite: Int32
-
-      /// inotify names the file that changed in a watched folder: no watch per file.
-      static let watchesFiles = false
-
-      static let folderMask =
-        UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE)
-        | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
-
-      static func make() -> Backend? {
-        let queue = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard queue >= 0 else { return nil }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-          closeDescriptor(queue)
-          return nil
-        }
-        for end in ends {
-          _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-          _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        return Backend(queue: queue, wakeRead: ends[0], wakeWrite: ends[1])
-      }
-
-      /// A watch on the folder at `path`; nil with `errno` set (ENOENT: not there; ENOTDIR:
-      /// not a folder; ENOSPC: the per-user watch limit).
-      func watchFolder(_ path: String) -> Int32? {
-        let id = inotify_add_watch(queue, path, Self.folderMask)
-        return id >= 0 ? id : nil
-      }
-
-      func watchFile(_ path: String) -> Int32? { nil }
-
-      func unwatch(_ id: Int32) { _ = inotify_rm_watch(queue, id) }
-
-      func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-      }
-
-      func close() {
-        closeDescriptor(queue)
-        closeDescriptor(wakeRead)
-        closeDescriptor(wakeWrite)
-      }
-
-      /// Waits for events or a wake-up, and returns every event queued.
-      func wait() -> [Event] {
-        var waiting = [
-          pollfd(fd: queue, events: Int16(POLLIN), revents: 0),
-          pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-        ]
-        while poll(&waiting, 2, -1) < 0, errno == EINTR {}
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &sink, sink.count) > 0 {}
-        var events: [Event] = []
-        // Room for many events at once (each is 16 bytes and its NUL-padded name).
-        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 8) { buffer in
-          guard let base = buffer.baseAddress else { return }
-          while true {
-            let count = read(queue, base, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            var offset = 0
-            while offset + 16 <= count {
-              let id = base.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-              let mask = base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-              let length = Int(base.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-              var name: String?
-              if length > 0, offset + 16 + length <= count {
-                let bytes = UnsafeRawBufferPointer(start: base + offset + 16, count: length)
-                name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-              }
-              let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_IGNORED | IN_UNMOUNT)
-              events.append(
-                Event(
-                  id: id, name: name, gone: mask & gone != 0,
-                  overflow: mask & UInt32(IN_Q_OVERFLOW) != 0))
-              offset += 16 + length
-            }
-          }
-        }
-        return events
-      }
-    }
-  #elseif canImport(Darwin)
-    // Not compiled on Linux, where this package is built and tested: written against
-    // <sys/event.h> and kept to the calls below.
-    /// kqueue: one queue, an `EVFILT_VNODE` watch per folder (an entry changed: no name) and
-    /// per watched file (written in place), each on a descriptor opened `O_EVTONLY`; an
-    /// `EVFILT_USER` event wakes the thread.
-    struct Backend: Sendable {
-      let queue: Int32
-
-      /// A folder's kqueue event names no file: each watched file is watched itself too, for
-      /// writers that write it in place.
-      static let watchesFiles = true
-
-      static func make() -> Backend? {
-        let queue = kqueue()
-        guard queue >= 0 else { return nil }
-        var wake = kevent(
-          ident: 0, filter: Int16(EVFILT_USER), flags: UInt16(EV_ADD | EV_CLEAR), fflags: 0,
-          data: 0, udata: nil)
-        guard kevent(queue, &wake, 1, nil, 0, nil) == 0 else {
-          closeDescriptor(queue)
-          return nil
-        }
-        return Backend(queue: queue)
-      }
-
-      private func register(_ path: String, flags: Int32, events: Int32) -> Int32? {
-        let descriptor = open(path, O_EVTONLY | O_CLOEXEC | flags)
-        guard descriptor >= 0 else { return nil }
-        var change = kevent(
-          ident: UInt(descriptor), filter: Int16(EVFILT_VNODE),
-          flags: UInt16(EV_ADD | EV_CLEAR), fflags: UInt32(events), data: 0, udata: nil)
-        guard kevent(queue, &change, 1, nil, 0, nil) == 0 else {
-          let code = errno
-          closeDescriptor(descriptor)
-          errno = code
-          return nil
-        }
-        return descriptor
-      }
-
-      func watchFolder(_ path: String) -> Int32? {
-        register(
-          path, flags: O_DIRECTORY, events: NOTE_WRITE | NOTE_DELETE | NOTE_RENAME | NOTE_REVOKE)
-      }
-
-      func watchFile(_ path: String) -> Int32? {
-        register(
-          path, flags: O_NOFOLLOW,
-          events: NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE | NOTE_RENAME | NOTE_REVOKE)
-      }
-
-      /// Closing the descriptor removes its kqueue event.
-      func unwatch(_ id: Int32) { closeDescriptor(id) }
-
-      func wake() {
-        var trigger = kevent(
-          ident: 0, filter: Int16(EVFILT_USER), flags: 0, fflags: UInt32(NOTE_TRIGGER), data: 0,
-          udata: nil)
-        _ = kevent(queue, &trigger, 1, nil, 0, nil)
-      }
-
-      func close() { closeDescriptor(queue) }
-
-      func wait() -> [Event] {
-        var received = [kevent](
-          repeating: kevent(ident: 0, filter: 0, flags: 0, fflags: 0, data: 0, udata: nil),
-          count: 64)
-        var count: Int32 = -1
-        while count < 0 {
-          count = kevent(queue, nil, 0, &received, Int32(received.count), nil)
-          if count < 0, errno != EINTR { return [] }
-        }
-        let gone = UInt32(NOTE_DELETE | NOTE_RENAME | NOTE_REVOKE)
-        return received.prefix(Int(count)).compactMap { event in
-          guard event.filter == Int16(EVFILT_VNODE) else { return nil }
-          return Event(id: Int32(event.ident), name: nil, gone: event.fflags & gone != 0)
-        }
-      }
-    }
-  #endif
 }
