@@ -130,7 +130,7 @@ package final class GNUstepLock: @unchecked Sendable {
     depth -= 1
     if depth == 0, let taken {
       // Left alone when another process broke it (a hold past 20 s) and made its own.
-      if Entry(in: taken.lck, Self.lockName) == taken.entry {
+      if FileStamp(in: taken.lck, Self.lockName) == taken.entry {
         taken.lck.remove(Self.lockName, folder: true)
       }
       self.taken = nil
@@ -163,7 +163,7 @@ package final class GNUstepLock: @unchecked Sendable {
             + "released in \(Int(Self.giveUpAfter)) s")
       }
       if mkdirat(lck.fd, Self.lockName, 0o755) == 0 {
-        if let made = Entry(in: lck, Self.lockName) { return Taken(lck: lck, entry: made) }
+        if let made = FileStamp(in: lck, Self.lockName) { return Taken(lck: lck, entry: made) }
         continue  // broken the moment it was made: again
       }
       let code = errno
@@ -179,7 +179,7 @@ package final class GNUstepLock: @unchecked Sendable {
           path: file.path,
           reason: "cannot make GNUstep's lock \(path): \(FileAccess.errnoText(code))")
       }
-      if let found = Entry(in: lck, Self.lockName) {
+      if let found = FileStamp(in: lck, Self.lockName) {
         let age = Date().timeIntervalSince1970 - found.date
         if age > Self.staleAfter {
           try breakStale(found, in: lck, age: age, for: file)
@@ -194,7 +194,7 @@ package final class GNUstepLock: @unchecked Sendable {
   /// The lock taken: `.lck`, held, and the lock directory made in it.
   struct Taken {
     var lck: HeldFolder
-    var entry: Entry
+    var entry: FileStamp
   }
 
   /// `.lck` in the defaults folder, made (mode 0755) when missing, and held; a `.lck` that is
@@ -220,44 +220,15 @@ package final class GNUstepLock: @unchecked Sendable {
 
   /// Removes a stale lock, checked again just before: one released and made again meanwhile
   /// is another holder's.
-  private func breakStale(_ found: Entry, in lck: HeldFolder, age: Double, for file: DomainFile)
+  private func breakStale(_ found: FileStamp, in lck: HeldFolder, age: Double, for file: DomainFile)
     throws(DefaultsError)
   {
-    guard Entry(in: lck, Self.lockName) == found else { return }
+    guard FileStamp(in: lck, Self.lockName) == found else { return }
     if let code = lck.remove(Self.lockName, folder: found.isFolder), code.code != ENOENT {
       throw .cannotLock(
         path: file.path,
         reason: "cannot break GNUstep's stale lock \(path) (dated \(Int(age)) s ago): "
           + code.text)
-    }
-  }
-
-  /// What is at a name of a held folder, not following a link: which one it is, and its date.
-  struct Entry: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var seconds: Int
-    var nanoseconds: Int
-    var isFolder: Bool
-
-    var date: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
-
-    init?(in folder: HeldFolder, _ name: String) {
-      guard
-        case .success(let info?) = Result(catching: { () throws(FileAccess.Failure) in
-          try folder.entry(name)
-        })
-      else { return nil }
-      device = UInt64(info.st_dev)
-      inode = UInt64(info.st_ino)
-      #if canImport(Darwin)
-        seconds = Int(info.st_mtimespec.tv_sec)
-        nanoseconds = Int(info.st_mtimespec.tv_nsec)
-      #else
-        seconds = Int(info.st_mtim.tv_sec)
-        nanoseconds = Int(info.st_mtim.tv_nsec)
-      #endif
-      isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     }
   }
 }

@@ -16,6 +16,19 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension MigrationPlan {
+  /// The field's word (`default` when the field is absent), or an error listing the words the
+  /// type has (from `allCases`: a new case is listed by itself).
+  static func word<Word: RawRepresentable & CaseIterable>(
+    _ value: JSONValue?, field: String, default fallback: Word
+  ) throws(PlanError) -> Word where Word.RawValue == String {
+    guard let value else { return fallback }
+    guard case .string(let name) = value, let word = Word(rawValue: name) else {
+      throw PlanError(
+        field: field, reason: "one of " + Word.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return word
+  }
+
   static let planFields: Set<String> = [
     "plan", "dialect", "schemaVersion", "unmapped", "drop", "materializeDefaults", "keys",
   ]
@@ -43,26 +56,12 @@ extension MigrationPlan {
     guard version == 1 else {
       throw PlanError(field: "plan", reason: "version \(version) is not known (this prefs reads 1)")
     }
-    var dialect = Dialect.apple
-    if let value = object["dialect"] {
-      guard case .string(let name) = value, let d = Dialect(rawValue: name) else {
-        throw PlanError(
-          field: "dialect",
-          reason: "one of " + Dialect.allCases.map(\.rawValue).joined(separator: ", "))
-      }
-      dialect = d
-    }
+    let dialect = try word(object["dialect"], field: "dialect", default: Dialect.apple)
     guard case .integer(let schema)? = object["schemaVersion"], schema >= 1, schema < 1_000_000_000
     else {
       throw PlanError(field: "schemaVersion", reason: "a whole number of at least 1 is required")
     }
-    var unmapped = Unmapped.keep
-    if let value = object["unmapped"] {
-      guard case .string(let name) = value, let u = Unmapped(rawValue: name) else {
-        throw PlanError(field: "unmapped", reason: "one of keep, drop, error")
-      }
-      unmapped = u
-    }
+    let unmapped = try word(object["unmapped"], field: "unmapped", default: Unmapped.keep)
     var materialize = false
     if let value = object["materializeDefaults"] {
       guard case .bool(let b) = value else {
@@ -152,13 +151,7 @@ extension MigrationPlan {
     } else if type == .enum {
       throw PlanError(field: "\(path).values", reason: "an enum entry needs its values")
     }
-    var invalid = Invalid.refuse
-    if let raw = object["invalid"] {
-      guard case .string(let s) = raw, let i = Invalid(rawValue: s) else {
-        throw PlanError(field: "\(path).invalid", reason: "one of refuse, default")
-      }
-      invalid = i
-    }
+    let invalid = try word(object["invalid"], field: "\(path).invalid", default: Invalid.refuse)
     var defaultValue: PlistValue?
     if let raw = object["default"] {
       guard let value = typedDefault(raw, type: type, values: values) else {

@@ -305,30 +305,11 @@ enum Watch {
   }
 }
 
-/// What says a file changed without reading it: its inode, size and modification time (an
-/// atomic writer renames a new file over the old one: a new inode).
-struct FileStamp: Equatable {
-  var device: UInt64
-  var inode: UInt64
-  var size: Int64
-  var seconds: Int
-  var nanoseconds: Int
-
+extension FileStamp {
   /// The stamp of a file domain (nil: a domain of another storage, or no file).
   init?(_ domain: Domain) {
     guard case .file(let path) = domain.place else { return nil }
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
-    size = Int64(info.st_size)
-    #if canImport(Darwin)
-      seconds = Int(info.st_mtimespec.tv_sec)
-      nanoseconds = Int(info.st_mtimespec.tv_nsec)
-    #else
-      seconds = Int(info.st_mtim.tv_sec)
-      nanoseconds = Int(info.st_mtim.tv_nsec)
-    #endif
+    self.init(atPath: path)
   }
 }
 
