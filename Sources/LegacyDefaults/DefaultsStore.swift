@@ -363,6 +363,42 @@ public final class DefaultsStore: Sendable {
     }
   }
 
+  /// ``update(_:_:)`` with a transform that throws an error of yours: when it throws, nothing
+  /// is written and its error is thrown as it is; the store's own failures are
+  /// ``DefaultsError``s.
+  public func update<Failure: Error>(
+    _ key: String, _ transform: (PlistValue?) throws(Failure) -> PlistValue?
+  ) throws {
+    guard !key.isEmpty else { throw DefaultsError.emptyKey }
+    try updateDomain { (values) throws(Failure) -> DomainChanges in
+      [key: try transform(values[key])]
+    }
+  }
+
+  /// ``updateDomain(_:)`` with a change that throws an error of yours: when it throws, nothing
+  /// is written and its error is thrown as it is; the store's own failures are
+  /// ``DefaultsError``s.
+  public func updateDomain<Failure: Error>(
+    _ change: (PlistDictionary) throws(Failure) -> DomainChanges
+  ) throws {
+    var thrown: Failure?
+    do {
+      try updateDomain { (values) throws(DefaultsError) -> DomainChanges in
+        do throws(Failure) {
+          return try change(values)
+        } catch {
+          thrown = error
+          // Abandons the update as a failing change does (nothing is written); this stand-in
+          // never leaves: the caller's error replaces it below.
+          throw .emptyKey
+        }
+      }
+    } catch {
+      if let thrown { throw thrown }
+      throw error
+    }
+  }
+
   private func synchronize(
     applying change: ((PlistDictionary) throws(DefaultsError) -> DomainChanges)?
   ) throws(DefaultsError) {

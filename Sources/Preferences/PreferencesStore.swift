@@ -203,6 +203,43 @@ public final class PreferencesStore: Sendable {
   public func modify<Value>(
     _ key: Key<Value>, _ body: (inout Value) throws(PreferenceError) -> Void
   ) throws(PreferenceError) {
+    try change(key) { (value) throws(PreferenceError) in
+      try body(&value)
+      return true
+    }
+  }
+
+  /// `modify(_:_:)` with a body that throws
+  /// an error of yours: when it throws, nothing is written and its error is thrown as it is
+  /// (the same value, of your type); the store's own failures are ``PreferenceError``s.
+  ///
+  /// ```swift
+  /// try store.modify(Keys.history) { history in
+  ///   guard history.indices.contains(index) else { throw HistoryError.noEntry(index) }
+  ///   history.remove(at: index)
+  /// }
+  /// ```
+  public func modify<Value, Failure: Error>(
+    _ key: Key<Value>, _ body: (inout Value) throws(Failure) -> Void
+  ) throws {
+    var thrown: Failure?
+    try change(key) { (value) throws(PreferenceError) in
+      do throws(Failure) {
+        try body(&value)
+        return true
+      } catch {
+        thrown = error
+        return false
+      }
+    }
+    if let thrown { throw thrown }
+  }
+
+  /// The one read-change-write of `modify(_:_:)`:
+  /// `body` returns false to write nothing.
+  private func change<Value>(
+    _ key: Key<Value>, _ body: (inout Value) throws(PreferenceError) -> Bool
+  ) throws(PreferenceError) {
     var failure: PreferenceError?
     do {
       try defaults.update(key.name) { stored in
@@ -210,7 +247,7 @@ public final class PreferencesStore: Sendable {
           var value =
             try stored.map { (s) throws(PreferenceError) in try Self.decode(s, for: key) }
             ?? key.defaultValue
-          try body(&value)
+          guard try body(&value) else { return stored }
           return try value.plistValue()
         } catch {
           failure = Self.named(error, key.name)

@@ -88,15 +88,12 @@ public struct LocationHistory: Sendable {
 
   /// Removes the entry at `index`; an index outside the history throws, never crashes.
   public func remove(at index: Int) throws {
-    var outOfRange: LocationHistoryError?
     try store.modify(Keys.locationHistory) { record in
       guard record.history.indices.contains(index) else {
-        outOfRange = .indexOutOfRange(index: index, count: record.history.count)
-        return
+        throw LocationHistoryError.indexOutOfRange(index: index, count: record.history.count)
       }
       record.history.remove(at: index)
     }
-    if let outOfRange { throw outOfRange }
   }
 
   /// Removes the whole history (the seed's `removeData(with: .locationHistory)`).
