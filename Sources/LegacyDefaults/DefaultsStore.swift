@@ -354,7 +354,7 @@ public final class DefaultsStore: Sendable {
   /// gets the application domain as stored, with this store's pending changes applied, and
   /// returns the changes key by key (nil removes); they are validated as
   /// ``set(_:forKey:)-(PlistValue?,_)`` validates, and everything pending is written with them. When `change` throws, nothing is
-  /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
+  /// written. `change` runs without this store's state lock (see ``update(_:_:)-419by``).
   public func updateDomain(
     _ change: (PlistDictionary) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) {
@@ -363,7 +363,7 @@ public final class DefaultsStore: Sendable {
     }
   }
 
-  /// ``update(_:_:)`` with a transform that throws an error of yours: when it throws, nothing
+  /// ``update(_:_:)-419by`` with a transform that throws an error of yours: when it throws, nothing
   /// is written and its error is thrown as it is; the store's own failures are
   /// ``DefaultsError``s.
   public func update<Failure: Error>(
@@ -375,7 +375,7 @@ public final class DefaultsStore: Sendable {
     }
   }
 
-  /// ``updateDomain(_:)`` with a change that throws an error of yours: when it throws, nothing
+  /// ``updateDomain(_:)-8z5t3`` with a change that throws an error of yours: when it throws, nothing
   /// is written and its error is thrown as it is; the store's own failures are
   /// ``DefaultsError``s.
   public func updateDomain<Failure: Error>(

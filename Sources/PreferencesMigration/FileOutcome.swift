@@ -31,8 +31,11 @@ public struct FileOutcome: Sendable, Hashable {
   /// Where the original was copied before an in-place migration.
   public var backup: String?
   /// What the legacy domain is, in the report's words: `file`, or the storage's own noun
-  /// (``StorageIdentity/noun``: `domain` for a `UserDefaults` suite or memory, at launch).
+  /// (`StorageIdentity.noun`: `domain` for a `UserDefaults` suite or memory, at launch).
   public var noun = "file"
+  /// A `failed` file whose legacy input is there but could not be read (a FIFO, a folder,
+  /// denied, an I/O error): the command exits as for an input it cannot read (66).
+  package var inputUnreadable = false
 
   public init(
     path: String, output: String?, status: FileStatus, message: String?, keys: [KeyReport],

@@ -49,10 +49,19 @@ enum Migrate {
       lockTimeout: try args[Options.lockTimeout] ?? Run.lockWait(migrating: true))
     let progress = Progress(console: console, total: legacy.count)
     let interruption = Interruption()
+    // A domain name that names nothing, beside a file or folder of that name here: the hint
+    // `read` gives too.
     let outcomes = runner.runBatch(
       legacy, to: destination, jobs: jobs,
       progress: console.errorIsTerminal && legacy.count > 1 ? progress.update : nil,
-      stopping: { interruption.requested })
+      stopping: { interruption.requested }
+    ).map { outcome in
+      var outcome = outcome
+      if outcome.status == .missing, let message = outcome.message {
+        outcome.message = expansion.message(message, forPath: outcome.path)
+      }
+      return outcome
+    }
     progress.finish()
     // A file whose name is not UTF-8 failed: it is there, and nothing was done to it.
     let unnamed = expansion.unnamable.map {
@@ -78,7 +87,9 @@ enum Migrate {
       return signal.name == "SIGINT" ? .interrupted : .terminated
     }
     if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
-    if report.count(.missing) > 0 { return .noInput }
+    if report.count(.missing) > 0 || report.files.contains(where: \.inputUnreadable) {
+      return .noInput
+    }
     if report.count(.failed) > 0 { return .cannotCreate }
     if report.count(.busy) > 0 { return .temporaryFailure }
     return .ok
@@ -249,7 +260,9 @@ enum PlanCommand {
       console.err(merged.text())
       console.line(merged.plan.jsonText())
       for file in unread {
-        console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+        console.message(
+          "\(file.path): \(file.status.rawValue): "
+            + expansion.message(file.message, forPath: file.path))
       }
       return status(of: unread)
     }
@@ -260,12 +273,14 @@ enum PlanCommand {
     }
     let all = unread + Migrate.unread(expansion)
     for file in all {
-      console.message("\(file.path): \(file.status.rawValue): \(file.message)")
+      console.message(
+        "\(file.path): \(file.status.rawValue): "
+          + expansion.message(file.message, forPath: file.path))
     }
     return status(of: all)
   }
 
-  /// 65 when a file is malformed, else 66 when one is missing, else 0.
+  /// 65 when a file is malformed, else 66 when one is missing or cannot be read, else 0.
   static func status(of unread: [UnreadLegacyFile]) -> ExitCode {
     if unread.contains(where: { $0.status == .malformed }) { return .dataError }
     return unread.isEmpty ? .ok : .noInput

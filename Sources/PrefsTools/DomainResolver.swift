@@ -225,13 +225,17 @@ package struct DomainResolver: Sendable {
     return .noSuchDomain(domain.name, hint: fileHereHint(forPath: path))
   }
 
-  /// For a domain's file that does not exist, when a file of the domain's name is in the
-  /// current folder: how to name that file instead (a domain name never names it).
+  /// For a domain's file that does not exist, when a file or folder of the domain's name is in
+  /// the current folder: how to name it instead (a domain name never names it).
   package func fileHereHint(forPath path: String) -> String? {
     guard isInPreferencesFolder(path) else { return nil }
     let file = URL(fileURLWithPath: path).lastPathComponent
     guard file.hasSuffix(".plist") else { return nil }
     let word = String(file.dropLast(".plist".count))
+    if FileAccess.isFolder(word) {
+      return "\(word) in the current folder is a folder, not a domain: name it ./\(word) to "
+        + "read its .plist files"
+    }
     guard FileManager.default.fileExists(atPath: word) else { return nil }
     return "\(word) in the current folder is a file, not a domain: name it ./\(word)"
   }

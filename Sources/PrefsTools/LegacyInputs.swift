@@ -18,6 +18,15 @@ package enum LegacyInputs {
   package struct Expansion: Sendable {
     package var paths: [String] = []
     package var unnamable: [String] = []
+    /// For a domain name whose file does not exist, when a file or folder of that name is in
+    /// the current folder: how to name it (by the file's path), as `read` says it.
+    package var hints: [String: String] = [:]
+
+    /// `message` with the hint for `path`, if any.
+    package func message(_ message: String, forPath path: String) -> String {
+      guard let hint = hints[path] else { return message }
+      return message + "; " + hint
+    }
   }
 
   package static func expand(_ items: [String], resolver: DomainResolver, inputLimit: Int)
@@ -66,6 +75,11 @@ package enum LegacyInputs {
         continue
       }
       expansion.paths.append(path)
+      if !DomainResolver.isPath(item), !FileManager.default.fileExists(atPath: path),
+        let hint = resolver.fileHereHint(forPath: path)
+      {
+        expansion.hints[path] = hint
+      }
     }
     return expansion
   }

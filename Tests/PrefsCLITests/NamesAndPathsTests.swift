@@ -67,6 +67,39 @@ import Testing
     }
   }
 
+  /// `migrate` and `plan infer` of a domain name that names nothing, beside a file or a folder
+  /// of that name in the current folder, say how to name it, as `read` does (they said only
+  /// "no such file").
+  @Test(arguments: [false, true])
+  func migrateAndPlanInferSayHowToNameAFileOrFolderHere(folder: Bool) throws {
+    let scene = try Self.scene()
+    let sample = External.packageRoot.appendingPathComponent("Legacy/Samples")
+    let legacy = scene.work.appendingPathComponent("legacy")
+    if folder {
+      try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: sample.appendingPathComponent("com.exmo.equizmo.plist"),
+        to: legacy.appendingPathComponent("com.exmo.equizmo.plist"))
+    } else {
+      try FileManager.default.copyItem(
+        at: sample.appendingPathComponent("com.exmo.equizmo.plist"), to: legacy)
+    }
+    let plan = sample.appendingPathComponent("equizmo-plan.json").path
+    let kind = folder ? "a folder" : "a file"
+    for verb in [
+      ["migrate", "--plan", plan, "--to", "out", "legacy"], ["plan", "infer", "legacy"],
+    ] {
+      let result = try scene.run(verb)
+      #expect(result.status == 66, "\(verb): \(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "legacy in the current folder is \(kind), not a domain: name it "
+            + "./legacy"), "\(verb): \(result.stderr)")
+    }
+    let named = try scene.run(["plan", "infer", "./legacy"])
+    #expect(named.status == 0, "\(named.stderr)")
+  }
+
   /// `defaults` takes a path without `.plist`, however it is spelt.
   @Test(arguments: ["a/b", "./a/b", "ABS/a/b", "a/b.plist", "./a/b.plist"])
   func defaultsAddsPlistToAPathHoweverItIsSpelt(_ spelling: String) throws {

@@ -137,13 +137,17 @@ package struct MigrationRunner: Sendable {
     } catch {
       outcome.status =
         switch error {
-        // The legacy file cannot be read; the output (a FIFO where it goes): a failed write.
-        case .cannotRead(let path, _): path == legacyFile.path ? .missing : .failed
+        // A file that is not there reads as absent (`missing`, above); one that is there and
+        // cannot be read (a FIFO, a folder, denied, an I/O error) failed, as an output that
+        // cannot be written does.
         case .notADictionary: .malformed
         case .cannotEncode, .unsupportedValue, .emptyKey: .refused
         case .busy: .busy
         default: .failed
         }
+      if case .cannotRead(let path, _) = error, path == legacyFile.path {
+        outcome.inputUnreadable = true
+      }
       outcome.message = error.description
     }
     return outcome

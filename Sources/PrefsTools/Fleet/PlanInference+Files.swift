@@ -35,7 +35,9 @@ extension PlanInference {
       file.readOptions = dialect.readOptions(exact: true)
       snapshot = try file.read()
     } catch {
-      let status: FileStatus = if case .cannotRead = error { .missing } else { .malformed }
+      // Absent reads as no bytes (below); a file there that cannot be read (a FIFO, denied,
+      // an I/O error) failed.
+      let status: FileStatus = if case .cannotRead = error { .failed } else { .malformed }
       return .failure(UnreadLegacyFile(path: path, status: status, message: "\(error)"))
     }
     if let unreadable = snapshot.unreadable {
