@@ -44,6 +44,35 @@ extension ExitCode {
     """
 }
 
+extension ExitCode {
+  /// A migration's status, from its report: 65 when a file is malformed or a value refused,
+  /// else 66 when one is missing or its input cannot be read (a FIFO), else 73 when an output failed, else 75 when one was busy.
+  init(_ report: MigrationReport) {
+    self =
+      if report.count(.malformed) + report.count(.refused) > 0 {
+        .dataError
+      } else if report.count(.missing) > 0 || report.files.contains(where: \.inputUnreadable) {
+        .noInput
+      } else if report.count(.failed) > 0 {
+        .cannotCreate
+      } else if report.count(.busy) > 0 {
+        .temporaryFailure
+      } else {
+        .ok
+      }
+  }
+
+  /// The status of legacy files read for a plan (`infer`, `plan swift`): 65 when a file is
+  /// malformed, else 66 when one is missing or unreadable, else 0.
+  init(unread: [UnreadLegacyFile]) {
+    if unread.contains(where: { $0.status == .malformed }) {
+      self = .dataError
+    } else {
+      self = unread.isEmpty ? .ok : .noInput
+    }
+  }
+}
+
 /// A failure that ends a command with an exit code and a message for standard error.
 struct CommandFailure: Error {
   var code: ExitCode
@@ -61,7 +90,8 @@ extension CommandFailure {
   init(_ error: ToolError) {
     switch error {
     case .usage, .invalidValue: self.init(.usage, error.description)
-    case .noSuchDomain, .noSuchKey, .keyPath: self.init(.notFound, error.description)
+    case .noSuchDomain, .noSuchKey, .noSuchApplication, .keyPath:
+      self.init(.notFound, error.description)
     case .keyExists: self.init(.cannotCreate, error.description)
     case .read(let read): self.init(read)
     case .store(let store): self.init(store)
