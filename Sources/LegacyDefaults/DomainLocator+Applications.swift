@@ -11,7 +11,9 @@ extension DomainLocator {
     switch platform {
     case .macOS:
       let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PathText.homeOf(user: nil)
-      return (home.map { [$0 + "/Applications"] } ?? []) + ["/Applications", "/System/Applications"]
+      return (home.map { [$0 + "/Applications"] } ?? []) + [
+        "/Applications", "/System/Applications",
+      ]
     case .linux, .gnustep:
       let home = PathText.homeOf(user: nil)
       let configuration = gnustepConfiguration(home: home)

@@ -23,7 +23,8 @@ extension DefaultsPersonality {
       Form([], "shows all defaults") { (_, console) throws(CommandFailure) in
         try readAll(console: console)
       },
-      Form([.domain], "shows defaults for given domain") { (words, console) throws(CommandFailure) in
+      Form([.domain], "shows defaults for given domain") {
+        (words, console) throws(CommandFailure) in
         let document = try exists(try words.named(), key: nil)
         console.line(DefaultsDescription.text(document.value))
         return .ok

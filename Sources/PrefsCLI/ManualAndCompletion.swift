@@ -64,12 +64,12 @@ enum Completion {
         spec.verbs.isEmpty
         ? ""
         : """
-                if [ "$COMP_CWORD" -eq 2 ]; then
-                  COMPREPLY=( $(compgen -W "\(spec.verbs.joined(separator: " "))" -- "$cur") )
-                  return
-                fi
+              if [ "$COMP_CWORD" -eq 2 ]; then
+                COMPREPLY=( $(compgen -W "\(spec.verbs.joined(separator: " "))" -- "$cur") )
+                return
+              fi
 
-          """
+        """
       cases += """
             \(spec.name))
               case "$prev" in

@@ -117,7 +117,8 @@ enum PlutilPersonality {
     InsertType(
       flag: "-dictionary", help: "inserts an empty dictionary, does not use value",
       empty: .dictionary(PlistDictionary())),
-    InsertType(flag: "-array", help: "inserts an empty array, does not use value", empty: .array([])),
+    InsertType(
+      flag: "-array", help: "inserts an empty array, does not use value", empty: .array([])),
   ]
 
   /// The types `-expect` takes, as the help lists them (`(any)`, a UID's, too).

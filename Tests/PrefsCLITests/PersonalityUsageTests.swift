@@ -137,7 +137,8 @@ import Testing
     let sandbox = try Sandbox()
     _ = try sandbox.defaults(["write", Self.domain, "{k = v;}"])
     for words in [
-      ["read", Self.domain, "k", "extra"], ["read-type", Self.domain], ["rename", Self.domain, "k"],
+      ["read", Self.domain, "k", "extra"], ["read-type", Self.domain],
+      ["rename", Self.domain, "k"],
       ["delete", Self.domain, "k", "extra"], ["import", Self.domain], ["export", Self.domain],
       ["domains", "extra"], ["find"], ["write", Self.domain], ["no-such-verb"],
     ] {
@@ -267,7 +268,9 @@ import Testing
       let synopsis = line.prefix(31).trimmingCharacters(in: .whitespaces)
       let help = line.dropFirst(31).trimmingCharacters(in: .whitespaces)
       if synopsis.isEmpty {
-        if inOptions { options[options.count - 1].help.append(help) } else {
+        if inOptions {
+          options[options.count - 1].help.append(help)
+        } else {
           verbs[verbs.count - 1].help.append(help)
         }
       } else {
