@@ -73,6 +73,11 @@ extension ExitCode {
   }
 }
 
+extension ExitCode {
+  /// The `plutil` personality's status, as the port's: 0, or 1 for any failure.
+  static func plutil(succeeded: Bool) -> ExitCode { succeeded ? .ok : .notFound }
+}
+
 /// A failure that ends a command with an exit code and a message for standard error.
 struct CommandFailure: Error {
   var code: ExitCode
@@ -86,6 +91,10 @@ struct CommandFailure: Error {
 
 /// Each error type the command meets maps to its exit code here, once.
 extension CommandFailure {
+  /// A failure of the `plutil` personality: its message as the port words it, and the
+  /// port's one failure status, 1 (``ExitCode/plutil(succeeded:)``).
+  init(plutil message: String) { self.init(.plutil(succeeded: false), message) }
+
   /// A failure of the command's tools.
   init(_ error: ToolError) {
     switch error {

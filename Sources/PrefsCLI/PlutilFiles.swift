@@ -22,15 +22,15 @@ extension PlutilPersonality {
 
   /// The bytes of a file (`-`: standard input), or the failure in Foundation's words.
   static func read(_ path: String) throws(Failure) -> Data {
-    guard !path.isEmpty else { throw Failure("Empty path specified") }
+    guard !path.isEmpty else { throw Failure(plutil: "Empty path specified") }
     do throws(ToolError) {
       // The one input path: a file is read in its held folder (as its owner, for root).
       return try InputFile.bytes(path)
     } catch {
       if case .read(.file(let failure)) = error {
-        throw Failure("(\(foundationWords(failure)))")
+        throw Failure(plutil: "(\(foundationWords(failure)))")
       }
-      throw Failure("(\(CommandFailure(error).message))")
+      throw Failure(plutil: "(\(CommandFailure(error).message))")
     }
   }
 
@@ -49,19 +49,21 @@ extension PlutilPersonality {
   /// abandon, such as a dictionary entry without its `;`, refused), or why not (CoreFoundation's
   /// words for no bytes at all).
   static func parse(_ data: Data) -> Result<PlistDocument, Failure> {
-    guard !data.isEmpty else { return .failure(Failure("Cannot parse a NULL or zero-length data")) }
+    guard !data.isEmpty else {
+      return .failure(Failure(plutil: "Cannot parse a NULL or zero-length data"))
+    }
     do {
       let document = try PropertyList.read(data, options: .coreFoundation)
       for warning in document.warnings {
         switch warning {
         case .missingSemicolon, .unquotedBeyondCoreFoundation:
-          return .failure(Failure("\(warning)"))
+          return .failure(Failure(plutil: "\(warning)"))
         default: continue
         }
       }
       return .success(document)
     } catch {
-      return .failure(Failure("\(error)"))
+      return .failure(Failure(plutil: "\(error)"))
     }
   }
 
@@ -82,7 +84,7 @@ extension PlutilPersonality {
       return Document(value: try FoundationJSON.read(data), format: .json)
     } catch {
       let json = data.isEmpty ? "The given data was not valid JSON." : error.description
-      throw Failure("Property List error: \(plistError) / JSON error: \(json)")
+      throw Failure(plutil: "Property List error: \(plistError) / JSON error: \(json)")
     }
   }
 
@@ -96,7 +98,7 @@ extension PlutilPersonality {
     keyPath: String? = nil, header: Bool = false, console: Console
   ) throws(Failure) {
     guard !holdsUID(value) else {
-      throw Failure("Dictionaries are required to have string keys in property lists")
+      throw Failure(plutil: "Dictionaries are required to have string keys in property lists")
     }
     let target = targetPath(path, format: format, options: options)
     let data: Data
@@ -104,18 +106,19 @@ extension PlutilPersonality {
     case .plist(let plist) where plist == .xml || plist == .binary:
       data = try encode(value, as: plist)
     case .plist:
-      throw Failure("Conversion to OpenStep format is not supported")
+      throw Failure(plutil: "Conversion to OpenStep format is not supported")
     case .swift:
       data = Data(LiteralSource.swift(value, source: path).utf8)
     case .objc:
       guard LiteralSource.objcCanHold(value) else {
         throw Failure(
-          "Input contains an object that cannot be represented in Obj-C literal syntax")
+          plutil:
+            "Input contains an object that cannot be represented in Obj-C literal syntax")
       }
       data = Data(LiteralSource.objc(value, source: path, output: target).utf8)
     case .json:
       guard FoundationJSON.canHold(value) else {
-        throw Failure("Invalid object in plist for JSON format")
+        throw Failure(plutil: "Invalid object in plist for JSON format")
       }
       data = Data(FoundationJSON.write(value, pretty: options.readable).utf8)
     case .raw:
@@ -156,7 +159,7 @@ extension PlutilPersonality {
     do {
       try OutputFile.write(output, to: target, resolver: resolver)
     } catch {
-      throw Failure(writeFailure(error, path: target))
+      throw Failure(plutil: writeFailure(error, path: target))
     }
     return true
   }
@@ -181,7 +184,7 @@ extension PlutilPersonality {
     do {
       return try PropertyList.write(value, as: format, xml: .coreFoundation)
     } catch {
-      throw Failure("Invalid object in plist for property list format (\(error))")
+      throw Failure(plutil: "Invalid object in plist for property list format (\(error))")
     }
   }
 
@@ -206,7 +209,7 @@ extension PlutilPersonality {
         data, to: path, value: value, format: format, resolver: resolver)
       BareConsole(console).report(recoveries)
     } catch {
-      throw Failure(writeFailure(error, path: path))
+      throw Failure(plutil: writeFailure(error, path: path))
     }
   }
 
@@ -244,7 +247,7 @@ extension PlutilPersonality {
       do throws(KeyPathError) {
         try change(&value)
       } catch {
-        throw Failure(error.description)
+        throw Failure(plutil: error.description)
       }
       try write(value, as: document.format, from: path, options: options, console: console)
     }
@@ -271,8 +274,8 @@ extension PlutilPersonality {
       }
       BareConsole(console).report(recoveries)
     } catch {
-      if case .keyPath(let keyPathError) = error { throw Failure(keyPathError.description) }
-      throw Failure(CommandFailure(error).message)
+      if case .keyPath(let keyPathError) = error { throw Failure(plutil: keyPathError.description) }
+      throw Failure(plutil: CommandFailure(error).message)
     }
   }
 }

@@ -23,12 +23,9 @@ enum PlutilPersonality {
         options: { completionOptions }, valuedVerbs: { formatVerbs })),
     run: { (i, c) throws(CommandFailure) in run(i.raw, console: c) })
 
-  /// A failure: its message, printed on standard error (plutil's exit status 1).
-  struct Failure: Error {
-    var message: String
-
-    init(_ message: String) { self.message = message }
-  }
+  /// A failure: its message, printed on standard error, and plutil's status
+  /// (``CommandFailure/init(plutil:)``).
+  typealias Failure = CommandFailure
 
   // MARK: - The declaration
 
@@ -81,7 +78,7 @@ enum PlutilPersonality {
     /// The format a word names (nil: `NoConversion`), or plutil's refusal.
     static func named(_ word: String) throws(Failure) -> Format? {
       guard let match = words.first(where: { $0.word == word }) else {
-        throw Failure("Unknown format specifier: \(word)")
+        throw Failure(plutil: "Unknown format specifier: \(word)")
       }
       return match.format
     }
@@ -250,15 +247,15 @@ enum PlutilPersonality {
 
   static func run(_ arguments: [String], console: Console) -> ExitCode {
     do throws(Failure) {
-      guard let first = arguments.first else { throw Failure("No files specified.") }
+      guard let first = arguments.first else { throw Failure(plutil: "No files specified.") }
       // -lint is the default verb: a first word that names none is a file (or an option).
       guard let verb = verbs.first(where: { $0.name == first }) else {
-        return try lint.run(try scan(arguments[...], for: lint), console) ? .ok : .notFound
+        return .plutil(succeeded: try lint.run(try scan(arguments[...], for: lint), console))
       }
-      return try verb.run(try scan(arguments.dropFirst(), for: verb), console) ? .ok : .notFound
+      return .plutil(succeeded: try verb.run(try scan(arguments.dropFirst(), for: verb), console))
     } catch {
       console.err(error.message + "\n")
-      return .notFound  // plutil's failure status is 1
+      return error.code
     }
   }
 
@@ -270,26 +267,28 @@ enum PlutilPersonality {
     for operand in verb.operands {
       switch operand {
       case .format(let missing):
-        guard let word = words.popFirst() else { throw Failure(missing) }
+        guard let word = words.popFirst() else { throw Failure(plutil: missing) }
         invocation.format = try Format.named(word)
       case .keyPath(let missing):
-        guard let path = words.popFirst() else { throw Failure(missing) }
+        guard let path = words.popFirst() else { throw Failure(plutil: missing) }
         invocation.keyPath = path
       case .typedValue(let missing):
-        guard let flag = words.popFirst() else { throw Failure(missing) }
+        guard let flag = words.popFirst() else { throw Failure(plutil: missing) }
         guard let type = insertTypes.first(where: { $0.flag == flag }) else {
-          throw Failure("Unknown insert or replace type \(flag)")
+          throw Failure(plutil: "Unknown insert or replace type \(flag)")
         }
         if let empty = type.empty {
           invocation.value = empty
         } else {
-          guard let text = words.popFirst() else { throw Failure(missing.dropLast() + "2.") }
+          guard let text = words.popFirst() else {
+            throw Failure(plutil: missing.dropLast() + "2.")
+          }
           invocation.value = try typedValue(flag, text)
         }
       case .header:
         guard words.first == "-header" else { continue }
         guard invocation.format == .objc else {
-          throw Failure("-header is only valid for objc literal conversions.")
+          throw Failure(plutil: "-header is only valid for objc literal conversions.")
         }
         words.removeFirst()
         invocation.header = true
@@ -301,10 +300,10 @@ enum PlutilPersonality {
         guard words.first == "-expect" else { continue }
         words.removeFirst()
         guard let type = words.popFirst() else {
-          throw Failure("-expect requires a type argument.")
+          throw Failure(plutil: "-expect requires a type argument.")
         }
         guard type == "(any)" || expectTypes.contains(type) else {
-          throw Failure("-expect type [\(type)] not valid.")
+          throw Failure(plutil: "-expect type [\(type)] not valid.")
         }
         invocation.expect = type
       }
@@ -312,7 +311,7 @@ enum PlutilPersonality {
     guard verb.takesOptions else { return invocation }
     invocation.options = try scanOptions(words)
     for option in verb.refuses where invocation.options.given.contains(option) {
-      throw Failure("\(option) is not used with \(verb.name).")
+      throw Failure(plutil: "\(option) is not used with \(verb.name).")
     }
     return invocation
   }
@@ -323,7 +322,9 @@ enum PlutilPersonality {
     var words = arguments
     while let word = words.popFirst() {
       guard let option = options.first(where: { $0.word == word }) else {
-        if word.hasPrefix("-"), word.count > 1 { throw Failure("unrecognized option: \(word)") }
+        if word.hasPrefix("-"), word.count > 1 {
+          throw Failure(plutil: "unrecognized option: \(word)")
+        }
         result.paths.append(word)
         continue
       }
@@ -334,33 +335,35 @@ enum PlutilPersonality {
       }
       var value = ""
       if option.value != nil {
-        guard let next = words.popFirst() else { throw Failure("Missing argument for \(word).") }
+        guard let next = words.popFirst() else {
+          throw Failure(plutil: "Missing argument for \(word).")
+        }
         value = next
       }
       option.set(&result, value)
       result.given.append(word)
     }
-    guard !result.paths.isEmpty else { throw Failure("No files specified.") }
+    guard !result.paths.isEmpty else { throw Failure(plutil: "No files specified.") }
     return result
   }
 
   /// A `-TYPE VALUE` pair, through the one parser of typed values.
   static func typedValue(_ type: String, _ text: String) throws(Failure) -> PlistValue {
     guard let kind = TypedValue.kind(ofFlag: type, in: .plutil) else {
-      throw Failure("Unknown insert or replace type \(type)")
+      throw Failure(plutil: "Unknown insert or replace type \(type)")
     }
     do {
       return try TypedValue.value(kind, text, flag: type, spelling: .plutil)
     } catch {
       switch (kind, error) {
-      case (.data, _): throw Failure("Invalid base64 data in argument")
+      case (.data, _): throw Failure(plutil: "Invalid base64 data in argument")
       case (.propertyList, .invalidValue(_, _, let expected)):
-        throw Failure("Unable to parse xml property list: \(expected)")
+        throw Failure(plutil: "Unable to parse xml property list: \(expected)")
       case (.json, .invalidValue(_, _, let expected)):
-        throw Failure("Unable to parse JSON: \(expected)")
+        throw Failure(plutil: "Unable to parse JSON: \(expected)")
       case (_, .invalidValue(let flag, let text, let expected)):
-        throw Failure("Invalid value for \(flag): \(text) (\(flag) takes \(expected))")
-      default: throw Failure(CommandFailure(error).message)
+        throw Failure(plutil: "Invalid value for \(flag): \(text) (\(flag) takes \(expected))")
+      default: throw Failure(plutil: CommandFailure(error).message)
       }
     }
   }

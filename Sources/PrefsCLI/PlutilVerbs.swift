@@ -35,7 +35,7 @@ extension PlutilPersonality {
         let data = try read(path)
         switch parse(data) {
         case .success: if !options.silent { console.out("\(shown(path)): OK\n") }
-        case .failure(let reason): throw Failure("(\(reason.message))")
+        case .failure(let reason): throw Failure(plutil: "(\(reason.message))")
         }
       } catch {
         success = false
@@ -106,7 +106,7 @@ extension PlutilPersonality {
             .utf8)
       case .raw: data = Data("\n".utf8)
       case .type: data = Data("dictionary".utf8)
-      case .plist: throw Failure("Cannot create open step property lists")
+      case .plist: throw Failure(plutil: "Cannot create open step property lists")
       }
       if path == "-" {
         console.out(data)
@@ -220,7 +220,7 @@ extension PlutilPersonality {
     return each(invocation.options.paths, console: console) { (file) throws(Failure) in
       let document = try load(file)
       guard let value = keyPath.value(in: document.value) else {
-        throw Failure(KeyPathError.noValue(text: path).description)
+        throw Failure(plutil: KeyPathError.noValue(text: path).description)
       }
       if let expect = invocation.expect {
         let actual = LiteralSource.typeName(value)
@@ -230,7 +230,8 @@ extension PlutilPersonality {
             type == "bool" ? "boolean" : type == "(any)" ? "any" : type
           }
           throw Failure(
-            "Value at [\(path)] expected to be \(named(expect)) but is \(named(actual))")
+            plutil:
+              "Value at [\(path)] expected to be \(named(expect)) but is \(named(actual))")
         }
       }
       try write(
