@@ -5,10 +5,10 @@ import PropertyList
 /// `defaults` as macOS spells it, over the same library calls and the same locked, atomic
 /// writes as the native verbs: `prefs defaults …`, or the binary invoked as `defaults`.
 ///
-/// Declared as every verb is: each of its verbs (``verbs``, in `DefaultsVerbs.swift`) is its
-/// forms, each form its operands, the line the usage text shows and what it runs; the usage
-/// text, `prefs help defaults`, the completions and the dispatch all read that declaration, so
-/// the usage cannot show a form the dispatch refuses. `<domain>` is spelt as ``DomainWord``
+/// Declared as every verb is: each of its verbs (``verbs``, each declared in
+/// `DefaultsVerbs.swift`) is its forms, each form its operands, the line the usage text shows
+/// and what it runs; the usage text, `prefs help defaults`, the completions and the dispatch
+/// all read that declaration, and a test runs every form the usage shows. `<domain>` is spelt as ``DomainWord``
 /// says, `<value>` as ``values`` lists (the flags of ``TypedValue``'s `defaults` spelling).
 /// `-currentHost` or `-host NAME` before the verb: the host's ByHost domains (``HostScope``).
 /// Values print as macOS prints them (``DefaultsDescription``). Exit 0, or 1 with `defaults`'
@@ -22,6 +22,11 @@ enum DefaultsPersonality {
     run: { (i, c) throws(CommandFailure) in run(i.raw, console: c) })
 
   // MARK: - The declaration
+
+  /// Every verb (each declared in `DefaultsVerbs.swift`), in the order the usage lists them.
+  static let verbs: [Verb] = [
+    read, readType, write, rename, delete, importing, exporting, domains, find, help,
+  ]
 
   /// A verb: its forms, in the order the usage lists them.
   struct Verb: Sendable {

@@ -10,11 +10,6 @@ import PropertyList
 
 /// The verbs of the `defaults` personality, each declared beside what it does.
 extension DefaultsPersonality {
-  /// Every verb, in the order the usage lists them.
-  static let verbs: [Verb] = [
-    read, readType, write, rename, delete, importing, exporting, domains, find, help,
-  ]
-
   // MARK: - Reading
 
   static let read = Verb(

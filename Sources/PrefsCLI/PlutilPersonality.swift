@@ -9,9 +9,9 @@ import PropertyList
 /// every verb and option through both), except the deliberate differences MIGRATION.md lists.
 /// Edits of a dictionary file are one locked update of the domain, as every native write is.
 ///
-/// Declared as every verb is: each of its verbs (``verbs``, in `PlutilVerbs.swift`) is its
-/// operands, its help and what it does, each option after them (``options``) its help and
-/// what it sets; `plutil -help`, `prefs help plutil`, the completions and the scanner
+/// Declared as every verb is: each of its verbs (``verbs``, each declared in
+/// `PlutilVerbs.swift`) is its operands, its help and what it does, each option after them
+/// (``options``) its help and what it sets; `plutil -help`, `prefs help plutil`, the completions and the scanner
 /// (``scan(_:for:)``) all read that declaration. Formats are named by ``Format/words``.
 enum PlutilPersonality {
   static let spec = CommandSpec(
@@ -28,6 +28,11 @@ enum PlutilPersonality {
   typealias Failure = CommandFailure
 
   // MARK: - The declaration
+
+  /// Every verb (each declared in `PlutilVerbs.swift`), in the order the help lists them.
+  static let verbs: [Verb] = [
+    helpVerb, lint, convert, insert, replace, remove, extract, type, create, print,
+  ]
 
   /// A verb (plutil's "command option"): its synopsis and help, the operands it takes before
   /// the options, the options it refuses, and what it does.

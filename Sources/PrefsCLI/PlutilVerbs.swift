@@ -10,11 +10,6 @@ import PropertyList
 
 /// The verbs of the `plutil` personality, each declared beside what it does.
 extension PlutilPersonality {
-  /// Every verb, in the order the help lists them.
-  static let verbs: [Verb] = [
-    helpVerb, lint, convert, insert, replace, remove, extract, type, create, print,
-  ]
-
   static let helpVerb = Verb(
     name: "-help", help: ["show this message and exit"], takesOptions: false
   ) { (_, console) throws(Failure) in
