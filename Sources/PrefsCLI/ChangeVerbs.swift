@@ -92,6 +92,23 @@ enum ChangePrinter {
 /// `prefs diff A B`: the `defaults` commands that turn A into B. Exit 0 when they are the
 /// same, 1 when they differ (as `diff`).
 enum Diff {
+  static let spec = CommandSpec(
+    name: "diff", summary: "the defaults commands that turn one domain into another",
+    synopsis: ["A B [--json | --typed]"],
+    discussion: """
+      Compares two domains or files (a domain and an export of it, two users' files, a file
+      before and after) key by key, values exactly, and prints the `defaults` commands that
+      turn A into B: `defaults write A key -float 2.5`, `defaults delete A key`; a container
+      or data as a literal `defaults` reads back exactly, a date as -date; text holding a line
+      break or another control character in $'…' quoting (bash, zsh, ksh). --json prints one
+      object a line ({"domain", "key", "change": "set" or "removed", "old", "new", "command":
+      the line that makes the change, "revert": the line that undoes it}); --typed with old
+      and new in typed JSON (see read --typed).
+      Exit 0 when they are the same, 1 when they differ, 66 when one does not exist.
+      """,
+    options: [Options.json.spec, Options.typed.spec], operands: [.domain, .domain],
+    run: { (i, c) throws(CommandFailure) in try Diff.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "diff takes two files or domains")
@@ -119,6 +136,18 @@ enum Diff {
 /// `prefs watch DOMAIN|FILE… [--all] [--json]`: each change as it happens, as the `defaults`
 /// command that makes it, until interrupted.
 enum Watch {
+  static let spec = CommandSpec(
+    name: "watch", summary: "print each change of domains as it happens",
+    synopsis: ["DOMAIN|FILE... [--json] [--count N]", "--all [--json] [--count N]"],
+    discussion: """
+      Prints each change of the domains (or, with --all, of every domain of the preferences
+      folder, new ones too) as it happens (woken by the file watcher), as the `defaults` command that makes it (as diff
+      prints them), until interrupted, or until --count N changes were printed. --json
+      prints one object a line. A domain named that does not exist is exit 1.
+      """,
+    options: [Options.all.spec, Options.json.spec, Options.count.spec], operands: [.domain],
+    run: { (i, c) throws(CommandFailure) in try Watch.run(i.arguments, console: c) })
+
   /// One watched domain and what it held when last looked at.
   struct Watched {
     var name: String
@@ -319,39 +348,4 @@ extension Options {
     "--all", help: "every domain of the preferences folder, and each new one")
   static let count = Option<Int>.positive(
     "--count", value: "N", help: "stop after N changes (a script waiting for a setting)")
-}
-
-/// A pipe a thread writes a byte to, to wake another waiting on it (with a time limit).
-final class WakePipe: Sendable {
-  private let readEnd: Int32
-  private let writeEnd: Int32
-
-  init() {
-    var ends: [Int32] = [-1, -1]
-    if pipe(&ends) == 0 {
-      _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-      _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-    }
-    readEnd = ends[0]
-    writeEnd = ends[1]
-  }
-
-  deinit {
-    close(readEnd)
-    close(writeEnd)
-  }
-
-  /// Wakes the waiter (a full pipe already will).
-  func signal() {
-    var byte: UInt8 = 1
-    _ = write(writeEnd, &byte, 1)
-  }
-
-  /// Waits until signalled or `milliseconds` passed, then empties the pipe.
-  func wait(milliseconds: Int32) {
-    var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-    _ = poll(&descriptor, 1, milliseconds)
-    var buffer = [UInt8](repeating: 0, count: 64)
-    while read(readEnd, &buffer, buffer.count) > 0 {}
-  }
 }

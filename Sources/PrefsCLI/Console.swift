@@ -73,3 +73,17 @@ package final class CapturingConsole: Console {
   package func err(_ text: String) { stderr += text }
   package var errorIsTerminal: Bool { false }
 }
+
+/// A console whose messages carry no `prefs: ` prefix, as `defaults` and `plutil` print them.
+final class BareConsole: Console {
+  let base: Console
+
+  init(_ base: Console) { self.base = base }
+
+  func out(_ data: Data) { base.out(data) }
+  func err(_ text: String) {
+    base.err(text.hasPrefix("prefs: ") ? String(text.dropFirst("prefs: ".count)) : text)
+  }
+  var errorIsTerminal: Bool { base.errorIsTerminal }
+  var outputIsTerminal: Bool { base.outputIsTerminal }
+}

@@ -10,6 +10,19 @@ import PropertyList
 
 /// `prefs convert FILE --to FORMAT [-o OUT]`
 enum Convert {
+  static let spec = CommandSpec(
+    name: "convert", summary: "rewrite in xml, binary, openstep, gnustep or json",
+    synopsis: ["FILE|DOMAIN --to FORMAT [-o OUT] [--truncate-dates]"],
+    discussion: """
+      Rewrites FILE (- is standard input) in another format, without loss: a value the format cannot hold (a date in
+      OpenStep text, data in JSON, a fractional-second date in XML unless --truncate-dates) is
+      refused with exit 65 naming the value. Writes to OUT atomically (a temporary file renamed
+      over it), or to standard output without -o (never binary to a terminal).
+      """,
+    options: [Options.convertTo.spec, Options.output.spec, Options.truncateDates.spec],
+    operands: [.domain],
+    run: { (i, c) throws(CommandFailure) in try Convert.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 1, let argument = args.positional.first else {
       throw CommandFailure(.usage, "convert takes exactly one file")

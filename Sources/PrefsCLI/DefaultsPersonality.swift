@@ -2,98 +2,267 @@ import LegacyDefaults
 import PrefsTools
 import PropertyList
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// `defaults` as macOS spells it, over the same library calls and the same locked, atomic
 /// writes as the native verbs: `prefs defaults …`, or the binary invoked as `defaults`.
 ///
-/// ```
-/// defaults read [DOMAIN [KEY]]        defaults read-type DOMAIN KEY
-/// defaults write DOMAIN KEY VALUE     defaults write DOMAIN KEY -TYPE VALUE…
-/// defaults write DOMAIN 'PLIST'       defaults rename DOMAIN OLD NEW
-/// defaults delete DOMAIN [KEY]        defaults domains | find WORD | help
-/// defaults export DOMAIN PATH|-       defaults import DOMAIN PATH|-
-/// ```
-/// TYPE: -string -int[eger] -float -bool[ean] -date -data -array -array-add -dict -dict-add;
-/// inside `-array` and `-dict` a value is a word (a `{…}`, `(…)`, `<…>` or `"…"` literal is a
-/// property list) or a type flag and its word. DOMAIN may be `-g`, `-globalDomain` or
-/// `NSGlobalDomain` (the global domain), a domain name or a path. `-currentHost` or
-/// `-host NAME` before the verb: the host's ByHost domains (``HostScope``). Values print as
-/// macOS prints them (``DefaultsDescription``). Exit 0, or 1 with `defaults`' message (64
-/// for a usage error).
+/// Declared as every verb is: each of its verbs (``verbs``, each declared in
+/// `DefaultsVerbs.swift`) is its forms, each form its operands, the line the usage text shows
+/// and what it runs; the usage text, `prefs help defaults`, the completions and the dispatch
+/// all read that declaration, and a test runs every form the usage shows. `<domain>` is spelt as ``DomainWord``
+/// says, `<value>` as ``values`` lists (the flags of ``TypedValue``'s `defaults` spelling).
+/// `-currentHost` or `-host NAME` before the verb: the host's ByHost domains (``HostScope``).
+/// Values print as macOS prints them (``DefaultsDescription``). Exit 0, or 1 with `defaults`'
+/// message (64 for a usage error).
 enum DefaultsPersonality {
-  static let usage = """
-    Command line interface to a user's defaults.
-    Syntax:
+  static let spec = CommandSpec(
+    name: "defaults", summary: "the syntax of macOS defaults: read, write, delete, find …",
+    synopsis: [], discussion: "", operands: [.domain, .key],
+    syntax: .personality(
+      CommandSpec.Personality(help: { usage }, verbs: { hostOptions.map(\.word) + verbNames })),
+    run: { (i, c) throws(CommandFailure) in run(i.raw, console: c) })
 
-    'defaults' [-currentHost | -host <hostname>] followed by one of the following:
+  // MARK: - The declaration
 
-      read                                 shows all defaults
-      read <domain>                        shows defaults for given domain
-      read <domain> <key>                  shows defaults for given domain, key
+  /// Every verb (each declared in `DefaultsVerbs.swift`), in the order the usage lists them.
+  static let verbs: [Verb] = [
+    read, readType, write, rename, delete, importing, exporting, domains, find, help,
+  ]
 
-      read-type <domain> <key>             shows the type for the given domain, key
+  /// A verb: its forms, in the order the usage lists them.
+  struct Verb: Sendable {
+    var name: String
+    /// Other words for it that the usage does not show (`-h` for `help`).
+    var aliases: [String] = []
+    var forms: [Form]
+    /// Whether the usage leaves a blank line after it.
+    var spaced = false
+    /// Whether words after its forms' are let be (`help`'s, as macOS lets them be).
+    var ignoresRest = false
+  }
 
-      write <domain> <domain_rep>          writes domain (overwrites existing)
-      write <domain> <key> <value>         writes key for domain
+  /// One form of a verb: its operands, the usage's line for it, and what it does.
+  struct Form: Sendable {
+    var operands: [Operand]
+    var summary: String
+    var run: @Sendable (Words, Console) throws(CommandFailure) -> ExitCode
 
-      rename <domain> <old_key> <new_key>  renames old_key to new_key
+    init(
+      _ operands: [Operand], _ summary: String,
+      run: @escaping @Sendable (Words, Console) throws(CommandFailure) -> ExitCode
+    ) {
+      self.operands = operands
+      self.summary = summary
+      self.run = run
+    }
 
-      delete <domain>                      deletes domain
-      delete <domain> <key>                deletes key in domain
+    /// The words bound to the operands, when they fit this form exactly.
+    func bind(_ words: [String]) -> Words? {
+      var bound = Words()
+      var rest = words[...]
+      for operand in operands {
+        switch operand {
+        case .domain:
+          guard let word = rest.popFirst() else { return nil }
+          if word == DomainWord.appFlag {
+            guard let name = rest.popFirst() else { return nil }
+            bound.domain = .app(name)
+          } else {
+            bound.domain = DomainWord(word)
+          }
+        case .word:
+          guard let word = rest.popFirst() else { return nil }
+          bound.words.append(word)
+        case .path:
+          guard let word = rest.popFirst(), word != "-" else { return nil }
+          bound.words.append(word)
+        case .standardStream:
+          guard rest.popFirst() == "-" else { return nil }
+          bound.words.append("-")
+        case .value:
+          guard !rest.isEmpty else { return nil }
+          bound.words += rest
+          rest = []
+        }
+      }
+      return rest.isEmpty ? bound : nil
+    }
+  }
 
-      import <domain> <path to plist>      writes the plist at path to domain
-      import <domain> -                    writes a plist from stdin to domain
-      export <domain> <path to plist>      saves domain as a binary plist to path
-      export <domain> -                    writes domain as an xml plist to stdout
-      domains                              lists all domains
-      find <word>                          lists all entries containing word
-      help                                 print this help
+  /// What a form takes after its verb, as the usage names it.
+  enum Operand: Sendable, Equatable {
+    /// `<domain>`, spelt as ``DomainWord`` says (`-app NAME` is two words).
+    case domain
+    /// One word (`<key>`, `<old_key>`, `<domain_rep>`, `<word>`).
+    case word(String)
+    /// One word that is not `-` (`<path to plist>`).
+    case path(String)
+    /// `-`: standard input or output.
+    case standardStream
+    /// `<value>`: the rest of the words, as ``values`` lists them.
+    case value
 
-    <domain> is ( <domain_name> | -app <application_name> | -globalDomain )
-             or a path to a file omitting the '.plist' extension
+    var usage: String {
+      switch self {
+      case .domain: "<domain>"
+      case .word(let name), .path(let name): name
+      case .standardStream: "-"
+      case .value: "<value>"
+      }
+    }
+  }
 
-    <value> is one of:
-      <value_rep>
-      -string <string_value>
-      -data <hex_digits>
-      -int[eger] <integer_value>
-      -float  <floating-point_value>
-      -bool[ean] (true | false | yes | no)
-      -date <date_rep>
-      -array <value1> <value2> ...
-      -array-add <value1> <value2> ...
-      -dict <key1> <value1> <key2> <value2> ...
-      -dict-add <key1> <value1> ...
+  /// The words a form was given: its domain, and its other operands in order (a value's
+  /// words last).
+  struct Words: Sendable {
+    var domain: DomainWord?
+    var words: [String] = []
 
-    """
+    /// The domain the form names (every form that runs this has a domain operand).
+    func named() throws(CommandFailure) -> Domain {
+      guard let domain else { throw usageError() }
+      return try DefaultsPersonality.domain(domain)
+    }
+  }
+
+  /// How `<domain>` is spelt: the usage's alternatives, in its order, and the path rule.
+  enum DomainWord: Sendable, Equatable {
+    /// `<domain_name>`.
+    case name(String)
+    /// `-app <application_name>`: the application's bundle identifier (``ApplicationBundle``).
+    case app(String)
+    /// `-globalDomain` (also `-g` and `NSGlobalDomain`, which the usage does not show).
+    case global(String)
+    /// A path to a file, its `.plist` extension left out or not.
+    case path(String)
+
+    static let appFlag = "-app"
+    static let globalNames = ["-globalDomain", "-g", "NSGlobalDomain"]
+    /// The usage's alternatives.
+    static let usage = ["<domain_name>", appFlag + " <application_name>", globalNames[0]]
+    static let pathUsage = "a path to a file omitting the '.plist' extension"
+
+    init(_ word: String) {
+      if Self.globalNames.contains(word) {
+        self = .global(word)
+      } else if DomainResolver.isPath(word) {
+        self = .path(word)
+      } else {
+        self = .name(word)
+      }
+    }
+  }
+
+  /// `<value> is one of:`, in its order: each a type flag of ``TypedValue``'s `defaults`
+  /// spelling (its words joined, `-int[eger]`) and the words after it; nil, a value word
+  /// without a flag.
+  static let values: [(kind: TypedValue.Kind?, operand: String)] = [
+    (nil, "<value_rep>"), (.string, "<string_value>"), (.data, "<hex_digits>"),
+    (.integer, "<integer_value>"),
+    // Two spaces, as macOS prints it.
+    (.real, " <floating-point_value>"), (.bool, "(true | false | yes | no)"),
+    (.date, "<date_rep>"), (.array, "<value1> <value2> ..."),
+    (.addition(.append), "<value1> <value2> ..."),
+    (.dictionary, "<key1> <value1> <key2> <value2> ..."),
+    (.addition(.merge), "<key1> <value1> ..."),
+  ]
+
+  /// An option before the verb: whose domains the rest names.
+  struct HostOption: Sendable {
+    var word: String
+    /// Its value's name (nil: a flag).
+    var operand: String?
+    var scope: @Sendable (String) -> HostScope
+  }
+
+  static let hostOptions = [
+    HostOption(word: "-currentHost", operand: nil) { _ in .current },
+    HostOption(word: "-host", operand: "<hostname>") { .named($0) },
+  ]
+
+  static var verbNames: [String] { verbs.map(\.name) }
 
   /// The global domain's name: the file CoreFoundation keeps it in.
   static let globalDomain = ".GlobalPreferences"
 
+  // MARK: - The usage text, from the declaration
+
+  /// `defaults help`: macOS's text, made from the declaration.
+  static var usage: String {
+    let hosts = hostOptions.map { $0.word + ($0.operand.map { " " + $0 } ?? "") }
+    var text = """
+      Command line interface to a user's defaults.
+      Syntax:
+
+      'defaults' [\(hosts.joined(separator: " | "))] followed by one of the following:
+
+
+      """
+    for verb in verbs {
+      for form in verb.forms {
+        let synopsis = ([verb.name] + form.operands.map(\.usage)).joined(separator: " ")
+        text += "  " + synopsis.padded(to: 37) + form.summary + "\n"
+      }
+      if verb.spaced { text += "\n" }
+    }
+    text += "\n<domain> is ( \(DomainWord.usage.joined(separator: " | ")) )\n"
+    text += "         or \(DomainWord.pathUsage)\n\n<value> is one of:\n"
+    for (kind, operand) in values {
+      text += "  " + (kind.map { flagUsage($0) + " " } ?? "") + operand + "\n"
+    }
+    return text
+  }
+
+  /// The flags of `kind` as the usage shows them: `-int[eger]` for `-int` and `-integer`.
+  static func flagUsage(_ kind: TypedValue.Kind) -> String {
+    let words = TypedValue.flags(for: kind, in: .defaults).sorted { $0.count < $1.count }
+    guard let short = words.first else { return "" }
+    if words.count == 2, words[1].hasPrefix(short) {
+      return short + "[" + words[1].dropFirst(short.count) + "]"
+    }
+    return words.joined(separator: " | ")
+  }
+
+  // MARK: - The dispatch, from the declaration
+
   static func run(_ arguments: [String], console: Console) -> ExitCode {
     // `-currentHost` or `-host NAME` first: the rest runs on that host's domains.
-    var words = arguments
+    var words = arguments[...]
     var host = HostScope.any
-    if words.first == "-currentHost" {
-      host = .current
+    if let first = words.first, let option = hostOptions.first(where: { $0.word == first }) {
       words.removeFirst()
-    } else if words.first == "-host" {
-      guard words.count >= 2 else { return fail(CommandFailure(.usage, usage), console) }
-      host = .named(words[1])
-      words.removeFirst(2)
+      var value = ""
+      if option.operand != nil {
+        guard let next = words.popFirst() else { return fail(usageError(), console) }
+        value = next
+      }
+      host = option.scope(value)
     }
     return Run.$host.withValue(host) {
       do throws(CommandFailure) {
-        return try dispatch(words, console: BareConsole(console))
+        return try dispatch(Array(words), console: BareConsole(console))
       } catch {
         return fail(error, console)
       }
     }
+  }
+
+  /// The verb's first form that the words fit exactly; a usage error when none does.
+  static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    guard let name = arguments.first else {
+      console.err(usage)
+      return .usage
+    }
+    guard let verb = verbs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
+      throw usageError()
+    }
+    let words = Array(arguments.dropFirst())
+    for form in verb.forms {
+      if let bound = form.bind(words) { return try form.run(bound, console) }
+    }
+    if verb.ignoresRest, let form = verb.forms.first, form.operands.isEmpty {
+      return try form.run(Words(), console)
+    }
+    throw usageError()
   }
 
   /// `defaults` prints its messages bare, without a program prefix.
@@ -102,125 +271,40 @@ enum DefaultsPersonality {
     return error.code
   }
 
-  static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    var words = arguments
-    guard let verb = words.first else {
-      console.err(usage)
-      return .usage
-    }
-    words.removeFirst()
-    switch verb {
-    case "help", "-h", "--help":
-      console.out(usage)
-      return .ok
-    case "read":
-      guard words.count <= 2 else { throw usageError() }
-      guard let domainWord = words.first else { return try readAll(console: console) }
-      let domain = try self.domain(domainWord)
-      let document = try exists(domain, key: words.dropFirst().first)
-      guard words.count == 2 else {
-        console.line(DefaultsDescription.text(document.value))
-        return .ok
-      }
-      let value = document.value.dictionaryValue?[words[1]]
-      console.line(value.map(DefaultsDescription.text) ?? "")
-      return .ok
-    case "read-type":
-      guard words.count == 2 else { throw usageError() }
-      let domain = try self.domain(words[0])
-      let document = try exists(domain, key: words[1])
-      guard let value = document.value.dictionaryValue?[words[1]] else { throw usageError() }
-      console.line("Type is \(ReadType.typeName(value))")
-      return .ok
-    case "write":
-      return try write(words, console: console)
-    case "rename":
-      guard words.count == 3 else { throw usageError() }
-      let domain = try self.domain(words[0])
-      _ = try exists(domain, key: words[1])
-      console.report(
-        try attempt { () throws(ToolError) in try domain.editor.rename(words[1], to: words[2]) })
-      return .ok
-    case "delete":
-      guard (1...2).contains(words.count) else { throw usageError() }
-      let domain = try self.domain(words[0])
-      do throws(ToolError) {
-        if words.count == 2 {
-          console.report(try domain.editor.remove(words[1]))
-        } else {
-          try domain.editor.removeDomain()
-        }
-      } catch {
-        let failure = CommandFailure(error)
-        guard failure.code == .notFound else { throw failure }
-        throw CommandFailure(
-          .notFound, "Domain (\(words[0])) not found.\nDefaults have not been changed.")
-      }
-      return .ok
-    case "domains":
-      guard words.isEmpty else { throw usageError() }
-      let resolver = Run.resolver()
-      console.line(
-        try attempt { () throws(ToolError) in try resolver.domainNames() }.names.joined(
-          separator: ", "))
-      return .ok
-    case "find":
-      guard words.count == 1, let word = words.first, !word.isEmpty else { throw usageError() }
-      return try find(word, console: console)
-    case "export":
-      guard words.count == 2 else { throw usageError() }
-      let domain = try self.domain(words[0])
-      let document = try exists(domain, key: nil)
-      // To standard output as XML; to a path as binary, as `defaults` does.
-      let format: PlistFormat = words[1] == "-" ? .xml : .binary
-      let data: Data
-      do {
-        data = try PropertyList.write(document.value, as: format)
-      } catch {
-        throw CommandFailure(error, path: words[0])
-      }
-      if words[1] == "-" {
-        console.out(data)
-        return .ok
-      }
-      // Through the one writer of outputs: a domain's lock when the path is a domain.
-      let resolver = Run.resolver()
-      console.report(
-        try attempt { () throws(ToolError) in
-          try OutputFile.write(
-            data, to: words[1], value: document.value, format: format, resolver: resolver)
-        })
-      return .ok
-    case "import":
-      guard words.count == 2 else { throw usageError() }
-      let domain = try self.domain(words[0])
-      let source = words[1]
-      let document = try Convert.load(source == "-" ? source : try Run.path(source))
-      let values = try Read.domain(document, path: source == "-" ? "standard input" : source)
-      console.report(try attempt { () throws(ToolError) in try domain.editor.merge(values) })
-      return .ok
-    default:
-      throw usageError()
-    }
+  static func usageError() -> CommandFailure {
+    CommandFailure(.usage, usage)
   }
 
-  /// A DOMAIN word: as the user typed it (for `defaults`' messages), and the domain it names.
+  // MARK: - Domains
+
+  /// A DOMAIN word: as `defaults`' messages name it, and the domain it names.
   struct Domain {
     var word: String
     var editor: DomainEditor
   }
 
-  /// The one rule (`DomainResolver.isPath`), with `defaults`' two additions: the global
-  /// domain's names, and a path without its `.plist` extension, however the path is spelt.
-  static func domain(_ word: String) throws(CommandFailure) -> Domain {
+  /// The one rule (`DomainResolver.isPath`), with `defaults`' additions: the global domain's
+  /// names, an application's bundle identifier, and a path without its `.plist` extension,
+  /// however the path is spelt.
+  static func domain(_ word: DomainWord) throws(CommandFailure) -> Domain {
     switch word {
-    case "-g", "-globalDomain", "NSGlobalDomain":
+    case .global(let word):
       return Domain(word: word, editor: try Run.editor(globalDomain))
-    case "-app": throw CommandFailure(.usage, "-app is not supported: name the domain")
-    default:
-      guard DomainResolver.isPath(word) else {
-        return Domain(word: word, editor: try Run.editor(word))
+    case .app(let name):
+      let resolver = Run.resolver()
+      let identifier: String
+      do {
+        identifier = try ApplicationBundle.identifier(
+          ofApplication: name, in: resolver.locator.applicationFolders())
+      } catch {
+        var failure = CommandFailure(error)
+        if case .noSuchApplication = error { failure.message += "; defaults unchanged" }
+        throw failure
       }
+      return Domain(word: identifier, editor: try Run.editor(identifier))
+    case .name(let word):
+      return Domain(word: word, editor: try Run.editor(word))
+    case .path(let word):
       let path = word.hasSuffix(".plist") ? word : word + ".plist"
       return Domain(word: word, editor: try Run.editor(path))
     }
@@ -241,103 +325,4 @@ enum DefaultsPersonality {
     }
     return document
   }
-
-  static func readAll(console: Console) throws(CommandFailure) -> ExitCode {
-    let resolver = Run.resolver()
-    let names = try attempt { () throws(ToolError) in try resolver.domainNames() }.names
-    var all = PlistDictionary()
-    for name in names {
-      // A domain that does not read is named on standard error and left out, as `find` does.
-      do {
-        let path = try attempt { () throws(ToolError) in try resolver.path(name) }
-        all[name] = try Convert.load(path).value
-      } catch {
-        console.message(error.message)
-      }
-    }
-    console.line(DefaultsDescription.text(.dictionary(all)))
-    return .ok
-  }
-
-  /// `defaults find WORD`: each domain with keys or values that contain the word (ignoring
-  /// case), as `Found N keys in domain 'D': {…}` (macOS says "keys" for one too).
-  static func find(_ word: String, console: Console) throws(CommandFailure) -> ExitCode {
-    let resolver = Run.resolver()
-    let found = try attempt { () throws(ToolError) in
-      try DomainSearch(word: word).run(resolver: resolver)
-    }
-    var any = false
-    for (name, result) in found {
-      switch result {
-      case .matches(let matches):
-        any = true
-        console.line(
-          "Found \(matches.count) keys in domain '\(name)': "
-            + DefaultsDescription.text(.dictionary(matches)))
-      // A file that does not read, or is not a domain, is named on standard error.
-      case .skipped(let error): console.message(CommandFailure(error).message)
-      }
-    }
-    guard any else {
-      console.message("No domain, key, nor value containing '\(word)'")
-      return .notFound
-    }
-    return .ok
-  }
-
-  static func write(_ words: [String], console: Console) throws(CommandFailure) -> ExitCode {
-    guard words.count >= 2 else { throw usageError() }
-    let domain = try self.domain(words[0])
-    if words.count == 2 {
-      // write DOMAIN 'PLIST': the domain becomes that dictionary.
-      let value: PlistValue
-      do {
-        value = try PropertyList.read(Data(words[1].utf8)).value
-      } catch {
-        throw CommandFailure(.usage, "Could not parse: \(words[1]).  Try single-quoting it.")
-      }
-      guard case .dictionary(let values) = value else {
-        throw CommandFailure(
-          .usage, "Rep argument is not a dictionary\nDefaults have not been changed.")
-      }
-      console.report(
-        try attempt { () throws(ToolError) in try domain.editor.replace(with: values) })
-      return .ok
-    }
-    let key = words[1]
-    let rest = Array(words.dropFirst(2))
-    var truncatingDates = false
-    var valueWords = rest
-    if valueWords.last == DatePolicy.flag, valueWords.count > 1 {
-      valueWords.removeLast()
-      truncatingDates = true
-    }
-    let recoveries = try attempt { () throws(ToolError) in
-      let value = try TypedValue.parse(valueWords, spelling: .defaults)
-      if let flag = valueWords.first, flag == "-array-add" || flag == "-dict-add" {
-        return try domain.editor.add(value, toKey: key)
-      }
-      return try domain.editor.set(value, forKey: key, truncatingDates: truncatingDates)
-    }
-    console.report(recoveries)
-    return .ok
-  }
-
-  static func usageError() -> CommandFailure {
-    CommandFailure(.usage, usage)
-  }
-}
-
-/// A console whose messages carry no `prefs: ` prefix, as `defaults` and `plutil` print them.
-final class BareConsole: Console {
-  let base: Console
-
-  init(_ base: Console) { self.base = base }
-
-  func out(_ data: Data) { base.out(data) }
-  func err(_ text: String) {
-    base.err(text.hasPrefix("prefs: ") ? String(text.dropFirst("prefs: ".count)) : text)
-  }
-  var errorIsTerminal: Bool { base.errorIsTerminal }
-  var outputIsTerminal: Bool { base.outputIsTerminal }
 }

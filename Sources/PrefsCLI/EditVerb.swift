@@ -19,6 +19,21 @@ import PropertyList
 /// `$EDITOR`, checked when the editor exits, then applied as its changes under the domain's
 /// lock, so that keys another process changed meanwhile are kept.
 enum Edit {
+  static let spec = CommandSpec(
+    name: "edit", summary: "edit a domain as text, applied key by key under its lock",
+    synopsis: ["DOMAIN|FILE [--format xml|openstep]"],
+    discussion: """
+      Opens the domain as text (XML, or OpenStep text, GNUstep's typed text where a value
+      needs it) in $VISUAL, else $EDITOR, else vi. When the editor exits the text is checked:
+      an error says where it broke, and on a terminal you may edit again or abort; nothing is
+      written until it parses. Then only the keys you changed are applied, as one locked
+      update, so keys another process changed meanwhile are kept; a key you changed that
+      another writer changed too keeps the other writer's value and is reported (exit 75).
+      An editor that fails changes nothing (exit 1).
+      """,
+    options: [Options.editFormat.spec], operands: [.domain],
+    run: { (i, c) throws(CommandFailure) in try Edit.run(i.arguments, console: c) })
+
   /// Exit status when another writer changed a key the edit changed too (that key is kept as
   /// the other writer left it, and reported): EX_TEMPFAIL, edit again.
   static let conflict = ExitCode.temporaryFailure
@@ -139,13 +154,7 @@ enum Edit {
   /// A line answered on standard input after `question` on standard error (nil at its end).
   static func ask(_ question: String, _ console: Console) -> String? {
     console.err(question)
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(STDIN_FILENO, &byte, 1) == 1 {
-      if byte == UInt8(ascii: "\n") { break }
-      line.append(byte)
-    }
-    let answer = String(decoding: line, as: UTF8.self).trimmingWhitespace().lowercased()
+    let answer = StandardInput.line().trimmingWhitespace().lowercased()
     return answer.first.map(String.init)
   }
 }

@@ -44,6 +44,40 @@ extension ExitCode {
     """
 }
 
+extension ExitCode {
+  /// A migration's status, from its report: 65 when a file is malformed or a value refused,
+  /// else 66 when one is missing or its input cannot be read (a FIFO), else 73 when an output failed, else 75 when one was busy.
+  init(_ report: MigrationReport) {
+    self =
+      if report.count(.malformed) + report.count(.refused) > 0 {
+        .dataError
+      } else if report.count(.missing) > 0 || report.files.contains(where: \.inputUnreadable) {
+        .noInput
+      } else if report.count(.failed) > 0 {
+        .cannotCreate
+      } else if report.count(.busy) > 0 {
+        .temporaryFailure
+      } else {
+        .ok
+      }
+  }
+
+  /// The status of legacy files read for a plan (`infer`, `plan swift`): 65 when a file is
+  /// malformed, else 66 when one is missing or unreadable, else 0.
+  init(unread: [UnreadLegacyFile]) {
+    if unread.contains(where: { $0.status == .malformed }) {
+      self = .dataError
+    } else {
+      self = unread.isEmpty ? .ok : .noInput
+    }
+  }
+}
+
+extension ExitCode {
+  /// The `plutil` personality's status, as the port's: 0, or 1 for any failure.
+  static func plutil(succeeded: Bool) -> ExitCode { succeeded ? .ok : .notFound }
+}
+
 /// A failure that ends a command with an exit code and a message for standard error.
 struct CommandFailure: Error {
   var code: ExitCode
@@ -57,11 +91,16 @@ struct CommandFailure: Error {
 
 /// Each error type the command meets maps to its exit code here, once.
 extension CommandFailure {
+  /// A failure of the `plutil` personality: its message as the port words it, and the
+  /// port's one failure status, 1 (``ExitCode/plutil(succeeded:)``).
+  init(plutil message: String) { self.init(.plutil(succeeded: false), message) }
+
   /// A failure of the command's tools.
   init(_ error: ToolError) {
     switch error {
     case .usage, .invalidValue: self.init(.usage, error.description)
-    case .noSuchDomain, .noSuchKey, .keyPath: self.init(.notFound, error.description)
+    case .noSuchDomain, .noSuchKey, .noSuchApplication, .keyPath:
+      self.init(.notFound, error.description)
     case .keyExists: self.init(.cannotCreate, error.description)
     case .read(let read): self.init(read)
     case .store(let store): self.init(store)

@@ -8,6 +8,18 @@ import PropertyList
 
 /// `prefs completion bash|zsh`
 enum Completion {
+  static let spec = CommandSpec(
+    name: "completion", summary: "print a bash or zsh completion script",
+    synopsis: ["bash|zsh"],
+    discussion: """
+      Prints a completion script: `prefs completion bash >
+      /usr/local/share/bash-completion/completions/prefs` (make the folder first with
+      `install -d`), or `prefs completion zsh > "${fpath[1]}/_prefs"`. Verbs, their options
+      and the values of options complete; domain names complete from `prefs domains`.
+      """,
+    operands: [.shell],
+    run: { (i, c) throws(CommandFailure) in try Completion.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     switch args.positional {
     case ["bash"]: console.out(bash)
@@ -22,7 +34,7 @@ enum Completion {
   /// `--to) words;;` lines: as each option declares its value's completion (its choices,
   /// files, or nothing).
   static func valueCases(_ spec: CommandSpec, indent: String) -> [String] {
-    spec.options.compactMap { option -> String? in
+    spec.allOptions.compactMap { option -> String? in
       guard option.value != nil else { return nil }
       let pattern = option.spellings.joined(separator: "|")
       switch option.completion {
@@ -34,11 +46,30 @@ enum Completion {
     }
   }
 
+  /// The options completed after a `-`: a verb's and `--help`; a personality's options.
+  static func optionWords(_ spec: CommandSpec) -> String {
+    guard case .personality(let personality) = spec.syntax else {
+      return (spec.options.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
+    }
+    return personality.options().flatMap(\.spellings).joined(separator: " ")
+  }
+
   static var bash: String {
     var cases = ""
     for spec in Prefs.commands {
-      let options = (spec.options.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
+      let options = optionWords(spec)
       let domains = spec.operands.first == .domain
+      // A personality's verbs first (`prefs defaults read`, `prefs plutil -lint`).
+      let verbs =
+        spec.verbs.isEmpty
+        ? ""
+        : """
+              if [ "$COMP_CWORD" -eq 2 ]; then
+                COMPREPLY=( $(compgen -W "\(spec.verbs.joined(separator: " "))" -- "$cur") )
+                return
+              fi
+
+        """
       cases += """
             \(spec.name))
               case "$prev" in
@@ -47,7 +78,7 @@ enum Completion {
             .replacing("WORDS=", with: "COMPREPLY=( $(compgen -W ") .replacing("\";;", with: "\" -- \"$cur\") ); return;;")
         }.joined(separator: "\n"))
               esac
-              if [[ "$cur" == -* ]]; then
+        \(verbs)      if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "\(options)" -- "$cur") )
               else
                 COMPREPLY=( \(domains ? "$(compgen -W \"$(prefs domains 2>/dev/null)\" -- \"$cur\") " : "")$(compgen -f -- "$cur") )
@@ -81,8 +112,8 @@ enum Completion {
     }.joined(separator: "\n")
     var cases = ""
     for spec in Prefs.commands {
-      let options = (spec.options.flatMap(\.spellings) + ["--help"]).joined(separator: " ")
-      let values = spec.options.compactMap { option -> String? in
+      let options = optionWords(spec)
+      let values = spec.allOptions.compactMap { option -> String? in
         guard option.value != nil else { return nil }
         let test = option.spellings.map { "$prev == \($0)" }.joined(separator: " || ")
         let action =
@@ -96,10 +127,14 @@ enum Completion {
       let operand =
         spec.operands.first == .domain
         ? "compadd -- ${(f)\"$(prefs domains 2>/dev/null)\"}; _files" : "_files"
+      let verbs =
+        spec.verbs.isEmpty
+        ? ""
+        : "      if (( CURRENT == 3 )); then compadd -- \(spec.verbs.joined(separator: " ")); return; fi\n"
       cases += """
             \(spec.name))
         \(values.joined(separator: "\n"))
-              if [[ $PREFIX == -* ]]; then compadd -- \(options); else \(operand); fi
+        \(verbs)      if [[ $PREFIX == -* ]]; then compadd -- \(options); else \(operand); fi
               ;;
 
         """
@@ -129,6 +164,14 @@ enum Completion {
 
 /// `prefs man`: the manual page, generated from the same help texts as `prefs help`.
 enum Manual {
+  static let spec = CommandSpec(
+    name: "man", summary: "print the manual page (roff)", synopsis: [""],
+    discussion: """
+      Prints the manual page in roff: `install -d /usr/local/share/man/man1 && prefs man >
+      /usr/local/share/man/man1/prefs.1`.
+      """,
+    run: { (i, c) throws(CommandFailure) in try Manual.run(i.arguments, console: c) })
+
   static func escaped(_ text: String) -> String {
     text.replacing("\\", with: "\\e").split(
       separator: "\n", omittingEmptySubsequences: false

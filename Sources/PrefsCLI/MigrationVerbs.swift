@@ -11,6 +11,40 @@ import PropertyList
 
 /// `prefs migrate`: argument parsing and printing around `PreferencesMigration`.
 enum Migrate {
+  static let spec = CommandSpec(
+    name: "migrate", summary: "move legacy files into the typed store, with a report",
+    synopsis: [
+      "--plan PLAN (--to OUT | --in-place) [options] LEGACY..."
+    ],
+    discussion: """
+      Runs the plan over each legacy file (a path, a domain name, a folder of .plist files, or -
+      for a list of paths on standard input). One file with --to OUT writes OUT; several write
+      OUT/<name> each. The legacy file is never changed, unless --in-place, and then only after
+      a backup copy is complete (--backup DIR, default beside the file), all under the domain's
+      lock. Output is written atomically; running the same plan again changes nothing. Files
+      run in parallel; a bad file does not stop the others.
+      A legacy key no entry names beside an entry the file does not have, the two within a
+      typo of each other (PREFS_SOUND_ENABLE for PREFS_SOUND_ENABLED), is reported as "did
+      you mean"; when the plan would drop that key (unmapped: drop) the file is refused,
+      unless the plan's "drop" lists the key. A file holding no keys has nothing to migrate
+      with --to (missing); in place it becomes a store of the plan's schema version.
+      A file whose lock another process holds for the whole --lock-timeout (default 10 s) is
+      busy and the others go on. SIGINT or SIGTERM starts no new file, lets those in flight
+      end, prints the report of what was done and exits 130 or 143.
+      Run as root over folders users own, each user's files are read and written as that
+      user, and no link a user could plant is followed (the README's "Security").
+      Exit 65 when any input is malformed or refused, 66 when any is missing, 73 when any
+      failed, 75 when any was busy.
+      """,
+    options: [
+      Options.plan.spec, Options.migrateTo.spec, Options.inPlace.spec, Options.backup.spec,
+      Options.dryRun.spec, Options.storeFormat.spec, Options.truncateDates.spec,
+      Options.jobs.spec, Options.shard.spec, Options.lockTimeout.spec, Options.summary.spec,
+      Options.json.spec,
+    ],
+    operands: [.file],
+    run: { (i, c) throws(CommandFailure) in try Migrate.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     let plan = try loadPlan(try args[Options.plan])
     let format = try args[Options.storeFormat] ?? .binary
@@ -86,13 +120,7 @@ enum Migrate {
           + "started; the report above is of the files done")
       return signal.name == "SIGINT" ? .interrupted : .terminated
     }
-    if report.count(.malformed) + report.count(.refused) > 0 { return .dataError }
-    if report.count(.missing) > 0 || report.files.contains(where: \.inputUnreadable) {
-      return .noInput
-    }
-    if report.count(.failed) > 0 { return .cannotCreate }
-    if report.count(.busy) > 0 { return .temporaryFailure }
-    return .ok
+    return ExitCode(report)
   }
 
   /// The plan file (`--plan PLAN`), read as every input is and checked as the format says.
@@ -153,6 +181,21 @@ final class Progress: @unchecked Sendable {
 
 /// `prefs export --plan PLAN STORE --to LEGACY_OUT [--format xml|binary|openstep|gnustep]`
 enum Export {
+  static let spec = CommandSpec(
+    name: "export", summary: "the plan backwards, for a rollback",
+    synopsis: ["--plan PLAN STORE --to LEGACY_OUT [--format FORMAT] [--truncate-dates]"],
+    discussion: """
+      The plan backwards: each typed key back to its legacy key, in the type the legacy code
+      wrote (setBool: a boolean, setInteger: an integer, an enum its raw string, JSON values as
+      JSON bytes), so a release can be rolled back. Written atomically; binary by default.
+      """,
+    options: [
+      Options.plan.spec, Options.exportTo.spec, Options.legacyFormat.spec,
+      Options.truncateDates.spec,
+    ],
+    operands: [.file],
+    run: { (i, c) throws(CommandFailure) in try Export.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     let plan = try Migrate.loadPlan(try args[Options.plan])
     guard args.positional.count == 1, let storeArgument = args.positional.first else {
@@ -191,6 +234,57 @@ enum Export {
 /// `prefs plan infer|check|swift`: a plan proposed from the legacy files, proved on all of
 /// them before anything is written, and printed as Swift.
 enum PlanCommand {
+  static let spec = CommandSpec(
+    name: "plan",
+    summary:
+      "propose a plan from the legacy files or the app's source, and prove it on the files",
+    synopsis: [
+      "infer [--dialect DIALECT] [--jobs N] [--source SRC]... LEGACY...",
+      "scan [--dialect DIALECT] [--suite NAME] [--jobs N] PATH...",
+      "check [--jobs N] PLAN LEGACY...",
+      "swift [--name NAME] PLAN [LEGACY...]",
+    ],
+    discussion: """
+      infer reads every legacy file (paths, domain names, folders, - for a list on standard
+      input), gathers what each key holds across them (how many files, the stored kinds, the
+      loose forms such as "YES" or " 12", the distinct values when few) and prints the plan
+      that migrates them on standard output, the evidence as a table on standard error. A key
+      holding "YES", 1 and true is a bool; " 12", 7 and 12.0 an integer; JSON in strings or
+      data json; a few strings shared by many files an enum. A key whose files disagree is
+      typed any and noted, never guessed. Enum values that differ only in case (light,
+      Light) are kept apart and noted. Every entry maps the key to itself: renaming is your
+      edit.
+      scan reads the app's source instead (PATH: files and folders; .h .m .mm .c .swift,
+      the property lists it registers, Settings.bundle panes, .xib/.storyboard/designable.nib
+      bindings to values.KEY) and prints the plan its code implies: each key the code uses
+      with user defaults (macros, constants, enum cases and wrappers followed), typed by the
+      getters and setters it calls, with the default the running app saw (registered, else
+      the fallback when absent, else the Settings bundle's), named after the property it is
+      kept in. The evidence on standard error lists every place each key is used and where
+      each default came from; keys built at run time are listed as patterns (Flag*Image),
+      never put in the plan. --suite NAME scans that suite's keys instead.
+      infer --source SRC (again for each folder) makes one plan from the code and the files:
+      the code's types and defaults, the keys only the code has, the files' keys no code
+      uses any more proposed for "drop" (each named on standard error), the files' values
+      where the code does not say a type.
+      check runs PLAN as a dry run over every file and prints its coverage: suspected typos
+      ("did you mean"), legacy keys no entry names, keys the plan drops on purpose, entries
+      no file has, values that would read as the default or be refused, each with a count
+      and example files. Nothing is written.
+      swift prints the plan as Swift source: an extension of Keys with a typed key per entry
+      (an enum for each enum entry, a Codable struct for each json entry, its fields from
+      the JSON the LEGACY files hold), and the same plan as MigrationPlan.NAME (default: the
+      plan file's name).
+      Exit 65 when a file is malformed or (check) any file would not migrate, 66 when one is
+      missing (scan: when no source file could be read).
+      """,
+    options: [
+      Options.inferDialect.spec, Options.source.spec, Options.suite.spec, Options.jobs.spec,
+      Options.name.spec,
+    ],
+    operands: [.word, .file],
+    run: { (i, c) throws(CommandFailure) in try PlanCommand.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard let sub = args.positional.first else {
       throw CommandFailure(.usage, "plan needs infer, scan, check or swift")
@@ -264,7 +358,7 @@ enum PlanCommand {
           "\(file.path): \(file.status.rawValue): "
             + expansion.message(file.message, forPath: file.path))
       }
-      return status(of: unread)
+      return ExitCode(unread: unread)
     }
     // With no file read there is nothing to propose: an empty plan would only mislead.
     if inference.domains > 0 {
@@ -277,13 +371,7 @@ enum PlanCommand {
         "\(file.path): \(file.status.rawValue): "
           + expansion.message(file.message, forPath: file.path))
     }
-    return status(of: all)
-  }
-
-  /// 65 when a file is malformed, else 66 when one is missing or cannot be read, else 0.
-  static func status(of unread: [UnreadLegacyFile]) -> ExitCode {
-    if unread.contains(where: { $0.status == .malformed }) { return .dataError }
-    return unread.isEmpty ? .ok : .noInput
+    return ExitCode(unread: all)
   }
 
   static func check(_ args: Arguments, _ items: [String], console: Console) throws(CommandFailure)
@@ -341,7 +429,7 @@ enum PlanCommand {
       }
     }
     console.out(source.source())
-    return status(of: unread)
+    return ExitCode(unread: unread)
   }
 }
 

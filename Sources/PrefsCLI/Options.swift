@@ -120,16 +120,20 @@ enum ConvertTarget: Sendable, Hashable {
   case plist(PlistFormat)
   case json
 
-  /// Every word `--to` takes.
+  /// Every word `--to` takes: each format's own, and plutil's where it differs beyond case
+  /// (`xml1`; plutil's `openStep` is `openstep`).
   static let words: [(word: String, value: ConvertTarget)] =
     PlistFormat.allCases.map { ($0.rawValue, .plist($0)) } + [("json", .json)]
-    + PlistFormat.plutilNames.map { ($0.name, .plist($0.format)) }
+    + PlistFormat.plutilNames.filter { $0.name.lowercased() != $0.format.rawValue }.map {
+      ($0.name, .plist($0.format))
+    }
 }
 
 extension PlistFormat {
-  /// The formats `plutil` names its own way (`-convert xml1`).
+  /// The formats as `plutil` names them (`-convert xml1`): the one list its personality and
+  /// `convert --to` read.
   static let plutilNames: [(name: String, format: PlistFormat)] = [
-    ("xml1", .xml), ("binary1", .binary),
+    ("xml1", .xml), ("binary1", .binary), ("openStep", .openStep),
   ]
 }
 

@@ -25,10 +25,24 @@ package enum Prefs {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
       } ?? "prefs"
     let rest = Array(commandLine.dropFirst())
+    // Named first, so that a run as `prefs` does not build the command table to find out.
+    guard namesPersonality(name),
+      let personality = commands.first(where: { $0.name == name && $0.isPersonality })
+    else { return run(rest, console: console) }
+    do throws(CommandFailure) {
+      return try execute(personality, rest, console: console)
+    } catch {
+      console.message(error.message)
+      return error.code
+    }
+  }
+
+  /// Whether `name` is a personality's in ``commands`` (a switch, not a list: this runs at
+  /// every start; a test checks it against the table).
+  package static func namesPersonality(_ name: String) -> Bool {
     switch name {
-    case "defaults": return DefaultsPersonality.run(rest, console: console)
-    case "plutil": return PlutilPersonality.run(rest, console: console)
-    default: return run(rest, console: console)
+    case "defaults", "plutil": true
+    default: false
     }
   }
 
@@ -105,10 +119,6 @@ package enum Prefs {
         }
         console.out(command.help)
         return .ok
-      case "defaults":
-        return DefaultsPersonality.run(rest, console: console)
-      case "plutil":
-        return PlutilPersonality.run(rest, console: console)
       case "--version", "version":
         console.line("prefs \(version)")
         return .ok
@@ -116,23 +126,34 @@ package enum Prefs {
         guard let command = commands.first(where: { $0.name == verb }) else {
           throw CommandFailure(.usage, "unknown command \"\(verb)\" (see prefs help)")
         }
-        if command.scansItself {
-          if rest.contains("--help") {
-            console.out(command.help)
-            return .ok
-          }
-          return try command.run(Invocation(arguments: .none, raw: rest), console)
-        }
-        let arguments = try command.scan(rest)
-        if arguments.has("--help") {
-          console.out(command.help)
-          return .ok
-        }
-        return try command.run(Invocation(arguments: arguments, raw: rest), console)
+        return try execute(command, rest, console: console)
       }
     } catch {
       console.message(DatePolicy.hint(error.message))
       return error.code
+    }
+  }
+
+  /// Runs `command` on its words, scanned as its declaration says.
+  static func execute(_ command: CommandSpec, _ words: [String], console: Console)
+    throws(CommandFailure) -> ExitCode
+  {
+    switch command.syntax {
+    case .personality:
+      return try command.run(Invocation(arguments: .none, raw: words), console)
+    case .words:
+      if words.contains("--help") {
+        console.out(command.help)
+        return .ok
+      }
+      return try command.run(Invocation(arguments: .none, raw: words), console)
+    case .options:
+      let arguments = try command.scan(words)
+      if arguments.has("--help") {
+        console.out(command.help)
+        return .ok
+      }
+      return try command.run(Invocation(arguments: arguments, raw: words), console)
     }
   }
 

@@ -11,6 +11,32 @@ import PropertyList
 
 /// `prefs read FILE [KEY] [--as TYPE] [--dialect D] [--json]`
 enum Read {
+  static let spec = CommandSpec(
+    name: "read", summary: "print a property list, one key, or what a getter read",
+    synopsis: [
+      "FILE|DOMAIN [KEY] [--as TYPE] [--dialect DIALECT] [--json | --typed]",
+      "FILE|DOMAIN --key-path KEYPATH [--json | --typed]",
+    ],
+    discussion: """
+      Prints the whole property list, or the value of KEY, in the style of `defaults read`
+      (strings bare; `prefs defaults read` prints exactly as macOS does); with --json as one JSON value (data as base64, dates as ISO 8601, nil as null).
+      --typed prints typed JSON, which loses nothing and reads back with write -json: a real
+      always with a fraction or exponent (3.0), {"$date": "2011-03-14T15:09:26Z"},
+      {"$data": "BASE64"}, {"$real": "nan"}, {"$uid": 7}, and {"$dict": {…}} around a
+      dictionary whose only key is one of those tags.
+      --key-path reads the value at a key path into nested values: keys and array indices
+      separated by dots, \\. a dot inside a key (as plutil's: window.frame.0).
+      --as TYPE prints what the dialect's getter returned for each value (a string that would
+      read as another bare is quoted). Reading never changes the file. Exit 1 when the domain
+      or KEY does not exist.
+      """,
+    options: [
+      Options.getter.spec, Options.dialect.spec, Options.json.spec, Options.typed.spec,
+      Options.keyPath.spec,
+    ],
+    operands: [.domain, .key],
+    run: { (i, c) throws(CommandFailure) in try Read.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "read takes a file and at most one key")
@@ -142,6 +168,15 @@ enum Read {
 
 /// `prefs read-type FILE KEY`
 enum ReadType {
+  static let spec = CommandSpec(
+    name: "read-type", summary: "print the type of a key's value",
+    synopsis: ["FILE|DOMAIN KEY"],
+    discussion: """
+      Prints the type of KEY's value, as `defaults read-type` does ("Type is boolean").
+      """,
+    operands: [.domain, .key],
+    run: { (i, c) throws(CommandFailure) in try ReadType.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "read-type takes a file and a key")
@@ -168,6 +203,16 @@ enum ReadType {
 
 /// `prefs domains [--json]`
 enum Domains {
+  static let spec = CommandSpec(
+    name: "domains", summary: "list the domains of the preferences folder",
+    synopsis: ["[--json]"],
+    discussion: """
+      Lists the domains in the platform's preferences folder ($XDG_CONFIG_HOME, else ~/.config,
+      on Linux; ~/Library/Preferences on macOS): the names of its .plist files.
+      """,
+    options: [Options.json.spec],
+    run: { (i, c) throws(CommandFailure) in try Domains.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.isEmpty else { throw CommandFailure(.usage, "domains takes no files") }
     let resolver = Run.resolver()
@@ -188,6 +233,17 @@ enum Domains {
 
 /// `prefs find WORD [--json]`
 enum Find {
+  static let spec = CommandSpec(
+    name: "find", summary: "search every domain for a word",
+    synopsis: ["WORD [--json]"],
+    discussion: """
+      Searches every domain of the preferences folder for keys and values containing WORD
+      (ignoring case), and prints the matches per domain. A file that does not parse is named
+      on standard error and skipped. Exit 1 when nothing matches.
+      """,
+    options: [Options.json.spec], operands: [.word],
+    run: { (i, c) throws(CommandFailure) in try Find.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 1, let word = args.positional.first, !word.isEmpty else {
       throw CommandFailure(.usage, "find takes one word")
@@ -226,6 +282,17 @@ enum Find {
 
 /// `prefs lint FILE… [--json]`
 enum Lint {
+  static let spec = CommandSpec(
+    name: "lint", summary: "check that files parse (exit 65 if any does not)",
+    synopsis: ["FILE|DOMAIN... [--json]"],
+    discussion: """
+      Parses each file (- is standard input). Exit 0 when all are well-formed, 65 when any is
+      malformed (the reason is printed per file), 66 when any is missing or is not a regular
+      file and none is malformed.
+      """,
+    options: [Options.json.spec], operands: [.domain],
+    run: { (i, c) throws(CommandFailure) in try Lint.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard !args.positional.isEmpty else { throw CommandFailure(.usage, "lint needs a file") }
     var worst = ExitCode.ok

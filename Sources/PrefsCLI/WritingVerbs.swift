@@ -5,6 +5,40 @@ import PropertyList
 /// `prefs write [OPTIONS] FILE KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE`,
 /// `-array V…`, `-dict K V…`, `-array-add V…`, `-array-union V…`, `-dict-add K V…`
 enum Write {
+  static let spec = CommandSpec(
+    name: "write", summary: "set one key and synchronize",
+    synopsis: [
+      "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE [--truncate-dates]",
+      "FILE|DOMAIN KEY -array VALUE...",
+      "FILE|DOMAIN KEY -dict KEY VALUE...",
+      "FILE|DOMAIN KEY -array-add|-array-union VALUE... · -dict-add KEY VALUE...",
+      "[--key-path] [--dry-run] [--json | --typed] FILE|DOMAIN KEY ...",
+    ],
+    discussion: """
+      Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
+      Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
+      Each VALUE of -array and -dict is read the same way, or given as a type and its word
+      (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
+      "2011-03-14 15:09:26 +0000"; -data takes hex digits; -json takes any value as typed JSON
+      (read --typed prints it: '{"a": [1, 2.5], "when": {"$date": "2011-03-14T15:09:26Z"}}'),
+      also as one element of -array or -dict. A date with a fraction of a second
+      is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
+      -array-add appends the values to the array at KEY and -dict-add merges the entries into
+      the dictionary there, as `defaults write` does; -array-union appends each value the
+      array does not hold yet (compared exactly), so that adding again changes nothing. A KEY
+      that holds nothing takes the value; one that holds another type is refused.
+      Before FILE: --key-path takes KEY as a key path into nested values (as read
+      --key-path; each dictionary missing on the way is made, an array index is replaced or,
+      at the array's count, appended); --dry-run changes nothing; --json prints the changes
+      made (or, with --dry-run, that would be) as diff --json does, nothing when none (an
+      equal value is not written); --typed prints them with typed JSON values.
+      """,
+    options: [
+      Options.truncateDates.spec, Options.keyPath.spec, Options.dryRunChange.spec,
+      Options.json.spec, Options.typed.spec,
+    ], operands: [.domain, .key, .value], syntax: .words,
+    run: { (i, c) throws(CommandFailure) in try Write.run(i.raw, console: c) })
+
   /// The options `write` takes before FILE (`--truncate-dates` also last, as it always has).
   static let leading = [
     DatePolicy.flag, Options.keyPath.spec.name, Options.dryRunChange.spec.name,
@@ -30,26 +64,17 @@ enum Write {
     let words = Array(arguments.dropFirst(2))
     let outcome = try attempt { () throws(ToolError) in
       let truncating = flags.contains(DatePolicy.flag)
-      if let addition = additions[words[0]] {
-        let rest = Array(words.dropFirst())
-        let value: PlistValue =
-          addition == .merge
-          ? .dictionary(try TypedValue.entries(rest, spelling: .prefs))
-          : .array(try TypedValue.elements(rest, spelling: .prefs))
+      switch try TypedValue.parse(words, spelling: .prefs) {
+      case .set(let value):
+        return try editor.set(value, at: path, dryRun: change.dryRun, truncatingDates: truncating)
+      case .add(let value, let addition):
         return try editor.add(
           value, at: path, as: addition, dryRun: change.dryRun, truncatingDates: truncating)
       }
-      let value = try TypedValue.parse(words, spelling: .prefs)
-      return try editor.set(value, at: path, dryRun: change.dryRun, truncatingDates: truncating)
     }
     try change.report(outcome, word: arguments[0], editor: editor, console: console)
     return .ok
   }
-
-  /// The flags that add to the container at KEY rather than replace it.
-  static let additions: [String: Addition] = [
-    "-array-add": .append, "-array-union": .union, "-dict-add": .merge,
-  ]
 }
 
 /// What `write` and `delete` were asked besides the change: KEY as a key path, a dry run,
@@ -92,6 +117,22 @@ struct ChangeFlags {
 
 /// `prefs delete [OPTIONS] FILE [KEY]`
 enum Delete {
+  static let spec = CommandSpec(
+    name: "delete", summary: "remove a key (or the whole domain) and synchronize",
+    synopsis: ["FILE|DOMAIN [KEY] [--key-path] [--dry-run] [--json | --typed]"],
+    discussion: """
+      Removes KEY and synchronizes; without KEY removes the whole domain (its file).
+      --key-path removes the value at a key path (as read --key-path); --dry-run removes
+      nothing; --json prints the changes (or, with --dry-run, those it would make) as diff
+      --json does, --typed with typed JSON values.
+      Exit 1 when the key or the domain does not exist.
+      """,
+    options: [
+      Options.keyPath.spec, Options.dryRunChange.spec, Options.json.spec, Options.typed.spec,
+    ],
+    operands: [.domain, .key],
+    run: { (i, c) throws(CommandFailure) in try Delete.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard (1...2).contains(args.positional.count) else {
       throw CommandFailure(.usage, "delete takes a file and at most one key")
@@ -126,6 +167,16 @@ extension Options {
 
 /// `prefs rename FILE OLD NEW`
 enum Rename {
+  static let spec = CommandSpec(
+    name: "rename", summary: "rename a key and synchronize",
+    synopsis: ["FILE|DOMAIN OLD_KEY NEW_KEY"],
+    discussion: """
+      Renames a key (its value unchanged) and synchronizes, under the domain's lock. Exit 1 when
+      OLD_KEY does not exist, 73 when NEW_KEY exists already.
+      """,
+    operands: [.domain, .key, .word],
+    run: { (i, c) throws(CommandFailure) in try Rename.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 3 else {
       throw CommandFailure(.usage, "rename takes a file, the old key and the new key")
@@ -141,6 +192,16 @@ enum Rename {
 
 /// `prefs import FILE PLIST`
 enum Import {
+  static let spec = CommandSpec(
+    name: "import", summary: "merge a property list into a domain",
+    synopsis: ["FILE|DOMAIN PLIST"],
+    discussion: """
+      Merges the dictionary in PLIST (any format; - for standard input) into the domain, key by
+      key, with the same lock and atomic write as every other change.
+      """,
+    operands: [.domain, .file],
+    run: { (i, c) throws(CommandFailure) in try Import.run(i.arguments, console: c) })
+
   static func run(_ args: Arguments, console: Console) throws(CommandFailure) -> ExitCode {
     guard args.positional.count == 2 else {
       throw CommandFailure(.usage, "import takes a domain and a property list")

@@ -132,8 +132,10 @@ extension DomainEditor {
       case (nil, _, _): new = value
       case (let old?, _, _):
         let wanted = addition == .merge ? "a dictionary" : "an array"
+        // A key as it was given (`defaults write D a.b -array-add x` names `a.b`).
+        let key = path.components.count == 1 ? path.components[0] : path.text
         throw .usage(
-          "Value for key \(path.text) is not \(wanted); cannot append.  Leaving defaults "
+          "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults "
             + "unchanged. (\(domain.name): it holds a value of type \(old.typeName))")
       }
       return try keyPathChanges(path, in: current.values) { (root) throws(KeyPathError) in

@@ -288,28 +288,6 @@ package struct DomainEditor: Sendable {
     return try update { current in DomainChanges(replacing: current.values, with: values) }
   }
 
-  /// Adds to the array or dictionary under `key` (`defaults write -array-add`/`-dict-add`): an
-  /// array's elements are appended, a dictionary's entries merged (the new one winning); a
-  /// key that holds nothing takes `value` itself. A key that holds anything else is refused,
-  /// with macOS `defaults`' words: adding to it would replace it.
-  package func add(_ value: PlistValue, toKey key: String) throws(ToolError)
-    -> [CorruptFileRecovery]
-  {
-    try update { (current) throws(ToolError) -> DomainChanges in
-      switch (current.values[key], value) {
-      case (.array(let old)?, .array(let new)): return [key: .array(old + new)]
-      case (.dictionary(let old)?, .dictionary(let new)):
-        return [key: .dictionary(old.merging(new) { $1 })]
-      case (nil, _): return [key: value]
-      case (let old?, _):
-        let wanted = if case .array = value { "an array" } else { "a dictionary" }
-        throw .usage(
-          "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults unchanged. "
-            + "(\(domain.name): it holds a value of type \(old.typeName))")
-      }
-    }
-  }
-
   private func validate(_ values: PlistDictionary) throws(ToolError) {
     do {
       for (key, value) in values { try DefaultsStore.validate(value, forKey: key) }

@@ -108,21 +108,27 @@ package struct KeyPath: Sendable, Hashable, CustomStringConvertible {
   package func insert(
     _ new: PlistValue, in root: inout PlistValue, replacing: Bool, appending: Bool
   ) throws(KeyPathError) {
-    try insert(new, in: &root, at: components[...], replacing: replacing, appending: appending)
+    try insert(
+      new, in: &root, at: components[...], replacing: replacing, appending: appending,
+      making: false)
   }
 
+  /// `making`: a dictionary missing on the way is made (`set`), rather than not found.
   private func insert(
     _ new: PlistValue, in value: inout PlistValue, at path: ArraySlice<String>, replacing: Bool,
-    appending: Bool
+    appending: Bool, making: Bool
   ) throws(KeyPathError) {
     guard let key = path.first else { throw .notFound(self) }
     let last = path.count == 1
     switch value {
     case .dictionary(var d):
       if !last {
-        guard var child = d[key] else { throw .notFound(self) }
+        guard var child = d[key] ?? (making ? .dictionary(PlistDictionary()) : nil) else {
+          throw .notFound(self)
+        }
         try insert(
-          new, in: &child, at: path.dropFirst(), replacing: replacing, appending: appending)
+          new, in: &child, at: path.dropFirst(), replacing: replacing, appending: appending,
+          making: making)
         d[key] = child
       } else if replacing || d[key] == nil {
         d[key] = new
@@ -139,7 +145,8 @@ package struct KeyPath: Sendable, Hashable, CustomStringConvertible {
       if !last {
         guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
         try insert(
-          new, in: &a[index], at: path.dropFirst(), replacing: replacing, appending: appending)
+          new, in: &a[index], at: path.dropFirst(), replacing: replacing, appending: appending,
+          making: making)
       } else if appending {
         guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
         guard case .array(var list) = a[index] else { throw .appendToNonArrayAtIndex(self) }
@@ -199,40 +206,11 @@ extension KeyPath {
   /// is set, each dictionary missing on the way made; an array's index is replaced, or
   /// appended to at the array's count.
   package func set(_ new: PlistValue, in root: inout PlistValue) throws(KeyPathError) {
-    try set(new, in: &root, at: components[...])
-  }
-
-  private func set(_ new: PlistValue, in value: inout PlistValue, at path: ArraySlice<String>)
-    throws(KeyPathError)
-  {
-    guard let key = path.first, !key.isEmpty else { throw .noValue(text: text) }
-    let rest = path.dropFirst()
-    switch value {
-    case .dictionary(var d):
-      if rest.isEmpty {
-        d[key] = new
-      } else {
-        var child = d[key] ?? .dictionary(PlistDictionary())
-        try set(new, in: &child, at: rest)
-        d[key] = child
-      }
-      value = .dictionary(d)
-    case .array(var a):
-      guard let index = Int(key) else { throw .notAnIndex(self) }
-      if !rest.isEmpty {
-        guard a.indices.contains(index) else { throw .outOfBounds(index, self) }
-        try set(new, in: &a[index], at: rest)
-      } else if a.indices.contains(index) {
-        a[index] = new
-      } else if index == a.count {
-        a.append(new)
-      } else {
-        throw .outOfBounds(index, self)
-      }
-      value = .array(a)
-    default:
-      throw .notAContainer(self)
+    guard !components.isEmpty, !components.contains(where: \.isEmpty) else {
+      throw .noValue(text: text)
     }
+    try insert(
+      new, in: &root, at: components[...], replacing: true, appending: false, making: true)
   }
 
   /// The change `edit` makes to a domain's `values` at this path: only the key of its first

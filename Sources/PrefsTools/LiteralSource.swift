@@ -30,43 +30,52 @@ package enum LiteralSource {
     default: break
     }
     out += " = "
-    appendSwift(value, to: &out, depth: 0, indent: true)
+    append(value, as: .swift, to: &out, depth: 0, indent: true)
     return out + "\n"
   }
 
-  private static func appendSwift(
-    _ value: PlistValue, to out: inout String, depth: Int, indent: Bool
+  /// The two languages' literal syntax, told apart where they differ: Objective-C boxes
+  /// each literal (`@1`, `@"s"`, `@[…]`, `@{…}`) and holds no dates, data or UIDs.
+  private enum Language { case swift, objc }
+
+  private static func append(
+    _ value: PlistValue, as language: Language, to out: inout String, depth: Int, indent: Bool
   ) {
     if indent { out += indentation(depth) }
+    let box = language == .objc ? "@" : ""
     switch value {
-    case .bool(let b): out += b ? "true" : "false"
-    case .integer(let i): out += String(i)
-    case .unsignedInteger(let u): out += String(u)
-    case .real(let d): out += fixed(d)
+    case .bool(let b): out += language == .objc ? (b ? "@YES" : "@NO") : (b ? "true" : "false")
+    case .integer(let i): out += box + String(i)
+    case .unsignedInteger(let u): out += box + String(u)
+    case .real(let d): out += box + fixed(d)
     case .string(let s):
-      out += "\"" + escaped(s).replacingScalars("\n", with: "\\n") + "\""
+      let text = language == .swift ? escaped(s).replacingScalars("\n", with: "\\n") : escaped(s)
+      out += box + "\"" + text + "\""
     case .array(let a):
-      out += "[\n"
+      out += box + "[\n"
       for element in a {
-        appendSwift(element, to: &out, depth: depth + 1, indent: true)
+        append(element, as: language, to: &out, depth: depth + 1, indent: true)
         out += ",\n"
       }
       out += indentation(depth) + "]"
     case .dictionary(let d):
-      out += "[\n"
+      out += box + (language == .swift ? "[" : "{") + "\n"
       for key in KeyOrder.sorted(d.keys) {
-        out += indentation(depth + 1) + "\"\(key)\" : "
-        if let member = d[key] { appendSwift(member, to: &out, depth: depth + 1, indent: false) }
+        out += indentation(depth + 1) + box + "\"\(key)\" : "
+        if let member = d[key] {
+          append(member, as: language, to: &out, depth: depth + 1, indent: false)
+        }
         out += ",\n"
       }
-      out += indentation(depth) + "]"
-    case .data(let data):
+      out += indentation(depth) + (language == .swift ? "]" : "}")
+    case .data(let data) where language == .swift:
       out += "Data(bytes: ["
       for byte in data { out += "0x" + byte.hex(width: 2, uppercase: true) + "," }
       out += "])"
-    case .date(let date):
+    case .date(let date) where language == .swift:
       out += "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
-    case .uid(let u): out += String(u)
+    case .uid(let u) where language == .swift: out += String(u)
+    case .date, .data, .uid: break
     }
   }
 
@@ -85,7 +94,7 @@ package enum LiteralSource {
   /// standard output, `-`). The caller checks ``objcCanHold(_:)`` first.
   package static func objc(_ value: PlistValue, source: String, output: String) -> String {
     var out = declaration(value, source: source, output: output, header: false)
-    appendObjC(value, to: &out, depth: 0, indent: true)
+    append(value, as: .objc, to: &out, depth: 0, indent: true)
     return out + ";\n"
   }
 
@@ -116,35 +125,6 @@ package enum LiteralSource {
     out += "\(type) * const \(variableName(source))"
     if !header { out += " = " }
     return out
-  }
-
-  private static func appendObjC(
-    _ value: PlistValue, to out: inout String, depth: Int, indent: Bool
-  ) {
-    if indent { out += indentation(depth) }
-    switch value {
-    case .bool(let b): out += b ? "@YES" : "@NO"
-    case .integer(let i): out += "@\(i)"
-    case .unsignedInteger(let u): out += "@\(u)"
-    case .real(let d): out += "@" + fixed(d)
-    case .string(let s): out += "@\"" + escaped(s) + "\""
-    case .array(let a):
-      out += "@[\n"
-      for element in a {
-        appendObjC(element, to: &out, depth: depth + 1, indent: true)
-        out += ",\n"
-      }
-      out += indentation(depth) + "]"
-    case .dictionary(let d):
-      out += "@{\n"
-      for key in KeyOrder.sorted(d.keys) {
-        out += indentation(depth + 1) + "@\"\(key)\" : "
-        if let member = d[key] { appendObjC(member, to: &out, depth: depth + 1, indent: false) }
-        out += ",\n"
-      }
-      out += indentation(depth) + "}"
-    case .date, .data, .uid: break
-    }
   }
 
   /// The type `plutil -type` names (a UID: `(any)`).

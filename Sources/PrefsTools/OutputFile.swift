@@ -49,3 +49,21 @@ package enum OutputFile {
     }
   }
 }
+
+extension OutputFile {
+  /// What stands in the way of a file at a path, for messages that say why a write failed.
+  package enum Obstacle: Sendable, Hashable {
+    /// The folder it would be in does not exist.
+    case missingFolder
+    /// A folder is at the path.
+    case folder
+  }
+
+  /// What stands in the way of writing `path` (nil: nothing of the above).
+  package static func obstacle(to path: String) -> Obstacle? {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    if !FileManager.default.fileExists(atPath: folder) { return .missingFolder }
+    if FileAccess.isFolder(path) { return .folder }
+    return nil
+  }
+}

@@ -12,6 +12,9 @@ package enum ToolError: Error, Sendable, CustomStringConvertible {
   case noSuchDomain(String, hint: String?)
   /// No such key in the domain.
   case noSuchKey(String, domain: String)
+  /// No application of that name in the application folders (`defaults -app NAME`), or one
+  /// whose bundle names no identifier (`reason`).
+  case noSuchApplication(String, reason: String?)
   /// The key exists already (`rename`'s new key).
   case keyExists(String, domain: String)
   /// A file that could not be read as a property list or as a domain.
@@ -36,6 +39,8 @@ package enum ToolError: Error, Sendable, CustomStringConvertible {
     case .noSuchDomain(let name, let hint):
       "the domain \(name) does not exist" + (hint.map { " (\($0))" } ?? "")
     case .noSuchKey(let key, let domain): "the key \"\(key)\" does not exist in \(domain)"
+    case .noSuchApplication(let name, let reason):
+      "Couldn't find an application named \"\(name)\"" + (reason.map { " (\($0))" } ?? "")
     case .keyExists(let key, let domain): "the key \"\(key)\" already exists in \(domain)"
     case .read(let error): error.description
     case .store(let error): error.description

@@ -32,26 +32,59 @@ package enum TypedValue {
     case json
     /// Typed JSON (`prefs write -json`: ``TypedJSON``).
     case typedJSON
+    /// Elements or entries added to the container a key holds (`-array-add`, `-array-union`,
+    /// `-dict-add`), not a value of their own.
+    case addition(Addition)
   }
+
+  /// A type flag: its word, what it asks for, and the spellings that take it.
+  package struct Flag: Sendable {
+    package var word: String
+    package var kind: Kind
+    package var spellings: [Spelling]
+
+    init(_ word: String, _ kind: Kind, in spellings: [Spelling] = [.prefs, .defaults, .plutil]) {
+      self.word = word
+      self.kind = kind
+      self.spellings = spellings
+    }
+  }
+
+  /// Every type flag of every spelling: the one table the parser reads, and the usage texts
+  /// list (`defaults`' `<value> is one of:`, `plutil`'s insert types).
+  package static let flags: [Flag] = [
+    Flag("-bool", .bool), Flag("-boolean", .bool, in: [.prefs, .defaults]),
+    Flag("-integer", .integer), Flag("-int", .integer, in: [.prefs, .defaults]),
+    Flag("-float", .real), Flag("-double", .real, in: [.prefs]), Flag("-real", .real, in: [.prefs]),
+    Flag("-string", .string), Flag("-date", .date), Flag("-data", .data),
+    Flag("-array", .array), Flag("-array-add", .addition(.append), in: [.prefs, .defaults]),
+    Flag("-array-union", .addition(.union), in: [.prefs]),
+    Flag("-dict", .dictionary, in: [.prefs, .defaults]),
+    Flag("-dict-add", .addition(.merge), in: [.prefs, .defaults]),
+    Flag("-dictionary", .dictionary, in: [.plutil]), Flag("-xml", .propertyList, in: [.plutil]),
+    Flag("-json", .json, in: [.plutil]), Flag("-json", .typedJSON, in: [.prefs]),
+  ]
 
   /// The kind a flag names in `spelling` (nil: not a type flag of that spelling).
   package static func kind(ofFlag flag: String, in spelling: Spelling) -> Kind? {
-    switch (flag, spelling) {
-    case ("-bool", _), ("-boolean", .prefs), ("-boolean", .defaults): .bool
-    case ("-integer", _), ("-int", .prefs), ("-int", .defaults): .integer
-    case ("-float", _), ("-double", .prefs), ("-real", .prefs): .real
-    case ("-string", _): .string
-    case ("-date", _): .date
-    case ("-data", _): .data
-    case ("-array", _), ("-array-add", .defaults): .array
-    case ("-dict", .prefs), ("-dict", .defaults), ("-dict-add", .defaults),
-      ("-dictionary", .plutil):
-      .dictionary
-    case ("-xml", .plutil): .propertyList
-    case ("-json", .plutil): .json
-    case ("-json", .prefs): .typedJSON
-    default: nil
+    for entry in flags where entry.word == flag && entry.spellings.contains(spelling) {
+      return entry.kind
     }
+    return nil
+  }
+
+  /// The flags that name `kind` in `spelling`, in the table's order (`-int`'s long form first:
+  /// `-integer`, `-int`).
+  package static func flags(for kind: Kind, in spelling: Spelling) -> [String] {
+    flags.filter { $0.kind == kind && $0.spellings.contains(spelling) }.map(\.word)
+  }
+
+  /// What the value words of `write KEY …` ask for.
+  package enum Assignment: Sendable, Hashable {
+    /// The value KEY takes.
+    case set(PlistValue)
+    /// The elements or entries to add to the container at KEY, and how.
+    case add(PlistValue, Addition)
   }
 
   /// One value of `kind` from its text. `-data` is hex digits for `prefs` and `defaults`,
@@ -114,18 +147,20 @@ package enum TypedValue {
       }
     case .typedJSON:
       return try TypedJSON.value(parsing: text, flag: flag)
-    case .array, .dictionary:
+    case .array, .dictionary, .addition:
       throw invalid("no value: it takes its elements as words")
     }
   }
 
   /// The value words of `write KEY …` (`prefs` and `defaults`): `[-TYPE] VALUE`, `-array
   /// V…`, `-dict K V…`, or one word: a property list when it starts with `{ ( < "`, else a
-  /// string. Inside `-array` and `-dict` each value is read as defaults(1) reads it: a value
-  /// word by the same rule (`'{"tile-type"="spacer-tile";}'` is a dictionary) or a type flag
-  /// and its word (`-dict General -bool true`); see ``elements(_:spelling:)``.
+  /// string; or an addition to the container at KEY (`-array-add V…`, `-dict-add K V…`, and
+  /// for `prefs` `-array-union V…`). Inside `-array` and `-dict` each value is read as
+  /// defaults(1) reads it: a value word by the same rule (`'{"tile-type"="spacer-tile";}'` is a
+  /// dictionary) or a type flag and its word (`-dict General -bool true`); see
+  /// ``elements(_:spelling:)``.
   package static func parse(_ words: [String], spelling: Spelling) throws(ToolError)
-    -> PlistValue
+    -> Assignment
   {
     guard let first = words.first else { throw .usage("write needs a value") }
     let rest = Array(words.dropFirst())
@@ -133,18 +168,24 @@ package enum TypedValue {
       guard words.count == 1 else {
         throw .usage("unknown type \(first) (see prefs write --help)")
       }
-      return try literal(first)
+      return .set(try literal(first))
     }
     switch kind {
     case .array:
-      return .array(try elements(rest, spelling: spelling))
+      return .set(.array(try elements(rest, spelling: spelling)))
     case .dictionary:
-      return .dictionary(try entries(rest, spelling: spelling))
+      return .set(.dictionary(try entries(rest, spelling: spelling)))
+    case .addition(let addition):
+      let added: PlistValue =
+        addition == .merge
+        ? .dictionary(try entries(rest, spelling: spelling))
+        : .array(try elements(rest, spelling: spelling))
+      return .add(added, addition)
     default:
       guard rest.count == 1, let text = rest.first else {
         throw .usage("\(first) takes exactly one value")
       }
-      return try value(kind, text, flag: first, spelling: spelling)
+      return .set(try value(kind, text, flag: first, spelling: spelling))
     }
   }
 
@@ -194,7 +235,7 @@ package enum TypedValue {
     index += 1
     guard let kind = kind(ofFlag: word, in: spelling) else { return try literal(word) }
     switch kind {
-    case .array, .dictionary, .propertyList, .json:
+    case .array, .dictionary, .propertyList, .json, .addition:
       throw .usage(
         "Cannot nest composite types (arrays and dictionaries): \(word) inside an array or "
           + "dictionary (write the nested value as a literal: '(a, b)' or '{k = v;}')")

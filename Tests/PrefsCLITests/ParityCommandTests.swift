@@ -118,7 +118,9 @@ import Testing
     for verb in Prefs.commandNames {
       let help = try Self.prefs(["help", verb])
       #expect(help.status == 0)
-      #expect(try Self.prefs([verb, "--no-such-option"]).status == 64, "\(verb)")
+      // plutil's every failure is its status 1, as the port's (the oracle test compares them).
+      let refused: Int32 = verb == "plutil" ? 1 : 64
+      #expect(try Self.prefs([verb, "--no-such-option"]).status == refused, "\(verb)")
     }
     let convert = try Self.prefs(["help", "convert"]).output
     for option in ["--to FORMAT", "--output, -o OUT", "--truncate-dates"] {

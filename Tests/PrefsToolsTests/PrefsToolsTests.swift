@@ -40,7 +40,6 @@ import Testing
     (["-string", "YES"], .defaults, .string("YES")),
     (["-data", "0a0B"], .defaults, .data(Data([0x0a, 0x0b]))),
     (["-array", "a", "b"], .defaults, .array(["a", "b"])),
-    (["-array-add", "a"], .defaults, .array(["a"])),
     (["-dict", "k", "v"], .defaults, .dictionary(["k": "v"])),
     (["plain"], .prefs, .string("plain")),
     (["(1, 2)"], .prefs, .array(["1", "2"])),
@@ -48,6 +47,22 @@ import Testing
   ])
   func typedValuesParseAsTheirFlagSays(
     _ words: [String], _ spelling: TypedValue.Spelling, _ expected: PlistValue
+  ) throws {
+    #expect(try TypedValue.parse(words, spelling: spelling) == .set(expected))
+  }
+
+  /// defaults(1): "-array-add" appends to the array, "-dict-add" adds to the dictionary;
+  /// `prefs write`'s `-array-union` appends what the array does not hold. The parse says so:
+  /// an addition, not a value (the caller never looks at the flag again).
+  @Test(arguments: [
+    (["-array-add", "a"], TypedValue.Spelling.defaults, TypedValue.Assignment.add(["a"], .append)),
+    (["-dict-add", "k", "v"], .defaults, .add(["k": "v"], .merge)),
+    (["-array-add", "a"], .prefs, .add(["a"], .append)),
+    (["-array-union", "a", "-int", "1"], .prefs, .add(["a", 1], .union)),
+    (["-dict-add", "k", "-bool", "NO"], .prefs, .add(["k": false], .merge)),
+  ])
+  func additionsParseAsAdditions(
+    _ words: [String], _ spelling: TypedValue.Spelling, _ expected: TypedValue.Assignment
   ) throws {
     #expect(try TypedValue.parse(words, spelling: spelling) == expected)
   }
@@ -64,16 +79,17 @@ import Testing
     ),
   ])
   func compositesHoldLiteralsAndTypedValues(_ words: [String], _ expected: PlistValue) throws {
-    #expect(try TypedValue.parse(words, spelling: .defaults) == expected)
-    if words[0] != "-array-add" {
-      #expect(try TypedValue.parse(words, spelling: .prefs) == expected)
-    }
+    let assignment: TypedValue.Assignment =
+      words[0] == "-array-add" ? .add(expected, .append) : .set(expected)
+    #expect(try TypedValue.parse(words, spelling: .defaults) == assignment)
+    #expect(try TypedValue.parse(words, spelling: .prefs) == assignment)
   }
 
   @Test(arguments: [
     (["-bool", "maybe"], TypedValue.Spelling.prefs), (["-int", "1.5"], .defaults),
     (["-data", "abc"], .defaults), (["-data", "zz"], .prefs), (["-dict", "k"], .defaults),
-    (["-array-add", "x"], .prefs), (["-float", "x"], .prefs),
+    (["-array-union", "x"], .defaults), (["-float", "x"], .prefs),
+    (["-array", "a", "-array-add", "b"], .prefs), (["-array", "a", "-dict-add", "b"], .defaults),
     (["-array", "a", "-dict", "k", "v"], .defaults), (["-dict", "-int", "1", "v"], .defaults),
     (["-dict", "k", "-bool"], .defaults), (["-array", "{unclosed"], .defaults),
   ])
@@ -162,14 +178,16 @@ import Testing
     _ = try editor.set(.integer(1), forKey: "a")
     _ = try editor.merge(["b": "2", "c": ["x"]])
     _ = try editor.rename("a", to: "z")
-    _ = try editor.add(["y"], toKey: "c")
+    _ = try editor.add(["y"], at: KeyPath(components: ["c"]), as: .append)
     _ = try editor.remove("b")
     let file = folder.file("com.x.plist")
     #expect(try PropertyList.read(Data(contentsOf: file)).value == ["z": 1, "c": ["x", "y"]])
     let before = try Data(contentsOf: file)
     #expect(throws: ToolError.self) { try editor.rename("nope", to: "q") }
     #expect(throws: ToolError.self) { try editor.rename("z", to: "c") }
-    #expect(throws: ToolError.self) { try editor.add(["y"], toKey: "z") }
+    #expect(throws: ToolError.self) {
+      try editor.add(["y"], at: KeyPath(components: ["z"]), as: .append)
+    }
     #expect(throws: ToolError.self) { try editor.remove("nope") }
     #expect(try Data(contentsOf: file) == before)
     #expect(try editor.value(forKey: "z").value == 1)

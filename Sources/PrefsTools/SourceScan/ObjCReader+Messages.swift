@@ -1,0 +1,521 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Messages to user defaults: each with its receiver, key and what the code does with its
+/// value.
+extension ObjCReader {
+  // MARK: - Messages
+
+  /// The parts of a message `[receiver part:arg part2:arg2]`.
+  struct Message {
+    var open: Int
+    var close: Int
+    var receiver: Range<Int>
+    var selector: String
+    var arguments: [Range<Int>]
+  }
+
+  /// The message whose `[` is at `open`; nil for an array subscript or literal.
+  func parseMessage(at open: Int) -> Message? {
+    let close = t.match(open)
+    guard close < t.count, close > open + 1 else { return nil }
+    // `a[0]`, `dict[@"k"]`, `@[…]`: not a message.
+    if open > 0, open != boundary,
+      t.isIdentifier(open - 1) && !t.isText(open - 1, "return") && !t.isText(open - 1, "in")
+        && !t.isText(open - 1, "else") || t.isPunctuation(open - 1, 0x5D)
+        || t.isPunctuation(open - 1, 0x40)
+        || t.isPunctuation(open - 1, 0x29) && isCallResult(open - 1)
+    {
+      return nil
+    }
+    let receiverEnd = primaryEnd(from: open + 1, limit: close)
+    guard receiverEnd < close, t.isIdentifier(receiverEnd) else { return nil }
+    if t.isPunctuation(receiverEnd + 1, 0x5D) {
+      return Message(
+        open: open, close: close, receiver: (open + 1)..<receiverEnd,
+        selector: t.text(receiverEnd), arguments: [])
+    }
+    var selector = ""
+    var arguments: [Range<Int>] = []
+    var k = receiverEnd
+    while k < close {
+      guard t.isIdentifier(k), t.isPunctuation(k + 1, 0x3A) else { return nil }
+      selector += t.text(k) + ":"
+      let start = k + 2
+      var j = start
+      var questions = 0
+      while j < close {
+        if t.isPunctuation(j, 0x3F) {
+          questions += 1
+        } else if t.isPunctuation(j, 0x3A) {
+          if questions > 0 { questions -= 1 }
+        } else if t.isIdentifier(j), t.isPunctuation(j + 1, 0x3A), questions == 0, j > start {
+          break
+        } else if t.isPunctuation(j, 0x28) || t.isPunctuation(j, 0x5B) || t.isPunctuation(j, 0x7B) {
+          j = t.match(j)
+        } else if t.isPunctuation(j, 0x2C) {
+          // Variadic arguments (`dictionaryWithObjectsAndKeys:`) run on to the end.
+        }
+        j += 1
+      }
+      arguments.append(start..<min(j, close))
+      k = j
+    }
+    return Message(
+      open: open, close: close, receiver: (open + 1)..<receiverEnd, selector: selector,
+      arguments: arguments)
+  }
+
+  /// Whether the `)` at `i` ends a call (`f(x)[0]`), not a condition or a cast.
+  func isCallResult(_ i: Int) -> Bool {
+    let open = t.match(i)
+    guard open > 0, open < i, t.isIdentifier(open - 1) else { return false }
+    return !isKeyword(open - 1) && !isCastEnd(i)
+  }
+
+  /// Whether the `)` at `i` ends a cast (`(NSString *)[…]`), not a call.
+  func isCastEnd(_ i: Int) -> Bool {
+    let open = t.match(i)
+    guard open >= 0, open < i else { return false }
+    return (open + 1..<i).allSatisfy { t.isIdentifier($0) || t.isPunctuation($0, 0x2A) }
+      && (open == 0 || !t.isIdentifier(open - 1))
+  }
+
+  /// The end of one primary expression from `start`: a message, a parenthesized or cast
+  /// expression, a name with its members and calls, a literal.
+  func primaryEnd(from start: Int, limit: Int) -> Int {
+    var k = start
+    guard k < limit else { return k }
+    if t.isPunctuation(k, 0x28) {
+      let close = t.match(k)
+      if isCastEnd(close), close + 1 < limit { return primaryEnd(from: close + 1, limit: limit) }
+      k = close + 1
+    } else if t.isPunctuation(k, 0x5B) {
+      k = t.match(k) + 1
+    } else if t.isPunctuation(k, 0x40), k + 1 < limit {
+      k += 1
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+      } else {
+        k += 1
+      }
+    } else if t.isIdentifier(k) || t.isString(k) || t.token(k).kind == .number {
+      k += 1
+      while k < limit, t.isString(k), t.isString(k - 1) { k += 1 }
+    } else {
+      return k
+    }
+    while k < limit {
+      if t.isPunctuation(k, 0x2E) || t.isText(k, "->"), t.isIdentifier(k + 1) {
+        k += 2
+      } else if t.isPunctuation(k, 0x28) {
+        k = t.match(k) + 1
+      } else {
+        break
+      }
+    }
+    return min(k, limit)
+  }
+
+  /// The receiver a range of tokens names.
+  func receiverOf(_ range: Range<Int>) -> ReceiverRef {
+    var r = range
+    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
+      t.match(r.lowerBound) == r.upperBound - 1
+    {
+      r = (r.lowerBound + 1)..<(r.upperBound - 1)
+    }
+    guard let first = r.first else { return .none }
+    if t.isPunctuation(first, 0x28) {
+      let close = t.match(first)
+      if isCastEnd(close) {
+        if t.isText(first + 1, "NSUserDefaults") { return .standard }
+        return receiverOf((close + 1)..<r.upperBound)
+      }
+      return .none
+    }
+    if t.isPunctuation(first, 0x5B), let m = parseMessage(at: first), m.close == r.upperBound - 1 {
+      let inner = m.receiver
+      if m.selector == "standardUserDefaults" || m.selector == "sharedUserDefaultsController" {
+        return .standard
+      }
+      if m.selector == "values", receiverOf(inner) == .standard { return .standard }
+      if m.selector == "initWithSuiteName:", let arg = m.arguments.first {
+        if t.isText(arg.lowerBound, "nil"), arg.count == 1 { return .standard }
+        return .suite(keyOf(arg))
+      }
+      if inner.count == 1, t.isIdentifier(inner.lowerBound) {
+        let name = t.text(inner.lowerBound)
+        if name.first?.isUppercase == true { return .type(name) }
+      }
+      return .none
+    }
+    if t.isIdentifier(first) {
+      let name = t.text(first)
+      if r.count == 3, t.isPunctuation(first + 1, 0x2E) {
+        let member = t.text(first + 2)
+        if name == "NSUserDefaults", member == "standardUserDefaults" { return .standard }
+        if name == "NSUserDefaultsController", member == "sharedUserDefaultsController" {
+          return .standard
+        }
+        if name == "self" { return .name(Self.bare(member)) }
+        return .none
+      }
+      if r.count == 3, t.isText(first + 1, "->"), name == "self" {
+        return .name(Self.bare(t.text(first + 2)))
+      }
+      if r.count == 1 {
+        if name == "self" || name == "super" { return .type(className ?? "") }
+        if let bound = scope?.locals[name] {
+          if let receiver = bound.receiver { return receiver }
+          // A Foundation or UIKit object (an NSDictionary, a view) is never user defaults.
+          if let type = bound.type, type.first?.isUppercase == true, !Self.isFrameworkType(type) {
+            return .type(type)
+          }
+          return .none
+        }
+        if name.first?.isUppercase == true, facts.receivers[name] == nil, !name.contains("_"),
+          name != name.uppercased()
+        {
+          return .type(name)
+        }
+        return .name(Self.bare(name))
+      }
+    }
+    return .none
+  }
+
+  /// The receiver of a message, as far as this file can tell.
+  func receiverOfMessage(_ m: Message) -> ReceiverRef { receiverOf(m.receiver) }
+
+  /// A message at `open`: a use of a key when it is one of the defaults methods, else what it
+  /// says of a use nearby.
+  mutating func message(at open: Int) {
+    // Most messages are none of the defaults methods, nor what refines one: told apart by
+    // the first part of the selector, before the message is parsed.
+    let close = t.match(open)
+    guard close < t.count else { return }
+    let first = primaryEnd(from: open + 1, limit: close)
+    guard first < close, t.isIdentifier(first),
+      firstWords.contains(hash(first)) || !wrapperSelectors.isEmpty
+    else { return }
+    guard !readEarly.contains(open), let m = parseMessage(at: open) else { return }
+    if wrapperSelectors.contains(m.selector) {
+      gatherWrapperCall(m)
+    }
+    if gatherOnly { return }
+    if let api = DefaultsAPI.objc[m.selector] {
+      use(m, api)
+      return
+    }
+    switch m.selector {
+    case "registerDefaults:":
+      register(m)
+    case "bind:toObject:withKeyPath:options:":
+      binding(m)
+    default:
+      refine(m)
+    }
+  }
+
+  func condition(at i: Int) -> String? {
+    if t.token(i).conditional { return "inside a preprocessor condition (#if)" }
+    return ifs.lazy.compactMap { self.runDependence($0.condition) }.first
+  }
+
+  /// Why a condition makes the defaults inside it depend on the run (an OS version, the
+  /// locale), or nil.
+  func runDependence(_ condition: Range<Int>) -> String? {
+    for k in condition where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
+      return "inside `if (\(t.source(condition)))`"
+    }
+    return nil
+  }
+
+  /// The property a value read at `open` goes to: `x.prop = [...]`, `_prop = [...]`, a getter
+  /// method's `return`.
+  func assignedName(before open: Int) -> String? {
+    var k = open - 1
+    // Through a cast, and the other side of a presence test (`x = [d objectForKey:K] ? … : …`).
+    if t.isPunctuation(k, 0x29), isCastEnd(k) { k = t.match(k) - 1 }
+    if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1) {
+      let name = t.text(k - 1)
+      let member = t.isPunctuation(k - 2, 0x2E) || t.isText(k - 2, "->")
+      let statement =
+        t.isPunctuation(k - 2, 0x3B) || t.isPunctuation(k - 2, 0x7B) || t.isPunctuation(k - 2, 0x7D)
+        || t.isPunctuation(k - 2, 0x29)
+      if member || name.hasPrefix("_") || statement { return Self.bare(name) }
+      return nil
+    }
+    if t.isText(k, "return"), let property = scope?.property { return property }
+    return nil
+  }
+
+  /// A name for a value set: a property or an instance variable (`isSoundEnabled`,
+  /// `self.rankingSize`, `_size`).
+  func valueName(_ range: Range<Int>) -> String? {
+    // In a setter method (`setSoundEnabled:`), its property.
+    let setter = scope?.parameters.count == 1 ? scope?.property : nil
+    if range.count == 1, t.isIdentifier(range.lowerBound) {
+      let name = t.text(range.lowerBound)
+      if scope?.parameters.contains(name) == true { return setter }
+      // A local variable's name says little; a constant's or a literal's nothing.
+      if scope?.locals[name] != nil || name.first?.isUppercase == true
+        || ["nil", "true", "false", "value", "newValue"].contains(name)
+      {
+        return setter
+      }
+      return Self.bare(name)
+    }
+    if range.count == 3, t.isIdentifier(range.lowerBound),
+      t.isPunctuation(range.lowerBound + 1, 0x2E),
+      t.isIdentifier(range.lowerBound + 2)
+    {
+      return Self.bare(t.text(range.lowerBound + 2))
+    }
+    return setter
+  }
+
+  /// A use of a key through one of the defaults methods.
+  mutating func use(_ m: Message, _ api: DefaultsAPI.Method) {
+    guard api.key < m.arguments.count else { return }
+    let receiver = receiverOfMessage(m)
+    guard receiver != .none else { return }
+    let key = keyOf(m.arguments[api.key])
+    var use = SourceUse(
+      key: key, receiver: receiver, access: api.access, method: m.selector, type: api.type,
+      line: t.line(m.open))
+    use.condition = condition(at: m.open)
+    if presence.contains(m.open) {
+      use.access = .presence
+      use.type = nil
+    }
+    if let v = api.value, v < m.arguments.count {
+      let valueRange = m.arguments[v]
+      let value = valueOf(valueRange)
+      if api.type == nil {
+        use.type = value.type
+        if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
+          let local = scope?.locals[t.text(valueRange.lowerBound)], use.type == nil || local.json
+        {
+          if local.json {
+            use.type = .json
+            use.typeReason = "JSON data"
+          } else if let type = local.type {
+            use.type = DefaultsAPI.type(ofClass: type)
+          }
+        }
+        if t.contains(valueRange, "dataWithJSONObject") {
+          use.type = .json
+          use.typeReason = "JSON data"
+        }
+      }
+      if case .value = value { use.value = value }
+      use.name = valueName(valueRange)
+    } else if api.access == .get {
+      use.name = assignedName(before: m.open)
+      if api.refinable { refineInPlace(&use, m) }
+      fallbackAfter(m, &use)
+      if DefaultsAPI.presenceGetters.contains(m.selector), !presence.contains(m.open),
+        let (absent, name) = ternaryAfterPresence(m)
+      {
+        use.access = .presence
+        use.type = nil
+        record(use, at: m.open)
+        var fallback = use
+        fallback.value = absent
+        fallback.defaultSource = .fallback
+        fallback.name = name
+        fallback.method = m.selector + " == nil ? …"
+        record(fallback, at: -1)
+        return
+      }
+    }
+    record(use, at: m.open)
+  }
+
+  /// `x = [d objectForKey:K] ? [d boolForKey:K] : YES;` (and `(… != nil) ?`, `== nil ?`): the
+  /// value the absent side gives, and the name it goes to.
+  func ternaryAfterPresence(_ m: Message) -> (ValueExpr, String?)? {
+    var k = m.close + 1
+    var present = true
+    var start = m.open
+    if t.isText(k, "!=") || t.isText(k, "=="), t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") {
+      present = t.isText(k, "!=")
+      k += 2
+    }
+    if t.isPunctuation(k, 0x29), t.match(k) == start - 1 || t.match(k) == start - 2 {
+      if t.isPunctuation(start - 1, 0x21) {
+        present.toggle()
+        start -= 1
+      }
+      start = t.match(k)
+      k += 1
+    } else if t.isPunctuation(start - 1, 0x21) {
+      present.toggle()
+      start -= 1
+    }
+    guard t.isPunctuation(k, 0x3F), !t.isPunctuation(k + 1, 0x3A) else { return nil }
+    let first = expressionRange(from: k + 1)
+    guard t.isPunctuation(first.upperBound, 0x3A) else { return nil }
+    let second = expressionRange(from: first.upperBound + 1)
+    return (valueOf(present ? second : first), assignedName(before: start))
+  }
+
+  /// What the tokens just around a getter's message say of its type: a cast before it, the
+  /// declared type of the variable it initializes.
+  func refineInPlace(_ use: inout SourceUse, _ m: Message) {
+    var k = m.open - 1
+    if t.isPunctuation(k, 0x29), isCastEnd(k) {
+      let open = t.match(k)
+      if let type = DefaultsAPI.type(ofClass: t.text(open + 1)) {
+        use.type = type
+        use.typeReason = "cast to \(t.text(open + 1))"
+        return
+      }
+      k = open - 1
+    }
+    if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1), t.isPunctuation(k - 2, 0x2A),
+      let type = DefaultsAPI.type(ofClass: t.text(k - 3))
+    {
+      use.type = type
+      use.typeReason = "assigned to \(t.text(k - 3)) *"
+    }
+  }
+
+  /// `[d stringForKey:K] ?: @"x"`: the default when absent.
+  func fallbackAfter(_ m: Message, _ use: inout SourceUse) {
+    let k = m.close + 1
+    guard t.isPunctuation(k, 0x3F), t.isPunctuation(k + 1, 0x3A) else { return }
+    let range = expressionRange(from: k + 2)
+    use.value = valueOf(range)
+    use.defaultSource = .fallback
+    if use.name == nil { use.name = assignedName(before: m.open) }
+  }
+
+  /// From `start` to the end of an expression: `;`, `,`, or a closing bracket at this level.
+  func expressionRange(from start: Int) -> Range<Int> {
+    var k = start
+    var questions = 0
+    while k < t.count {
+      if t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x2C) || t.isPunctuation(k, 0x29)
+        || t.isPunctuation(k, 0x5D) || t.isPunctuation(k, 0x7D)
+      {
+        break
+      }
+      if t.isPunctuation(k, 0x3F) { questions += 1 }
+      if t.isPunctuation(k, 0x3A) {
+        if questions == 0 { break }
+        questions -= 1
+      }
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    return start..<min(k, t.count)
+  }
+
+  mutating func record(_ use: SourceUse, at open: Int) {
+    var use = use
+    use.file = 0
+    if scope?.isTemplate(use) == true {
+      scope?.templates.append(use)
+      return
+    }
+    // A variable of the function named as the key: known only at run time, unless it holds
+    // a constant.
+    var use2 = use
+    use2.key = use.key.substituting { name in
+      if let local = scope?.locals[name] {
+        return local.key ?? .runtime(name)
+      }
+      if name == "_cmd", let selector = scope?.selector { return .literal(selector) }
+      return nil
+    }
+    if open >= 0 { useAt[open] = facts.uses.count }
+    facts.uses.append(use2)
+    // The variable the value went into: what the code does with it later refines the type.
+    if let s = scope {
+      for (name, local) in s.locals where local.use == -(open + 1) {
+        scope?.locals[name]?.use = facts.uses.count - 1
+        if use2.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
+          facts.uses[facts.uses.count - 1].type = planType
+          facts.uses[facts.uses.count - 1].typeReason = "assigned to \(type) *"
+        }
+      }
+    }
+  }
+
+  /// A message that is not one of the defaults methods: it may say what an `objectForKey:`'s
+  /// result is (`[[d objectForKey:K] boolValue]`, `isKindOfClass:`, JSON parsing).
+  mutating func refine(_ m: Message) {
+    // The use whose result is the receiver, or the argument.
+    func useOf(_ range: Range<Int>) -> Int? {
+      var r = range
+      while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
+        isCastEnd(t.match(r.lowerBound))
+      {
+        r = (t.match(r.lowerBound) + 1)..<r.upperBound
+      }
+      guard let first = r.first else { return nil }
+      if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
+        return useAt[first] ?? pendingUse(at: first)
+      }
+      if r.count == 1, t.isIdentifier(first), let use = scope?.locals[t.text(first)]?.use, use >= 0
+      {
+        return use
+      }
+      return nil
+    }
+    var target: Int?
+    var type: MigrationPlan.ValueType?
+    var reason = ""
+    if let refined = DefaultsAPI.refiners[m.selector] {
+      target = useOf(m.receiver)
+      type = refined
+      reason = m.selector
+    } else if m.selector == "isKindOfClass:", let arg = m.arguments.first {
+      target = useOf(m.receiver)
+      if t.isPunctuation(arg.lowerBound, 0x5B), t.isIdentifier(arg.lowerBound + 1) {
+        type = DefaultsAPI.type(ofClass: t.text(arg.lowerBound + 1))
+        reason = "isKindOfClass:[\(t.text(arg.lowerBound + 1)) class]"
+      }
+    } else if m.selector.hasPrefix("JSONObjectWithData:"), let arg = m.arguments.first {
+      target = useOf(arg)
+      type = .json
+      reason = "parsed by NSJSONSerialization"
+    } else if m.selector.hasPrefix("unarchiveObjectWithData:")
+      || m.selector.hasPrefix("unarchivedObjectOfClass:"), let arg = m.arguments.last
+    {
+      target = useOf(arg)
+      type = .data
+      reason = "unarchived by NSKeyedUnarchiver"
+    }
+    guard let target, let type, target < facts.uses.count else { return }
+    let current = facts.uses[target]
+    guard current.access == .get,
+      current.type == nil || current.type == .data || current.type == .string && type == .json
+    else { return }
+    facts.uses[target].type = type
+    facts.uses[target].typeReason = reason
+  }
+
+  /// The use an inner message will make (read before the outer one is done): the inner is
+  /// read now.
+  mutating func pendingUse(at open: Int) -> Int? {
+    guard useAt[open] == nil, let m = parseMessage(at: open), let api = DefaultsAPI.objc[m.selector]
+    else {
+      return useAt[open]
+    }
+    use(m, api)
+    readEarly.insert(open)
+    return useAt[open]
+  }
+}

@@ -1,0 +1,288 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Registered defaults, fallback branches, ternary presence tests and C calls.
+extension ObjCReader {
+  // MARK: - Registration
+
+  mutating func register(_ m: Message) {
+    guard let arg = m.arguments.first else { return }
+    let receiver = receiverOfMessage(m)
+    guard receiver != .none else { return }
+    var entries: [ValueEntry]?
+    switch valueOf(arg) {
+    case .dictionary(let e): entries = e
+    default:
+      if arg.count == 1, t.isIdentifier(arg.lowerBound),
+        let local = scope?.locals[t.text(arg.lowerBound)]
+      {
+        entries = local.entries
+      }
+    }
+    let line = t.line(m.open)
+    let base = SourceUse(
+      key: .literal(""), receiver: receiver, access: .register, method: "registerDefaults:",
+      condition: condition(at: m.open), line: line)
+    if let entries {
+      for use in base.registering(entries) { record(use, at: -1) }
+      return
+    }
+    if let resource = resourceName(in: arg) {
+      facts.registeredFiles.append((resource, base))
+      return
+    }
+    facts.warnings.append(
+      ScanWarning(
+        path: facts.path, line: line,
+        message:
+          "registerDefaults: of a dictionary the scan cannot read (\(t.source(arg))): its defaults are not known"
+      ))
+  }
+
+  /// `[control bind:@"value" toObject:[NSUserDefaultsController sharedUserDefaultsController]
+  /// withKeyPath:@"values.KEY" options:…]`.
+  mutating func binding(_ m: Message) {
+    guard m.arguments.count >= 3, receiverOf(m.arguments[1]) == .standard else { return }
+    var key = keyOf(m.arguments[2])
+    guard let stripped = Self.droppingValuesPrefix(key) else { return }
+    key = stripped
+    let name = t.stringValue(m.arguments[0].lowerBound) ?? ""
+    var use = SourceUse(
+      key: key, receiver: .standard, access: .bind, method: "bind:@\"\(name)\" (values.KEY)",
+      line: t.line(m.open))
+    use.type = InterfaceReader.bindingType(name, control: nil, transformer: nil)
+    use.weakType = true
+    record(use, at: m.open)
+  }
+
+  /// A key path `values.KEY` (or `values.KEY.more`) as the key.
+  static func droppingValuesPrefix(_ key: KeyExpr) -> KeyExpr? {
+    switch key {
+    case .literal(let s):
+      guard s.hasPrefix("values.") else { return nil }
+      let rest = s.dropFirst(7)
+      return .literal(String(rest.split(separator: ".", maxSplits: 1).first ?? rest))
+    case .concat(let parts):
+      guard case .literal(let head)? = parts.first, head.hasPrefix("values.") else { return nil }
+      let rest = String(head.dropFirst(7))
+      return rest.isEmpty
+        ? (parts.count == 2 ? parts[1] : .concat(Array(parts.dropFirst())))
+        : .concat([.literal(rest)] + parts.dropFirst())
+    default: return nil
+    }
+  }
+
+  // MARK: - Fallback branches
+
+  /// `if ([d objectForKey:K] != nil) … else x = V;` and its `== nil`, `!` and bare forms: the
+  /// value of the absent branch is the key's default.
+  mutating func ifStatement(at i: Int) {
+    let open = i + 1
+    let close = t.match(open)
+    guard close < t.count else { return }
+    let thenRange = statement(from: close + 1)
+    var elseRange: Range<Int>?
+    if t.isText(thenRange.upperBound, "else") {
+      elseRange = statement(from: thenRange.upperBound + 1)
+    }
+    ifs.append((end: (elseRange ?? thenRange).upperBound, condition: (open + 1)..<close))
+    guard let (send, present) = presenceTest((open + 1)..<close),
+      let m = parseMessage(at: send), DefaultsAPI.presenceGetters.contains(m.selector),
+      let keyRange = m.arguments.first
+    else { return }
+    let receiver = receiverOfMessage(m)
+    guard receiver != .none else { return }
+    presence.insert(send)
+    guard let absent = present ? elseRange : thenRange else { return }
+    let key = keyOf(keyRange)
+    guard let (value, name) = absentValue(in: absent, key: key) else { return }
+    var use = SourceUse(
+      key: key, receiver: receiver, access: .presence, method: m.selector + " == nil",
+      line: t.line(absent.lowerBound))
+    use.value = value
+    use.defaultSource = .fallback
+    use.name = name
+    use.condition = condition(at: send)
+    record(use, at: -1)
+  }
+
+  /// A statement from `start`: a block to its `}`, or to its `;`.
+  func statement(from start: Int) -> Range<Int> {
+    if t.isPunctuation(start, 0x7B) { return start..<(t.match(start) + 1) }
+    if t.isText(start, "if"), t.isPunctuation(start + 1, 0x28) {
+      let then = statement(from: t.match(start + 1) + 1)
+      if t.isText(then.upperBound, "else") {
+        return start..<statement(from: then.upperBound + 1).upperBound
+      }
+      return start..<then.upperBound
+    }
+    var k = start
+    while k < t.count, !t.isPunctuation(k, 0x3B) {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    return start..<min(k + 1, t.count)
+  }
+
+  /// A condition that tests a getter's answer for nil: the message's `[`, and whether the
+  /// condition is true when the key is present.
+  func presenceTest(_ range: Range<Int>) -> (Int, Bool)? {
+    var r = range
+    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
+      t.match(r.lowerBound) == r.upperBound - 1
+    {
+      r = (r.lowerBound + 1)..<(r.upperBound - 1)
+    }
+    guard let first = r.first else { return nil }
+    var negated = false
+    var start = first
+    if t.isPunctuation(start, 0x21) {
+      negated = true
+      start += 1
+    }
+    func isNil(_ k: Int) -> Bool { t.isText(k, "nil") || t.isText(k, "NULL") || t.isText(k, "Nil") }
+    // nil == [..] / nil != [..]
+    if isNil(start), t.isText(start + 1, "==") || t.isText(start + 1, "!="),
+      t.isPunctuation(start + 2, 0x5B),
+      t.match(start + 2) == r.upperBound - 1, !negated
+    {
+      return (start + 2, t.isText(start + 1, "!="))
+    }
+    guard t.isPunctuation(start, 0x5B) else { return nil }
+    let close = t.match(start)
+    if close == r.upperBound - 1 { return (start, !negated) }
+    if !negated, close + 3 == r.upperBound {
+      if t.isText(close + 1, "=="), isNil(close + 2) { return (start, false) }
+      if t.isText(close + 1, "!="), isNil(close + 2) { return (start, true) }
+    }
+    return nil
+  }
+
+  /// The first value the absent branch gives the key: an assignment (`x = YES;`), a setter of
+  /// the same key (`[d setBool:YES forKey:K]`), a `return`.
+  func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
+    var k = range.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    while k < range.upperBound {
+      if t.isText(k, "return") {
+        let value = expressionRange(from: k + 1)
+        return (valueOf(value), scope?.property)
+      }
+      if t.isPunctuation(k, 0x5B), let m = parseMessage(at: k),
+        let api = DefaultsAPI.objc[m.selector],
+        api.access == .set, let v = api.value, m.arguments.count > api.key,
+        keyOf(m.arguments[api.key]) == key
+      {
+        return (valueOf(m.arguments[v]), valueName(m.arguments[v]))
+      }
+      if t.isPunctuation(k, 0x3D), k > range.lowerBound {
+        let value = expressionRange(from: k + 1)
+        let name = t.isIdentifier(k - 1) ? Self.bare(t.text(k - 1)) : nil
+        return (valueOf(value), name)
+      }
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        // A nested statement's own brackets.
+        k = t.match(k)
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  // MARK: - Ternary presence tests
+
+  // (`x = [d objectForKey:K] ? [d boolForKey:K] : YES;` is read by ``ternaryAfterPresence``
+  // from the message's end.)
+
+  // MARK: - C calls
+
+  /// `CFPreferencesCopyAppValue(CFSTR("k"), kCFPreferencesCurrentApplication)` and its kin;
+  /// and calls of C wrappers.
+  mutating func cCall(at i: Int) {
+    let first = t.bytes[Int(t.token(i).start)]
+    guard !wrapperSelectors.isEmpty || first == 0x43 else { return }
+    let name = t.text(i)
+    if wrapperSelectors.contains(name + "()") {
+      let close = t.match(i + 1)
+      let arguments = t.commaSeparated((i + 2)..<close)
+      facts.wrapperCalls.append(
+        WrapperCall(
+          selector: name + "()", receiver: .none, arguments: arguments.map { keyOf($0) },
+          values: arguments.map { valueOf($0) }, name: assignedName(before: i),
+          condition: condition(at: i), line: t.line(i)))
+    }
+    guard !gatherOnly, name.hasPrefix("CFPreferences") else { return }
+    let close = t.match(i + 1)
+    let arguments = t.commaSeparated((i + 2)..<close)
+    let method: (KeyAccess, MigrationPlan.ValueType?, Int)?
+    switch name {
+    case "CFPreferencesCopyAppValue", "CFPreferencesCopyValue": method = (.get, nil, 1)
+    case "CFPreferencesGetAppBooleanValue": method = (.get, .bool, 1)
+    case "CFPreferencesGetAppIntegerValue": method = (.get, .integer, 1)
+    case "CFPreferencesSetAppValue", "CFPreferencesSetValue": method = (.set, nil, 2)
+    default: method = nil
+    }
+    guard let (access, type, domainIndex) = method, arguments.count > domainIndex else { return }
+    let domain = arguments[domainIndex]
+    let receiver: ReceiverRef =
+      t.isText(domain.lowerBound, "kCFPreferencesCurrentApplication")
+      ? .standard : .suite(keyOf(domain))
+    var use = SourceUse(
+      key: keyOf(arguments[0]), receiver: receiver, access: access, method: name, type: type,
+      line: t.line(i))
+    if access == .set {
+      let value = valueOf(arguments[1])
+      use.type = value.type
+      if case .value = value { use.value = value }
+    }
+    use.condition = condition(at: i)
+    record(use, at: -1)
+  }
+
+  /// The elements of an array written in the code (`@[…]`, `[NSArray arrayWithObjects:…,
+  /// nil]`), for the keys of `dictionaryWithObjects:forKeys:`.
+  func listElements(_ range: Range<Int>) -> [Range<Int>]? {
+    guard let first = range.first else { return nil }
+    if t.isPunctuation(first, 0x40), t.isPunctuation(first + 1, 0x5B) {
+      return items((first + 2)..<(range.upperBound - 1))
+    }
+    if t.isPunctuation(first, 0x5B), let m = parseMessage(at: first),
+      m.selector == "arrayWithObjects:",
+      let a = m.arguments.first
+    {
+      return items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+    }
+    return nil
+  }
+
+  /// The elements of a list (`@[…]`, `@{…}`, a variadic argument): an element in the `#else`
+  /// of a condition whose `#if` branch is read too stands in for the one before it, and is
+  /// left out.
+  func items(_ range: Range<Int>) -> [Range<Int>] {
+    t.commaSeparated(range).filter { !$0.isEmpty && !t.token($0.lowerBound).alternative }
+  }
+
+  /// An element's value: one inside a condition depends on the build, not a constant.
+  func itemValue(_ range: Range<Int>) -> ValueExpr {
+    let value = valueOf(range)
+    guard !range.isEmpty, t.token(range.lowerBound).conditional else { return value }
+    return .computed(t.source(range) + " (chosen by a preprocessor condition)", value.type)
+  }
+
+  mutating func gatherWrapperCall(_ m: Message) {
+    facts.wrapperCalls.append(
+      WrapperCall(
+        selector: m.selector, receiver: receiverOfMessage(m),
+        arguments: m.arguments.map { keyOf($0) },
+        values: m.arguments.map { valueOf($0) }, name: assignedName(before: m.open),
+        condition: condition(at: m.open), line: t.line(m.open)))
+  }
+}

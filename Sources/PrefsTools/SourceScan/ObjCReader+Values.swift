@@ -1,0 +1,267 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Keys and values: a key's expression, a value's literal or message.
+extension ObjCReader {
+  // MARK: - Keys and values
+
+  /// `range` without the parentheses around it and the casts before it.
+  func inner(_ range: Range<Int>) -> Range<Int> {
+    var r = range
+    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28) {
+      let close = t.match(r.lowerBound)
+      if close == r.upperBound - 1 {
+        r = (r.lowerBound + 1)..<(r.upperBound - 1)
+      } else if isCastEnd(close) {
+        r = (close + 1)..<r.upperBound
+      } else {
+        break
+      }
+    }
+    return r
+  }
+
+  /// The key a range of tokens names.
+  func keyOf(_ range: Range<Int>) -> KeyExpr {
+    let r = inner(range)
+    guard let first = r.first else { return .runtime("") }
+    // Adjacent literals and macro names: `@"a" @"b"`, `PREFIX @"x"`.
+    if r.allSatisfy({ t.isString($0) || t.isIdentifier($0) }), r.count <= 8 {
+      var parts: [KeyExpr] = []
+      for k in r {
+        if let s = t.stringValue(k) {
+          parts.append(.literal(s))
+        } else {
+          let name = t.text(k)
+          if name == "nil" || name == "NULL" { return .runtime(name) }
+          parts.append(.name(name))
+        }
+      }
+      if parts.count == 1 { return parts[0] }
+      // Only literals and names next to each other concatenate (in C, only literals do;
+      // a macro that expands to one does too).
+      if r.contains(where: { t.isString($0) }) { return .concat(parts) }
+      return .runtime(t.source(r))
+    }
+    if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
+      return .literal(s)
+    }
+    if t.isText(first, "NSStringFromSelector"), t.isText(first + 2, "@selector"),
+      t.isIdentifier(first + 4)
+    {
+      var name = ""
+      var k = first + 4
+      while k < r.upperBound, !t.isPunctuation(k, 0x29) {
+        name += t.text(k)
+        k += 1
+      }
+      return .literal(name)
+    }
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
+      let m = parseMessage(at: first)
+    {
+      switch m.selector {
+      case "stringWithFormat:", "localizedStringWithFormat:", "initWithFormat:":
+        if let format = m.arguments.first {
+          let pieces = t.commaSeparated(format)
+          if let fmt = pieces.first, let text = t.stringValue(fmt.lowerBound), fmt.count == 1 {
+            return FormatPieces.split(text, arguments: pieces.dropFirst().map { t.source($0) })
+          }
+        }
+        return .runtime(t.source(r))
+      case "stringByAppendingString:", "stringByAppendingPathComponent:":
+        let head = keyOf(m.receiver)
+        let tail = m.arguments.first.map(keyOf) ?? .runtime("")
+        let separator: [KeyExpr] =
+          m.selector == "stringByAppendingPathComponent:" ? [.literal("/")] : []
+        return .concat([head] + separator + [tail])
+      case "stringByAppendingFormat:":
+        let head = keyOf(m.receiver)
+        if let format = m.arguments.first {
+          let pieces = t.commaSeparated(format)
+          if let fmt = pieces.first, let text = t.stringValue(fmt.lowerBound), fmt.count == 1 {
+            return .concat([
+              head, FormatPieces.split(text, arguments: pieces.dropFirst().map { t.source($0) }),
+            ])
+          }
+        }
+        return .concat([head, .runtime(t.source(r))])
+      case "stringWithString:", "initWithString:", "copy":
+        if let arg = m.arguments.first { return keyOf(arg) }
+        return keyOf(m.receiver)
+      default:
+        return .runtime(t.source(r))
+      }
+    }
+    return .runtime(t.source(r))
+  }
+
+  /// The value a range of tokens writes.
+  func valueOf(_ range: Range<Int>) -> ValueExpr {
+    let r = inner(range)
+    guard let first = r.first else { return .computed("", nil) }
+    var text: String { t.source(r) }
+    if t.isPunctuation(first, 0x40), r.count >= 2 {
+      let inner = (first + 1)..<r.upperBound
+      if t.isPunctuation(first + 1, 0x5B), t.match(first + 1) == r.upperBound - 1 {
+        return .array(items((first + 2)..<(r.upperBound - 1)).map(itemValue))
+      }
+      if t.isPunctuation(first + 1, 0x7B), t.match(first + 1) == r.upperBound - 1 {
+        var entries: [ValueEntry] = []
+        for part in items((first + 2)..<(r.upperBound - 1)) {
+          guard let colon = t.colonAtTop(part) else { continue }
+          let value = itemValue((colon + 1)..<part.upperBound)
+          entries.append(
+            ValueEntry(
+              key: keyOf(part.lowerBound..<colon),
+              value: t.token(part.lowerBound).conditional
+                ? .computed(t.source(part) + " (chosen by a preprocessor condition)", value.type)
+                : value))
+        }
+        return .dictionary(entries)
+      }
+      // `@5`, `@YES`, `@(expr)`: the boxed value itself.
+      return valueOf(inner)
+    }
+    if r.count == 1 {
+      switch t.token(first).kind {
+      case .string: return .value(.string(t.stringValue(first) ?? ""))
+      case .number: return number(t.text(first)) ?? .computed(text, nil)
+      case .character: return .computed(text, .integer)
+      case .identifier:
+        switch t.text(first) {
+        case "YES", "true", "TRUE", "kCFBooleanTrue": return .value(.bool(true))
+        case "NO", "false", "FALSE", "kCFBooleanFalse": return .value(.bool(false))
+        case "nil", "NULL", "Nil", "NSNull": return .computed(text, nil)
+        default:
+          let name = t.text(first)
+          if let local = scope?.locals[name] {
+            if let entries = local.entries { return .dictionary(entries) }
+            return .computed(name, local.type.flatMap(DefaultsAPI.type(ofClass:)))
+          }
+          if scope?.parameters.contains(name) == true { return .name(name) }
+          return .name(name)
+        }
+      default: return .computed(text, nil)
+      }
+    }
+    if t.isPunctuation(first, 0x2D), r.count == 2, t.token(first + 1).kind == .number,
+      let v = number("-" + t.text(first + 1))
+    {
+      return v
+    }
+    if r.allSatisfy({ t.isString($0) }) {
+      return .value(.string(r.compactMap { t.stringValue($0) }.joined()))
+    }
+    if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
+      return .value(.string(s))
+    }
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
+      let m = parseMessage(at: first)
+    {
+      return messageValue(m, text: text)
+    }
+    return .computed(text, nil)
+  }
+
+  func number(_ text: String) -> ValueExpr? {
+    var s = text.lowercased()
+    while let last = s.last, "ulf".contains(last), !s.hasPrefix("0x") || last != "f" {
+      s.removeLast()
+    }
+    if s.hasPrefix("0x") || s.hasPrefix("-0x") {
+      let negative = s.hasPrefix("-")
+      guard let v = Int64(s.dropFirst(negative ? 3 : 2), radix: 16) else { return nil }
+      return .value(.integer(negative ? -v : v))
+    }
+    if let v = Int64(s) { return .value(.integer(v)) }
+    if let v = Double(s) { return .value(.real(v)) }
+    return nil
+  }
+
+  /// A message that makes a value: `[NSNumber numberWithBool:YES]`, `[NSArray arrayWithObjects:…,
+  /// nil]`, `[NSDictionary dictionaryWithObjectsAndKeys:…, nil]`, `[NSDate date]`.
+  func messageValue(_ m: Message, text: String) -> ValueExpr {
+    let receiver = m.receiver.count == 1 ? t.text(m.receiver.lowerBound) : ""
+    let args = m.arguments
+    switch m.selector {
+    case "numberWithBool:", "initWithBool:":
+      guard let a = args.first else { break }
+      let v = valueOf(a)
+      if case .value(let p) = v {
+        switch p {
+        case .bool: return v
+        case .integer(let i): return .value(.bool(i != 0))
+        default: break
+        }
+      }
+      return .computed(text, .bool)
+    case "numberWithInteger:", "numberWithInt:", "numberWithLong:", "numberWithLongLong:",
+      "numberWithUnsignedInteger:", "numberWithUnsignedInt:", "numberWithShort:",
+      "initWithInteger:",
+      "initWithInt:":
+      guard let a = args.first else { break }
+      let v = valueOf(a)
+      if case .value(.integer) = v { return v }
+      if case .value(.bool(let b)) = v { return .value(.integer(b ? 1 : 0)) }
+      return .computed(text, .integer)
+    case "numberWithFloat:", "numberWithDouble:", "initWithFloat:", "initWithDouble:":
+      guard let a = args.first else { break }
+      let v = valueOf(a)
+      if case .value(.integer(let i)) = v { return .value(.real(Double(i))) }
+      if case .value(.real) = v { return v }
+      return .computed(text, .double)
+    case "arrayWithObjects:":
+      guard let a = args.first else { break }
+      let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+      return .array(elements.map(itemValue))
+    case "arrayWithObject:":
+      return .array(args.map(valueOf))
+    case "array", "new":
+      if receiver.hasSuffix("Array") { return .value(.array([])) }
+      if receiver.hasSuffix("Dictionary") { return .dictionary([]) }
+      if receiver == "NSDate" { return .computed(text, .date) }
+    case "dictionary":
+      return .dictionary([])
+    case "dictionaryWithObjectsAndKeys:", "initWithObjectsAndKeys:":
+      guard let a = args.first else { break }
+      let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+      var entries: [ValueEntry] = []
+      var n = 0
+      while n + 1 < elements.count {
+        entries.append(ValueEntry(key: keyOf(elements[n + 1]), value: itemValue(elements[n])))
+        n += 2
+      }
+      return .dictionary(entries)
+    case "dictionaryWithObject:forKey:":
+      guard args.count == 2 else { break }
+      return .dictionary([ValueEntry(key: keyOf(args[1]), value: valueOf(args[0]))])
+    case "dictionaryWithObjects:forKeys:", "initWithObjects:forKeys:":
+      guard args.count == 2, case .array(let values) = valueOf(args[0]),
+        let keys = listElements(args[1])
+      else { break }
+      return .dictionary(zip(keys, values).map { ValueEntry(key: keyOf($0.0), value: $0.1) })
+    case "dictionaryWithDictionary:":
+      if let a = args.first { return valueOf(a) }
+    case "date", "distantPast", "distantFuture", "dateWithTimeIntervalSinceNow:",
+      "dateWithTimeIntervalSince1970:", "dateWithTimeIntervalSinceReferenceDate:":
+      return .computed(text, .date)
+    case "stringWithFormat:", "stringWithString:", "localizedStringForKey:value:table:":
+      return .computed(text, .string)
+    case "archivedDataWithRootObject:", "archivedDataWithRootObject:requiringSecureCoding:error:":
+      return .computed(text, .data)
+    case "dataWithJSONObject:options:error:":
+      return .computed(text, .json)
+    case "URLWithString:", "fileURLWithPath:":
+      return .computed(text, .url)
+    default: break
+    }
+    return .computed(text, nil)
+  }
+}

@@ -1,0 +1,457 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Calls to user defaults: each with its receiver, key and what the code does with its value.
+extension SwiftReader {
+  // MARK: - Calls
+
+  /// A call `receiver.name(label: arg, …)` at the name's token.
+  struct Call {
+    var name: Int
+    var open: Int
+    var close: Int
+    var receiver: Range<Int>?
+    var selector: String
+    var labels: [String]
+    var arguments: [Range<Int>]
+  }
+
+  func parseCall(at i: Int) -> Call? {
+    guard t.isPunctuation(i + 1, 0x28) else { return nil }
+    let open = i + 1
+    let close = t.match(open)
+    guard close <= t.count else { return nil }
+    var labels: [String] = []
+    var arguments: [Range<Int>] = []
+    for part in t.commaSeparated((open + 1)..<min(close, t.count)) {
+      if t.isIdentifier(part.lowerBound), t.isPunctuation(part.lowerBound + 1, 0x3A), part.count > 2
+      {
+        labels.append(t.text(part.lowerBound))
+        arguments.append((part.lowerBound + 2)..<part.upperBound)
+      } else {
+        labels.append("_")
+        arguments.append(part)
+      }
+    }
+    var receiver: Range<Int>?
+    if t.isPunctuation(i - 1, 0x2E) {
+      let end = i - 1
+      receiver = receiverStart(before: end)..<end
+    }
+    return Call(
+      name: i, open: open, close: close, receiver: receiver,
+      selector: t.text(i) + "(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
+      arguments: arguments)
+  }
+
+  /// The first token of the postfix expression that ends before `end` (`UserDefaults.standard`,
+  /// `self.defaults`, `UserDefaults(suiteName: "g")!`).
+  func receiverStart(before end: Int) -> Int {
+    var k = end - 1
+    while k >= 0 {
+      if t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) {
+        k -= 1
+        continue
+      }
+      if t.isPunctuation(k, 0x29) || t.isPunctuation(k, 0x5D) {
+        let open = t.match(k)
+        guard open >= 0, open < k else { return k + 1 }
+        k = open - 1
+        if t.isIdentifier(k) {
+          if t.isPunctuation(k - 1, 0x2E) {
+            k -= 2
+            continue
+          }
+          return k
+        }
+        return open
+      }
+      if t.isIdentifier(k) {
+        if t.isPunctuation(k - 1, 0x2E) {
+          k -= 2
+          continue
+        }
+        return k
+      }
+      return k + 1
+    }
+    return 0
+  }
+
+  func receiverOf(_ range: Range<Int>?) -> ReceiverRef {
+    guard let range else {
+      return inDefaultsExtension ? .standard : .none
+    }
+    var r = range
+    while let last = r.last, r.count > 1, t.isPunctuation(last, 0x21) || t.isPunctuation(last, 0x3F)
+    {
+      r = r.lowerBound..<last
+    }
+    if r.isEmpty { return inDefaultsExtension ? .standard : .none }
+    let first = r.lowerBound
+    if t.isText(first, "UserDefaults") {
+      if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
+        return .standard
+      }
+      if t.isPunctuation(first + 1, 0x28), t.match(first + 1) == r.upperBound - 1 {
+        if r.count == 3 { return .standard }
+        if t.isText(first + 2, "suiteName") {
+          let arg = (first + 4)..<(r.upperBound - 1)
+          if arg.count == 1, t.isText(arg.lowerBound, "nil") { return .standard }
+          return .suite(keyOf(arg))
+        }
+      }
+      return .none
+    }
+    if r.count == 1 {
+      let name = t.text(first)
+      if name == "self" { return inDefaultsExtension ? .standard : .type(typeName ?? "") }
+      if let local = scope?.locals[name] {
+        if let receiver = local.receiver { return receiver }
+        return .none
+      }
+      if name.first?.isUppercase == true { return .type(name) }
+      return .name(name)
+    }
+    if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isIdentifier(first + 2) {
+      let head = t.text(first)
+      let member = t.text(first + 2)
+      if head == "self" { return .name(member) }
+      return .name(head + "." + member)
+    }
+    return .none
+  }
+
+  mutating func call(at i: Int) {
+    guard !readEarly.contains(i), let c = parseCall(at: i) else { return }
+    if wrapperSelectors.contains(c.selector) {
+      let receiver = receiverOf(c.receiver)
+      facts.wrapperCalls.append(
+        WrapperCall(
+          selector: c.selector, receiver: receiver, arguments: c.arguments.map { keyOf($0) },
+          values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
+          condition: conditionText(at: i), line: t.line(i)))
+    }
+    if gatherOnly { return }
+    if let api = DefaultsAPI.swift[c.selector] {
+      use(c, api)
+      return
+    }
+    if c.selector == "register(defaults:)" {
+      register(c)
+    } else if c.selector.hasPrefix("decode(_:from:)"), c.arguments.count == 2 {
+      refine(c.arguments[1], as: .json, reason: "decoded by JSONDecoder")
+    } else if c.selector.hasPrefix("jsonObject(with:") {
+      refine(c.arguments[0], as: .json, reason: "parsed by JSONSerialization")
+    }
+  }
+
+  func conditionText(at i: Int) -> String? {
+    if t.token(i).conditional { return "inside a compiler condition (#if)" }
+    for block in ifs {
+      for k in block.condition
+      where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
+        return "inside `if \(t.source(block.condition))`"
+      }
+    }
+    return nil
+  }
+
+  /// The property a call's value goes to: `self.x = …`, `x = …`, a computed property's
+  /// getter, `let x = …` at the top of a type.
+  func assignedName(before c: Call) -> String? {
+    let start = c.receiver?.lowerBound ?? c.name
+    if t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2) {
+      let name = t.text(start - 2)
+      if t.isText(start - 3, "let") || t.isText(start - 3, "var") {
+        return scope?.selector == nil && scope?.property == nil ? name : scope?.property
+      }
+      return name
+    }
+    return scope?.property
+  }
+
+  mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
+    guard api.key < c.arguments.count else { return }
+    let receiver = receiverOf(c.receiver)
+    guard receiver != .none else { return }
+    var use = SourceUse(
+      key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,
+      method: c.selector, type: api.type, line: t.line(c.name))
+    use.condition = conditionText(at: c.name)
+    if let v = api.value, v < c.arguments.count {
+      let valueRange = c.arguments[v]
+      let value = valueOf(valueRange)
+      use.type = value.type
+      if use.type == nil, valueRange.count == 1, let s = scope,
+        let index = s.parameters.firstIndex(of: t.text(valueRange.lowerBound)),
+        index < s.parameterTypes.count, let type = s.parameterTypes[index]
+      {
+        use.type = DefaultsAPI.type(ofClass: type.hasSuffix("?") ? String(type.dropLast()) : type)
+      }
+      if use.type == nil, valueRange.count == 1,
+        let local = scope?.locals[t.text(valueRange.lowerBound)]
+      {
+        if local.json {
+          use.type = .json
+          use.typeReason = "JSON data"
+        } else if let type = local.type {
+          use.type = DefaultsAPI.type(ofClass: type)
+        }
+      }
+      if t.contains(valueRange, "JSONEncoder") {
+        use.type = .json
+        use.typeReason = "JSON data"
+      }
+      if case .value = value { use.value = value }
+      if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound) {
+        let name = t.text(valueRange.lowerBound)
+        use.name =
+          name == "newValue" || scope?.parameters.contains(name) == true ? scope?.property : name
+      } else {
+        use.name = scope?.property
+      }
+    } else if api.access == .get {
+      use.name = assignedName(before: c)
+      var k = c.close + 1
+      if api.refinable, t.isText(k, "as"),
+        t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21)
+      {
+        let typeStart = k + 2
+        let end = typeEnd(from: typeStart)
+        let type = t.source(typeStart..<end).replacing(" ", with: "")
+        if let planType = DefaultsAPI.type(ofClass: type) {
+          use.type = planType
+          use.typeReason = "as? \(type)"
+        }
+        k = end
+      }
+      if t.isText(k, "??") {
+        let range = expressionRange(from: k + 1)
+        use.value = valueOf(range)
+        use.defaultSource = .fallback
+        if use.type == nil, case .value = use.value { use.type = use.value?.type }
+      }
+      // `defaults.object(forKey: K) == nil` in a condition: a presence test.
+      if DefaultsAPI.presenceGetters.contains(c.selector), t.isText(k, "==") || t.isText(k, "!="),
+        t.isText(k + 1, "nil")
+      {
+        use.access = .presence
+        use.type = nil
+      }
+    }
+    record(use, at: c.name)
+  }
+
+  mutating func record(_ use: SourceUse, at i: Int) {
+    if scope?.isTemplate(use) == true {
+      scope?.templates.append(use)
+      return
+    }
+    var use2 = use
+    use2.key = use.key.substituting { name in
+      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
+      return nil
+    }
+    if i >= 0 { useAt[i] = facts.uses.count }
+    facts.uses.append(use2)
+    if let s = scope, i >= 0 {
+      let start = i
+      for (name, local) in s.locals
+      where local.use.map({ $0 < 0 && -($0 + 1) <= start && start <= -($0 + 1) + 6 }) == true {
+        scope?.locals[name]?.use = facts.uses.count - 1
+      }
+    }
+  }
+
+  /// `JSONDecoder().decode(T.self, from: x)`: the use whose data `x` is becomes `json`.
+  mutating func refine(
+    _ range: Range<Int>, as type: MigrationPlan.ValueType, reason: String
+  ) {
+    var target: Int?
+    if range.count == 1, t.isIdentifier(range.lowerBound),
+      let use = scope?.locals[t.text(range.lowerBound)]?.use, use >= 0
+    {
+      target = use
+    } else if let k = range.first(where: { useAt[$0] != nil }) {
+      target = useAt[k]
+    } else {
+      // The getter inside the argument is read after this call: read it now.
+      for k in range where t.isIdentifier(k) && t.isPunctuation(k + 1, 0x28) {
+        if let c = parseCall(at: k), let api = DefaultsAPI.swift[c.selector] {
+          use(c, api)
+          target = facts.uses.count - 1
+          readEarly.insert(k)
+          break
+        }
+      }
+    }
+    guard let target, target < facts.uses.count else { return }
+    let current = facts.uses[target].type
+    guard current == nil || current == .data || current == .string else { return }
+    facts.uses[target].type = type
+    facts.uses[target].typeReason = reason
+  }
+
+  mutating func register(_ c: Call) {
+    guard let arg = c.arguments.first else { return }
+    let receiver = receiverOf(c.receiver)
+    guard receiver != .none else { return }
+    var entries: [ValueEntry]?
+    switch valueOf(arg) {
+    case .dictionary(let e): entries = e
+    case .name(let n):
+      if let local = scope?.locals[n] { entries = local.entries }
+      if entries == nil,
+        case .dictionary(let e)? = facts.valueConstants[n]
+          ?? facts.valueConstants[(typeName.map { $0 + "." } ?? "") + n]
+      {
+        entries = e
+      }
+    default: break
+    }
+    let base = SourceUse(
+      key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
+      condition: conditionText(at: c.name), line: t.line(c.name))
+    if let entries {
+      for use in base.registering(entries) { record(use, at: -1) }
+      return
+    }
+    if let resource = resourceName(in: arg) {
+      facts.registeredFiles.append((resource, base))
+      return
+    }
+    if case .name(let n) = valueOf(arg) {
+      // A dictionary named here but made elsewhere: looked up across the tree.
+      var use = base
+      use.key = .runtime("registered dictionary \(n)")
+      use.value = .name(n)
+      use.defaultSource = .registration
+      facts.uses.append(use)
+      return
+    }
+    facts.warnings.append(
+      ScanWarning(
+        path: facts.path, line: base.line,
+        message:
+          "register(defaults:) of a dictionary the scan cannot read (\(t.source(arg))): its defaults are not known"
+      ))
+  }
+
+  /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
+  /// else { return V }`: the absent branch's value is the default.
+  mutating func condition(at i: Int) {
+    var k = i + 1
+    var end = k
+    while end < t.count, !t.isPunctuation(end, 0x7B) {
+      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = t.match(end) }
+      end += 1
+    }
+    guard end < t.count else { return }
+    let body = end..<(t.match(end) + 1)
+    var elseBody: Range<Int>?
+    if t.isText(body.upperBound, "else"), t.isPunctuation(body.upperBound + 1, 0x7B) {
+      elseBody = (body.upperBound + 1)..<(t.match(body.upperBound + 1) + 1)
+    }
+    ifs.append((end: (elseBody ?? body).upperBound, condition: (i + 1)..<end))
+    // The presence test: NAME.object(forKey: K) == nil (or != nil).
+    while k < end {
+      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+        DefaultsAPI.presenceGetters.contains(c.selector), let keyRange = c.arguments.first
+      {
+        let after = c.close + 1
+        guard t.isText(after, "==") || t.isText(after, "!="), t.isText(after + 1, "nil") else {
+          return
+        }
+        var present = t.isText(after, "!=")
+        if t.isText(i, "guard") { present.toggle() }
+        let receiver = receiverOf(c.receiver)
+        guard receiver != .none else { return }
+        let absent = t.isText(i, "guard") ? body : present ? elseBody : body
+        guard let absent else { return }
+        let key = keyOf(keyRange)
+        guard let (value, name) = absentValue(in: absent, key: key) else { return }
+        var use = SourceUse(
+          key: key, receiver: receiver, access: .presence, method: c.selector + " == nil",
+          line: t.line(absent.lowerBound))
+        use.value = value
+        use.defaultSource = .fallback
+        use.name = name ?? scope?.property
+        use.condition = conditionText(at: k)
+        record(use, at: -1)
+        return
+      }
+      k += 1
+    }
+  }
+
+  func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
+    var k = range.lowerBound + 1
+    while k < range.upperBound {
+      if t.isText(k, "return") {
+        return (valueOf(expressionRange(from: k + 1)), scope?.property)
+      }
+      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+        let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
+        c.arguments.count > api.key, keyOf(c.arguments[api.key]) == key
+      {
+        return (valueOf(c.arguments[v]), nil)
+      }
+      if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1) {
+        return (valueOf(expressionRange(from: k + 1)), t.text(k - 1))
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
+  mutating func appStorage(at i: Int) {
+    guard t.isPunctuation(i + 1, 0x28) else { return }
+    let close = t.match(i + 1)
+    let parts = t.commaSeparated((i + 2)..<close)
+    guard let keyRange = parts.first else { return }
+    var receiver = ReceiverRef.standard
+    for part in parts.dropFirst() where t.isText(part.lowerBound, "store") {
+      receiver = receiverOf((part.lowerBound + 2)..<part.upperBound)
+      if receiver == .none { receiver = .name(t.source((part.lowerBound + 2)..<part.upperBound)) }
+    }
+    var k = close + 1
+    while k < t.count, !t.isText(k, "var"), k < close + 6 { k += 1 }
+    guard t.isText(k, "var"), t.isIdentifier(k + 1) else { return }
+    let name = t.text(k + 1)
+    k += 2
+    var type: MigrationPlan.ValueType?
+    var typeText = ""
+    if t.isPunctuation(k, 0x3A) {
+      let end = typeEnd(from: k + 1)
+      typeText = t.source((k + 1)..<end).replacing(" ", with: "")
+      type = DefaultsAPI.type(
+        ofClass: typeText.hasSuffix("?") ? String(typeText.dropLast()) : typeText)
+      k = end
+    }
+    var use = SourceUse(
+      key: keyOf(keyRange), receiver: receiver, access: .get, method: "@AppStorage", type: type,
+      line: t.line(i))
+    use.name = name
+    if type != nil { use.typeReason = "@AppStorage var \(name): \(typeText)" }
+    if t.isPunctuation(k, 0x3D) {
+      let value = valueOf(expressionRange(from: k + 1))
+      use.value = value
+      use.defaultSource = .fallback
+      if use.type == nil {
+        use.type = value.type
+        // `= .light` of an enum: a string raw value, a `RawRepresentable` stored as it.
+        if case .name(let n) = value, n.hasPrefix(".") { use.type = nil }
+      }
+    }
+    use.condition = conditionText(at: i)
+    record(use, at: i)
+  }
+}
