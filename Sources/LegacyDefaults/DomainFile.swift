@@ -783,7 +783,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// second (as Apple's and GNUstep's writers do), so the fraction is dropped before writing and
   /// the in-memory view matches the file.
   package static func storable(_ value: PlistValue, in format: PlistFormat) -> PlistValue {
-    guard format == .xml || format == .gnustep else { return value }
+    guard format.holdsDatesToTheSecond else { return value }
     switch value {
     case .date(let d):
       return .date(
