@@ -425,7 +425,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       let current = snapshot.format ?? newFileFormat
       let target =
         options.format ?? Self.format(for: changes.applied(to: snapshot.values), current: current)
-      if options.truncatingDates, target == .xml || target == .gnustep {
+      if options.truncatingDates, target.holdsDatesToTheSecond {
         for (key, value) in changes.assigned { changes[key] = Self.storable(value, in: target) }
       }
       let merged = changes.applied(to: snapshot.values)
