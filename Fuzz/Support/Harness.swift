@@ -49,9 +49,7 @@ func checkRoundTrip(_ value: PlistValue, as format: PlistFormat, _ label: String
   } catch {
     finding("\(label): the \(format) writer's output does not read back: \(error)", bytes)
   }
-  let family: Set<PlistFormat> =
-    format == .binary ? [.binary] : format == .xml ? [.xml] : [.openStep, .gnustep]
-  guard family.contains(document.format) else {
+  guard format.family.contains(document.format) else {
     finding("\(label): \(format) output sniffed as \(document.format)", bytes)
   }
   guard document.value == value else {

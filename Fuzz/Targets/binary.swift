@@ -6,33 +6,30 @@
 import Foundation
 import PropertyList
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 private let magic = Data("bplist00".utf8)
 
-/// One unlinked temporary file the windowed reads read, rewritten for each input.
-nonisolated(unsafe) private let scratch: Int32 = {
-  var template = Array("/tmp/prefs-fuzz-binary-XXXXXX".utf8CString)
-  return template.withUnsafeMutableBufferPointer { name -> Int32 in
-    guard let path = name.baseAddress else { return -1 }
-    let fd = mkstemp(path)
-    if fd >= 0 { unlink(path) }
-    return fd
+/// The input as the windowed read's source (a domain file's, in a store, is LegacyDefaults'
+/// `pread`): a read past its end comes back short.
+private final class InputBytes: ByteSource {
+  let data: Data
+
+  init(_ data: Data) { self.data = data }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    let end = min(offset + buffer.count, data.count)
+    guard offset < end else { return 0 }
+    data.copyBytes(to: buffer, from: (data.startIndex + offset)..<(data.startIndex + end))
+    return end - offset
   }
-}()
+}
 
 /// The windowed read of `data` against the whole read, in three shapes of window.
 private func checkWindowed(_ data: Data, _ whole: Result<PlistDocument, PlistError>) {
-  guard scratch >= 0, ftruncate(scratch, 0) == 0 else { return }
-  let written = data.withUnsafeBytes { pwrite(scratch, $0.baseAddress, $0.count, 0) }
-  guard written == data.count else { return }
   for (shift, slots, budget) in [(4, 2, nil), (6, 3, data.count / 2), (14, 16, nil)]
     as [(Int, Int, Int?)]
   {
     let windowed = PropertyList.readBinary(
-      fileDescriptor: scratch, size: data.count, pageShift: shift, slots: slots, budget: budget)
+      from: InputBytes(data), size: data.count, pageShift: shift, slots: slots, budget: budget)
     switch (whole, windowed) {
     case (.success(let a), .success(let b)) where a.value == b.value && a.warnings == b.warnings:
       continue

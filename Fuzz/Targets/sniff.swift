@@ -9,9 +9,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let detected = try? PropertyList.detectFormat(data)
   guard let document = try? PropertyList.read(data) else { return 0 }
   guard let detected else { finding("read succeeded where detectFormat threw", data) }
-  let family: Set<PlistFormat> =
-    detected == .openStep || detected == .gnustep ? [.openStep, .gnustep] : [detected]
-  guard family.contains(document.format) else {
+  guard detected.family.contains(document.format) else {
     finding("detectFormat said \(detected), read returned \(document.format)", data)
   }
   guard withinBudget(document.value) else { return 0 }
@@ -21,12 +19,14 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed))
       == nil
     {
-      finding("json(lossless: false) printed text JSONSerialization refuses: \(json.prefix(300))", data)
+      finding(
+        "json(lossless: false) printed text JSONSerialization refuses: \(json.prefix(300))", data)
     }
   } catch {
     // Display mode renders dates, data and UIDs; only depth and non-finite reals (which JSON
     // has no number for, refused by every JSON output) may refuse.
-    if case .unrepresentableInJSON = error {} else {
+    if case .unrepresentableInJSON = error {
+    } else {
       finding("json(lossless: false) threw \(error)", data)
     }
   }

@@ -425,7 +425,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       let current = snapshot.format ?? newFileFormat
       let target =
         options.format ?? Self.format(for: changes.applied(to: snapshot.values), current: current)
-      if options.truncatingDates, target == .xml || target == .gnustep {
+      if options.truncatingDates, target.holdsDatesToTheSecond {
         for (key, value) in changes.assigned { changes[key] = Self.storable(value, in: target) }
       }
       let merged = changes.applied(to: snapshot.values)
@@ -783,7 +783,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// second (as Apple's and GNUstep's writers do), so the fraction is dropped before writing and
   /// the in-memory view matches the file.
   package static func storable(_ value: PlistValue, in format: PlistFormat) -> PlistValue {
-    guard format == .xml || format == .gnustep else { return value }
+    guard format.holdsDatesToTheSecond else { return value }
     switch value {
     case .date(let d):
       return .date(

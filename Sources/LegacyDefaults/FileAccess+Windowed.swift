@@ -162,15 +162,40 @@ extension FileAccess {
     package func binaryDocument(limits: PlistLimits, options: PlistReadOptions = .lenient)
       throws(Failure) -> Result<PlistDocument, PlistError>?
     {
-      switch PropertyList.readBinary(
-        fileDescriptor: fd, size: size, limits: limits, options: options)
-      {
+      let file = DescriptorBytes(fd: fd)
+      switch PropertyList.readBinary(from: file, size: size, limits: limits, options: options) {
       case .success(let document): return .success(document)
       case .failure(.plist(let error)): return .failure(error)
-      case .failure(.io(0, _)): return nil
-      case .failure(.io(let code, let offset)):
+      case .failure(.short):
+        guard let (code, offset) = file.failure, code != 0 else { return nil }
         throw .io(path: path, reason: "\(FileAccess.errnoText(code)) at byte \(offset)")
       }
+    }
+  }
+
+  /// An open file's bytes, read with `pread` for the property-list layer's windowed read: the
+  /// first read that came back short, and why, kept for the caller.
+  final class DescriptorBytes: ByteSource {
+    private let fd: Int32
+    /// The first short read: its errno (0 when the file ended early) and where it stopped.
+    private(set) var failure: (errno: Int32, offset: Int)?
+
+    init(fd: Int32) { self.fd = fd }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+      guard let base = buffer.baseAddress else { return 0 }
+      var done = 0
+      while done < buffer.count {
+        let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+        if n > 0 {
+          done += n
+          continue
+        }
+        if n < 0, errno == EINTR { continue }
+        if failure == nil { failure = (n < 0 ? errno : 0, offset + done) }
+        break
+      }
+      return done
     }
   }
 

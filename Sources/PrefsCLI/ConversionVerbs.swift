@@ -77,18 +77,13 @@ enum Convert {
   static func streamed(
     _ data: Data, to format: PlistFormat?, _ args: Arguments, console: Console
   ) throws(CommandFailure) -> ExitCode? {
-    let target: StreamFormat
-    switch format {
-    case .binary: return nil
-    case .xml: target = .xml(.strict)
-    case .openStep: target = .openStep
-    case .gnustep: target = .gnustep
-    case nil: target = .json(lossless: true)
-    }
-    guard
-      var output = PropertyList.streamed(
-        data, as: target, truncatingDates: args.has(Options.truncateDates))
-    else { return nil }
+    let streamed =
+      if let format {
+        PropertyList.streamed(data, as: format, truncatingDates: args.has(Options.truncateDates))
+      } else {
+        PropertyList.streamedJSON(data, lossless: true)
+      }
+    guard var output = streamed else { return nil }
     if format == nil { output.append(0x0A) }
     guard let out = try args[Options.output], out != "-" else {
       console.out(output)

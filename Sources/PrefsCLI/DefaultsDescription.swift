@@ -61,7 +61,7 @@ enum DefaultsDescription {
     case .dictionary(let dictionary):
       out += indent(level) + "{\n"
       for (key, element) in dictionary.sortedByKey {
-        out += indent(level + 1) + quoted(key) + " = "
+        out += indent(level + 1) + PropertyList.openStepString(key, quoting: .defaultsRead) + " = "
         append(element, level: level + 1, to: &out)
         out += ";\n"
       }
@@ -70,7 +70,7 @@ enum DefaultsDescription {
       // Data's description is never quoted.
       out += scalar(value)
     default:
-      out += quoted(scalar(value))
+      out += PropertyList.openStepString(scalar(value), quoting: .defaultsRead)
     }
   }
 
@@ -123,30 +123,5 @@ enum DefaultsDescription {
       hex(bytes[$0..<$0 + 4]) + " "
     }.joined()
     return "{length = \(bytes.count), bytes = 0x\(head) ... \(tail)}"
-  }
-
-  /// The text bare when it is ASCII letters and digits only, else quoted and escaped.
-  static func quoted(_ text: String) -> String {
-    let bare = text.utf8.allSatisfy {
-      (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
-    }
-    if bare, !text.isEmpty { return text }
-    var out = "\""
-    for unit in text.utf16 {
-      switch unit {
-      case 0x22: out += "\\\""
-      case 0x5C: out += "\\\\"
-      case 0x0A: out += "\\n"
-      case 0x09: out += "\\t"
-      case 0x0D: out += "\\r"
-      case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-      default:
-        out += "\\\\U"
-        for shift in stride(from: 12, through: 0, by: -4) {
-          out.unicodeScalars.append(Unicode.Scalar(hexDigits[Int((unit >> UInt16(shift)) & 0xF)]))
-        }
-      }
-    }
-    return out + "\""
   }
 }

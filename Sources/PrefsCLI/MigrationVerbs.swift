@@ -463,7 +463,7 @@ extension Options {
   static let exportTo = Option<String>.text(
     "--to", value: "LEGACY_OUT", files: true, help: "the legacy file to write")
   static let legacyFormat = Option<PlistFormat>.choice(
-    "--format", value: "FORMAT", among: { [.binary, .xml, .openStep, .gnustep] },
+    "--format", value: "FORMAT", among: { PlistFormat.allCases },
     help: "the legacy file's format (openstep: strings, data, arrays, dictionaries only)")
   static let name = Option<String>.text(
     "--name", value: "NAME", files: false, help: "swift: the plan's name in Swift")

@@ -97,7 +97,7 @@ package enum FoundationJSON {
       out += "\n" + String(repeating: " ", count: level)
     }
     switch value {
-    case .string(let s): appendQuoted(s, to: &out)
+    case .string(let s): JSONWriter.appendQuoted(s, to: &out, escapingSlashes: true)
     case .integer(let i): out += String(i)
     case .unsignedInteger(let u): out += String(u)
     case .bool(let b): out += b ? "true" : "false"
@@ -122,32 +122,12 @@ package enum FoundationJSON {
       for (n, key) in KeyOrder.sorted(d.keys).enumerated() {
         if n > 0 { out += pretty ? ",\n" : "," }
         if pretty { out += String(repeating: " ", count: indent + 2) }
-        appendQuoted(key, to: &out)
+        JSONWriter.appendQuoted(key, to: &out, escapingSlashes: true)
         out += pretty ? " : " : ":"
         if let member = d[key] { append(member, to: &out, pretty: pretty, indent: indent + 2) }
       }
       if pretty { newline(indent) }
       out += "}"
     }
-  }
-
-  private static func appendQuoted(_ s: String, to out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar.value {
-      case 0x22: out += "\\\""
-      case 0x5C: out += "\\\\"
-      case 0x2F: out += "\\/"
-      case 0x08: out += "\\b"
-      case 0x0C: out += "\\f"
-      case 0x0A: out += "\\n"
-      case 0x0D: out += "\\r"
-      case 0x09: out += "\\t"
-      case 0x00...0x0F: out += "\\u000" + String(scalar.value, radix: 16)
-      case 0x10...0x1F: out += "\\u00" + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    out += "\""
   }
 }

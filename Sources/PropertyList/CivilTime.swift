@@ -5,15 +5,13 @@
 #endif
 
 /// Calendar arithmetic for the date forms of the text formats, in UTC, without `Calendar`
-/// (deterministic, allocation-free, and the same on every platform).
+/// (deterministic, allocation-free, and the same on every platform); the text of a date, written
+/// and read, is in `CivilTime+Text.swift`.
 package enum CivilTime {
+  /// A UTC date and time of day, proleptic Gregorian (year 0 is 1 BC).
   struct Fields: Equatable {
-    var year: Int
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
+    var year, month, day: Int
+    var hour, minute, second: Int
   }
 
   static let referenceDays = daysFromCivil(year: 2001, month: 1, day: 1)
@@ -56,7 +54,6 @@ package enum CivilTime {
       && (0...59).contains(f.minute) && (0...59).contains(f.second)
   }
 
-  /// Seconds since 2001-01-01T00:00:00Z.
   /// The seconds since 2001 that CoreFoundation's `CFGregorianDateGetAbsoluteTime` gives for
   /// `f`, whatever its fields: a month, day, hour, minute or second out of range is carried
   /// into the next by plain arithmetic (29 February of a common year is 1 March, hour 24 the
@@ -86,6 +83,7 @@ package enum CivilTime {
     return 86400 * days + (3600 * Double(f.hour) + 60 * Double(f.minute) + Double(f.second))
   }
 
+  /// Seconds since 2001-01-01T00:00:00Z of valid fields.
   static func referenceSeconds(_ f: Fields) -> Double {
     let days = daysFromCivil(year: f.year, month: f.month, day: f.day) - referenceDays
     return Double(days * 86_400 + f.hour * 3600 + f.minute * 60 + f.second)
@@ -109,85 +107,5 @@ package enum CivilTime {
         year: y, month: m, day: d, hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60),
       seconds - whole
     )
-  }
-
-  /// The decimal number in `count` ASCII digits of `bytes` from `from`; nil when one is not a
-  /// digit (the XML and GNUstep date readers' fields).
-  static func digits(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
-    var value = 0
-    for k in from..<(from + count) {
-      guard bytes[k] >= UInt8(ascii: "0"), bytes[k] <= UInt8(ascii: "9") else { return nil }
-      value = value * 10 + Int(bytes[k] - UInt8(ascii: "0"))
-    }
-    return value
-  }
-
-  static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-  static func fourDigits(_ n: Int) -> String {
-    let s = String(n)
-    return String(repeating: "0", count: max(0, 4 - s.count)) + s
-  }
-
-  /// `2011-03-14T15:09:26Z`, the XML plist form, or nil when the date has a fraction of a second
-  /// or a year outside 0...9999 (the form cannot hold either).
-  static func xmlString(_ date: Date) -> String? {
-    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
-      return nil
-    }
-    return "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day))T"
-      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second))Z"
-  }
-
-  /// ``xmlString(_:)``'s bytes appended to `out` (no string built); false, and nothing
-  /// appended, when the date has no such form.
-  static func appendXML(_ date: Date, to out: inout [UInt8]) -> Bool {
-    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
-      return false
-    }
-    func digits(_ value: Int, _ count: Int, then separator: UInt8) {
-      var divisor = 1
-      for _ in 1..<count { divisor *= 10 }
-      var rest = value
-      while divisor > 0 {
-        out.append(UInt8(truncatingIfNeeded: 48 + rest / divisor))
-        rest %= divisor
-        divisor /= 10
-      }
-      out.append(separator)
-    }
-    digits(f.year, 4, then: UInt8(ascii: "-"))
-    digits(f.month, 2, then: UInt8(ascii: "-"))
-    digits(f.day, 2, then: UInt8(ascii: "T"))
-    digits(f.hour, 2, then: UInt8(ascii: ":"))
-    digits(f.minute, 2, then: UInt8(ascii: ":"))
-    digits(f.second, 2, then: UInt8(ascii: "Z"))
-    return true
-  }
-
-  /// `2011-03-14 15:09:26 +0000`, GNUstep's and `-[NSDate description]`'s form, or nil as above.
-  static func gnustepString(_ date: Date) -> String? {
-    guard let (f, fraction) = fields(of: date), fraction == 0, (0...9999).contains(f.year) else {
-      return nil
-    }
-    return "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day)) "
-      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second)) +0000"
-  }
-
-  /// ISO 8601 with fractional seconds when there are any (for JSON output).
-  static func iso8601(_ date: Date) -> String {
-    guard let (f, fraction) = fields(of: date) else {
-      return String(date.timeIntervalSinceReferenceDate)
-    }
-    var text =
-      "\(fourDigits(f.year))-\(twoDigits(f.month))-\(twoDigits(f.day))T"
-      + "\(twoDigits(f.hour)):\(twoDigits(f.minute)):\(twoDigits(f.second))"
-    if fraction > 0 {
-      let millis = String(Int((fraction * 1_000_000).rounded()))
-      var digits = String(repeating: "0", count: max(0, 6 - millis.count)) + millis
-      while digits.hasSuffix("0") { digits.removeLast() }
-      if !digits.isEmpty { text += "." + digits }
-    }
-    return text + "Z"
   }
 }

@@ -4,9 +4,8 @@
   import Foundation
 #endif
 
-/// The one JSON writer of the project: every JSON text prefs prints (`read --json`,
-/// `convert --to json`, `plutil`'s JSON, plans, reports, `lint --json`, `domains --json`)
-/// comes out of it, so they all share one layout and one key order.
+/// The package's JSON writer: one layout and one key order for every JSON text written with it,
+/// a property-list value or any other tree.
 ///
 /// - Key order: by the keys' UTF-8 bytes, the order of every property-list writer here,
 ///   CoreFoundation's and `plutil`'s (not Swift's `String` order, which compares canonically
@@ -16,12 +15,11 @@
 /// - Numbers: integers in decimal, reals as Swift prints a `Double` (the shortest text that
 ///   reads back as the same number: `0.5`, `1e+16`); never NaN or infinity.
 /// - Strings: `"`, `\`, and control characters escaped (`\n`, `\u001f`), everything else as
-///   UTF-8.
+///   UTF-8 (``appendQuoted(_:to:escapingSlashes:)``).
 ///
-/// A property-list value is written by `write(_:mode:maxDepth:compact:)`; any other tree
-/// (`JSONValue`, the model of plans and reports) with the building blocks `null()`, `bool(_:)`,
-/// `integer(_:)`, `unsigned(_:)`, `number(_:)`, `string(_:)`, `array(count:_:)` and
-/// `object(keys:_:)`.
+/// A property-list value is written by `write(_:mode:maxDepth:compact:)`; any other tree with
+/// the building blocks `null()`, `bool(_:)`, `integer(_:)`, `unsigned(_:)`, `number(_:)`,
+/// `string(_:)`, `array(count:_:)` and `object(keys:_:)`.
 package struct JSONWriter {
   package enum Mode {
     /// Only what JSON holds without loss: strings, numbers, booleans, arrays, dictionaries.
@@ -61,12 +59,12 @@ package struct JSONWriter {
   /// An array of `count` elements: `element` writes the element at each index (with this
   /// writer's building blocks).
   package mutating func array(count: Int, _ element: (inout JSONWriter, Int) -> Void) {
-    open("[")
+    open(dictionary: false)
     for n in 0..<count {
       item(n)
       element(&self, n)
     }
-    close("]", count: count)
+    close(dictionary: false, count: count)
   }
 
   /// An object with `keys`, written in the one key order (by the keys' UTF-8 bytes): `value`
@@ -77,13 +75,13 @@ package struct JSONWriter {
     let sorted =
       keys.count <= 32
       ? keys.sorted(by: PlistValue.utf8Precedes) : PlistValue.sortedOrder(keys).map { keys[$0] }
-    open("{")
+    open(dictionary: true)
     for (n, name) in sorted.enumerated() {
       item(n)
       key(name)
       value(&self, name)
     }
-    close("}", count: keys.count)
+    close(dictionary: true, count: keys.count)
   }
 
   // MARK: - Layout
@@ -94,8 +92,9 @@ package struct JSONWriter {
     text += String(repeating: "  ", count: level)
   }
 
-  mutating func open(_ bracket: String) {
-    text += bracket
+  /// A container's opening bracket.
+  mutating func open(dictionary: Bool) {
+    text += dictionary ? "{" : "["
     level += 1
   }
 
@@ -111,22 +110,31 @@ package struct JSONWriter {
   }
 
   /// Closes the container that holds `count` elements or members (`[]`, `{}` when none).
-  mutating func close(_ bracket: String, count: Int) {
+  mutating func close(dictionary: Bool, count: Int) {
     level -= 1
     if count > 0 { newline() }
-    text += bracket
+    text += dictionary ? "}" : "]"
   }
 
   /// A JSON string literal of `s`: quotes, escapes.
-  static func quoted(_ s: String) -> String {
+  static func quoted(_ s: String, escapingSlashes: Bool = false) -> String {
     var text = ""
-    appendQuoted(s, to: &text)
+    appendQuoted(s, to: &text, escapingSlashes: escapingSlashes)
     return text
   }
 
-  private static func appendQuoted(_ s: String, to text: inout String) {
+  /// `s` as a JSON string literal, appended to `text`: `"` and `\` escaped with `\`, the
+  /// control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u001f`, everything else as it
+  /// is; `escapingSlashes`, `/` as `\/` too, as Foundation's `JSONSerialization` writes it.
+  package static func appendQuoted(
+    _ s: String, to text: inout String, escapingSlashes: Bool = false
+  ) {
     // Most strings need no escape: appended whole.
-    guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+    guard
+      s.utf8.contains(where: {
+        $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || ($0 == 0x2F && escapingSlashes)
+      })
+    else {
       text += "\""
       text += s
       text += "\""
@@ -139,6 +147,7 @@ package struct JSONWriter {
       switch scalar.value {
       case 0x22: literal += "\\\""
       case 0x5C: literal += "\\\\"
+      case 0x2F where escapingSlashes: literal += "\\/"
       case 0x0A: literal += "\\n"
       case 0x0D: literal += "\\r"
       case 0x09: literal += "\\t"
@@ -192,24 +201,24 @@ package struct JSONWriter {
         out.string(data.base64EncodedString())
       case .uid(let u):
         guard mode == .display else { throw refuse("JSON has no UID type") }
-        out.open("{")
+        out.open(dictionary: true)
         out.item(0)
         out.key("CF$UID")
         out.unsigned(u)
-        out.close("}", count: 1)
+        out.close(dictionary: true, count: 1)
       case .array(let elements):
         guard out.level < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-        out.open("[")
+        out.open(dictionary: false)
         for (i, element) in elements.enumerated() {
           out.item(i)
           path.append(.index(i))
           try append(element, to: &out)
           path.removeLast()
         }
-        out.close("]", count: elements.count)
+        out.close(dictionary: false, count: elements.count)
       case .dictionary(let dictionary):
         guard out.level < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-        out.open("{")
+        out.open(dictionary: true)
         var n = 0
         try dictionary.forEachSortedByKey { (key, element) throws(PlistError) in
           out.item(n)
@@ -219,8 +228,43 @@ package struct JSONWriter {
           path.removeLast()
           n += 1
         }
-        out.close("}", count: n)
+        out.close(dictionary: true, count: n)
       }
     }
   }
+}
+
+/// JSON straight from a binary file's objects, through the writer's own containers and its
+/// walk's scalars (the streaming converter's sink).
+struct JSONStreamSink: StreamSink {
+  private var writer = JSONWriter(compact: false)
+  private var walk: JSONWriter.PlistWalk
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+
+  init(lossless: Bool, maxDepth: Int) {
+    walk = JSONWriter.PlistWalk(mode: lossless ? .lossless : .display, maxDepth: maxDepth)
+  }
+
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    try walk.append(scalar.plistValue, to: &writer)
+  }
+
+  mutating func open(dictionary: Bool, count: Int, indent: Int) {
+    writer.open(dictionary: dictionary)
+  }
+
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) { writer.item(n) }
+
+  mutating func key(_ key: StreamKey, indent: Int) { writer.key(key.string) }
+
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
+
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    writer.close(dictionary: dictionary, count: count)
+  }
+
+  mutating func finish() -> Data { Data(writer.text.utf8) }
+
+  mutating func discard() {}
 }

@@ -31,9 +31,12 @@ struct OpenStepWriter {
   static func write(_ value: PlistValue, style: Style, maxDepth: Int) throws(PlistError) -> String {
     var writer = OpenStepWriter(style: style, maxDepth: maxDepth)
     try writer.append(value, indent: 0)
-    if style != .description { writer.out += "\n" }
+    if style != .description { writer.endDocument() }
     return writer.out
   }
+
+  /// A file's last line ends.
+  mutating func endDocument() { out += "\n" }
 
   private var format: PlistFormat { style == .gnustep ? .gnustep : .openStep }
 
@@ -56,7 +59,7 @@ struct OpenStepWriter {
         format: format, keyPath: ValuePath(path).description,
         reason: "a string starting with U+FEFF, which GNUstep's reader drops")
     }
-    out += Self.quoted(s, always: false)
+    out += Self.quoted(s, .plist)
   }
 
   mutating func newline(_ indent: Int) {
@@ -90,7 +93,7 @@ struct OpenStepWriter {
     case .date(let date):
       switch style {
       case .openStep: throw refuse(value)
-      case .description: out += Self.quoted(Self.describeScalar(value), always: true)
+      case .description: out += Self.quoted(Self.describeScalar(value), .always)
       case .gnustep:
         guard let text = CivilTime.gnustepString(date) else {
           throw .unrepresentable(
@@ -105,39 +108,62 @@ struct OpenStepWriter {
       out += "<CFKeyedArchiverUID>{value = \(u)}"
     case .array(let elements):
       guard indent < maxDepth else { throw tooDeep() }
-      if elements.isEmpty {
-        out += "()"
-        return
-      }
-      out += "("
+      open(dictionary: false, count: elements.count, indent: indent)
       for (i, element) in elements.enumerated() {
-        newline(indent + 1)
+        entry(i, of: elements.count, dictionary: false, indent: indent)
         path.append(.index(i))
         try append(element, indent: indent + 1)
         path.removeLast()
-        if i < elements.count - 1 { out += "," }
+        endEntry(i, of: elements.count, dictionary: false)
       }
-      newline(indent)
-      out += ")"
+      close(dictionary: false, count: elements.count, indent: indent)
     case .dictionary(let dictionary):
       guard indent < maxDepth else { throw tooDeep() }
-      if dictionary.isEmpty {
-        out += "{}"
-        return
-      }
-      out += "{"
-      for (key, element) in dictionary.sortedByKey {
-        newline(indent + 1)
+      open(dictionary: true, count: dictionary.count, indent: indent)
+      for (n, (key, element)) in dictionary.sortedByKey.enumerated() {
+        entry(n, of: dictionary.count, dictionary: true, indent: indent)
         path.append(.key(key))
-        try appendString(key)
-        out += " = "
+        try self.key(key)
         try append(element, indent: indent + 1)
         path.removeLast()
-        out += ";"
+        endEntry(n, of: dictionary.count, dictionary: true)
       }
-      newline(indent)
-      out += "}"
+      close(dictionary: true, count: dictionary.count, indent: indent)
     }
+  }
+
+  // MARK: - Containers
+
+  /// A container's opening: `{`, `(`, or its whole text when empty (`{}`, `()`).
+  mutating func open(dictionary: Bool, count: Int, indent: Int) {
+    out += dictionary ? (count == 0 ? "{}" : "{") : (count == 0 ? "()" : "(")
+  }
+
+  /// Before entry `n`: its own line, one level deeper.
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {
+    newline(indent + 1)
+  }
+
+  /// A dictionary's key and ` = `.
+  mutating func key(_ key: String) throws(PlistError) {
+    try appendString(key)
+    out += " = "
+  }
+
+  /// After entry `n`'s value: `;` in a dictionary, `,` between an array's elements.
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {
+    if dictionary {
+      out += ";"
+    } else if n < count - 1 {
+      out += ","
+    }
+  }
+
+  /// A container's closing bracket on its own line (none when it was empty).
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    guard count > 0 else { return }
+    newline(indent)
+    out += dictionary ? "}" : ")"
   }
 
   private func tooDeep() -> PlistError {
@@ -155,7 +181,7 @@ struct OpenStepWriter {
     case .unsignedInteger(let u): String(u)
     case .real(let d): d.description
     case .bool(let b): b ? "1" : "0"
-    case .date(let date): CivilTime.gnustepString(date) ?? CivilTime.iso8601(date)
+    case .date(let date): CivilTime.described(date)
     case .data(let d): "{length = \(d.count), bytes = 0x\(hex(d))}"
     case .uid(let u): "<CFKeyedArchiverUID>{value = \(u)}"
     case .array, .dictionary: ""
@@ -186,16 +212,22 @@ struct OpenStepWriter {
     }
   }
 
-  /// The string as an OpenStep token: bare when every character may stand unquoted and it
-  /// does not start with `//` (which a reader takes for a comment: CoreFoundation's and
-  /// GNUstep's alike), else in double quotes with C escapes and `\UXXXX` for everything
-  /// outside printable ASCII.
-  static func quoted(_ s: String, always: Bool) -> String {
-    if !always, !s.isEmpty, s.utf8.allSatisfy(isUnquotedCharacter),
-      !s.utf8.starts(with: "//".utf8)
-    {
-      return s
-    }
+  /// The string as an OpenStep token, as `quoting` says which strings stand bare; in quotes,
+  /// C escapes (`\"`, `\\`, `\n`, `\t`, `\r`) and `\UXXXX` (``OpenStepQuoting/defaultsRead``:
+  /// `\\Uxxxx`) for each UTF-16 unit outside printable ASCII.
+  static func quoted(_ s: String, _ quoting: OpenStepQuoting) -> String {
+    let bare =
+      switch quoting {
+      case .plist:
+        s.utf8.allSatisfy(isUnquotedCharacter) && !s.utf8.starts(with: "//".utf8)
+      case .always: false
+      case .defaultsRead:
+        s.utf8.allSatisfy {
+          (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+        }
+      }
+    if bare, !s.isEmpty { return s }
+    let unicodeEscape = quoting == .defaultsRead ? "\\\\U" : "\\U"
     var text = "\""
     for unit in s.utf16 {
       switch unit {
@@ -205,9 +237,45 @@ struct OpenStepWriter {
       case 0x09: text += "\\t"
       case 0x0D: text += "\\r"
       case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-      default: text += "\\U" + unit.hex(width: 4)
+      default: text += unicodeEscape + unit.hex(width: 4)
       }
     }
     return text + "\""
   }
+}
+
+/// Which OpenStep strings stand bare, and how a character outside printable ASCII is escaped
+/// in quotes.
+package enum OpenStepQuoting: Sendable {
+  /// As CoreFoundation and GNUstep write and read OpenStep text: bare when every character may
+  /// stand unquoted (ASCII letters and digits, `_ $ / : . -`) and it does not start with `//`
+  /// (which either reader takes for a comment); `\UXXXX` in quotes.
+  case plist
+  /// Always in quotes, `\UXXXX`.
+  case always
+  /// As macOS `defaults read` prints a string inside a collection: bare only when ASCII
+  /// letters and digits; in quotes `\\Uxxxx`, a doubled backslash (`"Safari\\U6d4f"`).
+  case defaultsRead
+}
+
+/// OpenStep or GNUstep text straight from a binary file's objects, through the writer's own
+/// containers (the streaming converter's sink).
+extension OpenStepWriter: StreamSink {
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    try append(scalar.plistValue, indent: indent)
+  }
+
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
+    try self.key(key.string)
+  }
+
+  mutating func finish() -> Data {
+    endDocument()
+    return Data(out.utf8)
+  }
+
+  mutating func discard() {}
 }

@@ -4,27 +4,6 @@
   import Foundation
 #endif
 
-/// The on-disk encodings of a property list.
-public enum PlistFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-  /// Apple's XML plist (`<?xml … <plist version="1.0">`).
-  case xml
-  /// Apple's binary plist, `bplist00`.
-  case binary
-  /// The NeXT/OpenStep text format: strings, data, arrays and dictionaries only.
-  case openStep = "openstep"
-  /// OpenStep text with GNUstep's typed extensions (`<*I42>`, `<*R1.5>`, `<*BY>`, `<*D…>`).
-  case gnustep
-
-  public var description: String {
-    switch self {
-    case .xml: "XML"
-    case .binary: "binary"
-    case .openStep: "OpenStep"
-    case .gnustep: "GNUstep"
-    }
-  }
-}
-
 /// Where in the input something happened: a byte offset for binary data, a line and column
 /// (both 1-based) for text.
 public enum SourceLocation: Sendable, Hashable, CustomStringConvertible {
@@ -221,7 +200,8 @@ extension PlistError {
   /// "not a property list" before the OpenStep reader's place, and JSON is named as JSON
   /// (prefs writes JSON but reads only property lists).
   package func explained(for data: Data) -> String {
-    guard format == .openStep || format == .gnustep else { return description }
+    // The OpenStep reader's error: it reads any text no other format claims.
+    guard let format, PlistFormat.openStep.family.contains(format) else { return description }
     let space: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
     let text = data.drop { space.contains($0) }
     if Self.looksLikeJSON(text) {

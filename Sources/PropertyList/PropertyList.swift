@@ -21,51 +21,10 @@ public struct PlistDocument: Sendable, Hashable {
 /// parsed with that format only: a truncated `bplist00…` file is an error, never the string
 /// `"bplist00"`.
 public enum PropertyList {
-  /// The format the bytes are in, judged from their start.
+  /// The format the bytes are in, judged from their start: the first format whose signature
+  /// they start with (the binary magic, XML's markup, GNUstep's `<*`), else OpenStep text.
   public static func detectFormat(_ data: Data) throws(PlistError) -> PlistFormat {
-    guard !data.isEmpty else { throw .empty }
-    let magic = BinaryPlist.magic
-    let head = [UInt8](data.prefix(8))
-    if head.count < magic.count, head.elementsEqual(magic.prefix(head.count)) { return .binary }
-    if head.starts(with: magic.prefix(6)) { return .binary }
-    // Text: look at the first significant characters (after a BOM and white space).
-    let sample = data.prefix(1024)
-    let text: [UInt8]
-    let (encoding, bom) = sample.withUnsafeBytes { TextInput.sniffEncoding($0) }
-    switch encoding {
-    case .utf8:
-      text = [UInt8](sample.dropFirst(bom))
-    case .utf16BigEndian:
-      text = stride(from: bom + 1, to: sample.count, by: 2).map {
-        sample[sample.startIndex + $0 - 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
-      }
-    case .utf16LittleEndian:
-      text = stride(from: bom, to: sample.count - 1, by: 2).map {
-        sample[sample.startIndex + $0 + 1] == 0 ? sample[sample.startIndex + $0] : 0xFF
-      }
-    case .utf32BigEndian, .utf32LittleEndian:
-      // The ASCII byte of each unit whose other three bytes are zero.
-      let bigEndian = encoding == .utf32BigEndian
-      text = stride(from: bom, to: sample.count - 3, by: 4).map {
-        let unit = sample[(sample.startIndex + $0)...].prefix(4)
-        let (low, high) = bigEndian ? (unit.last, unit.prefix(3)) : (unit.first, unit.suffix(3))
-        return high.allSatisfy { $0 == 0 } ? low ?? 0xFF : 0xFF
-      }
-    }
-    guard let first = text.firstIndex(where: { !(($0 == 0x20) || (0x09...0x0D).contains($0)) })
-    else { return .openStep }
-    let rest = text[first...]
-    guard rest.first == UInt8(ascii: "<"), let second = rest.dropFirst().first else {
-      return .openStep
-    }
-    if second == UInt8(ascii: "*") || second == UInt8(ascii: "[") { return .gnustep }
-    // `<0fbd 7778>` is OpenStep data; `<plist>`, `<?xml`, `<!DOCTYPE`, `<dict>` are XML.
-    let body = rest.dropFirst().prefix { $0 != UInt8(ascii: ">") }
-    let isHex = body.allSatisfy {
-      ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) || $0 == 0x20
-        || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D
-    }
-    return isHex ? .openStep : .xml
+    try witness(of: data, options: .lenient).format
   }
 
   /// Parses a property list in whatever format the bytes are in, as any reader reads it
@@ -87,42 +46,7 @@ public enum PropertyList {
         format: (try? detectFormat(data)) ?? .binary, at: .byteOffset(limits.maxInputBytes),
         limit: .inputBytes(limits.maxInputBytes))
     }
-    var format = try detectFormat(data)
-    // GNUstep takes text as XML only from its declaration on; `<plist>…` alone is OpenStep.
-    if options.openStepGrammar == .gnustep, format == .xml,
-      !data.starts(with: Array("<?xml".utf8))
-    {
-      format = .openStep
-    }
-    if options.exact, format != .binary {
-      // The text encodings the reader takes: GNUstep UTF-8 only, without a byte-order mark
-      // (not even UTF-8's); CoreFoundation UTF-16 and UTF-32 only after one (XML without it it
-      // refuses, OpenStep text it reads with the first character dropped).
-      let (encoding, bom) = data.withUnsafeBytes { TextInput.sniffEncoding($0) }
-      if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
-        throw .unsupported(
-          format: format, at: .byteOffset(0),
-          feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
-      }
-      if encoding != .utf8, bom == 0 {
-        throw .unsupported(
-          format: format, at: .byteOffset(0),
-          feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
-            + "refuses (OpenStep text: reads with a character of its own guess dropped)")
-      }
-    }
-    switch format {
-    case .binary:
-      let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)
-      return PlistDocument(value: value, format: .binary, warnings: warnings)
-    case .xml:
-      let (value, warnings) = try XMLPlistReader.read(data, limits: limits, options: options)
-      return PlistDocument(value: value, format: .xml, warnings: warnings)
-    case .openStep, .gnustep:
-      let (value, format, warnings) = try OpenStepReader.read(
-        data, limits: limits, options: options)
-      return PlistDocument(value: value, format: format, warnings: warnings)
-    }
+    return try witness(of: data, options: options).read(data, limits: limits, options: options)
   }
 
   /// One key of a binary property list's top-level dictionary, decoding only that value:
@@ -156,14 +80,7 @@ public enum PropertyList {
   package static func write(
     _ value: PlistValue, as format: PlistFormat, maxDepth: Int = 512, xml: XMLWriteOptions
   ) throws(PlistError) -> Data {
-    switch format {
-    case .binary: return try BinaryPlistWriter.write(value, maxDepth: maxDepth)
-    case .xml: return try XMLPlistWriter.write(value, maxDepth: maxDepth, options: xml)
-    case .openStep:
-      return Data(try OpenStepWriter.write(value, style: .openStep, maxDepth: maxDepth).utf8)
-    case .gnustep:
-      return Data(try OpenStepWriter.write(value, style: .gnustep, maxDepth: maxDepth).utf8)
-    }
+    try format.witness.write(value, options: PlistWriteOptions(maxDepth: maxDepth, xml: xml))
   }
 
   /// The value as JSON, keys sorted by their UTF-8 bytes, two-space indentation (none when
@@ -177,23 +94,27 @@ public enum PropertyList {
       value, mode: lossless ? .lossless : .display, maxDepth: maxDepth, compact: compact)
   }
 
-  /// A JSON string literal of `text` (quotes and escapes).
-  package static func jsonString(_ text: String) -> String { JSONWriter.quoted(text) }
+  /// A JSON string literal of `text` (quotes and escapes); `escapingSlashes`, `/` as `\/`
+  /// too, as Foundation's `JSONSerialization` writes it.
+  package static func jsonString(_ text: String, escapingSlashes: Bool = false) -> String {
+    JSONWriter.quoted(text, escapingSlashes: escapingSlashes)
+  }
+
+  /// `text` as an OpenStep string token, bare or quoted as `quoting` says.
+  package static func openStepString(_ text: String, quoting: OpenStepQuoting) -> String {
+    OpenStepWriter.quoted(text, quoting)
+  }
 
   /// A date as `defaults read` and `plutil -p` show it: `2011-03-14 15:09:26 +0000` (ISO 8601
   /// when it has a fraction of a second or a year outside 0...9999).
-  package static func describe(_ date: Date) -> String {
-    CivilTime.gnustepString(date) ?? CivilTime.iso8601(date)
-  }
+  package static func describe(_ date: Date) -> String { CivilTime.described(date) }
 
   /// A date in ISO 8601 (`2011-03-14T15:09:26Z`, with the fraction when there is one).
   package static func iso8601(_ date: Date) -> String { CivilTime.iso8601(date) }
 
   /// A date from text in either form property lists use: ISO 8601 as XML holds it
   /// (`2011-03-14T15:09:26Z`, optional fraction) or GNUstep's `2011-03-14 15:09:26 +0000`.
-  package static func date(fromText text: String) -> Date? {
-    XMLPlistReader.parseDate(text[...]) ?? OpenStepReader.parseGNUstepDate(text)
-  }
+  package static func date(fromText text: String) -> Date? { CivilTime.date(fromText: text) }
 
   /// The value as `defaults read` shows it to a person.
   public static func describe(_ value: PlistValue) -> String {

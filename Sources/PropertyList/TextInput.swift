@@ -50,6 +50,28 @@ package enum TextInput {
     return (.utf8, 0)
   }
 
+  /// Refuses, when `options` read exactly, text in an encoding the reader does not take:
+  /// GNUstep takes UTF-8 only, without a byte-order mark (not even UTF-8's); CoreFoundation
+  /// UTF-16 and UTF-32 only after one (XML without it it refuses, OpenStep text it reads with
+  /// the first character dropped). `format`: the format the text was sniffed as.
+  static func requireEncoding(of data: Data, format: PlistFormat, options: PlistReadOptions)
+    throws(PlistError)
+  {
+    guard options.exact else { return }
+    let (encoding, bom) = data.withUnsafeBytes { sniffEncoding($0) }
+    if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
+      throw .unsupported(
+        format: format, at: .byteOffset(0),
+        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+    }
+    if encoding != .utf8, bom == 0 {
+      throw .unsupported(
+        format: format, at: .byteOffset(0),
+        feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
+          + "refuses (OpenStep text: reads with a character of its own guess dropped)")
+    }
+  }
+
   /// UTF-8 bytes of the whole input, validated.
   static func utf8Bytes(_ data: Data, format: PlistFormat) throws(PlistError) -> [UInt8] {
     let result: Result<[UInt8], PlistError> = data.withUnsafeBytes { raw in

@@ -139,31 +139,25 @@ package enum TextNumber {
     var sawDigit = false
     var exponent = 0  // the power of ten of the significand's last digit
     var exact = true  // all significant digits fit in `significand`
-    while k < n, isDigit(text[k]) {
+    // The digits, and one point among them: each kept digit after it lowers the exponent.
+    var sawPoint = false
+    while k < n {
+      let c = text[k]
+      if c == UInt8(ascii: "."), !sawPoint {
+        sawPoint = true
+        k += 1
+        continue
+      }
+      guard isDigit(c) else { break }
       sawDigit = true
-      let d = text[k] &- UInt8(ascii: "0")
       if digits < 19 {
-        significand = significand &* 10 &+ UInt64(d)
+        significand = significand &* 10 &+ UInt64(c &- UInt8(ascii: "0"))
         if significand != 0 { digits += 1 }
+        if sawPoint { exponent -= 1 }
       } else {
         exact = false
       }
       k += 1
-    }
-    if k < n, text[k] == UInt8(ascii: ".") {
-      k += 1
-      while k < n, isDigit(text[k]) {
-        sawDigit = true
-        let d = text[k] &- UInt8(ascii: "0")
-        if digits < 19 {
-          significand = significand &* 10 &+ UInt64(d)
-          if significand != 0 { digits += 1 }
-          exponent -= 1
-        } else {
-          exact = false
-        }
-        k += 1
-      }
     }
     guard sawDigit else { return slow(text) }
     if k < n, text[k] | 0x20 == UInt8(ascii: "e") {

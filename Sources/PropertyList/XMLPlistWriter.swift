@@ -69,17 +69,27 @@ struct XMLPlistWriter {
       case .array(let a): a.count
       default: 0
       }
-    var writer = XMLPlistWriter(
-      maxDepth: maxDepth, options: options, capacity: 4096 + entries * 64)
+    var writer = document(maxDepth: maxDepth, options: options, capacity: 4096 + entries * 64)
     do {
-      writer.out.append(header)
       try writer.append(value, indent: 0)
-      writer.out.append("</plist>\n")
     } catch {
       writer.out.deallocate()
       throw error
     }
-    return writer.out.data()
+    return writer.finish()
+  }
+
+  /// A writer of a whole document, its header written: ``finish()`` ends it.
+  static func document(maxDepth: Int, options: XMLWriteOptions, capacity: Int) -> XMLPlistWriter {
+    var writer = XMLPlistWriter(maxDepth: maxDepth, options: options, capacity: capacity)
+    writer.out.append(header)
+    return writer
+  }
+
+  /// The document's end, and its bytes.
+  mutating func finish() -> Data {
+    out.append("</plist>\n")
+    return out.data()
   }
 
   init(maxDepth: Int, options: XMLWriteOptions, capacity: Int) {
@@ -114,25 +124,18 @@ struct XMLPlistWriter {
         p[k] = 0x09
         k += 1
       }
-      if before.0 != 0 {
-        p[k] = before.0
+      @inline(__always) func put(_ byte: UInt8) {
+        guard byte != 0 else { return }
+        p[k] = byte
         k += 1
       }
-      if before.1 != 0 {
-        p[k] = before.1
-        k += 1
-      }
+      put(before.0)
+      put(before.1)
       let source = text.utf8Start
       for i in 0..<n { p[k + i] = source[i] }
       k += n
-      if after.0 != 0 {
-        p[k] = after.0
-        k += 1
-      }
-      if after.1 != 0 {
-        p[k] = after.1
-        k += 1
-      }
+      put(after.0)
+      put(after.1)
       return k
     }
   }
@@ -313,54 +316,78 @@ struct XMLPlistWriter {
       try appendDate(date)
       close("date")
     case .data(let data):
-      line("<data>", indent: indent)
-      appendBase64(data, indent: indent)
-      line("</data>", indent: indent)
+      data.withUnsafeBytes { dataElement($0, indent: indent) }
     case .uid(let u):
       // CoreFoundation reads a `CF$UID` dictionary's number as 32 bits: a wider UID would
       // come back as another.
       guard u <= UInt64(UInt32.max) else { throw refuse(PlistValue.wideUIDReason(u)) }
-      line("<dict>", indent: indent)
+      open(dictionary: true, count: 1, indent: indent)
       open("key", indent: indent + 1)
       bytes("CF$UID")
       close("key")
       integer(u, negative: false, indent: indent + 1)
-      line("</dict>", indent: indent)
+      close(dictionary: true, count: 1, indent: indent)
     case .array(let elements):
       guard indent < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-      if elements.isEmpty {
-        line("<array/>", indent: indent)
-        return
-      }
-      line("<array>", indent: indent)
+      open(dictionary: false, count: elements.count, indent: indent)
       for (i, element) in elements.enumerated() {
         path.append(.index(i))
         try append(element, indent: indent + 1)
         path.removeLast()
       }
-      line("</array>", indent: indent)
+      close(dictionary: false, count: elements.count, indent: indent)
     case .dictionary(let dictionary):
       guard indent < maxDepth else { throw refuse("nesting deeper than \(maxDepth) levels") }
-      if !options.lenient, dictionary.count == 1, let only = dictionary["CF$UID"],
-        only.isInteger
-      {
+      if refusesLoneUIDKey, dictionary.count == 1, let only = dictionary["CF$UID"], only.isInteger {
         throw refuse(
           "a dictionary holding only the integer \"CF$UID\" reads back from XML as a UID "
             + "(CoreFoundation's rule); binary can hold it")
       }
-      if dictionary.isEmpty {
-        line("<dict/>", indent: indent)
-        return
-      }
-      line("<dict>", indent: indent)
+      open(dictionary: true, count: dictionary.count, indent: indent)
       try dictionary.forEachInUTF16Order { (key, element) throws(PlistError) in
         path.append(.key(key))
-        try escapedElement("key", key, indent: indent + 1)
+        try self.key(key, indent: indent + 1)
         try append(element, indent: indent + 1)
         path.removeLast()
       }
-      line("</dict>", indent: indent)
+      close(dictionary: true, count: dictionary.count, indent: indent)
     }
+  }
+
+  // MARK: - Containers
+
+  /// Whether a dictionary of one key, `CF$UID`, holding an integer is refused: it reads back
+  /// as a UID (CoreFoundation writes it).
+  var refusesLoneUIDKey: Bool { !options.lenient }
+
+  /// Keys go in the order of their UTF-16 code units (`CFStringCompare` without options).
+  var keysInUTF16Order: Bool { true }
+
+  /// A container's opening: `<dict>`, `<array>`, or its whole text when empty (`<dict/>`).
+  mutating func open(dictionary: Bool, count: Int, indent: Int) {
+    if count == 0 {
+      line(dictionary ? "<dict/>" : "<array/>", indent: indent)
+    } else {
+      line(dictionary ? "<dict>" : "<array>", indent: indent)
+    }
+  }
+
+  /// A container's closing tag (none when it was empty).
+  mutating func close(dictionary: Bool, count: Int, indent: Int) {
+    guard count > 0 else { return }
+    line(dictionary ? "</dict>" : "</array>", indent: indent)
+  }
+
+  /// A dictionary's key.
+  mutating func key(_ key: String, indent: Int) throws(PlistError) {
+    try escapedElement("key", key, indent: indent)
+  }
+
+  /// `<data>`, its base64 lines, `</data>`.
+  mutating func dataElement(_ bytes: UnsafeRawBufferPointer, indent: Int) {
+    line("<data>", indent: indent)
+    appendBase64(bytes, indent: indent)
+    line("</data>", indent: indent)
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` as CoreFoundation writes it: UTC fields of the whole second at or
@@ -382,59 +409,16 @@ struct XMLPlistWriter {
         "the date \(CivilTime.iso8601(date)) has a year outside 0...9999 (CoreFoundation "
           + "writes it, other readers refuse it); binary holds it")
     }
-    out.write(count: 32) { p in
-      var k = 0
-      @inline(__always) func put(_ byte: UInt8) {
-        p[k] = byte
-        k += 1
-      }
-      @inline(__always) func two(_ value: Int, then separator: UInt8) {
-        put(UInt8(truncatingIfNeeded: 48 + value / 10))
-        put(UInt8(truncatingIfNeeded: 48 + value % 10))
-        put(separator)
-      }
-      // `%04d`: at least four characters, the sign counted.
-      if f.year < 0 { put(UInt8(ascii: "-")) }
-      let year = abs(f.year)
-      var digits = 1
-      var tens = year
-      while tens >= 10 {
-        tens /= 10
-        digits += 1
-      }
-      var divisor = 1
-      for _ in 1..<max(f.year < 0 ? 3 : 4, digits) { divisor *= 10 }
-      var rest = year
-      while divisor > 0 {
-        put(UInt8(truncatingIfNeeded: 48 + rest / divisor))
-        rest %= divisor
-        divisor /= 10
-      }
-      put(UInt8(ascii: "-"))
-      two(f.month, then: UInt8(ascii: "-"))
-      two(f.day, then: UInt8(ascii: "T"))
-      two(f.hour, then: UInt8(ascii: ":"))
-      two(f.minute, then: UInt8(ascii: ":"))
-      two(f.second, then: UInt8(ascii: "Z"))
-      return k
-    }
+    out.write(count: CivilTime.maximumLength) { CivilTime.write(f, .iso8601, into: $0) }
   }
-
-  private static let base64Alphabet: [UInt8] = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// CoreFoundation's base64 lines: 76 characters less 8 per level of indentation, the level
   /// (tabs and width alike) counted to 8 at most, so 12 characters from the eighth level on.
-  private mutating func appendBase64(_ data: Data, indent: Int) {
-    data.withUnsafeBytes { appendBase64($0, indent: indent) }
-  }
-
-  /// ``appendBase64(_:indent:)`` of bytes in place (the streaming converter's, from the file).
-  mutating func appendBase64(_ raw: UnsafeRawBufferPointer, indent: Int) {
+  private mutating func appendBase64(_ raw: UnsafeRawBufferPointer, indent: Int) {
     guard !raw.isEmpty else { return }
     let level = min(indent, 8)
     let lineBytes = (76 - 8 * level) / 4 * 3
-    let alphabet = Self.base64Alphabet
+    let alphabet = Base64.alphabet
     do {
       alphabet.withUnsafeBufferPointer { table in
         var offset = 0
@@ -482,81 +466,30 @@ struct XMLPlistWriter {
   }
 }
 
-/// A growing buffer of bytes with no per-byte checks but its capacity's: the XML writer's
-/// output, handed over to `Data` without a copy. Its owner deallocates it or takes its
-/// ``data()``, exactly once.
-struct OutputBytes {
-  private var base: UnsafeMutablePointer<UInt8>
-  private var count = 0
-  private var capacity: Int
-
-  init(capacity: Int) {
-    self.capacity = Swift.max(capacity, 64)
-    base = .allocate(capacity: self.capacity)
-  }
-
-  @inline(__always)
-  private mutating func reserve(_ extra: Int) {
-    if count + extra > capacity { grow(count + extra) }
-  }
-
-  @inline(never)
-  private mutating func grow(_ needed: Int) {
-    let newCapacity = Swift.max(needed, capacity * 2)
-    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    newBase.update(from: base, count: count)
-    base.deallocate()
-    base = newBase
-    capacity = newCapacity
-  }
-
-  @inline(__always)
-  mutating func append(_ byte: UInt8) {
-    reserve(1)
-    base[count] = byte
-    count += 1
-  }
-
-  @inline(__always)
-  mutating func append(repeating byte: UInt8, count n: Int) {
-    guard n > 0 else { return }
-    reserve(n)
-    (base + count).initialize(repeating: byte, count: n)
-    count += n
-  }
-
-  @inline(__always)
-  mutating func append(_ bytes: UnsafeRawBufferPointer) {
-    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-    reserve(bytes.count)
-    UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-    count += bytes.count
-  }
-
-  @inline(__always)
-  mutating func append(_ text: StaticString) {
-    append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
-
-  mutating func append(_ text: Substring.UTF8View) {
-    if let done = text.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) {
-      return done
+/// XML straight from a binary file's objects, through the writer's own containers (the
+/// streaming converter's sink): its strings and data copied from the file when nothing in
+/// them is escaped.
+extension XMLPlistWriter: StreamSink {
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError) {
+    switch scalar {
+    case .ascii(let text): try escapedElement("string", ascii: text, indent: indent)
+    case .data(let bytes): dataElement(bytes, indent: indent)
+    case .value(let value): try append(value, indent: indent)
     }
-    for byte in text { append(byte) }
   }
 
-  /// Lets `body` write up to `count` bytes in place; it returns how many it wrote.
   @inline(__always)
-  mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-    reserve(count)
-    self.count += body(base + self.count)
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {}
+
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError) {
+    switch key {
+    case .ascii(let text): try escapedElement("key", ascii: text, indent: indent)
+    case .string(let s): try self.key(s, indent: indent)
+    }
   }
 
-  /// The bytes as `Data`, which now owns them.
-  func data() -> Data {
-    Data(
-      bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-  }
+  @inline(__always)
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
 
-  func deallocate() { base.deallocate() }
+  mutating func discard() { out.deallocate() }
 }

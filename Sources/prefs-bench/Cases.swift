@@ -336,10 +336,10 @@ extension Bench {
   func streaming() throws {
     let data = try PropertyList.write(.dictionary(makeDomain(keyCount)), as: .binary)
     let options = XMLWriteOptions.strict
-    guard PropertyList.streamed(data, as: .xml(options)) != nil else {
+    guard PropertyList.streamed(data, as: .xml, xml: options) != nil else {
       throw BenchError(description: "the streaming conversion declined the bench's domain")
     }
-    let streamed = median { _ = PropertyList.streamed(data, as: .xml(options)) }
+    let streamed = median { _ = PropertyList.streamed(data, as: .xml, xml: options) }
     let full = try median {
       _ = try PropertyList.write(PropertyList.read(data).value, as: .xml, xml: options)
     }

@@ -9,12 +9,54 @@ import Testing
 /// full path is itself checked against the toolchain's plutil (PlutilOracleTests,
 /// CoreFoundationWriterTests).
 @Suite struct StreamConversionTests {
-  /// Every target the converter writes, with and without `--truncate-dates`.
-  static let targets: [(StreamFormat, truncating: Bool)] = [
-    (.xml(.strict), false), (.xml(.strict), true), (.xml(.coreFoundation), false),
-    (.openStep, false), (.gnustep, false), (.gnustep, true),
-    (.json(lossless: true), false), (.json(lossless: false), false),
-  ]
+  /// What the converter writes: a property-list format (XML with its write options), or JSON.
+  enum Target: Equatable, CustomStringConvertible {
+    case plist(PlistFormat, xml: XMLWriteOptions = .strict)
+    case json(lossless: Bool)
+
+    static let xml = Target.plist(.xml)
+
+    /// The stream, with why it stopped.
+    func stream(_ data: Data, truncating: Bool = false, limits: PlistLimits = .default)
+      -> Result<Data, StreamStop>
+    {
+      switch self {
+      case .plist(let format, let options):
+        PropertyList.streamResult(
+          data, as: format, xml: options, truncatingDates: truncating, limits: limits)
+      case .json(let lossless):
+        PropertyList.streamResultJSON(data, lossless: lossless, limits: limits)
+      }
+    }
+
+    var description: String {
+      switch self {
+      case .plist(let format, let options):
+        options == .strict ? "\(format)" : "\(format) \(options)"
+      case .json(let lossless): lossless ? "JSON" : "display JSON"
+      }
+    }
+  }
+
+  /// Every target the converter writes, with and without `--truncate-dates`: each format a
+  /// binary file streams into (by its witness), XML also as CoreFoundation writes it, JSON
+  /// either way.
+  static let targets: [(Target, truncating: Bool)] = {
+    var targets: [(Target, truncating: Bool)] = []
+    for format in PlistFormat.allCases where streams(into: format) {
+      targets.append((.plist(format), false))
+      if format.holdsDatesToTheSecond { targets.append((.plist(format), true)) }
+    }
+    return targets + [
+      (.plist(.xml, xml: .coreFoundation), false), (.json(lossless: true), false),
+      (.json(lossless: false), false),
+    ]
+  }()
+
+  /// Whether a binary file streams into `format` (its witness has a sink).
+  static func streams(into format: PlistFormat) -> Bool {
+    format.witness.streamSink(PlistWriteOptions(maxDepth: 512, xml: .strict), inputCount: 0) != nil
+  }
 
   /// The repository's root.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -33,7 +75,7 @@ import Testing
 
   /// The full path: read, then write; and whether the read warned.
   static func fullPath(
-    _ data: Data, _ format: StreamFormat, truncating: Bool, limits: PlistLimits = .default
+    _ data: Data, _ target: Target, truncating: Bool, limits: PlistLimits = .default
   ) -> (Result<Data, PlistError>, warned: Bool) {
     let document: PlistDocument
     do {
@@ -43,18 +85,13 @@ import Testing
     }
     var value = document.value
     do {
-      switch format {
-      case .xml(let options):
-        if truncating { value = floored(value) }
+      switch target {
+      case .plist(let format, let options):
+        if truncating, format.holdsDatesToTheSecond { value = floored(value) }
         return (
-          .success(try PropertyList.write(value, as: .xml, xml: options)),
+          .success(try PropertyList.write(value, as: format, xml: options)),
           !document.warnings.isEmpty
         )
-      case .openStep:
-        return (.success(try PropertyList.write(value, as: .openStep)), !document.warnings.isEmpty)
-      case .gnustep:
-        if truncating { value = floored(value) }
-        return (.success(try PropertyList.write(value, as: .gnustep)), !document.warnings.isEmpty)
       case .json(let lossless):
         return (
           .success(Data(try PropertyList.json(value, lossless: lossless).utf8)),
@@ -80,12 +117,11 @@ import Testing
   /// disagree.
   @discardableResult
   static func compare(
-    _ data: Data, _ format: StreamFormat, truncating: Bool, label: String,
+    _ data: Data, _ format: Target, truncating: Bool, label: String,
     limits: PlistLimits = .default, sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) -> Outcome {
     let (full, warned) = fullPath(data, format, truncating: truncating, limits: limits)
-    let stream = PropertyList.streamResult(
-      data, as: format, truncatingDates: truncating, limits: limits)
+    let stream = format.stream(data, truncating: truncating, limits: limits)
     switch (stream, full) {
     case (.success(let bytes), .success(let expected)):
       if bytes != expected {
@@ -325,7 +361,7 @@ import Testing
   @Test func keysInUTF16OrderAreStreamedInIt() throws {
     // U+E000 sorts before 😀 by bytes, after it by UTF-16 code units (XML's order).
     let data = Self.unsortedDictionary(["😀", "\u{E000}", "z", "é"])
-    let xml = try PropertyList.streamResult(data, as: StreamFormat.xml(.strict)).get()
+    let xml = try Target.xml.stream(data).get()
     let text = String(decoding: xml, as: UTF8.self)
     let positions = ["z", "é", "😀", "\u{E000}"].map {
       text.range(of: "<key>\($0)</key>")?.lowerBound
@@ -333,7 +369,7 @@ import Testing
     #expect(positions.allSatisfy { $0 != nil })
     #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     let json = String(
-      decoding: try PropertyList.streamResult(data, as: .json(lossless: true)).get(), as: UTF8.self)
+      decoding: try Target.json(lossless: true).stream(data).get(), as: UTF8.self)
     let jsonPositions = ["z", "é", "\u{E000}", "😀"].compactMap {
       json.range(of: "\"\($0)\"")?.lowerBound
     }
@@ -377,23 +413,21 @@ import Testing
     // Where it can, the stream names the full read's own error.
     for (data, label) in [(selfArray, "self"), (pair, "pair"), (selfDict, "dict")] {
       guard
-        case .failure(.failed(.cycle)) = PropertyList.streamResult(
-          data, as: StreamFormat.xml(.strict))
+        case .failure(.failed(.cycle)) = Target.xml.stream(data)
       else {
         Issue.record("\(label): not a cycle")
         continue
       }
     }
     guard
-      case .failure(.failed(.limitExceeded(_, _, .amplification))) = PropertyList.streamResult(
-        amplified, as: StreamFormat.xml(.strict))
+      case .failure(.failed(.limitExceeded(_, _, .amplification))) = Target.xml.stream(amplified)
     else {
       Issue.record("laughs: not the amplification bound")
       return
     }
     guard
-      case .failure(.failed(.limitExceeded(_, _, .depth(512)))) = PropertyList.streamResult(
-        deepData, as: .json(lossless: true))
+      case .failure(.failed(.limitExceeded(_, _, .depth(512)))) = Target.json(lossless: true)
+        .stream(deepData)
     else {
       Issue.record("601 levels: not the depth limit")
       return
@@ -406,16 +440,16 @@ import Testing
     objects.append(Self.ascii("x"))
     let data = HostileInputTests.bplist(objects: objects)
     #expect(
-      Self.compare(data, StreamFormat.xml(.strict), truncating: false, label: "laughs 16") == .same)
+      Self.compare(data, Target.xml, truncating: false, label: "laughs 16") == .same)
     let tight = PlistLimits(maxObjects: 100_000)
     #expect(
       Self.compare(
-        data, StreamFormat.xml(.strict), truncating: false, label: "laughs 16", limits: tight)
+        data, Target.xml, truncating: false, label: "laughs 16", limits: tight)
         == .bothStopped)
     let shallow = PlistLimits(maxDepth: 10)
     #expect(
       Self.compare(
-        data, StreamFormat.xml(.strict), truncating: false, label: "laughs 16", limits: shallow)
+        data, Target.xml, truncating: false, label: "laughs 16", limits: shallow)
         == .bothStopped)
   }
 
@@ -436,7 +470,7 @@ import Testing
     let data = try PropertyList.write(.dictionary(d), as: .binary)
     // (OpenStep text holds no numbers, lossless JSON no dates: both refuse the domain.)
     for (format, truncating) in Self.targets
-    where format != .openStep && format != .json(lossless: true) {
+    where format != .plist(.openStep) && format != .json(lossless: true) {
       #expect(Self.compare(data, format, truncating: truncating, label: "bench") == .same)
     }
     #expect(PropertyList.isCleanBinary(data))

@@ -4,36 +4,50 @@ import Testing
 
 @testable import PropertyList
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+/// Bytes in memory as the windowed read's source: the first `available` of them (fewer than
+/// the size the read is given: a file cut while it is read), each read counted.
+final class MemoryBytes: ByteSource {
+  let data: Data
+  let available: Int
+  private(set) var bytesRead = 0
 
-/// A binary file parsed in windows (how a store loads a large domain) against the same bytes
-/// read whole (`PropertyList.read`, itself checked against plutil, plistlib and GNUstep by
-/// the other suites): the same document, or the same error, for every fixture, generated
-/// documents and corrupted copies of both, with windows small enough that objects span pages
-/// and the walk goes back and forth.
+  init(_ data: Data, available: Int? = nil) {
+    self.data = data
+    self.available = min(available ?? data.count, data.count)
+  }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    let end = min(offset + buffer.count, available)
+    guard offset < end else { return 0 }
+    let range = (data.startIndex + offset)..<(data.startIndex + end)
+    data.copyBytes(to: buffer, from: range)
+    bytesRead += end - offset
+    return end - offset
+  }
+}
+
+/// A binary property list parsed in windows (how a store loads a large domain; the file's
+/// own reads are LegacyDefaults') against the same bytes read whole (`PropertyList.read`,
+/// itself checked against plutil, plistlib and GNUstep by the other suites): the same
+/// document, or the same error, for every fixture, generated documents and corrupted copies
+/// of both, with windows small enough that objects span pages and the walk goes back and
+/// forth.
 @Suite struct WindowedReadTests {
   /// Window shapes: (page size as a shift, pages kept). 16-byte pages and two of them make
   /// almost every object cross a page and every stream evict another.
   static let shapes: [(Int, Int)] = [(4, 2), (5, 3), (7, 4), (14, 16)]
 
-  /// `data` written to a file and parsed in windows of each shape, compared with the whole
-  /// read; the number of shapes that agreed.
+  /// `data` parsed in windows of each shape, compared with the whole read; the number of
+  /// shapes that agreed.
   static func agree(
-    _ data: Data, label: String, in folder: TemporaryFolder,
-    sourceLocation: Testing.SourceLocation = #_sourceLocation
-  ) throws -> Int {
-    let url = folder.file("input.bplist")
-    try data.write(to: url)
-    let fd = open(url.path, O_RDONLY)
-    #expect(fd >= 0)
-    defer { close(fd) }
+    _ data: Data, label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) -> Int {
     let whole = Result { () throws(PlistError) in try PropertyList.read(data) }
     var agreed = 0
     for (shift, slots) in shapes {
+      let source = MemoryBytes(data)
       let windowed = PropertyList.readBinary(
-        fileDescriptor: fd, size: data.count, pageShift: shift, slots: slots)
+        from: source, size: data.count, pageShift: shift, slots: slots)
       switch (whole, windowed) {
       case (.success(let a), .success(let b)) where a.value == b.value && a.warnings == b.warnings:
         agreed += 1
@@ -42,6 +56,14 @@ import Testing
       default:
         Issue.record(
           "\(label), pages 2^\(shift) x \(slots): whole \(whole), windowed \(windowed)",
+          sourceLocation: sourceLocation)
+      }
+      // No walk reads its input more than about five times: its budget (four times its size
+      // and 1 MiB) in pages, the read that went past it (a page, or a range across pages),
+      // then the whole input once.
+      if source.bytesRead > 6 * data.count + (1 << 20) + (1 << shift) {
+        Issue.record(
+          "\(label), pages 2^\(shift) x \(slots): \(source.bytesRead) bytes read of \(data.count)",
           sourceLocation: sourceLocation)
       }
     }
@@ -65,7 +87,6 @@ import Testing
   }
 
   @Test func everyFixtureAndItsCorruptions() throws {
-    let folder = try TemporaryFolder()
     let inputs = Self.binaryInputs()
     #expect(inputs.count > 150, "\(inputs.count) binary inputs")
     var rng = SeededGenerator(seed: 22)
@@ -73,7 +94,7 @@ import Testing
     var expected = 0
     var failures = 0
     for (data, label) in inputs {
-      compared += try Self.agree(data, label: label, in: folder)
+      compared += Self.agree(data, label: label)
       expected += Self.shapes.count
       // Four single-byte corruptions of each: the same error (or document) either way.
       for _ in 0..<4 where data.count > 8 {
@@ -82,7 +103,7 @@ import Testing
         let at = Int.random(in: 8..<data.count, using: &rng)
         bad[at] = UInt8.random(in: 0...255, using: &rng)
         if (try? PropertyList.read(bad)) == nil { failures += 1 }
-        compared += try Self.agree(bad, label: "\(label) with byte \(at) changed", in: folder)
+        compared += Self.agree(bad, label: "\(label) with byte \(at) changed")
       }
     }
     // The corruptions reach the errors, not only the documents.
@@ -91,50 +112,45 @@ import Testing
   }
 
   @Test func generatedDocuments() throws {
-    let folder = try TemporaryFolder()
     var rng = SeededGenerator(seed: 2222)
     for n in 0..<150 {
       let value = StreamConversionTests.randomValue(&rng, depth: 0)
       let data = try PropertyList.write(value, as: .binary)
-      #expect(try Self.agree(data, label: "generated \(n)", in: folder) == Self.shapes.count)
+      #expect(Self.agree(data, label: "generated \(n)") == Self.shapes.count)
     }
   }
 
-  /// A file whose walk reads more than its budget in pages is read whole, once, and parses
+  /// A source whose walk reads more than its budget in pages is read whole, once, and parses
   /// to the same document.
-  @Test func aWalkOverBudgetReadsTheFileWhole() throws {
-    let folder = try TemporaryFolder()
+  @Test func aWalkOverBudgetReadsTheSourceWhole() throws {
     var domain = PlistDictionary()
     for i in 0..<2000 { domain["key \(i)"] = i % 2 == 0 ? .int(i) : .string("value \(i)") }
     let data = try PropertyList.write(.dictionary(domain), as: .binary)
-    let url = folder.file("walk.bplist")
-    try data.write(to: url)
-    let fd = open(url.path, O_RDONLY)
-    defer { close(fd) }
     for (budget, whole) in [(data.count, true), (Int.max, false)] {
-      let windows = FileWindows(fd: fd, count: data.count, pageShift: 4, slots: 2, budget: budget)
+      let source = MemoryBytes(data)
+      let windows = BinaryWindows(
+        source: source, count: data.count, pageShift: 4, slots: 2, budget: budget)
       let (value, _) = try withExtendedLifetime(windows) {
         try BinaryPlistReader.read(WindowBytes(windows), limits: .default)
       }
       #expect(value == .dictionary(domain))
       #expect(windows.readWhole == whole)
-      #expect(windows.failure == nil)
+      #expect(windows.shortAt == nil)
+      // Over budget: the pages read, then the whole source once.
+      if whole { #expect(source.bytesRead <= budget + (1 << 4) + data.count) }
     }
   }
 
-  /// A file shorter than the size it was opened with (cut while read): a failure of the
-  /// read, at the byte it ended, never a document or a parse error.
-  @Test func aFileCutWhileReadIsAnIOFailure() throws {
-    let folder = try TemporaryFolder()
+  /// A source shorter than the size the read was given (a file cut while read): a short read,
+  /// at the byte it ended, never a document or a parse error.
+  @Test func aSourceCutWhileReadIsAShortRead() throws {
     let data = try PropertyList.write(["a": "b", "list": [1, 2, 3]], as: .binary)
-    let url = folder.file("cut.bplist")
-    try data.prefix(data.count - 10).write(to: url)
-    let fd = open(url.path, O_RDONLY)
-    defer { close(fd) }
-    let result = PropertyList.readBinary(fileDescriptor: fd, size: data.count)
-    #expect(result == .failure(.io(errno: 0, offset: data.count - 10)))
-    // A descriptor that cannot be read: the errno.
-    let bad = PropertyList.readBinary(fileDescriptor: -1, size: data.count)
-    #expect(bad == .failure(.io(errno: EBADF, offset: 0)))
+    let cut = MemoryBytes(data, available: data.count - 10)
+    #expect(
+      PropertyList.readBinary(from: cut, size: data.count)
+        == .failure(.short(offset: data.count - 10)))
+    // Nothing there at all: short at the first byte.
+    let none = MemoryBytes(data, available: 0)
+    #expect(PropertyList.readBinary(from: none, size: data.count) == .failure(.short(offset: 0)))
   }
 }

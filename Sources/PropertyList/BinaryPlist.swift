@@ -1,0 +1,38 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Apple's `bplist00` format: its constants and its witness. Read by ``BinaryPlistReader``
+/// (`BinaryPlistReader*.swift`), written by ``BinaryPlistWriter``; a binary file is the one
+/// the streaming converter reads, and no format streams into it.
+enum BinaryPlist: PlistFormatWitness {
+  static let magic: [UInt8] = Array("bplist00".utf8)
+  static let trailerSize = 32
+
+  static let format = PlistFormat.binary
+  static let name = "binary"
+  static let holdsDatesToTheSecond = false
+
+  /// `bplist` and any version after it, or a file cut inside the magic (`bpli`): the reader
+  /// then says what is wrong.
+  static func sniff(_ head: PlistHead, options: PlistReadOptions) -> Sniff? {
+    let start = head.data.prefix(magic.count)
+    if start.count < magic.count, start.elementsEqual(magic.prefix(start.count)) {
+      return .signature
+    }
+    return start.starts(with: magic.prefix(6)) ? .signature : nil
+  }
+
+  static func read(_ data: Data, limits: PlistLimits, options: PlistReadOptions)
+    throws(PlistError) -> PlistDocument
+  {
+    let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)
+    return PlistDocument(value: value, format: .binary, warnings: warnings)
+  }
+
+  static func write(_ value: PlistValue, options: PlistWriteOptions) throws(PlistError) -> Data {
+    try BinaryPlistWriter.write(value, maxDepth: options.maxDepth)
+  }
+}

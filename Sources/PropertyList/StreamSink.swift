@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Where the streaming converter (``BinaryStreamConverter``) writes: a writer's own layout,
+/// driven entry by entry. A container at `indent` holds its entries at `indent + 1`.
+///
+/// The container events (`open`, `entry`, `endEntry`, `close`) are the writers' own syntax:
+/// each writer's walk over a ``PlistValue`` makes the same calls, so a container is written
+/// one way whether its value was built or streamed. Each writer's conformance is beside it
+/// (``XMLPlistWriter``, ``OpenStepWriter``, ``JSONStreamSink``); a format streams into its
+/// writer when its witness names it (``PlistFormatWitness/streamSink(_:inputCount:)``).
+protocol StreamSink {
+  /// Whether keys go in the order of their UTF-16 code units (XML), not of their bytes.
+  var keysInUTF16Order: Bool { get }
+  /// Whether a dictionary whose one key is `CF$UID` is left to the full path (strict XML
+  /// refuses it when the value is an integer).
+  var refusesLoneUIDKey: Bool { get }
+  mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError)
+  /// A container's opening (its whole text when `count` is 0).
+  mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError)
+  /// Before entry `n` of a container of `count` at `indent`.
+  mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int)
+  mutating func key(_ key: StreamKey, indent: Int) throws(PlistError)
+  /// After entry `n`'s value.
+  mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool)
+  mutating func close(dictionary: Bool, count: Int, indent: Int)
+  /// The bytes written, once, at the end.
+  mutating func finish() -> Data
+  /// Frees what was written, when the pass stopped.
+  mutating func discard()
+}
+
+/// A scalar as the binary file holds it.
+enum StreamScalar {
+  /// An ASCII string, in the file.
+  case ascii(UnsafeRawBufferPointer)
+  /// Data, in the file.
+  case data(UnsafeRawBufferPointer)
+  /// Anything else, decoded (a UTF-16 string, a number, a date, a UID).
+  case value(PlistValue)
+
+  var plistValue: PlistValue {
+    switch self {
+    case .ascii(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+    case .data(let bytes): .data(Data(bytes))
+    case .value(let value): value
+    }
+  }
+}
+
+/// A dictionary key: ASCII in the file, or decoded.
+enum StreamKey {
+  case ascii(UnsafeRawBufferPointer)
+  case string(String)
+
+  var string: String {
+    switch self {
+    case .ascii(let bytes): String(decoding: bytes, as: UTF8.self)
+    case .string(let s): s
+    }
+  }
+}
+
+/// Writes nothing: the walk alone, to check a file (`lint`).
+struct CheckingStreamSink: StreamSink {
+  var keysInUTF16Order: Bool { false }
+  var refusesLoneUIDKey: Bool { false }
+  @inline(__always) mutating func scalar(_ scalar: StreamScalar, indent: Int) {}
+  @inline(__always) mutating func open(dictionary: Bool, count: Int, indent: Int) {}
+  @inline(__always) mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {}
+  @inline(__always) mutating func key(_ key: StreamKey, indent: Int) {}
+  @inline(__always) mutating func endEntry(_ n: Int, of count: Int, dictionary: Bool) {}
+  @inline(__always) mutating func close(dictionary: Bool, count: Int, indent: Int) {}
+  mutating func finish() -> Data { Data() }
+  mutating func discard() {}
+}
+
+/// The sink of a format no binary file is streamed into (binary itself): there is none.
+enum NoStreamSink: StreamSink {
+  var keysInUTF16Order: Bool { switch self {} }
+  var refusesLoneUIDKey: Bool { switch self {} }
+  func scalar(_ scalar: StreamScalar, indent: Int) { switch self {} }
+  func open(dictionary: Bool, count: Int, indent: Int) { switch self {} }
+  func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) { switch self {} }
+  func key(_ key: StreamKey, indent: Int) { switch self {} }
+  func endEntry(_ n: Int, of count: Int, dictionary: Bool) { switch self {} }
+  func close(dictionary: Bool, count: Int, indent: Int) { switch self {} }
+  func finish() -> Data { switch self {} }
+  func discard() { switch self {} }
+}
+
+/// Why the streaming pass stopped: something only the full path can say (a warning it
+/// reports, a case left to it), or an error.
+enum StreamStop: Error, Equatable {
+  case undecided
+  case failed(PlistError)
+}
+
+extension PropertyList {
+  /// A binary property list in another format without building its values (`prefs convert`,
+  /// `plutil -convert`): the bytes ``read(_:limits:)`` then ``write(_:as:maxDepth:xml:)``
+  /// give, with `truncatingDates` dropping the dates' fractions of a second first for a format
+  /// that holds whole seconds (``PlistFormat/holdsDatesToTheSecond``). Nil when the data is
+  /// not `bplist00`, when no binary file streams into `format` (binary itself), or whenever
+  /// the full path would fail or warn (or has a case this pass leaves to it): the caller then
+  /// takes the full path, which reports the error or the warnings. `undecidedUIDs`: nil for a
+  /// document holding a UID.
+  package static func streamed(
+    _ data: Data, as format: PlistFormat, xml: XMLWriteOptions = .strict,
+    truncatingDates: Bool = false, maxDepth: Int = 512, limits: PlistLimits = .default,
+    undecidedUIDs: Bool = false
+  ) -> Data? {
+    try? streamResult(
+      data, as: format, xml: xml, truncatingDates: truncatingDates, maxDepth: maxDepth,
+      limits: limits, undecidedUIDs: undecidedUIDs
+    ).get()
+  }
+
+  /// ``streamed(_:as:xml:truncatingDates:maxDepth:limits:undecidedUIDs:)`` with why it
+  /// stopped.
+  static func streamResult(
+    _ data: Data, as format: PlistFormat, xml: XMLWriteOptions = .strict,
+    truncatingDates: Bool = false, maxDepth: Int = 512, limits: PlistLimits = .default,
+    undecidedUIDs: Bool = false
+  ) -> Result<Data, StreamStop> {
+    format.witness.streamed(
+      data,
+      StreamRequest(
+        write: PlistWriteOptions(maxDepth: maxDepth, xml: xml), limits: limits,
+        truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs))
+  }
+
+  /// A binary property list as indented JSON (``json(_:lossless:compact:maxDepth:)`` without
+  /// `compact`, and without a final newline), without building its values; nil as for
+  /// ``streamed(_:as:xml:truncatingDates:maxDepth:limits:undecidedUIDs:)``.
+  package static func streamedJSON(
+    _ data: Data, lossless: Bool, maxDepth: Int = 512, limits: PlistLimits = .default,
+    undecidedUIDs: Bool = false
+  ) -> Data? {
+    try? streamResultJSON(
+      data, lossless: lossless, maxDepth: maxDepth, limits: limits, undecidedUIDs: undecidedUIDs
+    ).get()
+  }
+
+  /// ``streamedJSON(_:lossless:maxDepth:limits:undecidedUIDs:)`` with why it stopped.
+  static func streamResultJSON(
+    _ data: Data, lossless: Bool, maxDepth: Int = 512, limits: PlistLimits = .default,
+    undecidedUIDs: Bool = false
+  ) -> Result<Data, StreamStop> {
+    BinaryStreamConverter.convert(
+      data, into: JSONStreamSink(lossless: lossless, maxDepth: maxDepth), limits: limits,
+      maxDepth: maxDepth, truncatingDates: false, undecidedUIDs: undecidedUIDs)
+  }
+
+  /// Whether ``read(_:limits:)`` of `data` gives a binary document without warnings, checked
+  /// by the streaming walk without building a value (`prefs lint`). False when it is not
+  /// `bplist00`, or whenever the full read would fail or warn: the caller reads it then, and
+  /// reports what the full read says.
+  package static func isCleanBinary(_ data: Data, limits: PlistLimits = .default) -> Bool {
+    checkResult(data, limits: limits) == nil
+  }
+
+  /// Why the checking walk stopped, or nil when it did not.
+  static func checkResult(_ data: Data, limits: PlistLimits = .default) -> StreamStop? {
+    switch BinaryStreamConverter.convert(
+      data, into: CheckingStreamSink(), limits: limits, maxDepth: .max, truncatingDates: false,
+      undecidedUIDs: false)
+    {
+    case .success: nil
+    case .failure(let stop): stop
+    }
+  }
+}
