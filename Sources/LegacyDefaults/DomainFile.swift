@@ -364,6 +364,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     package var createsFolder: Bool
     /// Before a write replaces the file, copy what it held (see ``Backup``); nil: no copy.
     package var backup: Backup?
+    /// A change that removes the last key removes the file, as GNUstep's `defaults delete`
+    /// and CoreFoundation do: an empty domain is no domain, however it became empty.
+    package var removesWhenEmpty = false
 
     package init(
       format: PlistFormat? = nil, durable: Bool = true, truncatingDates: Bool = true,
@@ -429,6 +432,15 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
         for (key, value) in changes.assigned { changes[key] = Self.storable(value, in: target) }
       }
       let merged = changes.applied(to: snapshot.values)
+      if options.removesWhenEmpty, merged.isEmpty, !snapshot.values.isEmpty,
+        snapshot.unreadable == nil
+      {
+        if let code = held.remove(name), code.code != ENOENT {
+          throw .cannotWrite(path: path, reason: code.text)
+        }
+        exclusion.bump()
+        return DomainSnapshot(values: merged, version: .absent)
+      }
       // Nothing changes: no write (a file in another format than asked is rewritten; an absent
       // one is never made empty).
       if !options.always, merged == snapshot.values,

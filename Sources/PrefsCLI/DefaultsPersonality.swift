@@ -130,13 +130,17 @@ enum DefaultsPersonality {
     case name(String)
     /// `-app <application_name>`: the application's bundle identifier (``ApplicationBundle``).
     case app(String)
-    /// `-globalDomain` (also `-g` and `NSGlobalDomain`, which the usage does not show).
+    /// `-globalDomain` (also `-g`, `NSGlobalDomain` and `kCFPreferencesAnyApplication`, which
+    /// the usage does not show).
     case global(String)
     /// A path to a file, its `.plist` extension left out or not.
     case path(String)
 
     static let appFlag = "-app"
-    static let globalNames = ["-globalDomain", "-g", "NSGlobalDomain"]
+    /// CoreFoundation's `kCFPreferencesAnyApplication` names the global domain too.
+    static let globalNames = [
+      "-globalDomain", "-g", "NSGlobalDomain", "kCFPreferencesAnyApplication",
+    ]
     /// The usage's alternatives.
     static let usage = ["<domain_name>", appFlag + " <application_name>", globalNames[0]]
     static let pathUsage = "a path to a file omitting the '.plist' extension"
@@ -317,6 +321,11 @@ enum DefaultsPersonality {
       document = try domain.editor.document()
     } catch {
       guard case .noSuchDomain = error else { throw CommandFailure(error) }
+      throw CommandFailure(.notFound, "\nDomain \(domain.word) does not exist")
+    }
+    // An empty domain is no domain, however it became empty (CoreFoundation keeps no empty
+    // domain; a delete of the last key removes the file).
+    if key == nil, document.value.dictionaryValue?.isEmpty == true {
       throw CommandFailure(.notFound, "\nDomain \(domain.word) does not exist")
     }
     if let key, document.value.dictionaryValue?[key] == nil {

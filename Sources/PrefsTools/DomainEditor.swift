@@ -193,8 +193,10 @@ package struct DomainEditor: Sendable {
     }
     let snapshot: DomainSnapshot
     if let file = domain.file {
-      let options = DomainFile.WriteOptions(
+      var options = DomainFile.WriteOptions(
         truncatingDates: truncatingDates, createsFolder: !existing && domain.inPreferencesFolder)
+      // An edit of an existing domain that removes its last key removes the domain.
+      options.removesWhenEmpty = existing
       let held: HeldFolder?
       do {
         held = try file.holdFolder(creating: options.createsFolder)

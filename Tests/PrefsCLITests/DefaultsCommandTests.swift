@@ -88,6 +88,44 @@ import Testing
     #expect(try Self.prefs(["delete", file.path]).status == 1)
   }
 
+  /// An empty domain is one thing however it became empty: deleting the last key removes the
+  /// domain's file (as GNUstep's `defaults delete` does; CoreFoundation keeps no empty
+  /// domain), and `defaults read` of a domain left
+  /// empty, or of a file holding `{}`, says what it says of one that never existed (it printed
+  /// `{ }` for the one and "does not exist" for the other).
+  @Test(arguments: [["delete"], ["defaults", "delete"]])
+  func anEmptyDomainIsNoDomainHoweverItBecameEmpty(_ delete: [String]) throws {
+    let folder = try TemporaryFolder()
+    let env = ["XDG_CONFIG_HOME": folder.url.path]
+    let file = folder.file("com.x.plist").path
+    #expect(try Self.prefs(["defaults", "write", "com.x", "a", "-int", "1"], env: env).status == 0)
+    #expect(try Self.prefs(["defaults", "write", "com.x", "b", "-int", "2"], env: env).status == 0)
+    #expect(try Self.prefs(delete + ["com.x", "a"], env: env).status == 0)
+    #expect(FileManager.default.fileExists(atPath: file), "one key left: the file stays")
+    #expect(try Self.prefs(delete + ["com.x", "b"], env: env).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: file), "the last key went: so did the file")
+    let never = try Self.prefs(["defaults", "read", "com.never"], env: env)
+    let emptied = try Self.prefs(["defaults", "read", "com.x"], env: env)
+    #expect(emptied.status == 1 && never.status == 1)
+    #expect(emptied.stderr == never.stderr.replacingOccurrences(of: "com.never", with: "com.x"))
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: file))
+    let emptyFile = try Self.prefs(["defaults", "read", "com.x"], env: env)
+    #expect(emptyFile.status == 1 && emptyFile.stderr == emptied.stderr, "\(emptyFile.stderr)")
+  }
+
+  /// CoreFoundation's `kCFPreferencesAnyApplication` is the global domain, not a domain of
+  /// that name.
+  @Test func kCFPreferencesAnyApplicationIsTheGlobalDomain() throws {
+    let folder = try TemporaryFolder()
+    let env = ["XDG_CONFIG_HOME": folder.url.path]
+    let written = try Self.prefs(
+      ["defaults", "write", "kCFPreferencesAnyApplication", "Zk", "-int", "3"], env: env)
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(try Self.prefs(["defaults", "read", "-g", "Zk"], env: env).output == "3\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(!names.contains { $0.hasPrefix("kCFPreferencesAnyApplication") }, "\(names)")
+  }
+
   @Test func domainNamesResolveUnderXDGConfigHome() throws {
     let folder = try TemporaryFolder()
     let env = ["XDG_CONFIG_HOME": folder.url.path]
