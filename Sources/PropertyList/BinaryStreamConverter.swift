@@ -732,7 +732,7 @@ extension BinaryStreamConverter {
     _ data: Data, into sink: Sink, limits: PlistLimits, maxDepth: Int, truncatingDates: Bool,
     undecidedUIDs: Bool
   ) -> Result<Data, StreamStop> {
-    guard data.starts(with: BinaryPlist.magic) else { return .failure(.undecided) }
+    guard BinaryPlist.hasMagic(data) else { return .failure(.undecided) }
     return data.withUnsafeBytes { raw in
       var converter = BinaryStreamConverter(
         bytes: raw, limits: limits, sink: sink, maxDepth: maxDepth,
