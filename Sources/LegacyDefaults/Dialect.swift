@@ -214,7 +214,11 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
       let base =
         home ?? ProcessInfo.processInfo.environment[rules.homeVariable]
         ?? PathText.homeOf(user: nil)
-      return URL(fileURLWithPath: PathText.expandingTilde(s, home: base))
+      let expanded = PathText.expandingTilde(s, home: base)
+      // No home at all: the path as written, in the current folder. Never `URL`'s own `~/`
+      // expansion, which asks the user database through the name service switch first.
+      let unexpanded = expanded.utf8.starts(with: [UInt8(ascii: "~"), UInt8(ascii: "/")])
+      return URL(fileURLWithPath: unexpanded ? "./" + expanded : expanded)
     case .data(let d)?: return KeyedArchiveURL.decode(d)
     default: return nil
     }
@@ -222,7 +226,16 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
 }
 
 /// `~` expansion for paths read from defaults.
-enum PathText {
+package enum PathText {
+  /// `base` and `component` joined by one `/` (`base`'s trailing slashes dropped, as `URL`'s
+  /// `appendingPathComponent` drops them); `base` alone when `component` is empty.
+  package static func joined(_ base: String, _ component: String) -> String {
+    var base = base
+    while base.utf8.count > 1, base.utf8.last == UInt8(ascii: "/") { base.removeLast() }
+    guard !component.isEmpty else { return base }
+    return base == "/" ? "/" + component : base + "/" + component
+  }
+
   /// `~` and `~/…` become the home folder; `~user/…` that user's home when the user exists;
   /// anything else is unchanged.
   static func expandingTilde(_ path: String, home: String? = nil) -> String {
@@ -242,9 +255,22 @@ enum PathText {
     return expanded + tail
   }
 
-  static func homeOf(user: String?) -> String? {
-    let entry = user.map { getpwnam($0) } ?? getpwuid(getuid())
-    guard let entry, let dir = entry.pointee.pw_dir else { return nil }
-    return String(cString: dir)
+  /// The home folder of `user` (nil: of this process's real user). Outside Apple platforms,
+  /// from the local user database read as the file it is (``Accounts``), never through the
+  /// name service switch: a statically linked glibc prefs that asked NSS would load its
+  /// modules (`libnss_systemd`, and a second C library with it) and crash on a user the file
+  /// does not hold. A user kept elsewhere (LDAP, sssd) has no home here: the callers use `HOME`
+  /// first and say so when neither gives one. On Apple platforms (users in Open Directory,
+  /// never a static executable) the system's lookup answers.
+  package static func homeOf(user: String?) -> String? {
+    #if canImport(Darwin)
+      let entry = user.map { getpwnam($0) } ?? getpwuid(getuid())
+      guard let entry, let dir = entry.pointee.pw_dir else { return nil }
+      return String(cString: dir)
+    #else
+      let entry = user.map { Accounts.user(named: $0) } ?? Accounts.user(uid: getuid())
+      guard let home = entry?.home, !home.isEmpty else { return nil }
+      return home
+    #endif
   }
 }

@@ -42,7 +42,9 @@ import PropertyList
 /// then wait for a domain whose holder waits for the folder. None is ever taken while a
 /// ``DefaultsStore``'s state lock is held.
 package struct DomainFile: DefaultsStorage, OrderedReloading {
-  package let url: URL
+  /// The file, as a URL (the one it was made with, else made from ``path`` when asked for).
+  package var url: URL { givenURL ?? URL(fileURLWithPath: path) }
+  private let givenURL: URL?
   /// The format a new file gets.
   package let newFileFormat: PlistFormat
   package let limits: PlistLimits
@@ -71,14 +73,26 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   }
 
   package init(url: URL, newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default) {
-    self.url = url
+    self.init(
+      parts: FilePathParts(url.path), url: url, newFileFormat: newFileFormat, limits: limits)
+  }
+
+  /// The file at `path` (relative: to the current folder), split as `URL(fileURLWithPath:)`
+  /// splits it, without making the URL (see ``FilePathParts``): what the command names.
+  package init(path: String, newFileFormat: PlistFormat = .xml, limits: PlistLimits = .default) {
+    self.init(
+      parts: FilePathParts(path), url: nil, newFileFormat: newFileFormat, limits: limits)
+  }
+
+  private init(parts: FilePathParts, url: URL?, newFileFormat: PlistFormat, limits: PlistLimits) {
+    givenURL = url
     self.newFileFormat = newFileFormat
     self.limits = limits
     // Worked out once: URL's path accessors are slow enough to show in a 10,000-file batch.
-    path = url.path
-    folder = url.deletingLastPathComponent().path
-    name = url.lastPathComponent
-    lockKey = url.standardizedFileURL.path
+    path = parts.path
+    folder = parts.folder
+    name = parts.name
+    lockKey = parts.standardized
     lockName = FileAccess.sibling(of: name, adding: 5) + ".lock"
   }
 
@@ -89,8 +103,9 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   package let name: String
   /// The lock file's name in the folder: `<name>.lock`.
   let lockName: String
-  /// The in-process lock's name: one per file, however the path was spelled.
-  private let lockKey: String
+  /// The in-process lock's name: one per file, however the path was spelled (the path
+  /// standardized).
+  let lockKey: String
 
   package var identity: StorageIdentity { .file(url) }
 
@@ -476,10 +491,13 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// Replaces the file with exactly `data` under the domain's locks (an output a command
   /// encoded: `convert -o`, `export`, `plutil -convert`), whatever the file held; a symbolic
   /// link, a folder or anything else that is not a regular file there is refused, never
-  /// replaced. Keeps the owner, group and mode of the file it replaces.
-  package func replaceContents(with data: Data, durable: Bool = true, createsFolder: Bool = false)
-    throws(DefaultsError)
-  {
+  /// replaced. Keeps the owner, group and mode of the file it replaces. `syncingFolder` false:
+  /// the file is flushed before its rename, the folder not after it (see
+  /// ``HeldFolder/replace(_:with:ownership:durable:syncingFolder:replacing:)``).
+  package func replaceContents(
+    with data: Data, durable: Bool = true, syncingFolder: Bool = true,
+    createsFolder: Bool = false
+  ) throws(DefaultsError) {
     guard let held = try holdFolder(creating: createsFolder) else {
       throw .cannotWrite(path: path, reason: "the folder \(folder) does not exist")
     }
@@ -500,7 +518,8 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       } catch {
         throw .cannotWrite(path: path, reason: error.reason)
       }
-      try write(data, in: held, ownership: ownership, durable: durable)
+      try write(
+        data, in: held, ownership: ownership, durable: durable, syncingFolder: syncingFolder)
       exclusion.bump()
     }
   }
@@ -735,8 +754,8 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     let mine = Self.temporaryNames.withLock { cache -> [String] in
       if cache[held.path] == nil {
         // A folder that cannot be listed leaves leftovers for a later write: nothing is lost.
-        let names = held.names() ?? []
-        cache[held.path] = Set(names.filter { $0.hasPrefix(".") && $0.contains(".tmp-") })
+        let names = held.names(where: Self.isTemporaryLooking) ?? []
+        cache[held.path] = Set(names)
       }
       let found = cache[held.path, default: []].filter {
         $0.hasPrefix(prefix) && $0.utf8.count == prefix.utf8.count + 6
@@ -745,6 +764,21 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
       return Array(found)
     }
     for name in mine { held.remove(name) }
+  }
+
+  /// Whether a name's bytes look like a temporary file's: a leading `.` and `.tmp-` in it.
+  private static func isTemporaryLooking(_ name: UnsafeRawBufferPointer) -> Bool {
+    let marker: [UInt8] = Array(".tmp-".utf8)
+    guard name.first == UInt8(ascii: "."), name.count >= marker.count + 1 else { return false }
+    for start in 1...(name.count - marker.count) {
+      var match = true
+      for i in 0..<marker.count where name[start + i] != marker[i] {
+        match = false
+        break
+      }
+      if match { return true }
+    }
+    return false
   }
 
   /// Per folder, the temporary-looking names its one listing found and no write removed yet.
@@ -764,12 +798,14 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// Replaces the file with `data`, atomically, keeping `ownership` (the replaced file's; a new
   /// file's as ``FileAccess/Ownership/newFile(in:mode:)`` says).
   private func write(
-    _ data: Data, in held: HeldFolder, ownership: FileAccess.Ownership?, durable: Bool
+    _ data: Data, in held: HeldFolder, ownership: FileAccess.Ownership?, durable: Bool,
+    syncingFolder: Bool = true
   ) throws(DefaultsError) {
     removeLeftoverTemporaryFiles(in: held)
     do {
       try held.replace(
-        name, with: data, ownership: ownership ?? .newFile(in: held), durable: durable)
+        name, with: data, ownership: ownership ?? .newFile(in: held), durable: durable,
+        syncingFolder: syncingFolder)
     } catch {
       throw .cannotWrite(path: path, reason: error.description)
     }

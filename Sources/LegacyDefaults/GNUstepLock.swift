@@ -72,8 +72,11 @@ package final class GNUstepLock: @unchecked Sendable {
 
   /// Makes `folder` GNUstep's defaults folder for this process: writes of its domain files take
   /// GNUstep's lock from now on.
-  static func register(folder: URL) {
-    let path = folder.standardizedFileURL.path
+  static func register(folder: URL) { register(folder: folder.path) }
+
+  /// ``register(folder:)-(URL)`` of the folder at `folder`.
+  static func register(folder: String) {
+    let path = FilePathParts(folder).standardized
     folders.withLock { folders in
       if folders[path] == nil { folders[path] = GNUstepLock(folder: path) }
     }
@@ -93,7 +96,7 @@ package final class GNUstepLock: @unchecked Sendable {
   static func acquire(for file: DomainFile, in held: HeldFolder) throws(DefaultsError)
     -> GNUstepLock?
   {
-    let folder = file.url.standardizedFileURL.deletingLastPathComponent().path
+    let folder = FilePathParts(file.lockKey).folder
     var lock = folders.withLock { $0[folder] }
     if lock == nil,
       case .success(let info?) = Result(catching: { () throws(FileAccess.Failure) in
@@ -102,7 +105,7 @@ package final class GNUstepLock: @unchecked Sendable {
     {
       // A GNUstep app has locked this folder before: it is GNUstep's defaults folder, however
       // the file was named (a path by hand, `DefaultsStore(url:)`).
-      register(folder: URL(fileURLWithPath: folder))
+      register(folder: folder)
       lock = folders.withLock { $0[folder] }
     }
     guard let lock else { return nil }

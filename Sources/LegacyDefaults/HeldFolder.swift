@@ -81,18 +81,34 @@ package final class HeldFolder: @unchecked Sendable {
     -> HeldFolder
   {
     let absolute = Self.absolute(path)
-    let components = absolute.split(separator: "/", omittingEmptySubsequences: true).map(
-      String.init)
     // The one-call walk: no link anywhere (and no `..`, which the stack below takes as the
     // folder it came through).
-    if !components.contains("..") {
+    if !Self.hasDotDot(absolute) {
       let fd = prefs_openat2(
         AT_FDCWD, absolute, UInt64(walkFlags), 0, Self.resolveNoSymlinks | Self.resolveNoMagicLinks)
       if fd >= 0 { return try held(fd, path: absolute) }
       // Any other failure (a link on the way, an old kernel, a filter): the careful walk says
       // exactly what is there.
     }
+    let components = absolute.split(separator: "/", omittingEmptySubsequences: true).map(
+      String.init)
     return try walk(components, creating: creating, named: absolute)
+  }
+
+  /// Whether a component of `path` is `..` (its bytes looked at: the common case, a path
+  /// without one, is opened in one call before anything is split).
+  static func hasDotDot(_ path: String) -> Bool {
+    var run = 0  // dots since the last slash; -1 once the component has anything else
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "/"):
+        if run == 2 { return true }
+        run = 0
+      case UInt8(ascii: "."): if run >= 0 { run += 1 }
+      default: run = -1
+      }
+    }
+    return run == 2
   }
 
   private static let resolveNoSymlinks: UInt64 = 0x04
@@ -101,7 +117,7 @@ package final class HeldFolder: @unchecked Sendable {
   /// `path` from the root: a relative one from the current folder (`getcwd`, which has no
   /// links in it).
   static func absolute(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
+    if path.utf8.first == UInt8(ascii: "/") { return path }
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return "/" + path }
     let cwd = String(
@@ -397,27 +413,43 @@ extension HeldFolder {
     return try Self.held(child, path: path(of: name))
   }
 
-  /// The names in the folder (nil when it cannot be listed); a name that is not UTF-8 as
-  /// its bytes decode (``rawNames()`` has them exactly).
-  func names() -> [String]? {
-    rawNames()?.map { String(decoding: $0, as: UTF8.self) }
-  }
-
   /// The names in the folder as their bytes (nil when it cannot be listed), `.` and `..` left
   /// out.
   package func rawNames() -> [[UInt8]]? {
+    var names: [[UInt8]] = []
+    guard (list { name in names.append(Array(name)) }) else { return nil }
+    return names
+  }
+
+  /// The names in the folder that `keep` accepts (given each name's bytes), as their bytes
+  /// decode; nil when it cannot be listed. Nothing is made of a name passed over (a write
+  /// looking for its leftovers in a folder of many files reads their names in place).
+  func names(where keep: (UnsafeRawBufferPointer) -> Bool) -> [String]? {
+    var names: [String] = []
+    let listed = list { name in
+      if keep(name) { names.append(String(decoding: name, as: UTF8.self)) }
+    }
+    return listed ? names : nil
+  }
+
+  /// Calls `body` with the bytes of each name in the folder but `.` and `..`; false when the
+  /// folder cannot be listed.
+  private func list(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
     let listing = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard listing >= 0, let dir = fdopendir(listing) else {
       if listing >= 0 { close(listing) }
-      return nil
+      return false
     }
     defer { closedir(dir) }
-    var names: [[UInt8]] = []
     while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-      if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
+      withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+        guard let base = raw.baseAddress else { return }
+        let name = UnsafeRawBufferPointer(start: base, count: strnlen(base, raw.count))
+        let dots = name.count <= 2 && name.allSatisfy { $0 == 0x2E }
+        if !dots { body(name) }
+      }
     }
-    return names
+    return true
   }
 
   /// Flushes the folder's entries to disk (after a rename into it).
@@ -432,11 +464,18 @@ extension HeldFolder {
   /// folder (an unpredictable name, never following a link), given `ownership`, written,
   /// flushed (when `durable`), renamed over `name` (or, `replacing` false, given `name` only if
   /// nothing has it: ``FileAccess/Failure/cannotCreate(path:reason:)`` with EEXIST otherwise),
-  /// and the folder flushed. On any failure the temporary file is removed and `name` is
-  /// untouched.
+  /// and the folder flushed (when `durable` and `syncingFolder`). On any failure the temporary
+  /// file is removed and `name` is untouched.
+  ///
+  /// The two flushes buy different things. The file's makes the rename publish only complete
+  /// bytes: after a crash `name` is the old file or the new one, never an empty or torn one.
+  /// The folder's makes the rename itself survive a crash once this returns (without it, a
+  /// crash within the file system's commit interval can bring the old file back). A domain
+  /// needs both: it is the only copy of a user's settings. An output derived from another file
+  /// (`convert -o`, an export) keeps the first and may skip the second (see `OutputFile`).
   package func replace(
     _ name: String, with data: Data, ownership: FileAccess.Ownership, durable: Bool = true,
-    replacing: Bool = true
+    syncingFolder: Bool = true, replacing: Bool = true
   ) throws(FileAccess.Failure) {
     let (temporary, fd) = try createTemporary(for: name)
     var failure: FileAccess.Failure?
@@ -467,7 +506,7 @@ extension HeldFolder {
       remove(temporary)
       throw failure
     }
-    if durable { sync() }
+    if durable, syncingFolder { sync() }
   }
 
   /// A new temporary file for `name` in this folder: `.<name>.tmp-XXXXXX` (a shorter name

@@ -24,7 +24,7 @@ enum ChangePrinter {
     guard case .file(let path) = editor.domain.place, DomainResolver.isPath(word) else {
       return word
     }
-    let file = URL(fileURLWithPath: path).lastPathComponent
+    let file = FilePathParts(path).name
     if Run.resolver().isInPreferencesFolder(path), file.hasSuffix(".plist") {
       return String(file.dropLast(".plist".count))
     }

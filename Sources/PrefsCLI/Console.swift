@@ -30,7 +30,12 @@ package protocol Console: AnyObject {
 }
 
 extension Console {
-  package func out(_ text: String) { out(Data(text.utf8)) }
+  package func out(_ text: String) {
+    // From the contiguous bytes (`Data(text.utf8)` asks the runtime whether the view is
+    // `ContiguousBytes`: a scan of every conformance in the program, in a one-key read).
+    var text = text
+    out(text.withUTF8 { Data(buffer: $0) })
+  }
   package var inputIsTerminal: Bool { false }
   func line(_ text: String) { out(text + "\n") }
   /// One line on standard error: whatever the text names (a key, a file a user wrote), it

@@ -27,7 +27,16 @@ extension DefaultsPersonality {
       Form([.domain, .word("<key>")], "shows defaults for given domain, key") {
         (words, console) throws(CommandFailure) in
         let key = words.words[0]
-        let document = try exists(try words.named(), key: key)
+        let domain = try words.named()
+        // One key: a binary domain decodes only its value, as `prefs read FILE KEY`; a missing
+        // domain or key (or any failure) takes the whole read below, and its messages.
+        if case .success(let found) = Result(catching: { () throws(ToolError) in
+          try domain.editor.value(forKey: key)
+        }) {
+          console.line(DefaultsDescription.text(found.value))
+          return .ok
+        }
+        let document = try exists(domain, key: key)
         let value = document.value.dictionaryValue?[key]
         console.line(value.map(DefaultsDescription.text) ?? "")
         return .ok

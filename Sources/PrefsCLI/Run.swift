@@ -51,16 +51,19 @@ enum Run {
   /// The environment (read when a verb needs it: it is not read at every start).
   static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
-  /// The resolver of FILE|DOMAIN words for this run. (The locator reads the whole
-  /// environment: it is made only for a verb that names a file or a domain.)
+  /// The resolver of FILE|DOMAIN words for this run. (Its locator is given the variables it
+  /// and the resolver read, each read alone: made only for a verb that names a file or a
+  /// domain.)
   static func resolver() -> DomainResolver { resolver(lockTimeout: lockWait()) }
 
   /// The resolver of this run, its writes waiting `lockTimeout` for a lock.
   static func resolver(lockTimeout: Double?) -> DomainResolver {
     DomainResolver {
       DomainResolver.Settings(
-        locator: DomainLocator(platform: layout ?? .current), userDefaults: userDefaults,
-        host: host, lockTimeout: lockTimeout)
+        locator: DomainLocator(
+          platform: layout ?? .current,
+          environment: DomainLocator.environment(DomainResolver.variables)),
+        userDefaults: userDefaults, host: host, lockTimeout: lockTimeout)
     }
   }
 

@@ -50,10 +50,13 @@ package struct DomainDiff: Sendable, Hashable {
         changes.append(.set(key: key, old: before, new: value))
       }
     }
+    // The sets come in the keys' byte order already; removals, when any, are merged in.
+    var removed = false
     for (key, value) in old where !new.contains(key: key) {
       changes.append(.removed(key: key, old: value))
+      removed = true
     }
-    self.changes = changes.sorted { Array($0.key.utf8).lexicographicallyPrecedes($1.key.utf8) }
+    self.changes = removed ? changes.sorted { PlistValue.utf8Precedes($0.key, $1.key) } : changes
   }
 
   /// The changes as one update of a domain.

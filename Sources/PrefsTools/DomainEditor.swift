@@ -35,7 +35,7 @@ package struct DomainEditor: Sendable {
     // Reading needs no routing: a file is read as it is.
     let storage: any DefaultsStorage =
       if case .file(let path) = domain.place {
-        DomainFile(url: URL(fileURLWithPath: path))
+        DomainFile(path: path)
       } else {
         domain.storage
       }

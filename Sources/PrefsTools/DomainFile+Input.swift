@@ -118,10 +118,10 @@ extension DomainFile {
     throws(DomainReadError)
     -> Data
   {
-    let url = URL(fileURLWithPath: path)
+    let parts = FilePathParts(path)
     let held: HeldFolder
     do throws(FileAccess.Failure) {
-      held = try HeldFolder.open(url.deletingLastPathComponent().path)
+      held = try HeldFolder.open(parts.folder)
     } catch {
       // No such folder: no such file, as the caller named it.
       if case .missing = error { throw .file(.missing(path: path)) }
@@ -131,7 +131,7 @@ extension DomainFile {
       try held.acting { () throws(DefaultsError) in
         Result { () throws(FileAccess.Failure) in
           try held.openForReading(
-            url.lastPathComponent, limit: limits.maxInputBytes, followingLink: true
+            parts.name, limit: limits.maxInputBytes, followingLink: true
           ).readAll()
         }
       }

@@ -94,10 +94,10 @@ package struct DomainResolver: Sendable {
       if let made { return made }
       let settings = make()
       let folder: String? =
-        if case .success(let url) = Result(catching: { () throws(DefaultsError) in
-          try settings.locator.folder()
+        if case .success(let path) = Result(catching: { () throws(DefaultsError) in
+          try settings.locator.folderPath()
         }) {
-          url.standardizedFileURL.path
+          FilePathParts(path).standardized
         } else {
           nil
         }
@@ -108,6 +108,10 @@ package struct DomainResolver: Sendable {
       return resolved
     }
   }
+
+  /// Every variable of its locator's environment a resolver reads: the locator's, and
+  /// `PREFS_DOMAIN_STORAGE`.
+  package static let variables = DomainLocator.variables + ["PREFS_DOMAIN_STORAGE"]
 
   /// The rule (see the type's documentation): whether `word` is a path.
   package static func isPath(_ word: String) -> Bool {
@@ -125,10 +129,10 @@ package struct DomainResolver: Sendable {
       throw .store(error)
     }
     do {
-      guard let id else { return try locator.url(forDomain: word).path }
+      guard let id else { return try locator.path(forDomain: word) }
       try DomainLocator.validate(word)
-      return try locator.folder().appendingPathComponent(HostScope.folder, isDirectory: true)
-        .appendingPathComponent("\(word).\(id).plist", isDirectory: false).path
+      return PathText.joined(
+        PathText.joined(try locator.folderPath(), HostScope.folder), "\(word).\(id).plist")
     } catch {
       throw .usage(error.description)
     }
@@ -181,10 +185,10 @@ package struct DomainResolver: Sendable {
   /// creates).
   package func isInPreferencesFolder(_ path: String) -> Bool {
     guard let folder else { return false }
-    let parent = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-    return parent.path == folder
-      || (parent.lastPathComponent == HostScope.folder
-        && parent.deletingLastPathComponent().path == folder)
+    let parent = FilePathParts(FilePathParts(path).standardized).folder
+    guard parent != folder else { return true }
+    let above = FilePathParts(parent)
+    return above.name == HostScope.folder && above.folder == folder
   }
 
   /// The domain file at `path`, for a write, with the one write policy of this run: a domain
@@ -193,7 +197,7 @@ package struct DomainResolver: Sendable {
   /// removed again); the lock is waited for ``lockTimeout`` at most. (Where the path is, is
   /// decided from its words: nothing on disk is looked at twice.)
   package func writer(for path: String, limits: PlistLimits = .default) -> DomainFile {
-    var file = DomainFile(url: URL(fileURLWithPath: path), limits: limits)
+    var file = DomainFile(path: path, limits: limits)
     file.locking = isInPreferencesFolder(path) ? .always : .transient
     file.lockTimeout = lockTimeout
     return file
@@ -210,12 +214,15 @@ package struct DomainResolver: Sendable {
     return file
   }
 
-  /// `~/x` (a quoted tilde the shell left) as the home folder's `x`.
+  /// `~/x` (a quoted tilde the shell left) as the home folder's `x`: `HOME`'s, else the
+  /// passwd file's (read as a file, never through the name service switch); with no home at
+  /// all, `./~/x` (the folder named `~` here, as the shell leaves it).
   func expandingHome(_ path: String) -> String {
-    guard path.hasPrefix("~/"), let home = locator.environment["HOME"], !home.isEmpty else {
-      return path
-    }
-    return home + path.dropFirst()
+    guard path.utf8.starts(with: [UInt8(ascii: "~"), UInt8(ascii: "/")]) else { return path }
+    let home =
+      locator.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PathText.homeOf(user: nil)
+    guard let home else { return "./" + path }
+    return PathText.joined(home, String(path.dropFirst(2)))
   }
 
   /// The failure for a domain that does not exist, with a hint when a file of the domain's
@@ -229,7 +236,7 @@ package struct DomainResolver: Sendable {
   /// the current folder: how to name it instead (a domain name never names it).
   package func fileHereHint(forPath path: String) -> String? {
     guard isInPreferencesFolder(path) else { return nil }
-    let file = URL(fileURLWithPath: path).lastPathComponent
+    let file = FilePathParts(path).name
     guard file.hasSuffix(".plist") else { return nil }
     let word = String(file.dropLast(".plist".count))
     if FileAccess.isFolder(word) {

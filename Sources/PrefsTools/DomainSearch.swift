@@ -29,7 +29,7 @@ package struct DomainSearch: Sendable {
     let names = try resolver.domainNames().names
     var results: [(domain: String, result: Result)] = []
     for name in names {
-      let file = DomainFile(url: URL(fileURLWithPath: try resolver.path(name)))
+      let file = DomainFile(path: try resolver.path(name))
       do {
         let (values, _) = try file.domainDocument()
         var matches = PlistDictionary()

@@ -70,7 +70,7 @@ package enum LegacyInputs {
           found.append(text)
         }
         expansion.paths += found.sorted().map {
-          URL(fileURLWithPath: path).appendingPathComponent($0).path
+          PathText.joined(FilePathParts(path).path, $0)
         }
         continue
       }
@@ -155,10 +155,9 @@ package enum MigrationOutput {
     }
     if !exists, !dryRun {
       // The folder, never the folders above it.
-      let url = URL(fileURLWithPath: out)
+      let parts = FilePathParts(out)
       do throws(FileAccess.Failure) {
-        _ = try HeldFolder.open(url.deletingLastPathComponent().path)
-          .makeFolder(url.lastPathComponent)
+        _ = try HeldFolder.open(parts.folder).makeFolder(parts.name)
       } catch {
         throw .output(error)
       }

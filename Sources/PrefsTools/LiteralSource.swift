@@ -1,3 +1,4 @@
+import LegacyDefaults
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -182,9 +183,7 @@ package enum LiteralSource {
   }
 
   /// The last component of a path, as `URL(fileURLWithPath:)` names it.
-  package static func lastComponent(_ path: String) -> String {
-    URL(fileURLWithPath: path).lastPathComponent
-  }
+  package static func lastComponent(_ path: String) -> String { FilePathParts(path).name }
 
   /// A name without its extension (the text after its last dot, unless the dot starts it).
   static func stem(_ name: String) -> String {

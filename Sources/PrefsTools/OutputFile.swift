@@ -36,6 +36,12 @@ package enum OutputFile {
     try write(data, to: path, resolver: resolver, asDomain: false)
   }
 
+  /// A domain is flushed as every domain write is: the file before its rename, the folder
+  /// after it. Any other output is flushed before its rename only: a crash can never leave it
+  /// empty or torn (it is the old file or the new one), but one soon after the command can
+  /// bring the old one back, which a run of the command again makes new. The folder's flush
+  /// is what an output derived from a file that is still there can do without: here it costs
+  /// about as much as the file's (BENCHMARKS.md, "the price of a flush").
   private static func write(
     _ data: Data, to path: String, resolver: DomainResolver, asDomain: Bool
   ) throws(ToolError) {
@@ -43,7 +49,7 @@ package enum OutputFile {
     // Not a domain (JSON, a top-level array): never a lock file made for it.
     if !asDomain { file.locking = .whenShared }
     do {
-      try file.replaceContents(with: data)
+      try file.replaceContents(with: data, syncingFolder: asDomain)
     } catch {
       throw .store(error)
     }

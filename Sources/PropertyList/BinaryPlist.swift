@@ -11,6 +11,23 @@ enum BinaryPlist: PlistFormatWitness {
   static let magic: [UInt8] = Array("bplist00".utf8)
   static let trailerSize = 32
 
+  /// Whether `data` starts with ``magic``: its first eight bytes compared as one word (no
+  /// iterator over `Data`, whose generic walk a one-key read would otherwise page in).
+  static func hasMagic(_ data: Data) -> Bool {
+    data.withUnsafeBytes { raw in
+      raw.count >= 8 && raw.loadUnaligned(as: UInt64.self) == magicWord
+    }
+  }
+
+  /// ``magic`` as the 64-bit word its bytes make in memory.
+  private static var magicWord: UInt64 { UInt64(littleEndian: 0x3030_7473_696c_7062) }
+
+  /// Byte `i` (0..<8) of ``magic``, without the array (a one-key read does not build it).
+  @inline(__always)
+  static func magicByte(_ i: Int) -> UInt8 {
+    UInt8(truncatingIfNeeded: 0x3030_7473_696c_7062 as UInt64 >> (8 * UInt64(i)))
+  }
+
   static let format = PlistFormat.binary
   static let name = "binary"
   static let holdsDatesToTheSecond = false

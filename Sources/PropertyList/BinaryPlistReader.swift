@@ -74,11 +74,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 
   mutating func readTrailer() throws(PlistError) {
     let count = bytes.count
-    let magic = BinaryPlist.magic
-    guard count >= magic.count else {
+    let magicCount = 8
+    guard count >= magicCount else {
       throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
     }
-    for i in 0..<magic.count where bytes[i] != magic[i] {
+    for i in 0..<magicCount where bytes[i] != BinaryPlist.magicByte(i) {
       // CoreFoundation reads `bplist0` and any eighth byte ("bplist0?") as `bplist00`.
       if i == 7, options.exact, options.reader == .coreFoundation { break }
       if i >= 6 {
@@ -89,7 +89,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       }
       throw .malformed(format: .binary, at: .byteOffset(i), reason: "not a bplist00 header")
     }
-    guard count >= magic.count + 1 + 1 + BinaryPlist.trailerSize else {
+    guard count >= magicCount + 1 + 1 + BinaryPlist.trailerSize else {
       throw .truncated(
         format: .binary, at: .byteOffset(count),
         expected: "at least one object, an offset table and the 32-byte trailer")

@@ -499,7 +499,7 @@ extension BinaryStreamConverter {
     _ data: Data, into sink: Sink, limits: PlistLimits, maxDepth: Int, truncatingDates: Bool,
     undecidedUIDs: Bool
   ) -> Result<Data, StreamStop> {
-    guard data.starts(with: BinaryPlist.magic) else {
+    guard BinaryPlist.hasMagic(data) else {
       var sink = sink
       sink.discard()
       return .failure(.undecided)

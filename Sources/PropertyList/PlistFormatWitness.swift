@@ -124,7 +124,7 @@ extension PlistFormatWitness {
   static var family: [PlistFormat] { [format] }
 
   static func streamed(_ data: Data, _ request: StreamRequest) -> Result<Data, StreamStop> {
-    guard data.starts(with: BinaryPlist.magic),
+    guard BinaryPlist.hasMagic(data),
       let sink = streamSink(request.write, inputCount: data.count)
     else { return .failure(.undecided) }
     return BinaryStreamConverter.convert(

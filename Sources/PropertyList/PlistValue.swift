@@ -193,7 +193,7 @@ public enum PlistValue: Sendable {
 
   /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).
   @inline(__always)
-  static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+  package static func utf8Precedes(_ a: String, _ b: String) -> Bool {
     let fast = a.utf8.withContiguousStorageIfAvailable { pa -> Bool? in
       b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
         let n = Swift.min(pa.count, pb.count)

@@ -56,7 +56,7 @@ public enum PropertyList {
   package static func binaryValue(
     forKey key: String, in data: Data, limits: PlistLimits = .default
   ) -> BinaryLookup {
-    guard data.starts(with: BinaryPlist.magic) else { return .undecided }
+    guard BinaryPlist.hasMagic(data) else { return .undecided }
     return BinaryMemoryReader.lookup(key, in: data, limits: limits)
   }
 

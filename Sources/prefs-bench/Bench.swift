@@ -52,6 +52,10 @@ final class Bench {
       try sourceScan()
       return
     }
+    if CommandLine.arguments.contains("--small") {
+      try wholeProcesses(onlyStarts: true)
+      return
+    }
     try loadAndWrite()
     try hotRead()
     try setAndSynchronize()

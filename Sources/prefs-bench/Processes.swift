@@ -6,7 +6,7 @@ import PropertyList
 /// the start of a Swift program that imports nothing. A peer that is missing is skipped with a
 /// message; `.ci/run` installs them.
 extension Bench {
-  func wholeProcesses() throws {
+  func wholeProcesses(onlyStarts: Bool = false) throws {
     let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("prefs").path
     guard FileManager.default.isExecutableFile(atPath: prefs) else {
@@ -26,11 +26,13 @@ extension Bench {
     // full runs with 61 had the same binary at 1.32× and 1.40× its floor; each run is ~3 ms).
     let starts = quick ? 21 : 301
 
-    // The floor is an empty program linked as this prefs is: against the toolchain's shared
-    // runtime (swiftc's default), or with it inside (`--static-swift-stdlib`, the Linux
-    // release build). The other floor is reported beside it, without a target.
+    // The floor is an empty program linked as this prefs is: fully static (`-static-executable`,
+    // the release build), with the runtime inside (`--static-swift-stdlib`), or against the
+    // toolchain's shared runtime (swiftc's default). The other floor is reported beside it,
+    // without a target. `--version` of the fully static build is held to 1.1× its floor (issue
+    // 37); the other start rows to 1.4× theirs, as before.
     let linked = Self.linking(of: prefs)
-    for (floorLinking, target) in [(linked, 1.4 as Double?), (linked.other, nil)] {
+    for (floorLinking, held) in [(linked, true), (linked.other, false)] {
       guard let empty = try emptySwiftProgram(floorLinking) else { continue }
       let floorName =
         "a Swift program that imports nothing (swiftc -O\(floorLinking.flags.map { " " + $0 }.joined()))"
@@ -43,12 +45,16 @@ extension Bench {
       cases.append(
         Case(
           name: "start: `prefs --version` (\(linked.name))", prefs: medians[1],
-          baseline: floorName, baselineMs: floor, target: target))
+          baseline: floorName, baselineMs: floor,
+          target: held ? (linked == .executable ? 1.1 : 1.4) : nil))
       cases.append(
         Case(
           name: "start: `prefs read FILE KEY`, 3-key domain (\(linked.name))", prefs: medians[2],
-          baseline: floorName, baselineMs: floor, target: target))
+          baseline: floorName, baselineMs: floor, target: held ? 1.4 : nil))
     }
+
+    try smallFile(prefs, starts: starts)
+    if onlyStarts { return }
 
     let (one, start) = try interleaved(
       starts, [prefs, "read", binary.path, key], [prefs, "--version"])
@@ -181,21 +187,38 @@ extension Bench {
     FileHandle.standardError.write(Data("prefs-bench: \(message) skipped\n".utf8))
   }
 
-  /// How a Swift executable is linked to the Swift runtime.
+  /// How a Swift executable is linked: to the Swift runtime's shared library, with the
+  /// runtime inside, or fully static (no dynamic loader, no shared library at all).
   enum Linking {
-    case shared, `static`
+    case shared, `static`, executable
 
-    var name: String { self == .shared ? "runtime shared" : "runtime inside" }
-    var flags: [String] { self == .shared ? [] : ["-static-stdlib"] }
-    var other: Linking { self == .shared ? .static : .shared }
+    var name: String {
+      switch self {
+      case .shared: "runtime shared"
+      case .static: "runtime inside"
+      case .executable: "fully static"
+      }
+    }
+
+    var flags: [String] {
+      switch self {
+      case .shared: []
+      case .static: ["-static-stdlib"]
+      case .executable: ["-static-executable"]
+      }
+    }
+
+    /// The floor reported beside this one: the build it replaced.
+    var other: Linking { self == .shared ? .static : self == .static ? .shared : .static }
   }
 
-  /// Whether `binary` loads the Swift runtime's shared library (its dynamic section, as
-  /// `readelf -d` shows it; without readelf, or on Apple platforms, shared).
+  /// How `binary` is linked (its dynamic section, as `readelf -d` shows it; without readelf,
+  /// or on Apple platforms, shared).
   static func linking(of binary: String) -> Linking {
     guard let readelf = which("readelf"),
       let output = try? capture([readelf, "-d", binary])
     else { return .shared }
+    if output.contains("no dynamic section") { return .executable }
     return output.contains("[libswiftCore.so]") ? .shared : .static
   }
 
@@ -221,12 +244,7 @@ extension Bench {
   /// The median wall time of each command, run `count` times in rotation (after one warm-up
   /// run each).
   func rotated(_ count: Int, _ commands: [[String]]) throws -> [Double] {
-    var samples = Array(repeating: [Double](), count: commands.count)
-    for command in commands { _ = try time(command) }
-    for _ in 0..<count {
-      for (i, command) in commands.enumerated() { samples[i].append(try time(command)) }
-    }
-    return samples.map { $0.sorted()[$0.count / 2] }
+    try rotatedSamples(count, commands).map { $0.sorted()[$0.count / 2] }
   }
 
   func interleaved(

@@ -18,6 +18,8 @@ import PropertyList
 //                                                 `prefs write` → this one's `changes(for:)`
 //   swift run -c release prefs-bench --scan     only `prefs plan scan` over a generated
 //                                                 Objective-C tree, against `grep -rn`
+//   swift run -c release prefs-bench --small    only the start and small-file rows (one
+//                                                 process, one 1.7 KB file)
 //
 // The whole-process cases (start, one key, plistutil, GNUstep, plistlib) need the `prefs`
 // binary beside prefs-bench: `swift build -c release` builds both.

@@ -53,8 +53,8 @@ package struct MigrationRunner: Sendable {
     switch destination {
     case .file(let path): path
     case .folder(let folder):
-      URL(fileURLWithPath: folder).appendingPathComponent(
-        URL(fileURLWithPath: legacy).lastPathComponent
+      URL(fileURLWithPath: FilePathParts(folder).path).appendingPathComponent(
+        FilePathParts(legacy).name
       ).path
     case .inPlace: legacy
     }
@@ -115,7 +115,7 @@ package struct MigrationRunner: Sendable {
       if dryRun {
         try checkEncodes(values, path: target)
         if case .inPlace = destination { return outcome }
-        let existing = try DomainFile(url: URL(fileURLWithPath: target), limits: limits).read()
+        let existing = try DomainFile(path: target, limits: limits).read()
         if existing.values == values, existing.format == format { outcome.status = .unchanged }
         return outcome
       }

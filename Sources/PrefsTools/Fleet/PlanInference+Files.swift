@@ -31,7 +31,7 @@ extension PlanInference {
   ) -> Result<[String: PlistValue], UnreadLegacyFile> {
     let snapshot: DomainSnapshot
     do {
-      var file = DomainFile(url: URL(fileURLWithPath: path), limits: limits)
+      var file = DomainFile(path: path, limits: limits)
       file.readOptions = dialect.readOptions(exact: true)
       snapshot = try file.read()
     } catch {

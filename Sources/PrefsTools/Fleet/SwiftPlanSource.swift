@@ -42,7 +42,8 @@ package struct SwiftPlanSource: Sendable {
   /// `equizmoPlan`).
   package static func name(forPlanFile path: String) -> String {
     identifier(
-      URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, upper: false)
+      URL(fileURLWithPath: FilePathParts(path).path).deletingPathExtension().lastPathComponent,
+      upper: false)
   }
 
   /// Whether `name` can name the plan in Swift: an identifier (a letter or `_`, then letters,
