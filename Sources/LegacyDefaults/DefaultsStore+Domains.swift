@@ -77,7 +77,7 @@ extension DefaultsStore {
   }
 
   /// Replaces a persistent domain by name with `values` (one locked, atomic update; this
-  /// store's own domain through ``updateDomain(_:)``).
+  /// store's own domain through `updateDomain(_:)`).
   public func setPersistentDomain(_ values: [String: PlistValue], forName name: String)
     throws(DefaultsError)
   {

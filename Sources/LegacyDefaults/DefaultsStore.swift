@@ -354,7 +354,7 @@ public final class DefaultsStore: Sendable {
   /// gets the application domain as stored, with this store's pending changes applied, and
   /// returns the changes key by key (nil removes); they are validated as
   /// ``set(_:forKey:)-(PlistValue?,_)`` validates, and everything pending is written with them. When `change` throws, nothing is
-  /// written. `change` runs without this store's state lock (see ``update(_:_:)``).
+  /// written. `change` runs without this store's state lock (see `update(_:_:)`).
   public func updateDomain(
     _ change: (PlistDictionary) throws(DefaultsError) -> DomainChanges
   ) throws(DefaultsError) {

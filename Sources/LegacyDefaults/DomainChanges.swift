@@ -1,7 +1,7 @@
 import PropertyList
 
 /// Changes to a domain, key by key: a value set, or a key removed. What every update of a
-/// storage returns (``DefaultsStorage/update(_:)``, ``DefaultsStore/updateDomain(_:)``).
+/// storage returns (``DefaultsStorage/update(_:)``, `updateDomain(_:)`).
 ///
 /// Keys are told apart by their bytes, as `PlistDictionary` and the files do. A later change of
 /// a key replaces an earlier one. Write one as a literal, `nil` removing:

@@ -31,7 +31,7 @@ public struct FileOutcome: Sendable, Hashable {
   /// Where the original was copied before an in-place migration.
   public var backup: String?
   /// What the legacy domain is, in the report's words: `file`, or the storage's own noun
-  /// (``StorageIdentity/noun``: `domain` for a `UserDefaults` suite or memory, at launch).
+  /// (`StorageIdentity.noun`: `domain` for a `UserDefaults` suite or memory, at launch).
   public var noun = "file"
 
   public init(
