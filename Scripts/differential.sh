@@ -13,7 +13,7 @@
 # --keep DIR    keep the inputs, the answers and report.json there (default: a temporary folder)
 # --smoke       400 inputs and no plistutil: the check .ci/run makes
 # Exit status 1 when a value differs from the dialect's reader, a round trip loses a value,
-# or an accept/refuse difference is no row of Scripts/Differential/rows.py (MIGRATION.md).
+# or an accept/refuse difference is no row of Scripts/Differential/rows.py (Docs/compatibility.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here="$PWD/Scripts/Differential"

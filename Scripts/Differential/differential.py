@@ -5,7 +5,7 @@ read back what prefs writes (round trips), and classifies every input against th
 own reader (CoreFoundation for apple and corelibs, GNUstep Base for gnustep):
 
     agree                              the same value, or both refuse the file
-    prefs-accepts-reference-rejects    allowed only as a row of rows.py (MIGRATION.md's table)
+    prefs-accepts-reference-rejects    allowed only as a row of rows.py (Docs/compatibility.md's table)
     prefs-rejects-reference-accepts    likewise
     values-differ                      never allowed
 
@@ -90,11 +90,11 @@ def main():
     ap.add_argument("--reuse", action="store_true",
                     help="classify the answers of the last run again (after editing rows.py)")
     args = ap.parse_args()
-    # Every row that allows a difference is a row of MIGRATION.md's table, saying why.
-    migration = open(os.path.join(HERE, "..", "..", "MIGRATION.md")).read()
-    missing = [row.id for row in ROWS.ROWS if "[differential: %s]" % row.id not in migration]
+    # Every row that allows a difference is a row of Docs/compatibility.md's table, saying why.
+    compatibility = open(os.path.join(HERE, "..", "..", "Docs", "compatibility.md")).read()
+    missing = [row.id for row in ROWS.ROWS if "[differential: %s]" % row.id not in compatibility]
     if missing:
-        sys.exit("rows.py rows not in MIGRATION.md's table: " + ", ".join(missing))
+        sys.exit("rows.py rows not in Docs/compatibility.md's table: " + ", ".join(missing))
     manifest = [line.rstrip("\n").split("\t") for line in open(os.path.join(args.work, "manifest.tsv"))]
     paths = [m[3] for m in manifest]
     kinds = [m[1] for m in manifest]
@@ -236,7 +236,7 @@ def main():
     report.append("kinds: " + ", ".join("%s %d" % kv for kv in sorted(collections.Counter(kinds).items())))
     for (dialect, cls), count in sorted(classes.items()):
         report.append("%-9s %-44s %6d" % (dialect, cls, count))
-    report.append("rows (every accept/refuse difference, by the row of MIGRATION.md that allows it):")
+    report.append("rows (every accept/refuse difference, by the row of Docs/compatibility.md that allows it):")
     for (dialect, cls, row), count in sorted(per_row.items()):
         report.append("  %-9s %-34s %-40s %6d" % (dialect, cls, row, count))
     report.append("round trips (prefs writes, the reader reads back):")

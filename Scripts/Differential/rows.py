@@ -1,4 +1,4 @@
-"""The differences between prefs and each dialect's own reader that MIGRATION.md's table
+"""The differences between prefs and each dialect's own reader that Docs/compatibility.md's table
 "Where prefs deliberately differs from a reference" allows, one row each (its id is written in
 the table, `[differential: ID]`). differential.py counts every input by the row that explains
 it; an accept/refuse difference no row explains fails the run, and so does any value that

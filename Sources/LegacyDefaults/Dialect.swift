@@ -147,7 +147,7 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   /// reader clamps them to Int64.max before any getter runs (``adopting(_:readFrom:)`` does
   /// that where GNUstep does, when the store reads an XML file), while its typed-text reader
   /// keeps them unsigned: `double` is then the unsigned value, and `integer` clamps (GNUstep
-  /// wraps, MIGRATION.md). corelibs reads them (and Int64.max itself) as nothing at all, a
+  /// wraps, Docs/compatibility.md). corelibs reads them (and Int64.max itself) as nothing at all, a
   /// plain bug: prefs reads them as Apple does.
   static func scalar(_ value: PlistValue) -> Scalar {
     switch value {

@@ -6,7 +6,7 @@ import PropertyList
 /// swift-corelibs-foundation, which the Swift toolchain installs): `prefs plutil …`, or the
 /// binary invoked as `plutil`. The same command lines, the same standard output, standard
 /// error, exit status (0, or 1) and files written, byte for byte (the differential test runs
-/// every verb and option through both), except the deliberate differences MIGRATION.md lists.
+/// every verb and option through both), except the deliberate differences Docs/compatibility.md lists.
 /// Edits of a dictionary file are one locked update of the domain, as every native write is.
 ///
 /// Declared as every verb is: each of its verbs (``verbs``, each declared in

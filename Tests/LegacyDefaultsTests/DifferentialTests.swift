@@ -99,7 +99,7 @@ import Testing
     }
   }
 
-  /// Where prefs deliberately answers differently (each listed in MIGRATION.md).
+  /// Where prefs deliberately answers differently (each listed in Docs/compatibility.md).
   static func knownDeviation(
     _ dialect: Dialect, _ format: String, _ value: PlistValue?, _ getter: String, _ answer: Any,
     _ ours: Any?

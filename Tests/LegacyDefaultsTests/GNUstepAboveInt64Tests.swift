@@ -8,7 +8,7 @@ import Testing
 /// on one-key files (issue 13): its XML reader clamps to Int64.max, so every getter and
 /// `objectForKey:` see 9223372036854775807; its typed text keeps the unsigned value, so
 /// `doubleForKey:` is 1.8446744073709552e19 (and `integerForKey:` wraps to -1, where prefs
-/// clamps: MIGRATION.md).
+/// clamps: Docs/compatibility.md).
 @Suite struct GNUstepAboveInt64Tests {
   static func store(_ text: String, _ name: String) throws -> (DefaultsStore, TemporaryFolder) {
     let folder = try TemporaryFolder()

@@ -59,7 +59,7 @@ struct GNUstepReadAsTests {
     let float = try #require(Float(try getter("float")))
     #expect(float == Float(try #require(answers["float"] as? String)))
     // GNUstep's typed text wraps such an integer in integerForKey: (-1) where prefs clamps:
-    // a deviation MIGRATION.md lists. From XML both clamp.
+    // a deviation Docs/compatibility.md lists. From XML both clamp.
     if name == "x.plist" { #expect(try getter("integer") == answers["integer"] as? String) }
     // The whole domain through one getter: the same value for `k`.
     let lines = try Self.prefs(["--as", "double", "--dialect", "gnustep"], file: file)

@@ -18,7 +18,7 @@ struct OracleLine: Sendable {
   var difference: Difference? = nil
 }
 
-/// A row of MIGRATION.md's "deliberately differs" table: what prefs does instead.
+/// A row of Docs/compatibility.md's "deliberately differs" table: what prefs does instead.
 struct Difference: Sendable {
   var row: String
   var prefsDoes: @Sendable (PlutilOracleTests.Outcome) -> Bool
@@ -34,7 +34,7 @@ struct Difference: Sendable {
 /// The command lines and inputs of the differential: documents that hold what real
 /// preference files hold, the repository's fixtures, and every documented verb and option.
 enum PlutilOracleCases {
-  // MARK: - The deliberate differences (MIGRATION.md's rows)
+  // MARK: - The deliberate differences (Docs/compatibility.md's rows)
 
   static let integerText = Difference.refuses(
     "-integer of text that is not an integer", saying: "-integer")
@@ -572,7 +572,7 @@ enum PlutilOracleCases {
       ]
     }.map { OracleLine(words: $0) })
 
-  /// Where prefs refuses what CoreFoundation reads, on purpose (MIGRATION.md's rows): a file
+  /// Where prefs refuses what CoreFoundation reads, on purpose (Docs/compatibility.md's rows): a file
   /// that starts as binary does but is not (`bplistl`, which CoreFoundation reads as a word),
   /// an OpenStep comment without its end (CoreFoundation keeps what came before it).
   static let stricter = OracleInput(

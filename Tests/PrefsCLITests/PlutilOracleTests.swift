@@ -10,7 +10,7 @@ import Testing
 /// output, standard error and every file left in the folder, byte for byte, except:
 ///
 /// - a deliberate difference (`OracleLine.difference`, or data and UIDs in `-p`), each a row
-///   of MIGRATION.md's "deliberately differs" table, where prefs must do what the row says;
+///   of Docs/compatibility.md's "deliberately differs" table, where prefs must do what the row says;
 /// - the port's nondeterminism, compared through a canonical form: binary property lists
 ///   (the port writes a dictionary's objects in hash order, different at every run) as the
 ///   values they hold (both read and written as XML by Foundation's PropertyListSerialization,
@@ -54,7 +54,7 @@ import Testing
       case (let difference?, _):
         #expect(
           difference.prefsDoes(actual),
-          "\(input.name): \(shown): prefs does not do what MIGRATION.md says (\(difference.row)): status \(actual.status), stdout \(actual.text), stderr \(actual.stderr)"
+          "\(input.name): \(shown): prefs does not do what Docs/compatibility.md says (\(difference.row)): status \(actual.status), stdout \(actual.text), stderr \(actual.stderr)"
         )
         if case .agree = verdict {
           Issue.record(
@@ -181,7 +181,7 @@ import Testing
     /// bytes change from run to run, as values (binary property lists) or with each JSON
     /// object's members in one order (`how` says which).
     case agree(String)
-    /// A row of MIGRATION.md, found in the output (data and UIDs in `-p`).
+    /// A row of Docs/compatibility.md, found in the output (data and UIDs in `-p`).
     case deliberate(String)
     case differ([String])
   }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// GNUstep text as GNUstep Base 1.28 reads it (`NSPropertyList.m`): what it accepts on
-/// purpose, prefs accepts; what it decodes by accident, prefs refuses (MIGRATION.md lists
+/// purpose, prefs accepts; what it decodes by accident, prefs refuses (Docs/compatibility.md lists
 /// each). The expected answers were taken from GNUstep through `gnustep_dump`; under CI the
 /// live GNUstep is asked again, so a change in either shows.
 @Suite struct GNUstepLeniencyTests {

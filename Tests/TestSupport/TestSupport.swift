@@ -264,34 +264,6 @@ public final class LegacyDriver: Sendable {
   }
 }
 
-/// README code blocks that tests compile: the block after `<!-- snippet: NAME -->` in the
-/// README, and the lines between `// README BEGIN` and `// README END` of a source file.
-public enum ReadmeSnippet {
-  static func lines(_ text: String, from begin: String, to end: String) -> [String] {
-    let all = text.components(separatedBy: "\n")
-    guard let start = all.firstIndex(where: { $0.contains(begin) }),
-      let stop = all[start...].firstIndex(where: { $0.contains(end) })
-    else { return [] }
-    return Array(all[(start + 1)..<stop])
-  }
-
-  /// The lines of the README's ```swift block under `<!-- snippet: name -->`.
-  public static func shown(_ name: String) throws -> [String] {
-    let readme = try String(
-      contentsOf: External.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    return Array(
-      lines(readme, from: "<!-- snippet: \(name) -->", to: "<!-- end snippet -->")
-        .drop { !$0.hasPrefix("```swift") }.dropFirst().prefix { $0 != "```" })
-  }
-
-  /// The marked lines of a source file (a path from the package root).
-  public static func compiled(_ path: String) throws -> [String] {
-    let source = try String(
-      contentsOf: External.packageRoot.appendingPathComponent(path), encoding: .utf8)
-    return lines(source, from: "// README BEGIN", to: "// README END")
-  }
-}
-
 /// A writer process killed with SIGKILL at a random moment: the durability and torture tests'
 /// one loop.
 public enum KilledWriter {
