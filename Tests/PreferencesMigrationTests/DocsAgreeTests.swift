@@ -43,6 +43,7 @@ import Testing
     ("| nesting depth | 512 |", "Sources/PropertyList/PropertyList.docc/PropertyList.md"),
     ("| Objective-C (NSUserDefaults) | prefs (`import LegacyDefaults`) |", "MIGRATION.md"),
     ("**A folder is a held descriptor.**", "Docs/security.md"),
+    ("decides by the first character that is not C white space", "MIGRATION.md"),
     ("prefs migrate --plan PLAN (--to OUT | --in-place)", "Docs/commands.md"),
   ]
 
