@@ -66,7 +66,12 @@ enum Migrate {
         try MigrationOutput.destination(out, files: legacy.count, dryRun: dryRun)
       }
     case (nil, true):
-      destination = .inPlace(backupFolder: try args[Options.backup])
+      let backup = try args[Options.backup].map { folder throws(CommandFailure) in
+        try attempt { () throws(ToolError) in
+          try MigrationOutput.backupFolder(folder, dryRun: dryRun)
+        }
+      }
+      destination = .inPlace(backupFolder: backup)
     default:
       throw CommandFailure(.usage, "migrate takes exactly one of --to OUT and --in-place")
     }

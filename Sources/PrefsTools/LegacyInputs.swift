@@ -164,4 +164,17 @@ package enum MigrationOutput {
     }
     return .folder(out)
   }
+
+  /// `--in-place --backup DIR`: DIR made when it is not there (the folder, never the folders
+  /// above it), as `--to OUT` is; a dry run makes nothing.
+  package static func backupFolder(_ folder: String, dryRun: Bool) throws(ToolError) -> String {
+    guard !dryRun, !FileManager.default.fileExists(atPath: folder) else { return folder }
+    let parts = FilePathParts(folder)
+    do throws(FileAccess.Failure) {
+      _ = try HeldFolder.open(parts.folder).makeFolder(parts.name)
+    } catch {
+      throw .output(error)
+    }
+    return folder
+  }
 }

@@ -124,6 +124,28 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == written)
   }
 
+  /// `--backup DIR` makes DIR when it is not there, as `--to OUT` makes OUT (it failed every
+  /// file: "…/backups/: no such file"); a dry run makes nothing.
+  @Test func theBackupFolderIsMadeWhenItIsNotThere() throws {
+    let folder = try TemporaryFolder()
+    let legacy = folder.file("app.plist")
+    let original = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+    try original.write(to: legacy)
+    let backups = folder.url.appendingPathComponent("backups")
+    let dry = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, "--dry-run",
+      legacy.path,
+    ])
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: backups.path))
+    let result = try Self.prefs([
+      "migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, legacy.path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let copy = backups.appendingPathComponent("app.plist.backup")
+    #expect(try Data(contentsOf: copy) == original)
+  }
+
   @Test func inPlaceOnlyAfterACompleteBackup() throws {
     let folder = try TemporaryFolder()
     let legacy = folder.file("app.plist")
