@@ -41,9 +41,9 @@ import Testing
   }
 
   @Test(.tags(.slow), .timeLimit(.minutes(15)))
-  func everySwiftBlockCompilesAsWritten() throws {
+  func everySwiftBlockCompilesAsWritten() async throws {
     let script = External.packageRoot.appendingPathComponent("Scripts/doc-blocks.sh").path
-    let result = try External.run("/bin/bash", [script])
+    let result = try await External.runOffPool("/bin/bash", [script])
     #expect(result.status == 0, "\(result.output)\n\(result.stderr)")
     let checks = result.output.split(separator: "\n").filter {
       $0.hasPrefix("ok ") || $0.hasPrefix("FAIL ")

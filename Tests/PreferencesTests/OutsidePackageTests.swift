@@ -11,9 +11,9 @@ import Testing
 /// followed by a second store without a synchronize, and migrated from (absent: `missing`).
 @Suite struct OutsidePackageTests {
   @Test(.tags(.slow), .timeLimit(.minutes(10)))
-  func anOutsidePackageSeesChangesWithoutSynchronize() throws {
+  func anOutsidePackageSeesChangesWithoutSynchronize() async throws {
     let script = External.packageRoot.appendingPathComponent("Scripts/outside-package.sh").path
-    let result = try External.run(
+    let result = try await External.runOffPool(
       "/bin/bash", [script], environment: ["PREFS": External.product("prefs")])
     #expect(result.status == 0, "\(result.output)\n\(result.stderr)")
     let checks = result.output.split(separator: "\n").filter {

@@ -324,3 +324,21 @@ public enum BinaryList {
     [0x50 | UInt8(text.utf8.count)] + Array(text.utf8)
   }
 }
+
+extension External {
+  /// ``run(_:_:input:environment:in:)`` on a thread of its own, awaited: a test that waits
+  /// minutes for a process (an outside package's build) then holds none of the cooperative
+  /// pool's threads, which are as many as the cores. Two such tests blocking both threads of a
+  /// 2-core machine starved every other test until its time limit passed.
+  public static func runOffPool(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+  ) async throws -> ProcessResult {
+    try await withCheckedThrowingContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(
+          with: Result { try run(executable, arguments, environment: environment) })
+      }
+      thread.start()
+    }
+  }
+}
