@@ -126,8 +126,13 @@ public enum External {
     process.standardError = err
     let inPipe = Pipe()
     process.standardInput = inPipe
+    _ = ignoringBrokenPipes
     try process.run()
-    if let input { inPipe.fileHandleForWriting.write(input) }
+    // A command may exit before reading all its input (a refusal, a usage error): the write
+    // then fails with EPIPE, which is that command's answer, not the test's failure. (With
+    // SIGPIPE at its default, it killed the whole test process: a fast static binary exited
+    // before the input was written.)
+    if let input { try? inPipe.fileHandleForWriting.write(contentsOf: input) }
     try inPipe.fileHandleForWriting.close()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
@@ -136,6 +141,10 @@ public enum External {
       status: process.terminationStatus, stdout: outData,
       stderr: String(decoding: errData, as: UTF8.self))
   }
+
+  /// SIGPIPE ignored in the test process, once: a write to a command that has exited fails
+  /// with EPIPE instead of ending every test.
+  private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
   /// Whether a reference tool must be present: under CI a missing one fails the run.
   public static var required: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
