@@ -41,7 +41,7 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .domainExists(let name): "a volatile domain named \"\(name)\" exists already"
     case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
     case .notADictionary(let path, let type):
-      "\(path) holds \(type == "array" ? "an" : "a") \(type), not a dictionary of preferences"
+      "\(path) holds \(type.withArticle), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
     case .cannotLock(let path, let reason): "\(path): cannot write: \(reason)"
     case .busy(let path, let lock, let waited):
