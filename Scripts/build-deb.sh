@@ -7,15 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The release build, as the README installs it: one fully static executable (no dynamic
-# loader, no shared library: it starts in a third of the time a binary with the Swift runtime
-# inside takes), its generic metadata made without mangled names (see the README's Install).
-SWIFT_BUILD_FLAGS=(-c release --product prefs -Xswiftc -static-executable
-  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
-
+# The release build, as the README installs it (Scripts/build-release.sh says what it is).
 out="$(mkdir -p "${1:-.build/deb}" && cd "${1:-.build/deb}" && pwd)"
-swift build "${SWIFT_BUILD_FLAGS[@]}"
-bin="$(swift build "${SWIFT_BUILD_FLAGS[@]}" --show-bin-path)/prefs"
+bin="$(Scripts/build-release.sh)"
 version="$("$bin" --version | awk '{print $2}')"
 arch="$(dpkg --print-architecture)"
 
