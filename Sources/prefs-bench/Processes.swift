@@ -250,6 +250,7 @@ extension Bench {
   func interleaved(
     _ count: Int, _ ours: [String], _ theirs: [String], environment: [String: String]? = nil
   ) throws -> (Double, Double) {
+    Self.readFromDisk([ours[0], theirs[0]])
     var a: [Double] = []
     var b: [Double] = []
     _ = try time(ours, environment: environment)
