@@ -147,4 +147,33 @@ extension Prefs {
     Completion.spec,
     Manual.spec,
   ]
+
+  /// The verb named `name` in ``commands``, its declaration alone made: a `switch` rather than
+  /// a search of the table, because making all twenty declarations at every start was a sixth
+  /// of a small `read`'s instructions. A test checks it against the table.
+  static func command(named name: String) -> CommandSpec? {
+    switch name {
+    case "migrate": Migrate.spec
+    case "plan": PlanCommand.spec
+    case "export": Export.spec
+    case "read": Read.spec
+    case "write": Write.spec
+    case "delete": Delete.spec
+    case "rename": Rename.spec
+    case "read-type": ReadType.spec
+    case "import": Import.spec
+    case "domains": Domains.spec
+    case "find": Find.spec
+    case "diff": Diff.spec
+    case "watch": Watch.spec
+    case "edit": Edit.spec
+    case "lint": Lint.spec
+    case "convert": Convert.spec
+    case "defaults": DefaultsPersonality.spec
+    case "plutil": PlutilPersonality.spec
+    case "completion": Completion.spec
+    case "man": Manual.spec
+    default: nil
+    }
+  }
 }

@@ -241,7 +241,7 @@ enum DefaultsPersonality {
       }
       host = option.scope(value)
     }
-    return Run.$host.withValue(host) {
+    return Run.with({ $0.host = host }) {
       do throws(CommandFailure) {
         return try dispatch(Array(words), console: BareConsole(console))
       } catch {

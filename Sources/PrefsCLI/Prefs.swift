@@ -26,14 +26,23 @@ package enum Prefs {
       } ?? "prefs"
     let rest = Array(commandLine.dropFirst())
     // Named first, so that a run as `prefs` does not build the command table to find out.
-    guard namesPersonality(name),
-      let personality = commands.first(where: { $0.name == name && $0.isPersonality })
+    guard namesPersonality(name), let personality = Self.command(named: name),
+      personality.isPersonality
     else { return run(rest, console: console) }
     do throws(CommandFailure) {
       return try execute(personality, rest, console: console)
     } catch {
       console.message(error.message)
       return error.code
+    }
+  }
+
+  /// The verbs of ``commands`` that ``command(named:)`` or ``namesPersonality(_:)``, the
+  /// switches a start dispatches with, answer otherwise than the table (a test: none).
+  package static var dispatchDisagreements: [String] {
+    commands.compactMap { spec in
+      let found = command(named: spec.name)?.name == spec.name
+      return found && namesPersonality(spec.name) == spec.isPersonality ? nil : spec.name
     }
   }
 
@@ -51,7 +60,7 @@ package enum Prefs {
   package static func run(
     _ arguments: [String], console: Console, userDefaults: UserDefaultsAccess?
   ) -> ExitCode {
-    Run.$userDefaults.withValue(userDefaults) { run(arguments, console: console) }
+    Run.with({ $0.userDefaults = userDefaults }) { run(arguments, console: console) }
   }
 
   /// Runs `prefs` with `arguments` (without the program name).
@@ -65,7 +74,7 @@ package enum Prefs {
         return .usage
       }
       GNUstepLock.register(DomainLocator(platform: platform))
-      return Run.$layout.withValue(platform) {
+      return Run.with({ $0.layout = platform }) {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
@@ -77,7 +86,7 @@ package enum Prefs {
       }
       do throws(CommandFailure) {
         let seconds = try Options.seconds(arguments[1], option: "--lock-timeout")
-        return Run.$lockTimeout.withValue(seconds) {
+        return Run.with({ $0.lockTimeout = seconds }) {
           run(Array(arguments.dropFirst(2)), console: console)
         }
       } catch {
@@ -88,14 +97,16 @@ package enum Prefs {
     // `--current-host` or `--host NAME` before the verb: that host's ByHost domains, as
     // `defaults -currentHost` and `-host NAME` reach them.
     if arguments.first == "--current-host" {
-      return Run.$host.withValue(.current) { run(Array(arguments.dropFirst()), console: console) }
+      return Run.with({ $0.host = .current }) {
+        run(Array(arguments.dropFirst()), console: console)
+      }
     }
     if arguments.first == "--host" {
       guard arguments.count >= 2 else {
         console.message("--host takes a host name")
         return .usage
       }
-      return Run.$host.withValue(.named(arguments[1])) {
+      return Run.with({ $0.host = .named(arguments[1]) }) {
         run(Array(arguments.dropFirst(2)), console: console)
       }
     }
@@ -114,7 +125,7 @@ package enum Prefs {
           console.out(usage)
           return .ok
         }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        guard let command = Self.command(named: name) else {
           throw CommandFailure(.usage, "unknown command \"\(name)\" (see prefs help)")
         }
         console.out(command.help)
@@ -123,7 +134,7 @@ package enum Prefs {
         console.line("prefs \(version)")
         return .ok
       default:
-        guard let command = commands.first(where: { $0.name == verb }) else {
+        guard let command = Self.command(named: verb) else {
           throw CommandFailure(.usage, "unknown command \"\(verb)\" (see prefs help)")
         }
         return try execute(command, rest, console: console)

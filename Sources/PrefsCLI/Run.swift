@@ -18,18 +18,34 @@ import PropertyList
 /// What one run of the command works with: where domain names resolve (`--layout`) and how
 /// they reach `UserDefaults`.
 enum Run {
-  /// The layout `prefs --layout gnustep|xdg|macos VERB …` chose for this run (nil: the
-  /// platform's).
-  @TaskLocal static var layout: DefaultsPlatform?
+  /// What the options before the verb, and the caller, set for one run.
+  struct Settings: Sendable {
+    /// The layout `prefs --layout gnustep|xdg|macos VERB …` chose (nil: the platform's).
+    var layout: DefaultsPlatform?
+    /// How domain names reach `UserDefaults` (none in the Linux command).
+    var userDefaults: UserDefaultsAccess? = .platform
+    /// Whose domains domain names name (`defaults -currentHost`, `-host NAME`).
+    var host: HostScope = .any
+    /// `prefs --lock-timeout SECONDS VERB …` (nil: not given).
+    var lockTimeout: Double?
+  }
 
-  /// How domain names reach `UserDefaults` in this run (none in the Linux command).
-  @TaskLocal static var userDefaults: UserDefaultsAccess? = .platform
+  /// This run's settings: one task-local value, so that each run in a process (the tests
+  /// start many at once) has its own. One value rather than one a setting: every task-local
+  /// type costs a generic class's metadata at the first read, and `read` read four.
+  @TaskLocal static var settings = Settings()
 
-  /// Whose domains domain names name in this run (`defaults -currentHost`, `-host NAME`).
-  @TaskLocal static var host: HostScope = .any
+  /// Runs `body` with this run's settings changed by `change`.
+  static func with<T>(_ change: (inout Settings) -> Void, _ body: () -> T) -> T {
+    var changed = settings
+    change(&changed)
+    return $settings.withValue(changed, operation: body)
+  }
 
-  /// `prefs --lock-timeout SECONDS VERB …` (nil: not given).
-  @TaskLocal static var lockTimeout: Double?
+  static var layout: DefaultsPlatform? { settings.layout }
+  static var userDefaults: UserDefaultsAccess? { settings.userDefaults }
+  static var host: HostScope { settings.host }
+  static var lockTimeout: Double? { settings.lockTimeout }
 
   /// How long `migrate`, and every write of a run as root, waits for a domain's lock unless
   /// told otherwise: long enough for any app's synchronize (milliseconds), short enough that a

@@ -112,6 +112,15 @@ import Testing
     #expect(try complete(["prefs", "read", "x", "--as", "string"]) == "string string-array")
   }
 
+  /// A start finds its verb by a switch, not by making the whole table: the switch names every
+  /// verb of the table, and the personalities as the table marks them; an unknown word is none.
+  @Test func dispatchSwitchesAgreeWithTheTable() throws {
+    #expect(Prefs.dispatchDisagreements == [])
+    #expect(Prefs.commandNames.count >= 20)
+    let unknown = try Self.prefs(["no-such-verb"])
+    #expect(unknown.status == 64)
+  }
+
   /// Every option a verb's help shows is one it accepts, and an option it does not show is a
   /// usage error: both come from the one declaration.
   @Test func helpAndScannerAgreeForEveryVerb() throws {
