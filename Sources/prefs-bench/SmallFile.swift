@@ -177,7 +177,11 @@ extension Bench {
   /// starts with more faults (an empty program: 71) than a copy written in one piece (45) or
   /// one read from disk (70–71), enough to move a small command's ratio by a tenth. Every
   /// program of a rotation, prefs and its peers alike, is measured in the read-from-disk state.
+  /// Everything written before is flushed first (`sync`), so that a command's flush is not the
+  /// writeback of the cases before it (the small-file write took 2.4× plistutil's time after
+  /// the 10,000-file migration, 1.5× in a run of its own).
   static func readFromDisk(_ programs: [String]) {
+    sync()
     #if os(Linux)
       for program in Set(programs.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }) {
         let fd = open(program, O_RDONLY | O_CLOEXEC)
