@@ -6,14 +6,6 @@ import PropertyList
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension DomainFile {
   // MARK: - Reading
 
