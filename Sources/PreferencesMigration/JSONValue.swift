@@ -39,13 +39,8 @@ package enum JSONValue: Sendable, Hashable {
   /// The value as a property list: `null` members of objects are left out; `null` anywhere
   /// else makes it unrepresentable (nil).
   package var plistValue: PlistValue? {
+    if let scalar = plistScalar { return scalar }
     switch self {
-    case .null: return nil
-    case .bool(let b): return .bool(b)
-    case .integer(let i): return .integer(i)
-    case .unsigned(let u): return .unsignedInteger(u)
-    case .number(let d): return .real(d)
-    case .string(let s): return .string(s)
     case .array(let list):
       var elements: [PlistValue] = []
       for element in list {
@@ -61,6 +56,22 @@ package enum JSONValue: Sendable, Hashable {
         dictionary[key] = value
       }
       return .dictionary(dictionary)
+    default:  // null
+      return nil
+    }
+  }
+
+  /// A boolean, a number or a string as the property-list value it is (a number as JSON
+  /// holds it: an integer, an unsigned integer above Int64.max, a real); nil for `null`, an
+  /// array and an object.
+  package var plistScalar: PlistValue? {
+    switch self {
+    case .bool(let b): .bool(b)
+    case .integer(let i): .integer(i)
+    case .unsigned(let u): .unsignedInteger(u)
+    case .number(let d): .real(d)
+    case .string(let s): .string(s)
+    case .null, .array, .object: nil
     }
   }
 

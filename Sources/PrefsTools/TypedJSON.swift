@@ -93,13 +93,8 @@ package enum TypedJSON {
   }
 
   static func value(_ json: JSONValue, at path: [String]) throws(Failure) -> PlistValue {
+    if let scalar = json.plistScalar { return scalar }
     switch json {
-    case .null: throw Failure(path: path, reason: "null is not a property-list value")
-    case .bool(let b): return .bool(b)
-    case .integer(let i): return .integer(i)
-    case .unsigned(let u): return .unsignedInteger(u)
-    case .number(let d): return .real(d)
-    case .string(let s): return .string(s)
     case .array(let list):
       var values: [PlistValue] = []
       values.reserveCapacity(list.count)
@@ -112,6 +107,8 @@ package enum TypedJSON {
         return try tagged(tag, inner, at: path)
       }
       return .dictionary(try dictionary(object, at: path))
+    default:  // null
+      throw Failure(path: path, reason: "null is not a property-list value")
     }
   }
 

@@ -48,6 +48,29 @@ extension CivilTime {
     return string(f, layout)
   }
 
+  /// A date as Foundation's `Date.description` gives it (`plutil -p`): ``Layout/description``
+  /// to the second toward 1970, `2014-04-24 02:40:00 +0000`; `<description unavailable>` for
+  /// a date before year 1 or after year 4000, as Foundation says it.
+  package static func foundationDescription(_ date: Date) -> String {
+    let since1970 = date.timeIntervalSince1970
+    guard since1970 >= -62_135_769_600, since1970 <= 64_092_211_200,
+      let text = text(date, .description, rounding: .towardZero)
+    else {
+      return "<description unavailable>"
+    }
+    return text
+  }
+
+  /// A date as `plutil -extract … raw` prints it: ISO 8601 to the second at or before it,
+  /// `2014-04-24T02:40:00Z`. A date beyond the calendar arithmetic is its seconds since 2001
+  /// (as ``iso8601(_:)`` gives it).
+  package static func plutilRaw(_ date: Date) -> String {
+    // The second counted from 1970, as plutil counts it: a date a hair before a second's end
+    // since 2001 can be that second itself since 1970.
+    let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    return text(whole, .iso8601) ?? iso8601(date)
+  }
+
   /// ISO 8601 with the fraction of a second when there is one (to the microsecond, trailing
   /// zeros dropped: `2011-03-14T15:09:26.5Z`): JSON output and messages. A date beyond the
   /// calendar arithmetic is its seconds since 2001 (`1e+300`).

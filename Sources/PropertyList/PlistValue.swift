@@ -239,37 +239,23 @@ extension PlistValue: Equatable {
 
 extension PlistValue: Hashable {
   public func hash(into hasher: inout Hasher) {
+    // The case's tag, then its payload. An integer and an unsigned integer that are equal
+    // (see `==`) share a tag and hash the same payload.
+    func combine(_ tag: Int, _ payload: some Hashable) {
+      hasher.combine(tag)
+      hasher.combine(payload)
+    }
     switch self {
-    case .string(let s):
-      hasher.combine(0)
-      hasher.combine(s)
-    case .integer(let i):
-      hasher.combine(1)
-      if i >= 0 { hasher.combine(UInt64(i)) } else { hasher.combine(i) }
-    case .unsignedInteger(let u):
-      hasher.combine(1)
-      hasher.combine(u)
-    case .real(let d):
-      hasher.combine(2)
-      hasher.combine(d.isNaN ? Double.nan : d)
-    case .bool(let b):
-      hasher.combine(3)
-      hasher.combine(b)
-    case .date(let d):
-      hasher.combine(4)
-      hasher.combine(d)
-    case .data(let d):
-      hasher.combine(5)
-      hasher.combine(d)
-    case .array(let a):
-      hasher.combine(6)
-      hasher.combine(a)
-    case .dictionary(let d):
-      hasher.combine(7)
-      hasher.combine(d)
-    case .uid(let u):
-      hasher.combine(8)
-      hasher.combine(u)
+    case .string(let s): combine(0, s)
+    case .integer(let i): if i >= 0 { combine(1, UInt64(i)) } else { combine(1, i) }
+    case .unsignedInteger(let u): combine(1, u)
+    case .real(let d): combine(2, d.isNaN ? Double.nan : d)
+    case .bool(let b): combine(3, b)
+    case .date(let d): combine(4, d)
+    case .data(let d): combine(5, d)
+    case .array(let a): combine(6, a)
+    case .dictionary(let d): combine(7, d)
+    case .uid(let u): combine(8, u)
     }
   }
 }

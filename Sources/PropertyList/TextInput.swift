@@ -160,18 +160,9 @@ package enum TextInput {
   private static func transcodeUTF16(
     _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
   ) -> Result<[UInt8], PlistError> {
-    guard body.count % 2 == 0 else {
+    guard let units = codeUnits(body, as: UInt16.self, bigEndian: bigEndian) else {
       return .failure(
         .invalidText(format: format, at: .byteOffset(body.count), encoding: "UTF-16 (odd length)"))
-    }
-    var units: [UInt16] = []
-    units.reserveCapacity(body.count / 2)
-    var i = 0
-    while i < body.count {
-      let a = UInt16(body[i])
-      let b = UInt16(body[i + 1])
-      units.append(bigEndian ? a << 8 | b : b << 8 | a)
-      i += 2
     }
     var out: [UInt8] = []
     out.reserveCapacity(units.count)
@@ -198,7 +189,7 @@ package enum TextInput {
   private static func transcodeUTF32(
     _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
   ) -> Result<[UInt8], PlistError> {
-    guard body.count % 4 == 0 else {
+    guard let units = codeUnits(body, as: UInt32.self, bigEndian: bigEndian) else {
       return .failure(
         .invalidText(
           format: format, at: .byteOffset(body.count),
@@ -206,23 +197,31 @@ package enum TextInput {
         ))
     }
     var out: [UInt8] = []
-    out.reserveCapacity(body.count / 4)
-    var i = 0
-    while i < body.count {
-      let b0 = UInt32(body[i])
-      let b1 = UInt32(body[i + 1])
-      let b2 = UInt32(body[i + 2])
-      let b3 = UInt32(body[i + 3])
-      let unit = bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+    out.reserveCapacity(units.count)
+    for (n, unit) in units.enumerated() {
       guard let scalar = Unicode.Scalar(unit) else {
-        return .failure(.invalidText(format: format, at: .byteOffset(i), encoding: "UTF-32"))
+        return .failure(.invalidText(format: format, at: .byteOffset(n * 4), encoding: "UTF-32"))
       }
       UTF8.encode(scalar) { out.append($0) }
-      i += 4
     }
     return .success(out)
   }
 
+  /// The body as code units of `Unit`'s width in the byte order given (UTF-16's, UTF-32's);
+  /// nil when its length is not a multiple of that width.
+  private static func codeUnits<Unit: FixedWidthInteger & UnsignedInteger & BitwiseCopyable>(
+    _ body: UnsafeRawBufferPointer, as _: Unit.Type, bigEndian: Bool
+  ) -> [Unit]? {
+    let width = MemoryLayout<Unit>.size
+    guard body.count % width == 0 else { return nil }
+    var units: [Unit] = []
+    units.reserveCapacity(body.count / width)
+    for offset in stride(from: 0, to: body.count, by: width) {
+      let raw = body.loadUnaligned(fromByteOffset: offset, as: Unit.self)
+      units.append(bigEndian ? Unit(bigEndian: raw) : Unit(littleEndian: raw))
+    }
+    return units
+  }
   /// The index of the first byte that does not start a valid UTF-8 sequence, or nil.
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
     bytes.withUnsafeBufferPointer { b -> Int? in

@@ -100,28 +100,33 @@ extension String {
   /// name that is not plain: `\n`, `\t`, `\r`, `\e`, `\\`, `\'`, `\xHH` for other bytes below
   /// 0x80, `\u`/`\U` for characters above. Read back by a shell, it is the text exactly.
   package var ansiCQuoted: String {
-    var out = "$'"
+    let escapes: [Unicode.Scalar: String] = [
+      "\n": "\\n", "\t": "\\t", "\r": "\\r", "\u{1B}": "\\e", "\\": "\\\\", "'": "\\'",
+    ]
+    return quoted(open: "$'", close: "'", escapes: escapes) { scalar in
+      guard scalar.drivesTerminal else { return nil }
+      if scalar.value < 0x80 { return "\\x" + scalar.value.hex(width: 2) }
+      return scalar.value > 0xFFFF
+        ? "\\U" + scalar.value.hex(width: 8) : "\\u" + scalar.value.hex(width: 4)
+    }
+  }
+
+  /// The text between `open` and `close`, a character `escapes` names as it says, another
+  /// one as `escape` writes it, or itself when that gives nil: the one loop of the package's
+  /// quoting (ANSI-C here, Swift string literals in the generated plan source).
+  package func quoted(
+    open: String, close: String, escapes: [Unicode.Scalar: String],
+    escape: (Unicode.Scalar) -> String?
+  ) -> String {
+    var out = open
     for scalar in unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case "\u{1B}": out += "\\e"
-      case "\\": out += "\\\\"
-      case "'": out += "\\'"
-      default:
-        if scalar.value < 0x80, scalar.drivesTerminal {
-          out += "\\x" + scalar.value.hex(width: 2)
-        } else if scalar.drivesTerminal {
-          out +=
-            scalar.value > 0xFFFF
-            ? "\\U" + scalar.value.hex(width: 8) : "\\u" + scalar.value.hex(width: 4)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+      if let escaped = escapes[scalar] ?? escape(scalar) {
+        out += escaped
+      } else {
+        out.unicodeScalars.append(scalar)
       }
     }
-    return out + "'"
+    return out + close
   }
 
   /// The text as a line of human-readable output may show it: itself, or, when it holds a

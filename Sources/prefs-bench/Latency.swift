@@ -24,12 +24,7 @@ import PropertyList
 /// watcher, the store's re-read of the file and the stream add), median and p99.
 extension Bench {
   func changeLatency() throws {
-    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("prefs").path
-    guard FileManager.default.isExecutableFile(atPath: prefs) else {
-      skip("no prefs beside prefs-bench (swift build -c release builds it): change latency")
-      return
-    }
+    guard let prefs = prefsBeside(skipping: "change latency") else { return }
     let live = folder.appendingPathComponent("live")
     try FileManager.default.createDirectory(at: live, withIntermediateDirectories: true)
     let file = live.appendingPathComponent("com.example.live.plist")

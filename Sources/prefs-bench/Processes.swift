@@ -7,12 +7,7 @@ import PropertyList
 /// message; `.ci/run` installs them.
 extension Bench {
   func wholeProcesses(onlyStarts: Bool = false) throws {
-    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("prefs").path
-    guard FileManager.default.isExecutableFile(atPath: prefs) else {
-      skip("no prefs beside prefs-bench (swift build -c release builds it): process cases")
-      return
-    }
+    guard let prefs = prefsBeside(skipping: "process cases") else { return }
     let domain = makeDomain(keyCount)
     let binary = folder.appendingPathComponent("big.plist")
     try PropertyList.write(.dictionary(domain), as: .binary).write(to: binary)
@@ -181,6 +176,17 @@ extension Bench {
     let path = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent()
       .appendingPathComponent("plutil").path
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+  }
+
+  /// The release `prefs` beside prefs-bench; nil, and `cases` skipped, when it is not there.
+  func prefsBeside(skipping cases: String) -> String? {
+    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("prefs").path
+    guard FileManager.default.isExecutableFile(atPath: prefs) else {
+      skip("no prefs beside prefs-bench (swift build -c release builds it): \(cases)")
+      return nil
+    }
+    return prefs
   }
 
   func skip(_ message: String) {

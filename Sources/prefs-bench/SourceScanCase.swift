@@ -12,12 +12,7 @@ import Foundation
 /// tree; and its peak memory against the tree's largest file.
 extension Bench {
   func sourceScan() throws {
-    let prefs = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("prefs").path
-    guard FileManager.default.isExecutableFile(atPath: prefs) else {
-      skip("no prefs beside prefs-bench (swift build -c release builds it): the scan cases")
-      return
-    }
+    guard let prefs = prefsBeside(skipping: "the scan cases") else { return }
     guard let grep = Self.which("grep") else {
       skip("grep not found: the scan case")
       return

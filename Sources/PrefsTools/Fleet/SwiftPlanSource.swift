@@ -133,23 +133,12 @@ package struct SwiftPlanSource: Sendable {
   }
 
   static func string(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\"": out += "\\\""
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
+    let escapes: [Unicode.Scalar: String] = [
+      "\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ]
+    return s.quoted(open: "\"", close: "\"", escapes: escapes) { scalar in
+      scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : nil
     }
-    return out + "\""
   }
 
   static func double(_ d: Double) -> String {

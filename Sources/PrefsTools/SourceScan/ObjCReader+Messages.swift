@@ -304,17 +304,9 @@ extension ObjCReader {
         if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
           let local = scope?.locals[t.text(valueRange.lowerBound)], use.type == nil || local.json
         {
-          if local.json {
-            use.type = .json
-            use.typeReason = "JSON data"
-          } else if let type = local.type {
-            use.type = DefaultsAPI.type(ofClass: type)
-          }
+          use.takeType(of: local)
         }
-        if t.contains(valueRange, "dataWithJSONObject") {
-          use.type = .json
-          use.typeReason = "JSON data"
-        }
+        if t.contains(valueRange, "dataWithJSONObject") { use.takeJSONType() }
       }
       if case .value = value { use.value = value }
       use.name = valueName(valueRange)

@@ -29,20 +29,7 @@ extension ObjCReader {
     let base = SourceUse(
       key: .literal(""), receiver: receiver, access: .register, method: "registerDefaults:",
       condition: condition(at: m.open), line: line)
-    if let entries {
-      for use in base.registering(entries) { record(use, at: -1) }
-      return
-    }
-    if let resource = resourceName(in: arg) {
-      facts.registeredFiles.append((resource, base))
-      return
-    }
-    facts.warnings.append(
-      ScanWarning(
-        path: facts.path, line: line,
-        message:
-          "registerDefaults: of a dictionary the scan cannot read (\(t.source(arg))): its defaults are not known"
-      ))
+    recordRegistration(base, entries: entries, in: arg)
   }
 
   /// `[control bind:@"value" toObject:[NSUserDefaultsController sharedUserDefaultsController]
@@ -102,14 +89,9 @@ extension ObjCReader {
     guard let absent = present ? elseRange : thenRange else { return }
     let key = keyOf(keyRange)
     guard let (value, name) = absentValue(in: absent, key: key) else { return }
-    var use = SourceUse(
-      key: key, receiver: receiver, access: .presence, method: m.selector + " == nil",
-      line: t.line(absent.lowerBound))
-    use.value = value
-    use.defaultSource = .fallback
-    use.name = name
-    use.condition = condition(at: send)
-    record(use, at: -1)
+    recordFallback(
+      value, name: name, key: key, receiver: receiver, getter: m.selector, absent: absent,
+      condition: condition(at: send))
   }
 
   /// A statement from `start`: a block to its `}`, or to its `;`.

@@ -11,7 +11,7 @@ import PropertyList
 /// the variables that hold user defaults, every message to them with its key, what the code
 /// does with a value (`boolValue` on `objectForKey:`'s result, a cast), the defaults it
 /// registers and the ones it falls back to.
-struct ObjCReader {
+struct ObjCReader: SourceReader {
   let t: SourceTokens
   var facts: FileFacts
   /// Phase 2: only the calls of these wrappers are gathered.

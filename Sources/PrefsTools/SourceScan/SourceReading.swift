@@ -56,6 +56,85 @@ extension SourceUse {
       return use
     }
   }
+
+  /// The type of a value a set stores from `local`: JSON, when the variable holds JSON data;
+  /// else the class it was declared as (nil when that says nothing).
+  mutating func takeType(of local: LocalVariable) {
+    if local.json {
+      takeJSONType()
+    } else if let type = local.type {
+      self.type = DefaultsAPI.type(ofClass: type)
+    }
+  }
+
+  /// The value stored is JSON data (made by `JSONEncoder`, `dataWithJSONObject:`).
+  mutating func takeJSONType() {
+    type = .json
+    typeReason = "JSON data"
+  }
+}
+
+/// What the Objective-C and Swift readers do alike with what they read.
+protocol SourceReader {
+  var t: SourceTokens { get }
+  var facts: FileFacts { get set }
+  /// A use as this file makes it (a wrapper's template, inside a wrapper; its key's locals
+  /// resolved); `i`: the token it is at, -1 for none.
+  mutating func record(_ use: SourceUse, at i: Int)
+  /// The resource file a dictionary in `range` is loaded from (`pathForResource:ofType:`,
+  /// `path(forResource:ofType:)`), or nil.
+  func resourceName(in range: Range<Int>) -> String?
+}
+
+extension SourceReader {
+  /// A registration of defaults, `base` the use it makes (its method, receiver and line):
+  /// each of `entries`, the dictionary read here, as a registered default; else the resource
+  /// file in `arg` it is loaded from, read with the resources; else, when it is a dictionary
+  /// `madeElsewhere` by that name, that one, looked up across the tree; else a warning that
+  /// its defaults are not known.
+  mutating func recordRegistration(
+    _ base: SourceUse, entries: [ValueEntry]?, in arg: Range<Int>, madeElsewhere name: String? = nil
+  ) {
+    if let entries {
+      for use in base.registering(entries) { record(use, at: -1) }
+      return
+    }
+    if let resource = resourceName(in: arg) {
+      facts.registeredFiles.append((resource, base))
+      return
+    }
+    if let name {
+      var use = base
+      use.key = .runtime("registered dictionary \(name)")
+      use.value = .name(name)
+      use.defaultSource = .registration
+      facts.uses.append(use)
+      return
+    }
+    facts.warnings.append(
+      ScanWarning(
+        path: facts.path, line: base.line,
+        message:
+          "\(base.method) of a dictionary the scan cannot read (\(t.source(arg))): its defaults are not known"
+      ))
+  }
+
+  /// A fallback branch (`if ([d objectForKey:K] == nil) x = V;`, `guard d.object(forKey: K)
+  /// != nil else { return V }`): `value`, what the branch `absent` (taken when the key is not
+  /// there) gives `name`, as the key's default; `getter` the presence test's.
+  mutating func recordFallback(
+    _ value: ValueExpr, name: String?, key: KeyExpr, receiver: ReceiverRef, getter: String,
+    absent: Range<Int>, condition: String?
+  ) {
+    var use = SourceUse(
+      key: key, receiver: receiver, access: .presence, method: getter + " == nil",
+      line: t.line(absent.lowerBound))
+    use.value = value
+    use.defaultSource = .fallback
+    use.name = name
+    use.condition = condition
+    record(use, at: -1)
+  }
 }
 
 struct LocalVariable {

@@ -198,17 +198,9 @@ extension SwiftReader {
       if use.type == nil, valueRange.count == 1,
         let local = scope?.locals[t.text(valueRange.lowerBound)]
       {
-        if local.json {
-          use.type = .json
-          use.typeReason = "JSON data"
-        } else if let type = local.type {
-          use.type = DefaultsAPI.type(ofClass: type)
-        }
+        use.takeType(of: local)
       }
-      if t.contains(valueRange, "JSONEncoder") {
-        use.type = .json
-        use.typeReason = "JSON data"
-      }
+      if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
       if case .value = value { use.value = value }
       if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound) {
         let name = t.text(valueRange.lowerBound)
@@ -304,9 +296,11 @@ extension SwiftReader {
     let receiver = receiverOf(c.receiver)
     guard receiver != .none else { return }
     var entries: [ValueEntry]?
+    var named: String?
     switch valueOf(arg) {
     case .dictionary(let e): entries = e
     case .name(let n):
+      named = n
       if let local = scope?.locals[n] { entries = local.entries }
       if entries == nil,
         case .dictionary(let e)? = facts.valueConstants[n]
@@ -319,29 +313,7 @@ extension SwiftReader {
     let base = SourceUse(
       key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
       condition: conditionText(at: c.name), line: t.line(c.name))
-    if let entries {
-      for use in base.registering(entries) { record(use, at: -1) }
-      return
-    }
-    if let resource = resourceName(in: arg) {
-      facts.registeredFiles.append((resource, base))
-      return
-    }
-    if case .name(let n) = valueOf(arg) {
-      // A dictionary named here but made elsewhere: looked up across the tree.
-      var use = base
-      use.key = .runtime("registered dictionary \(n)")
-      use.value = .name(n)
-      use.defaultSource = .registration
-      facts.uses.append(use)
-      return
-    }
-    facts.warnings.append(
-      ScanWarning(
-        path: facts.path, line: base.line,
-        message:
-          "register(defaults:) of a dictionary the scan cannot read (\(t.source(arg))): its defaults are not known"
-      ))
+    recordRegistration(base, entries: entries, in: arg, madeElsewhere: named)
   }
 
   /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
@@ -377,14 +349,9 @@ extension SwiftReader {
         guard let absent else { return }
         let key = keyOf(keyRange)
         guard let (value, name) = absentValue(in: absent, key: key) else { return }
-        var use = SourceUse(
-          key: key, receiver: receiver, access: .presence, method: c.selector + " == nil",
-          line: t.line(absent.lowerBound))
-        use.value = value
-        use.defaultSource = .fallback
-        use.name = name ?? scope?.property
-        use.condition = conditionText(at: k)
-        record(use, at: -1)
+        recordFallback(
+          value, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+          absent: absent, condition: conditionText(at: k))
         return
       }
       k += 1

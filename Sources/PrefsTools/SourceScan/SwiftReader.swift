@@ -11,7 +11,7 @@ import PropertyList
 /// the variables that hold user defaults, the calls of `UserDefaults`' getters and setters
 /// with their keys, `@AppStorage`, `register(defaults:)`, `?? literal` fallbacks, and what
 /// the code does with `object(forKey:)` (`as? Int`, `JSONDecoder`).
-struct SwiftReader {
+struct SwiftReader: SourceReader {
   let t: SourceTokens
   var facts: FileFacts
   let wrapperSelectors: Set<String>
