@@ -12,22 +12,11 @@ keep=""
 if [ "${1:-}" = "--callgrind" ]; then keep="$2"; shift 2; fi
 prefs="$(readlink -f "${1:-.build/release/prefs}")"
 command -v valgrind >/dev/null || { echo "start-profile: valgrind is needed" >&2; exit 1; }
+scripts="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-python3 - <<'PY'
-import plistlib, datetime
-d = {}
-for i in range(67):
-    k = "Setting%02d" % i
-    d[k] = [f"value number {i}", i * 37, i % 2 == 0, i * 1.25, bytes(range(i % 16 + 1)),
-            datetime.datetime(2014, 5, 2, 18, 30, i % 60), [f"a{i}", i]][i % 7]
-d["FontSize"] = 12
-data = plistlib.dumps(d, fmt=plistlib.FMT_BINARY)
-for name in ["small.bplist", "written.bplist", "config/com.example.small.plist"]:
-    import os; os.makedirs(os.path.dirname(name) or ".", exist_ok=True)
-    open(name, "wb").write(data)
-PY
+python3 "$scripts/small-domain.py" small.bplist written.bplist config/com.example.small.plist
 mkdir -p bin && ln -s "$prefs" bin/defaults
 export XDG_CONFIG_HOME="$work/config"
 faults() {
