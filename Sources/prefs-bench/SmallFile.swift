@@ -171,22 +171,21 @@ extension Bench {
 }
 
 extension Bench {
-  /// Drops each program's pages from the page cache (flushed first), so that the warm-up run
-  /// reads it from disk as the first start after a boot or an install does. How a file came
-  /// into the cache decides how many faults a start takes: a binary as the linker wrote it
-  /// starts with more faults (an empty program: 71) than a copy written in one piece (45) or
-  /// one read from disk (70–71), enough to move a small command's ratio by a tenth. Every
-  /// program of a rotation, prefs and its peers alike, is measured in the read-from-disk state.
-  /// Everything written before is flushed first (`sync`), so that a command's flush is not the
-  /// writeback of the cases before it (the small-file write took 2.4× plistutil's time after
-  /// the 10,000-file migration, 1.5× in a run of its own).
+  /// Flushes everything written so far (`sync`), then drops each program's pages from the
+  /// page cache, so that the warm-up run reads it from disk as the first start after a boot or
+  /// an install does. How a file came into the cache decides how many faults a start takes: a
+  /// binary as the linker wrote it starts with more faults (an empty program: 71) than a copy
+  /// written in one piece (45) or one read from disk (70–71), enough to move a small command's
+  /// ratio by a tenth; every program of a rotation, prefs and its peers alike, is measured in
+  /// the read-from-disk state. The `sync` also keeps a command's flush from being the writeback
+  /// of the cases before it (the small-file write took 2.4× plistutil's time after the
+  /// 10,000-file migration, 1.5× in a run of its own), and lets the cache drop every page.
   static func readFromDisk(_ programs: [String]) {
     sync()
     #if os(Linux)
       for program in Set(programs.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }) {
         let fd = open(program, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { continue }
-        fdatasync(fd)
         posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
         close(fd)
       }
