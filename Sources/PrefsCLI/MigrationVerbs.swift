@@ -103,13 +103,9 @@ enum Migrate {
     }
     progress.finish()
     // A file whose name is not UTF-8 failed: it is there, and nothing was done to it.
-    let unnamed = expansion.unnamable.map {
-      FileOutcome(
-        path: $0, output: nil, status: .failed, message: LegacyInputs.unnamableReason, keys: [],
-        backup: nil)
-    }
     let report = MigrationReport(
-      files: outcomes + unnamed, dryRun: dryRun, notStarted: legacy.count - outcomes.count)
+      files: outcomes + expansion.unnamedOutcomes, dryRun: dryRun,
+      notStarted: legacy.count - outcomes.count)
     if args.has(Options.json) {
       console.line(report.json())
     } else {
@@ -132,13 +128,6 @@ enum Migrate {
   static func loadPlan(_ path: String?) throws(CommandFailure) -> MigrationPlan {
     guard let path else { throw CommandFailure(.usage, "--plan PLAN is required") }
     return try attempt { () throws(ToolError) in try InputFile.plan(path) }
-  }
-
-  /// The files of `expansion` that cannot be named, as files not read.
-  static func unread(_ expansion: LegacyInputs.Expansion) -> [UnreadLegacyFile] {
-    expansion.unnamable.map {
-      UnreadLegacyFile(path: $0, status: .failed, message: LegacyInputs.unnamableReason)
-    }
   }
 
   /// Paths, domain names, folders (their .plist files) and `-` (paths on standard input).
@@ -370,7 +359,7 @@ enum PlanCommand {
       console.err(inference.evidenceTable())
       console.line(inference.plan().jsonText())
     }
-    let all = unread + Migrate.unread(expansion)
+    let all = unread + expansion.unread
     for file in all {
       console.message(
         "\(file.path): \(file.status.rawValue): "
@@ -403,7 +392,7 @@ enum PlanCommand {
     for file in outcomes where file.status != .migrated && file.status != .unchanged {
       console.message("\(file.path): \(file.status.rawValue): \(file.message ?? "")")
     }
-    let unnamed = Migrate.unread(expansion)
+    let unnamed = expansion.unread
     for file in unnamed {
       console.message("\(file.path): \(file.status.rawValue): \(file.message)")
     }
@@ -423,7 +412,7 @@ enum PlanCommand {
     let plan = try Migrate.loadPlan(planPath)
     var source = SwiftPlanSource(plan: plan, name: name)
     let expansion = try Migrate.expand(Array(items.dropFirst()))
-    var unread = Migrate.unread(expansion)
+    var unread = expansion.unread
     for file in unread { console.message("\(file.path): \(file.message)") }
     for path in expansion.paths {
       switch PlanInference.legacyValues(at: path, dialect: plan.dialect) {

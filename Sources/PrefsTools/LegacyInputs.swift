@@ -27,6 +27,22 @@ package enum LegacyInputs {
       guard let hint = hints[path] else { return message }
       return message + "; " + hint
     }
+
+    /// The files that cannot be named, as files not read (`plan infer`, `plan check`).
+    package var unread: [UnreadLegacyFile] {
+      unnamable.map {
+        UnreadLegacyFile(path: $0, status: .failed, message: LegacyInputs.unnamableReason)
+      }
+    }
+
+    /// The files that cannot be named, as `migrate` reports them: there, and nothing done.
+    package var unnamedOutcomes: [FileOutcome] {
+      unnamable.map {
+        FileOutcome(
+          path: $0, output: nil, status: .failed, message: LegacyInputs.unnamableReason,
+          keys: [], backup: nil)
+      }
+    }
   }
 
   package static func expand(_ items: [String], resolver: DomainResolver, inputLimit: Int)
@@ -85,7 +101,7 @@ package enum LegacyInputs {
   }
 
   /// Why a file of ``Expansion/unnamable`` is not migrated.
-  package static let unnamableReason =
+  static let unnamableReason =
     "its name is not UTF-8, so prefs cannot name it: nothing was read or written (rename it to "
     + "a UTF-8 name, then run again)"
 }

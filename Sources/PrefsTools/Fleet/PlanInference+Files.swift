@@ -15,12 +15,6 @@ package struct UnreadLegacyFile: Error, Sendable, Hashable {
   /// is not a dictionary).
   package var status: FileStatus
   package var message: String
-
-  package init(path: String, status: FileStatus, message: String) {
-    self.path = path
-    self.status = status
-    self.message = message
-  }
 }
 
 extension PlanInference {
