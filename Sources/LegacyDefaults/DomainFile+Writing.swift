@@ -237,7 +237,11 @@ extension DomainFile {
   /// and reads it, never a reason to refuse to rewrite the domain (as is a leading U+FEFF,
   /// which CoreFoundation's reader and prefs' then drop). Dates are not truncated here:
   /// ``WriteOptions/truncatingDates`` decided before.
-  package static let xmlOptions = XMLWriteOptions(truncatingDates: false, lenient: true)
+  package static let xmlOptions = {
+    var options = XMLWriteOptions.coreFoundation
+    options.truncatingDates = false
+    return options
+  }()
 
   /// Replaces the file with `data`, atomically, keeping `ownership` (the replaced file's; a new
   /// file's as ``FileAccess/Ownership/newFile(in:mode:)`` says).

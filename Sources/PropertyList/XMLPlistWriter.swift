@@ -20,11 +20,6 @@ package struct XMLWriteOptions: Sendable, Hashable {
   /// refuse.
   package var lenient: Bool
 
-  package init(truncatingDates: Bool, lenient: Bool) {
-    self.truncatingDates = truncatingDates
-    self.lenient = lenient
-  }
-
   /// `PropertyList.write` and `prefs convert`: what XML holds faithfully, or an error.
   package static let strict = XMLWriteOptions(truncatingDates: false, lenient: false)
   /// Byte for byte what CoreFoundation (`plutil -convert xml1`) writes.
