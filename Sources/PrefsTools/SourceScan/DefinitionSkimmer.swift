@@ -236,7 +236,8 @@ enum DefinitionSkimmer {
       var piece = Array(bytes[range])
       if String(validating: piece, as: UTF8.self) == nil { piece = SourceText.macRoman(piece) }
       if piece.contains(0x0D) { piece = SourceText.lineFeeds(piece) }
-      var reader = ObjCReader(tokens: SourceLexer.tokens(of: piece, swift: false), path: path)
+      var reader = ObjCReader(
+        SourceInput(tokens: SourceLexer.tokens(of: piece, swift: false), path: path))
       let found = reader.read()
       facts.constants.merge(found.constants) { a, _ in a }
       facts.valueConstants.merge(found.valueConstants) { a, _ in a }

@@ -1,29 +1,19 @@
 import PreferencesMigration
 import PropertyList
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Reads one Objective-C or C file's tokens into its facts: macros and string constants,
 /// the variables that hold user defaults, every message to them with its key, what the code
 /// does with a value (`boolValue` on `objectForKey:`'s result, a cast), the defaults it
 /// registers and the ones it falls back to.
 struct ObjCReader: SourceReader {
-  let t: SourceTokens
+  let input: SourceInput
   var facts: FileFacts
-  /// Phase 2: only the calls of these wrappers are gathered.
-  let wrapperSelectors: Set<String>
-  let gatherOnly: Bool
 
   let firstWords = Self.firstWords
   /// The first token of a macro's body: a message may start there (after the macro's name).
   var boundary = -1
   var className: String?
   var scope: FunctionScope?
-  /// Enclosing `if` blocks: where each ends, and its condition's tokens.
   var ifs: [(end: Int, condition: Range<Int>)] = []
   /// Sends already read as part of a pattern (a presence test), by their `[` token.
   var presence: Set<Int> = []
@@ -32,49 +22,34 @@ struct ObjCReader: SourceReader {
   /// Inner messages already read for an outer one (``pendingUse(at:)``): not read again.
   var readEarly: Set<Int> = []
 
-  init(tokens: SourceTokens, path: String, wrappers: Set<String> = [], gatherOnly: Bool = false) {
-    t = tokens
-    facts = FileFacts(path: path)
-    wrapperSelectors = wrappers
-    self.gatherOnly = gatherOnly
+  init(_ input: SourceInput) {
+    self.input = input
+    facts = FileFacts(path: input.path)
   }
 
   // MARK: - The walk
 
-  mutating func read() -> FileFacts {
-    var i = 0
-    while i < t.count {
-      if let scope, i >= scope.end { endScope() }
-      while let last = ifs.last, i >= last.end { ifs.removeLast() }
-      let token = t.token(i)
-      switch token.kind {
-      case .define:
-        i = define(at: i)
-        continue
-      case .identifier:
-        if let next = identifier(at: i) {
-          i = next
-          continue
-        }
-      case .punctuation:
-        if t.isPunctuation(i, 0x5B) {
-          message(at: i)
-        } else if scope == nil, t.isPunctuation(i, 0x2D) || t.isPunctuation(i, 0x2B),
-          t.isPunctuation(i + 1, 0x28), className != nil
-        {
-          i = method(at: i)
-          continue
-        } else if t.isPunctuation(i, 0x5E),
-          t.isPunctuation(i + 1, 0x28) || t.isPunctuation(i + 1, 0x7B)
-        {
-          // A block's parameters are its own: nothing to follow.
-        }
-      default: break
+  mutating func step(at i: Int) -> Int {
+    switch t.token(i).kind {
+    case .define:
+      return define(at: i)
+    case .identifier:
+      if let next = identifier(at: i) { return next }
+    case .punctuation:
+      if t.isPunctuation(i, 0x5B) {
+        message(at: i)
+      } else if scope == nil, t.isPunctuation(i, 0x2D) || t.isPunctuation(i, 0x2B),
+        t.isPunctuation(i + 1, 0x28), className != nil
+      {
+        return method(at: i)
+      } else if t.isPunctuation(i, 0x5E),
+        t.isPunctuation(i + 1, 0x28) || t.isPunctuation(i + 1, 0x7B)
+      {
+        // A block's parameters are its own: nothing to follow.
       }
-      i += 1
+    default: break
     }
-    endScope()
-    return facts
+    return i + 1
   }
 
   mutating func endScope() {

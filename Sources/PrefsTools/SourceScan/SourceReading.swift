@@ -74,10 +74,30 @@ extension SourceUse {
   }
 }
 
+/// What a reader reads: one file's tokens, and which calls it gathers.
+struct SourceInput {
+  let tokens: SourceTokens
+  let path: String
+  /// Phase 2: only the calls of these wrappers are gathered.
+  var wrapperSelectors: Set<String> = []
+  var gatherOnly = false
+}
+
 /// What the Objective-C and Swift readers do alike with what they read.
 protocol SourceReader {
-  var t: SourceTokens { get }
+  var input: SourceInput { get }
   var facts: FileFacts { get set }
+  /// The function (or method) being read, and where it ends.
+  var scope: FunctionScope? { get }
+  /// Enclosing `if` blocks: where each ends, and its condition's tokens.
+  var ifs: [(end: Int, condition: Range<Int>)] { get set }
+  /// Leaves ``scope``: what it gathered becomes facts.
+  mutating func endScope()
+  /// Reads what starts at token `i`; returns the token the walk goes on from (past `i`).
+  mutating func step(at i: Int) -> Int
+  /// At token `i` of the walk: leaves the blocks that ended before it (by default, the
+  /// function and the `if` blocks: ``leaveFunctionAndIfs(endedBy:)``).
+  mutating func leaveBlocks(endedBy i: Int)
   /// A use as this file makes it (a wrapper's template, inside a wrapper; its key's locals
   /// resolved); `i`: the token it is at, -1 for none.
   mutating func record(_ use: SourceUse, at i: Int)
@@ -87,6 +107,29 @@ protocol SourceReader {
 }
 
 extension SourceReader {
+  var t: SourceTokens { input.tokens }
+  var wrapperSelectors: Set<String> { input.wrapperSelectors }
+  var gatherOnly: Bool { input.gatherOnly }
+
+  /// Reads the file: token after token (``step(at:)``), leaving each block where it ends.
+  mutating func read() -> FileFacts {
+    var i = 0
+    while i < t.count {
+      leaveBlocks(endedBy: i)
+      i = step(at: i)
+    }
+    endScope()
+    return facts
+  }
+
+  mutating func leaveBlocks(endedBy i: Int) { leaveFunctionAndIfs(endedBy: i) }
+
+  /// At token `i` of the walk: leaves the function and the `if` blocks that ended before it.
+  mutating func leaveFunctionAndIfs(endedBy i: Int) {
+    if let scope, i >= scope.end { endScope() }
+    while let last = ifs.last, i >= last.end { ifs.removeLast() }
+  }
+
   /// A registration of defaults, `base` the use it makes (its method, receiver and line):
   /// each of `entries`, the dictionary read here, as a registered default; else the resource
   /// file in `arg` it is loaded from, read with the resources; else, when it is a dictionary

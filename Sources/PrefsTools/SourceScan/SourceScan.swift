@@ -320,13 +320,13 @@ package enum SourceScan {
           ))
         return (facts, true)
       }
+      let input = SourceInput(
+        tokens: tokens, path: file.path, wrapperSelectors: wrappers, gatherOnly: !wrappers.isEmpty)
       if file.kind == .objc {
-        var reader = ObjCReader(
-          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        var reader = ObjCReader(input)
         facts = reader.read()
       } else {
-        var reader = SwiftReader(
-          tokens: tokens, path: file.path, wrappers: wrappers, gatherOnly: !wrappers.isEmpty)
+        var reader = SwiftReader(input)
         facts = reader.read()
       }
       facts.encoding = encoding

@@ -1,21 +1,13 @@
 import PreferencesMigration
 import PropertyList
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Reads one Swift file's tokens into its facts: `let` constants and `enum … : String` cases,
 /// the variables that hold user defaults, the calls of `UserDefaults`' getters and setters
 /// with their keys, `@AppStorage`, `register(defaults:)`, `?? literal` fallbacks, and what
 /// the code does with `object(forKey:)` (`as? Int`, `JSONDecoder`).
 struct SwiftReader: SourceReader {
-  let t: SourceTokens
+  let input: SourceInput
   var facts: FileFacts
-  let wrapperSelectors: Set<String>
-  let gatherOnly: Bool
 
   /// The types being declared (`struct Keys {`), innermost last, with where each ends, and
   /// whether an enum's raw values are strings.
@@ -24,29 +16,20 @@ struct SwiftReader: SourceReader {
   var ifs: [(end: Int, condition: Range<Int>)] = []
   var useAt: [Int: Int] = [:]
 
-  init(tokens: SourceTokens, path: String, wrappers: Set<String> = [], gatherOnly: Bool = false) {
-    t = tokens
-    facts = FileFacts(path: path)
-    wrapperSelectors = wrappers
-    self.gatherOnly = gatherOnly
+  init(_ input: SourceInput) {
+    self.input = input
+    facts = FileFacts(path: input.path)
   }
 
-  mutating func read() -> FileFacts {
-    var i = 0
-    while i < t.count {
-      while let last = types.last, i >= last.end { types.removeLast() }
-      if let s = scope, i >= s.end { endScope() }
-      while let last = ifs.last, i >= last.end { ifs.removeLast() }
-      if t.isIdentifier(i) {
-        if let next = identifier(at: i) {
-          i = next
-          continue
-        }
-      }
-      i += 1
-    }
-    endScope()
-    return facts
+  mutating func leaveBlocks(endedBy i: Int) {
+    // The types that ended, then the function and the `if` blocks.
+    while let last = types.last, i >= last.end { types.removeLast() }
+    leaveFunctionAndIfs(endedBy: i)
+  }
+
+  mutating func step(at i: Int) -> Int {
+    if t.isIdentifier(i), let next = identifier(at: i) { return next }
+    return i + 1
   }
 
   mutating func endScope() {
