@@ -29,46 +29,75 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     _ ascii: [UInt8], in bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int,
     table: Int, offsetSize: Int, objects: Int
   ) -> Scan {
-    guard bytes.baseAddress != nil, refSize > 0, offsetSize > 0,
-      refs >= 0, count >= 0, refs + count * refSize <= table
+    let length = ascii.count
+    return ascii.withUnsafeBufferPointer { key -> Scan in
+      var match = -1
+      let walk = walkASCIIKeys(
+        in: bytes, refs: refs, count: count, refSize: refSize, table: table,
+        offsetSize: offsetSize, objects: objects
+      ) { n, base, payload, size in
+        guard size == length else { return true }
+        guard payload + size <= table else { return false }
+        if size > 0, let keyBase = key.baseAddress {
+          // Keys of one length often share a prefix ("setting.1", "setting.2"): their last
+          // eight bytes tell most apart without a call.
+          if size >= 8,
+            base.loadUnaligned(fromByteOffset: payload + size - 8, as: UInt64.self)
+              != UnsafeRawPointer(keyBase).loadUnaligned(fromByteOffset: size - 8, as: UInt64.self)
+          {
+            return true
+          }
+          if memcmp(base + payload, keyBase, size) != 0 { return true }
+        }
+        guard match < 0 else { return false }
+        match = n
+        return true
+      }
+      switch walk {
+      case .walked: return match < 0 ? .absent : .found(match)
+      case .general: return .general
+      case .undecided: return .undecided
+      }
+    }
+  }
+
+  enum KeyWalk {
+    /// Every key was an ASCII string object and `body` went on at each.
+    case walked
+    /// A key object that is not an ASCII string.
+    case general
+    /// A reference, offset or count out of the ordinary, or `body` stopped.
+    case undecided
+  }
+
+  /// Walks the keys of a dictionary (`count` references at `refs`) while each is an ASCII
+  /// string object, giving `body` its position, the buffer's base, where its bytes start and
+  /// how many there are (checked against nothing: `body` checks what it reads). `body` returns
+  /// false to stop. No string is built and nothing throws: the callers' general loops report
+  /// what is out of the ordinary.
+  @inline(__always)
+  static func walkASCIIKeys(
+    in bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int, table: Int,
+    offsetSize: Int, objects: Int,
+    _ body: (_ n: Int, _ base: UnsafeRawPointer, _ payload: Int, _ size: Int) -> Bool
+  ) -> KeyWalk {
+    guard let base = bytes.baseAddress, refSize > 0, offsetSize > 0,
+      refs >= 0, count >= 0, refs + count * refSize <= table, table <= bytes.count
     else { return .undecided }
     // One loop per pair of widths (the usual 1 to 4 bytes), so that each reference and each
     // offset is one load: a 100,000-key file has 3-byte references and offsets.
     @inline(__always)
-    func with<R: BigEndianField>(_: R.Type) -> Scan {
+    func with<R: BigEndianField>(_: R.Type) -> KeyWalk {
       switch offsetSize {
-      case 1: scan(R.self, Field1.self)
-      case 2: scan(R.self, Field2.self)
-      case 3: scan(R.self, Field3.self)
-      case 4: scan(R.self, Field4.self)
-      default: scan(R.self, FieldN.self)
+      case 1: walk(R.self, Field1.self)
+      case 2: walk(R.self, Field2.self)
+      case 3: walk(R.self, Field3.self)
+      case 4: walk(R.self, Field4.self)
+      default: walk(R.self, FieldN.self)
       }
     }
     @inline(__always)
-    func scan<R: BigEndianField, O: BigEndianField>(_: R.Type, _: O.Type) -> Scan {
-      scanKeys(
-        ascii, in: bytes, refs: refs, count: count, refSize: refSize, table: table,
-        offsetSize: offsetSize, objects: objects, R.self, O.self)
-    }
-    switch refSize {
-    case 1: return with(Field1.self)
-    case 2: return with(Field2.self)
-    case 3: return with(Field3.self)
-    case 4: return with(Field4.self)
-    default: return with(FieldN.self)
-    }
-  }
-
-  // Inlined into each of `scanASCIIKeys`' cases: one loop per pair of concrete widths.
-  @inline(__always)
-  private static func scanKeys<R: BigEndianField, O: BigEndianField>(
-    _ ascii: [UInt8], in bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int,
-    table: Int, offsetSize: Int, objects: Int, _: R.Type, _: O.Type
-  ) -> Scan {
-    guard let base = bytes.baseAddress else { return .undecided }
-    let length = ascii.count
-    return ascii.withUnsafeBufferPointer { key -> Scan in
-      var match = -1
+    func walk<R: BigEndianField, O: BigEndianField>(_: R.Type, _: O.Type) -> KeyWalk {
       var at = refs
       for n in 0..<count {
         // (No overflow: `refs + count * refSize <= table` was checked, `ref < objects` and the
@@ -92,23 +121,16 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           size = FieldN.read(base, offset + 2, width)
           payload = offset + 2 + width
         }
-        guard size == length else { continue }
-        guard payload + size <= table else { return .undecided }
-        if size > 0, let keyBase = key.baseAddress {
-          // Keys of one length often share a prefix ("setting.1", "setting.2"): their last
-          // eight bytes tell most apart without a call.
-          if size >= 8,
-            base.loadUnaligned(fromByteOffset: payload + size - 8, as: UInt64.self)
-              != UnsafeRawPointer(keyBase).loadUnaligned(fromByteOffset: size - 8, as: UInt64.self)
-          {
-            continue
-          }
-          if memcmp(base + payload, keyBase, size) != 0 { continue }
-        }
-        guard match < 0 else { return .undecided }
-        match = n
+        guard body(n, base, payload, size) else { return .undecided }
       }
-      return match < 0 ? .absent : .found(match)
+      return .walked
+    }
+    switch refSize {
+    case 1: return with(Field1.self)
+    case 2: return with(Field2.self)
+    case 3: return with(Field3.self)
+    case 4: return with(Field4.self)
+    default: return with(FieldN.self)
     }
   }
 }

@@ -177,15 +177,23 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   }
 
   /// The byte offset where object `index` starts, checked to lie in the object area.
+  // Inlined into every walk, its error made out of line: a call with the error's text
+  // in it was fifty instructions an object.
+  @inline(__always)
   func objectOffset(_ index: Int) throws(PlistError) -> Int {
     let entry = offsetTableOffset + index * offsetIntSize
     let raw = readUInt(at: entry, size: offsetIntSize)
     guard raw >= 8, raw < UInt64(offsetTableOffset) else {
-      throw .malformed(
-        format: .binary, at: .byteOffset(entry),
-        reason: "object \(index) has offset \(raw), outside the object area")
+      throw Self.outsideObjectArea(index, offset: raw, entry: entry)
     }
     return Int(raw)
+  }
+
+  @inline(never)
+  static func outsideObjectArea(_ index: Int, offset: UInt64, entry: Int) -> PlistError {
+    .malformed(
+      format: .binary, at: .byteOffset(entry),
+      reason: "object \(index) has offset \(offset), outside the object area")
   }
 
   /// Checks that `length` bytes starting at `offset` lie before the offset table.
@@ -201,11 +209,20 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 
   /// Reads the element count of a marker byte at `offset`: the low nibble, or an integer
   /// object that follows when the nibble is 0xF. Returns the count and where the payload starts.
+  @inline(__always)
   func readCount(marker: UInt8, at offset: Int, object: Int) throws(PlistError) -> (
     count: Int, payload: Int
   ) {
     let nibble = Int(marker & 0x0F)
     if nibble != 0x0F { return (nibble, offset + 1) }
+    return try readLongCount(at: offset, object: object)
+  }
+
+  /// A count of 15 or more: the integer object after the marker.
+  @inline(never)
+  func readLongCount(at offset: Int, object: Int) throws(PlistError) -> (
+    count: Int, payload: Int
+  ) {
     try require(offset + 1, 1, object: object, what: "the count marker")
     let intMarker = bytes[offset + 1]
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
@@ -224,14 +241,22 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     return (Int(raw), offset + 2 + size)
   }
 
+  @inline(__always)
   func checkedReference(at offset: Int, from object: Int) throws(PlistError) -> Int {
     let ref = readUInt(at: offset, size: objectRefSize)
     guard ref < UInt64(objectCount) else {
-      throw .malformed(
-        format: .binary, at: .byteOffset(offset),
-        reason: "object \(object) refers to object \(ref), but there are only \(objectCount)")
+      throw Self.danglingReference(at: offset, from: object, to: ref, count: objectCount)
     }
     return Int(ref)
+  }
+
+  @inline(never)
+  static func danglingReference(at offset: Int, from object: Int, to ref: UInt64, count: Int)
+    -> PlistError
+  {
+    .malformed(
+      format: .binary, at: .byteOffset(offset),
+      reason: "object \(object) refers to object \(ref), but there are only \(count)")
   }
 }
 

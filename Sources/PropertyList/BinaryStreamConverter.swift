@@ -163,7 +163,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       sink.entry(n, of: count, dictionary: isDictionary, indent: indent)
       let refSize = reader.objectRefSize
       let object = stack[top].object
-      if isDictionary {
+      if isDictionary, sink.writesKeys {
         if !stack[top].asciiKeys.isEmpty {
           let key = stack[top].asciiKeys[i]
           do { try sink.key(.ascii(key), indent: indent + 1) } catch { throw .failed(error) }
@@ -222,6 +222,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// writer's order, else sorted as the writer sorts. Keys the full read reports (the same
   /// key twice, two keys only Unicode normalization tells apart) are left to it.
   private mutating func orderKeys(_ frame: inout Frame) throws(StreamStop) {
+    if keysInOrderInPlace(&frame) { return }
     let refSize = reader.objectRefSize
     var previous: UnsafeRawBufferPointer?
     var asciiKeys: [UnsafeRawBufferPointer] = []
@@ -237,7 +238,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
         try expand(.init(values: 1, bytes: 8 + bytes.count), at: refOffset)
         if inOrder, let previous, !Self.precedes(previous, bytes) { inOrder = false }
         previous = bytes
-        if allASCII { asciiKeys.append(bytes) }
+        if allASCII, sink.writesKeys { asciiKeys.append(bytes) }
       case .string(let s):
         try expand(.init(values: 1, bytes: 8 + s.utf8.count), at: refOffset)
         allASCII = false
@@ -389,6 +390,59 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     return a.count < b.count
   }
 
+  /// The usual dictionary at the speed of its bytes: every key an ASCII string object, all in
+  /// the writer's order, their count within the limits, checked in one loop over the
+  /// references (``BinaryPlistReader/walkASCIIKeys(in:refs:count:refSize:table:offsetSize:objects:_:)``)
+  /// with what the general loop checks of them. False, with nothing counted: anything else,
+  /// which the general loop reads (and reports) from the first key.
+  private mutating func keysInOrderInPlace(_ frame: inout Frame) -> Bool {
+    // A lone `CF$UID` key is the general loop's to refuse.
+    guard frame.count > 1 || !sink.refusesLoneUIDKey else { return false }
+    let table = reader.offsetTableOffset
+    let writes = sink.writesKeys
+    var keys: [UnsafeRawBufferPointer] = []
+    if writes { keys.reserveCapacity(frame.count) }
+    var previous: UnsafeRawBufferPointer?
+    var keyBytes = 0
+    let walk = BinaryMemoryReader.walkASCIIKeys(
+      in: reader.bytes, refs: frame.keyRefs, count: frame.count, refSize: reader.objectRefSize,
+      table: table, offsetSize: reader.offsetIntSize, objects: reader.objectCount
+    ) { _, base, payload, size in
+      guard payload + size <= table, Self.isASCII(base + payload, count: size) else {
+        return false
+      }
+      let key = UnsafeRawBufferPointer(start: base + payload, count: size)
+      if let previous, !Self.precedes(previous, key) { return false }
+      previous = key
+      keyBytes &+= size
+      if writes { keys.append(key) }
+      return true
+    }
+    guard case .walked = walk else { return false }
+    // Counted as the general loop counts them, 8 bytes and one value a key.
+    let total = (values: values + frame.count, bytes: expandedBytes + 8 * frame.count + keyBytes)
+    guard !atLimit(values: total.values, bytes: total.bytes) else { return false }
+    (values, expandedBytes) = total
+    frame.asciiKeys = keys
+    return true
+  }
+
+  /// Whether `count` bytes at `start` are all ASCII, eight at a time.
+  @inline(__always)
+  static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+    var i = 0
+    var any: UInt64 = 0
+    while i &+ 8 <= count {
+      any |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i &+= 8
+    }
+    while i < count {
+      any |= UInt64(start.load(fromByteOffset: i, as: UInt8.self))
+      i &+= 1
+    }
+    return any & 0x8080_8080_8080_8080 == 0
+  }
+
   /// Counts a value (or a key) against the limits, as the full read counts it.
   @inline(__always)
   private mutating func expand(_ amount: BinaryMemoryReader.Expansion, at offset: Int)
@@ -396,6 +450,22 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   {
     values += amount.values
     expandedBytes += amount.bytes
+    if atLimit(values: values, bytes: expandedBytes) { try limitReached(at: offset) }
+  }
+
+  /// Whether ``expand(_:at:)`` at these totals does more than count: refuses them (too many
+  /// objects, too much amplification) or counts the document ahead. The totals only grow, so
+  /// totals that are not at a limit were not at one on the way either.
+  @inline(__always)
+  private func atLimit(values: Int, bytes: Int) -> Bool {
+    let limits = reader.limits
+    let input = reader.bytes.count
+    return values > limits.maxObjects || (!countedAhead && bytes > 16 * input + (1 << 20))
+      || (bytes > limits.amplificationThreshold && bytes / max(input, 1) >= limits.maxAmplification)
+  }
+
+  @inline(never)
+  private mutating func limitReached(at offset: Int) throws(StreamStop) {
     let limits = reader.limits
     guard values <= limits.maxObjects else {
       throw .failed(
@@ -464,9 +534,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     let (count, payload) = try readCount(marker: marker, at: offset, object: object)
     try require(payload, count, object: object, what: "the ASCII string")
     let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
-    var any: UInt8 = 0
-    for byte in slice { any |= byte }
-    if any >= 0x80 {
+    if count > 0, let start = slice.baseAddress, !Self.isASCII(start, count: count) {
       for (i, byte) in slice.enumerated() where byte >= 0x80 {
         throw .failed(
           .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII"))

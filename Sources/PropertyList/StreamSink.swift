@@ -18,6 +18,9 @@ protocol StreamSink {
   /// Whether a dictionary whose one key is `CF$UID` is left to the full path (strict XML
   /// refuses it when the value is an integer).
   var refusesLoneUIDKey: Bool { get }
+  /// Whether the keys are written (``key(_:indent:)``): a sink that only checks is given
+  /// none, and no list of them is kept (a 100,000-key dictionary's was 1.6 MB).
+  var writesKeys: Bool { get }
   mutating func scalar(_ scalar: StreamScalar, indent: Int) throws(PlistError)
   /// A container's opening (its whole text when `count` is 0).
   mutating func open(dictionary: Bool, count: Int, indent: Int) throws(PlistError)
@@ -68,6 +71,7 @@ enum StreamKey {
 struct CheckingStreamSink: StreamSink {
   var keysInUTF16Order: Bool { false }
   var refusesLoneUIDKey: Bool { false }
+  var writesKeys: Bool { false }
   @inline(__always) mutating func scalar(_ scalar: StreamScalar, indent: Int) {}
   @inline(__always) mutating func open(dictionary: Bool, count: Int, indent: Int) {}
   @inline(__always) mutating func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) {}
@@ -78,10 +82,15 @@ struct CheckingStreamSink: StreamSink {
   mutating func discard() {}
 }
 
+extension StreamSink {
+  var writesKeys: Bool { true }
+}
+
 /// The sink of a format no binary file is streamed into (binary itself): there is none.
 enum NoStreamSink: StreamSink {
   var keysInUTF16Order: Bool { switch self {} }
   var refusesLoneUIDKey: Bool { switch self {} }
+  var writesKeys: Bool { switch self {} }
   func scalar(_ scalar: StreamScalar, indent: Int) { switch self {} }
   func open(dictionary: Bool, count: Int, indent: Int) { switch self {} }
   func entry(_ n: Int, of count: Int, dictionary: Bool, indent: Int) { switch self {} }
