@@ -55,7 +55,8 @@ enum Base64 {
 
   /// Base64 with white space anywhere and optional padding; the offending offset within
   /// `text` on error.
-  static func decode(_ text: ArraySlice<UInt8>) -> Result<Data, BadByte> {
+  static func decode<Text: Collection<UInt8>>(_ text: Text) -> Result<Data, BadByte>
+  where Text.Index == Int {
     var bits = Bits(capacity: text.count * 3 / 4)
     var padding = 0
     for (k, c) in zip(text.indices, text) {
@@ -76,7 +77,8 @@ enum Base64 {
   /// Base64 as GNUstep Base decodes `<data>`: `=` and white space skipped wherever they are,
   /// a last group short of four characters decoded as far as its bits go (`AA` is one byte,
   /// `QQ==QQ==` the three bytes of `QQQQ`).
-  static func decodeGNUstep(_ text: ArraySlice<UInt8>) -> Result<Data, BadByte> {
+  static func decodeGNUstep<Text: Collection<UInt8>>(_ text: Text) -> Result<Data, BadByte>
+  where Text.Index == Int {
     var bits = Bits(capacity: text.count * 3 / 4)
     for (k, c) in zip(text.indices, text) {
       if let digit = value(c) {
@@ -93,7 +95,9 @@ enum Base64 {
   /// three bytes made of each group of four (less one for each `=` just before the group's
   /// end); a last group short of four is dropped (`AA` is no byte). nil: a byte above 0x7F,
   /// which it refuses. `lenient`: something was skipped or dropped.
-  static func decodeCoreFoundation(_ text: ArraySlice<UInt8>) -> (data: Data, lenient: Bool)? {
+  static func decodeCoreFoundation<Text: Collection<UInt8>>(_ text: Text)
+    -> (data: Data, lenient: Bool)?
+  {
     var out = [UInt8]()
     out.reserveCapacity(text.count * 3 / 4)
     var equals = 0

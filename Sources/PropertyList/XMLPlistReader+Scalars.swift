@@ -92,7 +92,7 @@ extension XMLPlistReader {
   /// An `<integer>` as GNUstep's XML reader gives it: above Int64.max clamped to Int64.max,
   /// with a warning; read exactly, hexadecimal (`0x10`, which it reads as 0) is refused.
   mutating func gnustepInteger(
-    _ value: PlistValue, _ tag: Tag, text: ArraySlice<UInt8>
+    _ value: PlistValue, _ tag: Tag, text: Slice<UnsafeBufferPointer<UInt8>>
   ) throws(PlistError) -> PlistValue {
     if options.exact {
       if text.contains(UInt8(ascii: "x")) || text.contains(UInt8(ascii: "X")) {
@@ -117,21 +117,21 @@ extension XMLPlistReader {
     var firstMarkup = contentStart
     while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
     let text = try readText(closing: tag)
-    let raw: ArraySlice<UInt8>
+    let decoded: (data: Data, lenient: Bool)?
     if options.exact {
       guard firstMarkup + 1 < n, p[firstMarkup + 1] == UInt8(ascii: "/") else {
         throw fail(
           "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
             + "first '<'", at: firstMarkup)
       }
-      raw = all[contentStart..<firstMarkup]
+      decoded = Base64.decodeCoreFoundation(all[contentStart..<firstMarkup])
     } else {
       switch text {
-      case .run(let start, let end): raw = all[start..<end]
-      case .bytes(let bytes): raw = bytes[...]
+      case .run(let start, let end): decoded = Base64.decodeCoreFoundation(all[start..<end])
+      case .bytes(let bytes): decoded = Base64.decodeCoreFoundation(bytes)
       }
     }
-    guard let (data, lenient) = Base64.decodeCoreFoundation(raw) else {
+    guard let (data, lenient) = decoded else {
       throw fail("<data> holds a byte above 0x7F, which CoreFoundation refuses", at: contentStart)
     }
     if lenient {
@@ -214,7 +214,7 @@ extension XMLPlistReader {
       }
     case .bytes(let bytes):
       count = bytes.count
-      decoded = Base64.decodeGNUstep(bytes[...])
+      decoded = Base64.decodeGNUstep(bytes)
     }
     switch decoded {
     case .success(let data): return data

@@ -16,9 +16,10 @@
 /// normalisation), drops a leading U+FEFF from strings and keys, accepts a value element
 /// without the `<plist>` wrapper, and reads a one-key `CF$UID` dictionary as a UID.
 struct XMLPlistReader {
-  /// The input, for line and column of an error.
-  let all: [UInt8]
-  /// The same bytes, read in place (valid for the reader's whole life: see ``read(_:limits:)``).
+  /// The input, for line and column of an error (valid for the reader's whole life: see
+  /// ``read(_:limits:options:)``).
+  let all: UnsafeBufferPointer<UInt8>
+  /// The same bytes, read in place.
   let p: UnsafePointer<UInt8>
   let n: Int
   var i = 0
@@ -28,7 +29,7 @@ struct XMLPlistReader {
   var warnings: [PlistWarning] = []
   var objects = 0
 
-  private init(all: [UInt8], p: UnsafePointer<UInt8>, limits: PlistLimits) {
+  private init(all: UnsafeBufferPointer<UInt8>, p: UnsafePointer<UInt8>, limits: PlistLimits) {
     self.all = all
     self.p = p
     self.n = all.count
@@ -38,23 +39,16 @@ struct XMLPlistReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    let bytes = try TextInput.utf8Bytes(data, format: .xml)
-    let result = bytes.withUnsafeBufferPointer {
-      buffer -> Result<(PlistValue, [PlistWarning]), PlistError> in
-      guard let base = buffer.baseAddress else {
-        return .failure(
-          .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element"))
+    try TextInput.withUTF8(data, format: .xml) {
+      (text) throws(PlistError) -> (PlistValue, [PlistWarning]) in
+      guard let base = text.baseAddress else {
+        throw .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element")
       }
-      var reader = XMLPlistReader(all: bytes, p: base, limits: limits)
+      var reader = XMLPlistReader(all: text, p: base, limits: limits)
       reader.options = options
-      do throws(PlistError) {
-        let value = try reader.readDocument()
-        return .success((value, reader.warnings))
-      } catch {
-        return .failure(error)
-      }
+      let value = try reader.readDocument()
+      return (value, reader.warnings)
     }
-    return try result.get()
   }
 
   // MARK: - Errors
@@ -114,10 +108,13 @@ struct XMLPlistReader {
   private struct Frame {
     var isDictionary: Bool
     var start: Int
-    var array: [PlistValue] = []
-    /// A dictionary's entries in document order, built into a dictionary of the right size at
-    /// `</dict>` (growing one key by key rehashes every key at each doubling).
-    var entries: [(key: String, value: PlistValue, offset: Int)] = []
+    /// An array's values; a dictionary's, in the order of ``keys``.
+    var values: [PlistValue] = []
+    /// A dictionary's keys in document order, with where each is (for a warning), built into
+    /// a dictionary of the right size at `</dict>` (growing one key by key rehashes every key
+    /// at each doubling).
+    var keys: [String] = []
+    var offsets: [Int] = []
     var key: String? = nil
     var keyOffset = 0
   }
@@ -158,22 +155,18 @@ struct XMLPlistReader {
         }
         stack.removeLast()
         if top.isDictionary {
-          var dictionary = PlistDictionary.Builder(minimumCapacity: top.entries.count)
-          for entry in top.entries {
-            if let warning = dictionary.store(
-              entry.value, forKey: entry.key, at: location(entry.offset))
-            {
-              warnings.append(warning)
-            }
-          }
-          let built = dictionary.dictionary
+          var found: [PlistWarning] = []
+          let built = PlistDictionary.Builder.dictionary(
+            keys: top.keys, values: top.values, at: { location(top.offsets[$0]) },
+            warnings: &found)
+          warnings += found
           if options.reader == .coreFoundation, let uid = keyedArchiveUID(built, at: top.start) {
             produced = .uid(uid)
           } else {
             produced = .dictionary(built)
           }
         } else {
-          produced = .array(top.array)
+          produced = .array(top.values)
         }
       } else {
         switch tag.name {
@@ -248,10 +241,12 @@ struct XMLPlistReader {
         guard let key = stack[top].key else {
           throw fail("a <\(text(of: tag))> in a <dict> without a <key> before it", at: tag.start)
         }
-        stack[top].entries.append((key, counted, stack[top].keyOffset))
+        stack[top].keys.append(key)
+        stack[top].values.append(counted)
+        stack[top].offsets.append(stack[top].keyOffset)
         stack[top].key = nil
       } else {
-        stack[top].array.append(counted)
+        stack[top].values.append(counted)
       }
     }
   }
