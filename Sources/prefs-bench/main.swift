@@ -45,6 +45,14 @@ if let child = ModifyChild.runIfAsked() { exit(child) }
 // `--profile write|read|load|digest binary|xml`: only prefs' side of a case, in a loop, for a
 // profiler (`load`: as a store loads the file; `digest`: its digest alone).
 let argv = Array(CommandLine.arguments.dropFirst())
+// `--profile hotread`: only the typed hot read's loop (a store of 10,000 keys in memory).
+if argv.count == 2, argv[0] == "--profile", argv[1] == "hotread" {
+  let store = PreferencesStore(DefaultsStore(inMemory: makeDomain(10_000).swiftDictionary))
+  let key = Key<Int>("setting.6000", default: 0)
+  var sum = 0
+  for _ in 0..<1_000_000 { sum &+= store[key] }
+  exit(sum == 0 ? 1 : 0)
+}
 if argv.count >= 3, argv[0] == "--profile" {
   let format: PlistFormat = argv[2] == "xml" ? .xml : .binary
   let domain = PlistValue.dictionary(makeDomain(100_000))
