@@ -84,3 +84,108 @@ int prefs_thread_setgroups(unsigned long count, const unsigned int *groups) {
 }
 
 #endif
+
+// The guarded mapping (POSIX: Linux and Darwin alike).
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <sys/mman.h>
+
+// The live mapping's range (start 0: none), its page size and its contained faults: read by
+// the handler, which may run on any thread, so atomics.
+static atomic_int guard_busy;
+static _Atomic(uintptr_t) guard_start;
+static _Atomic(uintptr_t) guard_end;
+static _Atomic(uintptr_t) guard_page;
+static atomic_long guard_faults;
+static struct sigaction guard_previous;
+
+static void guard_on_sigbus(int signal, siginfo_t *info, void *context) {
+  uintptr_t start = atomic_load(&guard_start);
+  uintptr_t end = atomic_load(&guard_end);
+  uintptr_t address = (uintptr_t)info->si_addr;
+  // A fault of the kernel's (si_code > 0, not a signal another process sent) in the mapping:
+  // the page becomes a page of zeros, and the faulting load runs again and reads them.
+  if (info->si_code > 0 && start != 0 && address >= start && address < end) {
+    uintptr_t page = address & ~(atomic_load(&guard_page) - 1);
+    void *zeros = mmap((void *)page, (size_t)atomic_load(&guard_page), PROT_READ,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (zeros != MAP_FAILED) {
+      atomic_fetch_add(&guard_faults, 1);
+      return;
+    }
+  }
+  // Anyone else's: the action that was there before.
+  if (guard_previous.sa_flags & SA_SIGINFO) {
+    guard_previous.sa_sigaction(signal, info, context);
+    return;
+  }
+  if (guard_previous.sa_handler != SIG_DFL && guard_previous.sa_handler != SIG_IGN) {
+    guard_previous.sa_handler(signal);
+    return;
+  }
+  // The default (an ignored SIGBUS of a fault ends the process too): end it as it would have
+  // ended. A fault runs its load again on return and is delivered with the default action; a
+  // signal sent by a process is sent again.
+  struct sigaction fallback;
+  fallback.sa_handler = SIG_DFL;
+  fallback.sa_flags = 0;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(SIGBUS, &fallback, NULL);
+  if (info->si_code <= 0) raise(SIGBUS);
+}
+
+int prefs_guarded_map(int fd, unsigned long size, const void **address) {
+  if (size == 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (atomic_exchange(&guard_busy, 1)) {
+    errno = EBUSY;
+    return -1;
+  }
+  long page = sysconf(_SC_PAGESIZE);
+  void *mapped = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (mapped == MAP_FAILED) {
+    int code = errno;
+    atomic_store(&guard_busy, 0);
+    errno = code;
+    return -1;
+  }
+  atomic_store(&guard_faults, 0);
+  atomic_store(&guard_page, (uintptr_t)(page > 0 ? page : 4096));
+  uintptr_t rounded = ((uintptr_t)size + atomic_load(&guard_page) - 1) & ~(atomic_load(&guard_page) - 1);
+  atomic_store(&guard_end, (uintptr_t)mapped + rounded);
+  atomic_store(&guard_start, (uintptr_t)mapped);
+  struct sigaction action;
+  action.sa_sigaction = guard_on_sigbus;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(SIGBUS, &action, &guard_previous) != 0) {
+    int code = errno;
+    atomic_store(&guard_start, 0);
+    munmap(mapped, (size_t)size);
+    atomic_store(&guard_busy, 0);
+    errno = code;
+    return -1;
+  }
+  *address = mapped;
+  return 0;
+}
+
+long prefs_guarded_faults(void) { return atomic_load(&guard_faults); }
+
+long prefs_guarded_unmap(void) {
+  uintptr_t start = atomic_load(&guard_start);
+  if (start == 0) return -1;
+  uintptr_t end = atomic_load(&guard_end);
+  // The action back first: a fault after it would be a use after the unmap, which no handler
+  // should hide.
+  sigaction(SIGBUS, &guard_previous, NULL);
+  atomic_store(&guard_start, 0);
+  munmap((void *)start, (size_t)(end - start));
+  long faults = atomic_load(&guard_faults);
+  atomic_store(&guard_busy, 0);
+  return faults;
+}

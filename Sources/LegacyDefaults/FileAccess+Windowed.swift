@@ -104,13 +104,16 @@ extension FileAccess {
     package let size: Int
     /// Its owner, group and mode, from `fstat` when it was opened.
     package let ownership: Ownership
-    private let limit: Int
+    /// Its identity, size and modification time when it was opened.
+    let stamp: FileStamp
+    let limit: Int
 
     init(path: String, fd: Int32, info: stat, limit: Int) {
       self.path = path
       self.fd = fd
       self.size = Int(info.st_size)
       self.ownership = Ownership(user: info.st_uid, group: info.st_gid, mode: info.st_mode)
+      self.stamp = FileStamp(info)
       self.limit = limit
     }
 

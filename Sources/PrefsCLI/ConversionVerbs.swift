@@ -33,10 +33,14 @@ enum Convert {
         "convert needs --to "
           + ConvertTarget.words.map(\.word).joined(separator: "|"))
     }
-    let (path, data) = try Run.input(argument)
+    let (path, input) = try Run.input(argument)
     let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
-    if let code = try streamed(data, to: format, args, console: console) { return code }
-    let document = try attempt { () throws(ToolError) in try InputFile.document(data, path: path) }
+    if let code = try streamed(input, to: format, args, console: console) { return code }
+    let document = try attempt { () throws(ToolError) in
+      let document = try InputFile.document(input.data, path: path)
+      try input.verified()
+      return document
+    }
     console.warn(document.warnings, path: path)
     // Keys that differ only in Unicode normalization stay two keys (compared by their bytes,
     // as CoreFoundation compares them); the warning above names them.
@@ -75,15 +79,17 @@ enum Convert {
   /// warnings): the same bytes as the full path, to standard output or to a file that is not
   /// a domain (a domain is written through its store, which takes the value).
   static func streamed(
-    _ data: Data, to format: PlistFormat?, _ args: Arguments, console: Console
+    _ input: InputBytes, to format: PlistFormat?, _ args: Arguments, console: Console
   ) throws(CommandFailure) -> ExitCode? {
     let streamed =
       if let format {
-        PropertyList.streamed(data, as: format, truncatingDates: args.has(Options.truncateDates))
+        PropertyList.streamed(
+          input.data, as: format, truncatingDates: args.has(Options.truncateDates))
       } else {
-        PropertyList.streamedJSON(data, lossless: true)
+        PropertyList.streamedJSON(input.data, lossless: true)
       }
     guard var output = streamed else { return nil }
+    try attempt { () throws(ToolError) in try input.verified() }
     if format == nil { output.append(0x0A) }
     guard let out = try args[Options.output], out != "-" else {
       console.out(output)

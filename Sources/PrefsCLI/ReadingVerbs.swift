@@ -300,18 +300,19 @@ enum Lint {
     for argument in args.positional {
       var fields: [String: JSONValue] = ["path": .string(argument)]
       do throws(CommandFailure) {
-        let (path, data) = try Run.input(argument)
+        let (path, input) = try Run.input(argument)
         // A binary file is checked by the streaming walk, no value built; anything it would
         // report (an error, a warning) is the full read's.
         var format = PlistFormat.binary
         var warnings: [PlistWarning] = []
-        if !PropertyList.isCleanBinary(data) {
+        if !PropertyList.isCleanBinary(input.data) {
           let document = try attempt { () throws(ToolError) in
-            try InputFile.document(data, path: path)
+            try InputFile.document(input.data, path: path)
           }
           format = document.format
           warnings = document.warnings
         }
+        try attempt { () throws(ToolError) in try input.verified() }
         fields["status"] = .string("ok")
         fields["format"] = .string(format.rawValue)
         fields["warnings"] = .array(warnings.map { .string($0.description) })

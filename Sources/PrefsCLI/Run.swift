@@ -100,10 +100,10 @@ enum Run {
   /// The bytes of `word` (a path, a domain, or `-`) and its path. A domain that does not
   /// exist, beside a file of that name in the current folder, says how to name the file (a
   /// domain name never names it), as `read` does.
-  static func input(_ word: String) throws(CommandFailure) -> (path: String, data: Data) {
+  static func input(_ word: String) throws(CommandFailure) -> (path: String, input: InputBytes) {
     let path = try path(word)
     do {
-      return (path, try InputFile.bytes(path))
+      return (path, try InputFile.input(path))
     } catch {
       var failure = CommandFailure(error)
       if case .read(.file(.missing)) = error, let hint = resolver().fileHereHint(forPath: path) {

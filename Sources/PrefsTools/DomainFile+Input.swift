@@ -85,11 +85,16 @@ extension DomainFile {
   package static func value(
     forKey key: String, atPath path: String, limits: PlistLimits = .default
   ) throws(DomainReadError) -> KeyLookup {
-    let data = try bytes(atPath: path, limits: limits)
-    switch PropertyList.binaryValue(forKey: key, in: data, limits: limits) {
+    let input = try input(atPath: path, limits: limits)
+    let lookup = PropertyList.binaryValue(forKey: key, in: input.data, limits: limits)
+    try input.verify()
+    switch lookup {
     case .found(let value): return .found(value)
     case .absent: return .absent
-    case .undecided: return .read(try Self.parse(data, path: path, limits: limits))
+    case .undecided:
+      let document = try Self.parse(input.data, path: path, limits: limits)
+      try input.verify()
+      return .read(document)
     }
   }
 
@@ -118,6 +123,15 @@ extension DomainFile {
     throws(DomainReadError)
     -> Data
   {
+    try input(atPath: path, limits: limits, mapping: false).data
+  }
+
+  /// The file's bytes as ``bytes(atPath:limits:)`` reads them, or, for a large file, mapped
+  /// in place (``InputBytes``): what is made of them counts once ``InputBytes/verify()``
+  /// passes.
+  package static func input(
+    atPath path: String, limits: PlistLimits = .default, mapping: Bool = true
+  ) throws(DomainReadError) -> InputBytes {
     let parts = FilePathParts(path)
     let held: HeldFolder
     do throws(FileAccess.Failure) {
@@ -130,14 +144,17 @@ extension DomainFile {
     let read = Result { () throws(DefaultsError) in
       try held.acting { () throws(DefaultsError) in
         Result { () throws(FileAccess.Failure) in
-          try held.openForReading(
-            parts.name, limit: limits.maxInputBytes, followingLink: true
-          ).readAll()
+          let file = try held.openForReading(
+            parts.name, limit: limits.maxInputBytes, followingLink: true)
+          if mapping, let mapped = file.mapped() {
+            return InputBytes(data: mapped.data, path: path, mapping: mapped)
+          }
+          return InputBytes(data: try file.readAll(), path: path, mapping: nil)
         }
       }
     }
     switch read {
-    case .success(.success(let data)): return data
+    case .success(.success(let input)): return input
     case .success(.failure(let failure)): throw .file(failure.named(path))
     case .failure(let error): throw .domain(error)
     }
@@ -153,6 +170,48 @@ extension DomainFile {
       return try PropertyList.read(data, limits: limits)
     } catch {
       throw .malformed(path: path, reason: error.explained(for: data))
+    }
+  }
+}
+
+/// A file's bytes as the command's readers take them: read into memory, or, for a large file,
+/// mapped in place (``FileAccess/MappedFile``: a 4 MB domain is not copied). Anything made of
+/// mapped bytes is used only once ``verify()`` passes: a page the file no longer backed when
+/// it was touched (the file truncated meanwhile, a disk error) read as zeros.
+package struct InputBytes {
+  /// The bytes (for a mapped file, without a copy: the mapping lives as long as they do).
+  package let data: Data
+  /// The file as its reader named it.
+  package let path: String
+  let mapping: FileAccess.MappedFile?
+
+  /// Bytes read into memory (standard input, a small file).
+  package init(data: Data, path: String) {
+    self.init(data: data, path: path, mapping: nil)
+  }
+
+  init(data: Data, path: String, mapping: FileAccess.MappedFile?) {
+    self.data = data
+    self.path = path
+    self.mapping = mapping
+  }
+
+  /// Throws when the bytes may not have been the file's while they were read (a mapped file
+  /// that changed meanwhile); bytes read into memory always were.
+  package func verify() throws(DomainReadError) {
+    do throws(FileAccess.Failure) {
+      try mapping?.verify()
+    } catch {
+      throw .file(error.named(path))
+    }
+  }
+
+  /// ``verify()``, its failure the command's reading error.
+  package func verified() throws(ToolError) {
+    do {
+      try verify()
+    } catch {
+      throw .read(error)
     }
   }
 }

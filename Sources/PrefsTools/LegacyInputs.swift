@@ -131,6 +131,20 @@ package enum InputFile {
     }
   }
 
+  /// The file's bytes as ``bytes(_:)`` reads them, or mapped in place when it is large: for a
+  /// verb that checks, converts or looks up a file without building its values, and uses what
+  /// it made of them once ``InputBytes/verify()`` passes.
+  package static func input(_ path: String) throws(ToolError) -> InputBytes {
+    do {
+      if path == "-" {
+        return InputBytes(data: try DomainFile.standardInputBytes(), path: "standard input")
+      }
+      return try DomainFile.input(atPath: path)
+    } catch {
+      throw .read(error)
+    }
+  }
+
   /// Bytes of ``bytes(_:)`` as the document ``document(_:)`` gives for the same file.
   package static func document(_ data: Data, path: String) throws(ToolError) -> PlistDocument {
     do {

@@ -25,6 +25,8 @@ import Preferences
 //                                  to user.visits under the lock, print "ranking.size N"
 //   set-string FILE KEY VALUE      through PreferencesStore(url:), as another app instance
 //                                  would: store[Key<String>(KEY)] = VALUE (written through)
+//   guarded-fault FILE OTHER       FILE mapped through the read guard, then OTHER mapped
+//                                  without it, truncated and read: must end with SIGBUS
 //   watcher-threads FILE OTHER     the watcher's cost: prints "threads T inotify I" (watcher
 //                                  threads, inotify queues) with no store open, with stores
 //                                  over FILE, FILE again and OTHER (in another folder) open,
@@ -84,6 +86,28 @@ if args[0] == "watcher-threads", args.count == 3 {
   }
   print(after)
   exit(0)
+}
+if args[0] == "guarded-fault", args.count == 3 {
+  // With FILE mapped through the guard, OTHER is mapped without it, truncated and read: the
+  // guard must not contain that fault (the process ends with SIGBUS, as without the guard).
+  do {
+    let file = try FileAccess.openForReading(args[1], limit: 64 << 20)
+    guard let guarded = file.mapped() else { fail("FILE was not mapped") }
+    let sum = guarded.withUnsafeBytes { $0.reduce(0) { $0 &+ Int($1) } }
+    try guarded.verify()
+    FileHandle.standardOutput.write(Data("guarded: 0 faults (sum \(sum))\n".utf8))
+    let fd = open(args[2], O_RDONLY)
+    guard fd >= 0, let other = mmap(nil, 1 << 16, PROT_READ, MAP_PRIVATE, fd, 0),
+      other != MAP_FAILED
+    else { fail("OTHER could not be mapped") }
+    guard truncate(args[2], 0) == 0 else { fail("OTHER could not be truncated") }
+    let byte = other.load(fromByteOffset: 8192, as: UInt8.self)
+    withExtendedLifetime(guarded) {}
+    print("read \(byte) past the end of OTHER: the guard contained another mapping's fault")
+    exit(3)
+  } catch {
+    fail("\(error)")
+  }
 }
 let store: DefaultsStore
 do {

@@ -85,6 +85,8 @@ public struct ProcessResult: Sendable {
   public var status: Int32
   public var stdout: Data
   public var stderr: String
+  /// The signal that ended the process, or nil when it exited.
+  public var signal: Int32? = nil
 
   public var output: String { String(decoding: stdout, as: UTF8.self) }
 }
@@ -139,7 +141,8 @@ public enum External {
     process.waitUntilExit()
     return ProcessResult(
       status: process.terminationStatus, stdout: outData,
-      stderr: String(decoding: errData, as: UTF8.self))
+      stderr: String(decoding: errData, as: UTF8.self),
+      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
   }
 
   /// SIGPIPE ignored in the test process, once: a write to a command that has exited fails

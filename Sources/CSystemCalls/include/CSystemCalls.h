@@ -27,17 +27,30 @@ int prefs_renameat_noreplace(int fromdir, const char *from, int todir, const cha
 
 /// The calling thread's real, effective and saved user IDs (-1: unchanged).
 int prefs_thread_setresuid(unsigned int real, unsigned int effective, unsigned int saved);
-/// `O_PATH` (a descriptor that names a file without opening it for reading or writing: a
-/// folder to walk from, a symbolic link itself); 0 where the platform has none.
-int prefs_o_path(void);
-
-/// `renameat2(…, RENAME_NOREPLACE)`: renames only when nothing has the new name (EEXIST);
-/// where the platform has no such call, -1 with `errno` ENOSYS.
-int prefs_renameat_noreplace(int fromdir, const char *from, int todir, const char *to);
 
 /// The calling thread's real, effective and saved group IDs (-1: unchanged).
 int prefs_thread_setresgid(unsigned int real, unsigned int effective, unsigned int saved);
 /// The calling thread's supplementary groups.
 int prefs_thread_setgroups(unsigned long count, const unsigned int *groups);
+
+/// A read-only mapping of an open file whose faults are contained: a page the file no longer
+/// backs when it is touched (the file was truncated meanwhile, or the disk or a FUSE server
+/// could not read it) reads as zeros and is counted, instead of SIGBUS ending the process.
+/// While it is mapped, a SIGBUS handler of this module is installed; every other SIGBUS goes
+/// to the action that was there before (the default: the process ends, as without it). One
+/// such mapping at a time in a process.
+///
+/// Maps the first `size` bytes (more than 0) of `fd` read-only: 0 and the address in
+/// `*address`, or -1 with `errno` (EBUSY while another guarded mapping is live, EINVAL for a
+/// size of 0, or mmap's and sigaction's own).
+int prefs_guarded_map(int fd, unsigned long size, const void **address);
+
+/// Unmaps the guarded mapping and puts back the SIGBUS action that was there before it: the
+/// number of pages that read as zeros because the file did not back them (0: every byte read
+/// through the mapping was the file's), or -1 when no guarded mapping is live.
+long prefs_guarded_unmap(void);
+
+/// The number of pages of the live guarded mapping that read as zeros so far.
+long prefs_guarded_faults(void);
 
 #endif

@@ -1,0 +1,100 @@
+internal import CSystemCalls
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension FileAccess {
+  /// A large file's bytes in place: mapped, not copied. Reading a 4 MB domain whole copied it
+  /// into 4 MB of fresh memory, which the kernel first had to zero: most of what
+  /// `prefs read FILE KEY` of one key among 100,000 took.
+  ///
+  /// A mapping of a file can fault where a read returns an error: a page the file no longer
+  /// backs when it is touched (another process truncated the file meanwhile: the file's owner,
+  /// when root reads a user's file) or a page the disk, or a FUSE server, cannot read. Those
+  /// faults are contained (`prefs_guarded_map`): the page reads as zeros, instead of the
+  /// process ending with SIGBUS. So a result made from the bytes is used only after
+  /// ``verify()`` says they were the file's; a reader that finds them not to be reads the file
+  /// again, or reports it.
+  ///
+  /// One mapping at a time in a process (the guard is process-wide); the mapping lives as
+  /// long as this value and every ``data`` made of it.
+  package final class MappedFile: @unchecked Sendable {
+    /// The file as its reader named it.
+    package let path: String
+    private let file: OpenFile
+    private let base: UnsafeRawPointer
+
+    /// The file's size when it was opened, which is how much is mapped.
+    package var count: Int { file.size }
+
+    fileprivate init(file: OpenFile, base: UnsafeRawPointer) {
+      self.path = file.path
+      self.file = file
+      self.base = base
+    }
+
+    deinit { _ = prefs_guarded_unmap() }
+
+    /// The bytes, for as long as `body` runs.
+    package func withUnsafeBytes<R, E: Error>(
+      _ body: (UnsafeRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
+      try withExtendedLifetime(self) { () throws(E) -> R in
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+      }
+    }
+
+    /// The bytes as `Data`, without a copy: the mapping lives as long as it does.
+    package var data: Data {
+      Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: count,
+        deallocator: .custom { [self] _, _ in withExtendedLifetime(self) {} })
+    }
+
+    /// Throws when what was read through the mapping may not be the file's: a page was no
+    /// longer the file's when it was touched (it read as zeros), or the file's size or
+    /// modification time is not what it was when it was opened (a writer changed it in place).
+    package func verify() throws(Failure) {
+      let faults = prefs_guarded_faults()
+      guard faults == 0 else {
+        throw .io(
+          path: path,
+          reason:
+            "it changed while it was read: \(faults) page\(faults == 1 ? "" : "s") of it could not "
+            + "be read (the file was truncated, or the disk failed)")
+      }
+      var info = stat()
+      guard fstat(file.fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
+      guard FileStamp(info) == file.stamp else {
+        throw .io(path: path, reason: "it changed while it was read")
+      }
+    }
+  }
+}
+
+extension FileAccess.OpenFile {
+  /// Files from this size on are mapped by ``mapped()``; a smaller one is read (a read of a
+  /// few pages costs less than a mapping's set-up).
+  package static let mappingThreshold = 1 << 20
+
+  /// The file mapped in place (``FileAccess/MappedFile``), or nil when it is read instead:
+  /// smaller than ``mappingThreshold`` or larger than the read's limit, another mapping is
+  /// live in the process, or the system would not map it (a file that is not a regular file
+  /// on disk: the caller reads it as usual, and reports what the read finds).
+  package func mapped() -> FileAccess.MappedFile? {
+    guard size >= Self.mappingThreshold, size <= limit else { return nil }
+    var address: UnsafeRawPointer?
+    guard prefs_guarded_map(fd, UInt(size), &address) == 0, let address else { return nil }
+    return FileAccess.MappedFile(file: self, base: address)
+  }
+}
