@@ -43,6 +43,17 @@ typealias BinaryMemoryReader = BinaryPlistReader<UnsafeRawBufferPointer>
 /// its width allows (the caller has checked the bytes are there).
 protocol BigEndianField {
   static func read(_ base: UnsafeRawPointer, _ at: Int, _ width: Int) -> Int
+  /// ``read(_:_:_:)`` where the caller has checked that eight bytes from `at` are in the
+  /// buffer (a field before the trailer): one load, whatever the width.
+  static func readPadded(_ base: UnsafeRawPointer, _ at: Int, _ width: Int) -> Int
+}
+
+extension BigEndianField {
+  @inline(__always) static func readPadded(_ base: UnsafeRawPointer, _ at: Int, _ width: Int)
+    -> Int
+  {
+    read(base, at, width)
+  }
 }
 
 enum Field1: BigEndianField {
@@ -61,6 +72,10 @@ enum Field3: BigEndianField {
   @inline(__always) static func read(_ base: UnsafeRawPointer, _ at: Int, _: Int) -> Int {
     Int(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self))) << 8
       | Int(base.load(fromByteOffset: at + 2, as: UInt8.self))
+  }
+
+  @inline(__always) static func readPadded(_ base: UnsafeRawPointer, _ at: Int, _: Int) -> Int {
+    Int(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) >> 8)
   }
 }
 

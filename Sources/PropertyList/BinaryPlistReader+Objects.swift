@@ -15,7 +15,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   }
 
   mutating func decodeObject(_ index: Int) throws(PlistError) -> Decoded {
-    let offset = try objectOffset(index)
+    try decodeObject(index, at: try objectOffset(index))
+  }
+
+  /// Object `index`, whose offset ``objectOffset(_:)`` gave (a caller that looked at its
+  /// marker first does not look it up twice).
+  mutating func decodeObject(_ index: Int, at offset: Int) throws(PlistError) -> Decoded {
     let marker = bytes[offset]
     let high = marker >> 4
     switch high {

@@ -120,9 +120,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     }
   }
 
-  private mutating func decodeObject(_ index: Int) throws(StreamStop) -> BinaryMemoryReader.Decoded
+  private mutating func decodeObject(_ index: Int, at offset: Int) throws(StreamStop)
+    -> BinaryMemoryReader.Decoded
   {
-    do { return try reader.decodeObject(index) } catch { throw .failed(error) }
+    do { return try reader.decodeObject(index, at: offset) } catch { throw .failed(error) }
   }
 
   // MARK: - The walk
@@ -382,65 +383,34 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// Whether ASCII key `a` sorts strictly before `b` (byte order, which is UTF-16 order too).
   @inline(__always)
   private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let n = Swift.min(a.count, b.count)
-    if n > 0, let x = a.baseAddress, let y = b.baseAddress {
-      let c = memcmp(x, y, n)
-      if c != 0 { return c < 0 }
-    }
-    return a.count < b.count
+    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
+    return BinaryKeyTable.precedes(x, a.count, y, b.count)
   }
 
   /// The usual dictionary at the speed of its bytes: every key an ASCII string object, all in
   /// the writer's order, their count within the limits, checked in one loop over the
-  /// references (``BinaryPlistReader/walkASCIIKeys(in:refs:count:refSize:table:offsetSize:objects:_:)``)
-  /// with what the general loop checks of them. False, with nothing counted: anything else,
-  /// which the general loop reads (and reports) from the first key.
+  /// references (``OrderedASCIIKeys``) with what the general loop checks of them. False, with
+  /// nothing counted: anything else, which the general loop reads (and reports) from the
+  /// first key.
   private mutating func keysInOrderInPlace(_ frame: inout Frame) -> Bool {
     // A lone `CF$UID` key is the general loop's to refuse.
     guard frame.count > 1 || !sink.refusesLoneUIDKey else { return false }
-    let table = reader.offsetTableOffset
-    let writes = sink.writesKeys
-    var keys: [UnsafeRawBufferPointer] = []
-    if writes { keys.reserveCapacity(frame.count) }
-    var previous: UnsafeRawBufferPointer?
-    var keyBytes = 0
-    let walk = BinaryMemoryReader.walkASCIIKeys(
-      in: reader.bytes, refs: frame.keyRefs, count: frame.count, refSize: reader.objectRefSize,
-      table: table, offsetSize: reader.offsetIntSize, objects: reader.objectCount
-    ) { _, base, payload, size in
-      guard payload + size <= table, Self.isASCII(base + payload, count: size) else {
-        return false
-      }
-      let key = UnsafeRawBufferPointer(start: base + payload, count: size)
-      if let previous, !Self.precedes(previous, key) { return false }
-      previous = key
-      keyBytes &+= size
-      if writes { keys.append(key) }
-      return true
-    }
-    guard case .walked = walk else { return false }
+    guard
+      let keys = BinaryKeyTable(
+        reader.bytes, refs: frame.keyRefs, count: frame.count, refSize: reader.objectRefSize,
+        table: reader.offsetTableOffset, offsetSize: reader.offsetIntSize,
+        objects: reader.objectCount)
+    else { return false }
+    var walk = OrderedASCIIKeys(keeping: sink.writesKeys, count: frame.count)
+    guard case .walked = keys.visit(&walk) else { return false }
     // Counted as the general loop counts them, 8 bytes and one value a key.
-    let total = (values: values + frame.count, bytes: expandedBytes + 8 * frame.count + keyBytes)
+    let total = (
+      values: values + frame.count, bytes: expandedBytes + 8 * frame.count + walk.keyBytes
+    )
     guard !atLimit(values: total.values, bytes: total.bytes) else { return false }
     (values, expandedBytes) = total
-    frame.asciiKeys = keys
+    frame.asciiKeys = walk.keys
     return true
-  }
-
-  /// Whether `count` bytes at `start` are all ASCII, eight at a time.
-  @inline(__always)
-  static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
-    var i = 0
-    var any: UInt64 = 0
-    while i &+ 8 <= count {
-      any |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      i &+= 8
-    }
-    while i < count {
-      any |= UInt64(start.load(fromByteOffset: i, as: UInt8.self))
-      i &+= 1
-    }
-    return any & 0x8080_8080_8080_8080 == 0
   }
 
   /// Counts a value (or a key) against the limits, as the full read counts it.
@@ -506,7 +476,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
       return .scalar(.data(slice), .init(values: 1, bytes: 8 + count))
     default:
-      switch try decodeObject(index) {
+      switch try decodeObject(index, at: offset) {
       case .scalar(let value):
         let expansion = BinaryMemoryReader.Expansion.of(value)
         switch value {
@@ -534,7 +504,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     let (count, payload) = try readCount(marker: marker, at: offset, object: object)
     try require(payload, count, object: object, what: "the ASCII string")
     let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
-    if count > 0, let start = slice.baseAddress, !Self.isASCII(start, count: count) {
+    if count > 0, let start = slice.baseAddress, !BinaryKeyTable.isASCII(start, count: count) {
       for (i, byte) in slice.enumerated() where byte >= 0x80 {
         throw .failed(
           .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII"))
@@ -549,7 +519,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     let offset = try objectOffset(index)
     let marker = reader.bytes[offset]
     if marker >> 4 == 0x5 { return .ascii(try ascii(marker: marker, at: offset, object: index)) }
-    switch try decodeObject(index) {
+    switch try decodeObject(index, at: offset) {
     case .scalar(.string(let s)): return .string(s)
     case .scalar: throw .undecided
     case .container:
@@ -584,5 +554,47 @@ extension BinaryStreamConverter {
         return .failure(error)
       }
     }
+  }
+}
+
+/// Checks that every key of a dictionary is an ASCII string object whose bytes lie before the
+/// offset table and that they are strictly in the writer's order (so no key is there twice),
+/// counting their bytes, and keeps them when they are to be written.
+struct OrderedASCIIKeys: KeyVisitor {
+  let keeping: Bool
+  private(set) var keys: [UnsafeRawBufferPointer] = []
+  private(set) var keyBytes = 0
+
+  init(keeping: Bool, count: Int) {
+    self.keeping = keeping
+    if keeping { keys.reserveCapacity(count) }
+  }
+
+  @inline(__always)
+  mutating func walk<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _: R.Type, _: O.Type
+  ) -> BinaryKeyTable.Walk {
+    var at = keys.refs
+    var previous = (start: keys.base, count: -1)
+    for _ in 0..<keys.count {
+      guard let offset = keys.keyObject(at: at, R.self, O.self) else { return .undecided }
+      at &+= keys.refSize
+      let marker = keys.marker(at: offset)
+      guard marker >> 4 == 0x5 else { return .general }
+      guard let (payload, size) = keys.asciiSpan(at: offset, marker: marker),
+        payload <= keys.table - size
+      else { return .undecided }
+      let start = keys.base + payload
+      guard BinaryKeyTable.isASCII(start, count: size) else { return .undecided }
+      if previous.count >= 0,
+        !BinaryKeyTable.precedes(previous.start, previous.count, start, size)
+      {
+        return .undecided
+      }
+      previous = (start, size)
+      keyBytes &+= size
+      if keeping { self.keys.append(UnsafeRawBufferPointer(start: start, count: size)) }
+    }
+    return .walked
   }
 }

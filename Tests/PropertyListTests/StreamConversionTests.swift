@@ -342,6 +342,25 @@ import Testing
     return HostileInputTests.bplist(objects: objects)
   }
 
+  /// Keys that differ late (the in-place walk compares eight bytes at a time and the last
+  /// eight of a key again): two keys of every length to 40 differing at every position, in
+  /// order and out of it, checked and converted as the full path orders them.
+  @Test func keysThatDifferLateAreOrderedAsTheFullPathOrdersThem() {
+    for length in 1...40 {
+      let base = String((0..<length).map { Character(Unicode.Scalar(UInt8(0x61 + $0 % 26))) })
+      for position in 0..<length {
+        var other = Array(base.utf8)
+        other[position] += 1
+        let pair = [base, String(decoding: other, as: UTF8.self)]
+        for keys in [pair, pair.reversed(), [pair[1], base + "x", base]] {
+          let data = Self.unsortedDictionary(keys)
+          Self.compare(data, Self.targets[0].0, truncating: false, label: "\(keys)")
+          Self.compareCheck(data, label: "\(keys)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: [
     ["z", "é", "a"], ["😀", "\u{E000}", "z"], ["\u{FFFD}", "😀"], ["b", "a", "c", "B"],
     ["setting.9", "setting.10", "setting.1"], ["é", "e\u{301}"], ["a", "b", "a"],

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The keys of one dictionary of a binary file, walked in place: no string is built and
+/// nothing throws. A walk checks each key's reference and offset as the reader checks them and
+/// stops at anything out of the ordinary, which the caller's general loop (or the full read)
+/// then reads and reports. What a walk does at each key is a ``KeyVisitor``: finding one key
+/// (`prefs read FILE KEY`), or checking that the keys are ASCII and in the writer's order
+/// (the streaming conversion and `lint`).
+struct BinaryKeyTable {
+  let base: UnsafeRawPointer
+  /// Where the dictionary's key references start, and how many there are.
+  let refs: Int
+  let count: Int
+  let refSize: Int
+  /// Where the offset table starts: every object lies between the header and it.
+  let table: Int
+  let offsetSize: Int
+  let objects: Int
+
+  /// nil unless the key references lie before the offset table, and the offset table and the
+  /// 32-byte trailer after it in the buffer (as the reader checked the trailer): so every
+  /// reference and offset read below has eight bytes after it in the buffer.
+  init?(
+    _ bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int, table: Int,
+    offsetSize: Int, objects: Int
+  ) {
+    guard let base = bytes.baseAddress, refSize > 0, offsetSize > 0, objects >= 0, refs >= 0,
+      count >= 0, count <= (table - refs) / refSize, table <= bytes.count - 32,
+      objects <= (bytes.count - 32 - table) / offsetSize
+    else { return nil }
+    (self.base, self.refs, self.count, self.refSize) = (base, refs, count, refSize)
+    (self.table, self.offsetSize, self.objects) = (table, offsetSize, objects)
+  }
+
+  enum Walk {
+    /// The visitor saw every key.
+    case walked
+    /// A key object that is not an ASCII string: the general loop reads them.
+    case general
+    /// A reference, offset or count out of the ordinary, or the visitor stopped.
+    case undecided
+  }
+
+  /// Runs the visitor's walk with the file's field widths as types: one loop per pair of
+  /// widths (the usual 1 to 4 bytes), so that each reference and each offset is one load.
+  @inline(__always)
+  func visit<V: KeyVisitor>(_ visitor: inout V) -> Walk {
+    @inline(__always)
+    func with<R: BigEndianField>(_: R.Type) -> Walk {
+      switch offsetSize {
+      case 1: visitor.walk(self, R.self, Field1.self)
+      case 2: visitor.walk(self, R.self, Field2.self)
+      case 3: visitor.walk(self, R.self, Field3.self)
+      case 4: visitor.walk(self, R.self, Field4.self)
+      default: visitor.walk(self, R.self, FieldN.self)
+      }
+    }
+    switch refSize {
+    case 1: return with(Field1.self)
+    case 2: return with(Field2.self)
+    case 3: return with(Field3.self)
+    case 4: return with(Field4.self)
+    default: return with(FieldN.self)
+    }
+  }
+
+  /// Where the object named by the key reference at `at` starts: nil when the reference or
+  /// its offset is out of range. (No overflow: the references lie before the offset table,
+  /// `ref < objects`, and the offset table of `objects` entries is inside the buffer.)
+  @inline(__always)
+  func keyObject<R: BigEndianField, O: BigEndianField>(at: Int, _: R.Type, _: O.Type) -> Int? {
+    let ref = R.readPadded(base, at, refSize)
+    guard UInt(bitPattern: ref) < UInt(bitPattern: objects) else { return nil }
+    let offset = O.readPadded(base, table &+ ref &* offsetSize, offsetSize)
+    guard UInt(bitPattern: offset &- 8) < UInt(bitPattern: table &- 8) else { return nil }
+    return offset
+  }
+
+  /// The marker at `offset`.
+  @inline(__always)
+  func marker(at offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+
+  /// Where an ASCII string object's bytes start and how many there are: the marker's low
+  /// nibble, or for 15 and more an integer object of 1, 2 or 4 bytes after the marker. nil:
+  /// a count out of the ordinary. (Its bytes are not checked to lie before the table.)
+  @inline(__always)
+  func asciiSpan(at offset: Int, marker: UInt8) -> (payload: Int, size: Int)? {
+    let nibble = Int(marker & 0x0F)
+    guard nibble == 0x0F else { return (offset &+ 1, nibble) }
+    guard offset + 2 <= table else { return nil }
+    let intMarker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+    guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 2 else { return nil }
+    let width = 1 << Int(intMarker & 0x0F)
+    guard offset + 2 + width <= table else { return nil }
+    return (offset + 2 + width, FieldN.read(base, offset + 2, width))
+  }
+
+  /// Whether `count` bytes at `start` are all ASCII, eight at a time (the last eight of 8 or
+  /// more read again rather than byte by byte).
+  @inline(__always)
+  static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+    var any: UInt64 = 0
+    if count >= 8 {
+      // The first and the last eight (most keys are 16 bytes or fewer), and those between.
+      any =
+        start.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        | start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      var i = 8
+      while i &+ 8 < count {
+        any |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        i &+= 8
+      }
+    } else {
+      for i in 0..<count { any |= UInt64(start.load(fromByteOffset: i, as: UInt8.self)) }
+    }
+    return any & 0x8080_8080_8080_8080 == 0
+  }
+
+  /// Whether the `an` bytes at `a` sort strictly before the `bn` at `b` (byte order, which for
+  /// ASCII is UTF-16 order too): eight bytes at a time, as big-endian integers.
+  @inline(__always)
+  static func precedes(_ a: UnsafeRawPointer, _ an: Int, _ b: UnsafeRawPointer, _ bn: Int) -> Bool {
+    let n = Swift.min(an, bn)
+    @inline(__always) func word(_ p: UnsafeRawPointer, _ i: Int) -> UInt64 {
+      UInt64(bigEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+    }
+    if n >= 8 {
+      var i = 0
+      while i &+ 8 < n {
+        let (x, y) = (word(a, i), word(b, i))
+        if x != y { return x < y }
+        i &+= 8
+      }
+      // The last eight of the common length: the bytes before `i` are equal, so the first
+      // that differs in this window decides, as it would byte by byte.
+      let (x, y) = (word(a, n &- 8), word(b, n &- 8))
+      if x != y { return x < y }
+    } else {
+      for i in 0..<n {
+        let x = a.load(fromByteOffset: i, as: UInt8.self)
+        let y = b.load(fromByteOffset: i, as: UInt8.self)
+        if x != y { return x < y }
+      }
+    }
+    return an < bn
+  }
+}
+
+/// What a walk of ``BinaryKeyTable`` does at each key, its field widths given as types.
+protocol KeyVisitor {
+  mutating func walk<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _: R.Type, _: O.Type
+  ) -> BinaryKeyTable.Walk
+}
+
+/// Finds the one key equal to an ASCII key: its position in ``match``. A second one is left
+/// to the full read (it reports the repeated key); so is a key object that is not an ASCII
+/// string (it may be the same text in UTF-16).
+struct ASCIIKeyFinder: KeyVisitor {
+  /// The key's bytes (valid for the walk; nil: none), and how many.
+  let key: UnsafeRawPointer?
+  let length: Int
+  /// The marker of an ASCII string of `length` bytes (0x5F: 15 or more, the count after it).
+  let wanted: UInt8
+  /// The key's last eight bytes (its length is 8 or more): keys of one length often share a
+  /// prefix ("setting.1", "setting.2"), and this one load tells most apart.
+  let tail: UInt64
+  private(set) var match = -1
+
+  init(_ key: UnsafeRawBufferPointer) {
+    self.key = key.baseAddress
+    length = key.count
+    wanted = length < 15 ? 0x50 | UInt8(length) : 0x5F
+    tail =
+      if length >= 8, let base = key.baseAddress {
+        base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+      } else {
+        0
+      }
+  }
+
+  @inline(__always)
+  mutating func walk<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _: R.Type, _: O.Type
+  ) -> BinaryKeyTable.Walk {
+    // The table's numbers in locals, and the loop over reference offsets: the loop is a
+    // few loads and compares a key (it was twice as many instructions with the numbers
+    // re-read from the table at each key).
+    let keys = keys
+    let base = keys.base
+    let refSize = keys.refSize
+    // A key's bytes must end before the offset table (`length` is a key's: far below it).
+    let lastPayload = keys.table &- length
+    let end = keys.refs &+ keys.count &* refSize
+    var at = keys.refs
+    while at < end {
+      guard let offset = keys.keyObject(at: at, R.self, O.self) else { return .undecided }
+      let here = at
+      at &+= refSize
+      let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+      let payload: Int
+      if marker &- 0x50 < 0x0F {
+        // An ASCII string of fewer than 15 bytes: its marker says its length.
+        guard marker == wanted else { continue }
+        payload = offset &+ 1
+      } else {
+        guard marker == 0x5F else { return .general }
+        guard let span = keys.asciiSpan(at: offset, marker: marker) else { return .undecided }
+        guard span.size == length else { continue }
+        payload = span.payload
+      }
+      guard payload <= lastPayload else { return .undecided }
+      if length >= 8,
+        base.loadUnaligned(fromByteOffset: payload &+ length &- 8, as: UInt64.self) != tail
+      {
+        continue
+      }
+      if length > 0, let key, memcmp(base + payload, key, length) != 0 { continue }
+      guard match < 0 else { return .undecided }
+      match = (here &- keys.refs) / refSize
+    }
+    return .walked
+  }
+}
