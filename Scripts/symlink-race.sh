@@ -5,7 +5,10 @@
 # (migrate --in-place, write, defaults write, plutil -convert, --layout gnustep write). Every
 # round checks that nothing outside the user's tree changed, that no byte of a root-only or
 # another user's file reached the user's tree, and that every write prefs acknowledged is in the
-# user's domain (Scripts/race/race.py). Out of the default suite; CI runs a short smoke.
+# user's domain (Scripts/race/race.py). The cut-* scenarios: the user cuts its large domain to
+# one page and writes it back in place (Scripts/race/cut.c) while root reads it, which prefs maps
+# (it must never die of the fault, nor answer what the file does not hold). Out of the default
+# suite; CI runs a short smoke.
 #   Scripts/symlink-race.sh [ROUNDS] [SCENARIO,...]    default 2000 rounds of every scenario
 # Needs root, setpriv (util-linux), gcc and python3. PREFS_BINARY names the prefs to attack
 # (default: the debug build, built if missing).
@@ -17,10 +20,12 @@ only="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 gcc -O2 -o "$work/swap" Scripts/race/swap.c
-chmod 0755 "$work" "$work/swap"
+gcc -O2 -o "$work/cut" Scripts/race/cut.c
+chmod 0755 "$work" "$work/swap" "$work/cut"
 binary="${PREFS_BINARY:-}"
 if [ -z "$binary" ]; then
   swift build --product prefs >/dev/null
   binary="$PWD/.build/debug/prefs"
 fi
-exec python3 Scripts/race/race.py --prefs "$binary" --swap "$work/swap" --rounds "$rounds" ${only:+--only "$only"}
+exec python3 Scripts/race/race.py --prefs "$binary" --swap "$work/swap" --cut "$work/cut" \
+  --rounds "$rounds" ${only:+--only "$only"}

@@ -12,7 +12,15 @@ command per round over the user's domain while the swapper runs. After every rou
 - no byte of a file the user cannot read reached the user's tree (a marker string);
 - a write prefs acknowledged (exit 0) is in the user's real domain file.
 
-Usage: race.py --prefs BIN --swap BIN [--rounds N] [--only NAME[,NAME…]] [--keep]
+The cut-* scenarios have another attacker (cut.c): the user's domain is a large binary file
+(100,000 keys, which prefs maps rather than reads) that the user cuts to one page and writes back
+in place as fast as it can, while root reads it (read FILE KEY, lint, convert to XML). Every
+round, prefs must end by itself (no signal: a page cut away while mapped is prefs' to contain),
+answer exactly what the file holds when it exits 0 (python's plistlib reads the same file), and
+otherwise refuse with a documented code (65 malformed: it read a cut file; 74: the file changed
+while it was read).
+
+Usage: race.py --prefs BIN --swap BIN --cut BIN [--rounds N] [--only NAME[,NAME…]] [--keep]
 Exit status: 0 every round of every scenario held; 1 a round broke a rule (each one is printed).
 """
 
@@ -245,6 +253,85 @@ scenario("lck-to-root-gnustep", "gnustep", ("{folder}/.lck", "victim"), gnustep_
 scenario("folder-to-root-gnustep", "gnustep", ("{folder}", "victim"), gnustep_write, written)
 
 
+# The cut-* scenarios: command, and what its standard output must be when it exits 0.
+BIG_KEY = "setting.50001"
+CUTS = {
+    "cut-read": (["read", "{domain}", BIG_KEY], lambda out, big: out == (big[BIG_KEY] + "\n").encode()),
+    "cut-lint": (["lint", "{domain}"], lambda out, big: out.endswith(b": OK (binary)\n")),
+    "cut-convert": (["convert", "{domain}", "--to", "xml"],
+                    lambda out, big: plistlib.loads(out) == big),
+}
+
+
+def big_domain():
+    """100,000 keys as python writes them in binary (3-byte references and offsets)."""
+    return {"setting.%d" % i: ("value %d" % i if i % 2 else i) for i in range(100000)}
+
+
+def run_cut(name, prefs, cut, rounds, keep):
+    command, check = CUTS[name]
+    base = tempfile.mkdtemp(prefix="prefs-race-")
+    os.chmod(base, 0o755)
+    folder = os.path.join(base, "home", ".config")
+    os.makedirs(folder)
+    own(os.path.join(base, "home"), NOBODY, 0o755)
+    own(folder, NOBODY, 0o700)
+    domain = os.path.join(folder, DOMAIN + ".plist")
+    big = big_domain()
+    with open(domain, "wb") as f:
+        plistlib.dump(big, f, fmt=plistlib.FMT_BINARY)
+    own(domain, NOBODY, 0o600)
+    env = dict(os.environ)
+    env["HOME"] = os.path.join(base, "home")
+    env["XDG_CONFIG_HOME"] = folder
+    argv = [prefs] + [w.format(domain=domain) for w in command]
+    cutter = subprocess.Popen(
+        ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups",
+         cut, domain])
+    failures = []
+    answered = refused = contained = 0
+    started = time.monotonic()
+    try:
+        for n in range(rounds):
+            result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
+            if cutter.poll() is not None:
+                sys.exit("race.py: %s: the cutter ended (%s) in round %d" % (
+                    name, cutter.returncode, n))
+            problems = []
+            if result.returncode < 0:
+                problems.append("prefs ended with signal %d" % -result.returncode)
+            elif result.returncode == 0:
+                answered += 1
+                try:
+                    right = check(result.stdout, big)
+                except Exception as error:
+                    right = False
+                    problems.append("its output does not parse: %s" % error)
+                if not right:
+                    problems.append("exit 0 with an answer the file does not hold: %r" % (
+                        result.stdout[:200]))
+            elif result.returncode in (65, 74):
+                refused += 1
+                if b"could not be read" in result.stderr:
+                    contained += 1
+            else:
+                problems.append("exit %d, not a documented refusal" % result.returncode)
+            if problems:
+                failures.append((n, problems, result))
+                print("%s round %d: exit %d\n  %s\n  stderr: %s" % (
+                    name, n, result.returncode, "\n  ".join(problems),
+                    result.stderr.decode(errors="replace").strip()[:400]), flush=True)
+                break
+    finally:
+        cutter.kill()
+        cutter.wait()
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    print("%-28s %5d rounds refused because a page was cut away while mapped (the fault contained)"
+          % (name, contained), flush=True)
+    return failures, answered, refused, time.monotonic() - started
+
+
 def stop(pid):
     """Stops `pid` and waits until it is stopped (SIGSTOP is delivered asynchronously: the world
     is looked at and mended only once the swapper can no longer rename anything)."""
@@ -333,19 +420,28 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefs", required=True)
     parser.add_argument("--swap", required=True)
+    parser.add_argument("--cut", required=True)
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--only", default="")
     parser.add_argument("--keep", action="store_true", help="keep the first broken world")
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("race.py: run as root (the attack is a user racing root)")
-    names = [n for n in args.only.split(",") if n] or list(SCENARIOS)
+    names = [n for n in args.only.split(",") if n] or list(SCENARIOS) + list(CUTS)
     broken = 0
     for name in names:
-        failures, acknowledged, refused, seconds = run_scenario(
-            name, os.path.abspath(args.prefs), os.path.abspath(args.swap), args.rounds, args.keep)
-        print("%-28s %5d rounds  %5d written  %5d refused  %3d broken  %.0f s" % (
-            name, args.rounds, acknowledged, refused, len(failures), seconds), flush=True)
+        if name in CUTS:
+            failures, acknowledged, refused, seconds = run_cut(
+                name, os.path.abspath(args.prefs), os.path.abspath(args.cut), args.rounds,
+                args.keep)
+            done = "answered"
+        else:
+            failures, acknowledged, refused, seconds = run_scenario(
+                name, os.path.abspath(args.prefs), os.path.abspath(args.swap), args.rounds,
+                args.keep)
+            done = "written"
+        print("%-28s %5d rounds  %5d %s  %5d refused  %3d broken  %.0f s" % (
+            name, args.rounds, acknowledged, done, refused, len(failures), seconds), flush=True)
         broken += len(failures)
     sys.exit(1 if broken else 0)
 

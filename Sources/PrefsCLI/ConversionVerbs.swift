@@ -36,11 +36,7 @@ enum Convert {
     let (path, input) = try Run.input(argument)
     let format: PlistFormat? = if case .plist(let f) = target { f } else { nil }
     if let code = try streamed(input, to: format, args, console: console) { return code }
-    let document = try attempt { () throws(ToolError) in
-      let document = try InputFile.document(input.data, path: path)
-      try input.verified()
-      return document
-    }
+    let document = try attempt { () throws(ToolError) in try InputFile.document(input, path: path) }
     console.warn(document.warnings, path: path)
     // Keys that differ only in Unicode normalization stay two keys (compared by their bytes,
     // as CoreFoundation compares them); the warning above names them.

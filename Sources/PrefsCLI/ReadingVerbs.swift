@@ -307,7 +307,7 @@ enum Lint {
         var warnings: [PlistWarning] = []
         if !PropertyList.isCleanBinary(input.data) {
           let document = try attempt { () throws(ToolError) in
-            try InputFile.document(input.data, path: path)
+            try InputFile.document(input, path: path)
           }
           format = document.format
           warnings = document.warnings

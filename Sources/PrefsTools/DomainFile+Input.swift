@@ -92,9 +92,11 @@ extension DomainFile {
     case .found(let value): return .found(value)
     case .absent: return .absent
     case .undecided:
-      let document = try Self.parse(input.data, path: path, limits: limits)
+      let document = Result { () throws(DomainReadError) in
+        try Self.parse(input.data, path: path, limits: limits)
+      }
       try input.verify()
-      return .read(document)
+      return .read(try document.get())
     }
   }
 

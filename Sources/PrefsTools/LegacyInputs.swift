@@ -145,6 +145,17 @@ package enum InputFile {
     }
   }
 
+  /// The document of ``input(_:)``'s bytes, used only once they are known to have been the
+  /// file's: when the bytes changed while they were read (a mapped file cut meanwhile), that
+  /// is the error, not what the parse made of them.
+  package static func document(_ input: InputBytes, path: String) throws(ToolError)
+    -> PlistDocument
+  {
+    let document = Result { () throws(ToolError) in try Self.document(input.data, path: path) }
+    try input.verified()
+    return try document.get()
+  }
+
   /// Bytes of ``bytes(_:)`` as the document ``document(_:)`` gives for the same file.
   package static func document(_ data: Data, path: String) throws(ToolError) -> PlistDocument {
     do {
