@@ -1,16 +1,16 @@
 internal import CSystemCalls
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
   import Darwin
+#endif
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
 #endif
 
 extension FileAccess {

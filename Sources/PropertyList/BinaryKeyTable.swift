@@ -14,14 +14,11 @@
 /// (the streaming conversion and `lint`).
 struct BinaryKeyTable {
   let base: UnsafeRawPointer
-  /// Where the dictionary's key references start, and how many there are.
-  let refs: Int
-  let count: Int
-  let refSize: Int
-  /// Where the offset table starts: every object lies between the header and it.
-  let table: Int
-  let offsetSize: Int
-  let objects: Int
+  /// Where the dictionary's key references start, how many there are and their width.
+  let refs: Int, count: Int, refSize: Int
+  /// Where the offset table starts (every object lies between the header and it), the width
+  /// of its entries, and how many objects there are.
+  let table: Int, offsetSize: Int, objects: Int
 
   /// nil unless the key references lie before the offset table, and the offset table and the
   /// 32-byte trailer after it in the buffer (as the reader checked the trailer): so every
@@ -224,6 +221,48 @@ struct ASCIIKeyFinder: KeyVisitor {
       if length > 0, let key, memcmp(base + payload, key, length) != 0 { continue }
       guard match < 0 else { return .undecided }
       match = (here &- keys.refs) / refSize
+    }
+    return .walked
+  }
+}
+
+/// Checks that every key of a dictionary is an ASCII string object whose bytes lie before the
+/// offset table and that they are strictly in the writer's order (so no key is there twice),
+/// counting their bytes, and keeps them when they are to be written.
+struct OrderedASCIIKeys: KeyVisitor {
+  let keeping: Bool
+  private(set) var keys: [UnsafeRawBufferPointer] = []
+  private(set) var keyBytes = 0
+
+  init(keeping: Bool, count: Int) {
+    self.keeping = keeping
+    if keeping { keys.reserveCapacity(count) }
+  }
+
+  @inline(__always)
+  mutating func walk<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _: R.Type, _: O.Type
+  ) -> BinaryKeyTable.Walk {
+    var at = keys.refs
+    var previous = (start: keys.base, count: -1)
+    for _ in 0..<keys.count {
+      guard let offset = keys.keyObject(at: at, R.self, O.self) else { return .undecided }
+      at &+= keys.refSize
+      let marker = keys.marker(at: offset)
+      guard marker >> 4 == 0x5 else { return .general }
+      guard let (payload, size) = keys.asciiSpan(at: offset, marker: marker),
+        payload <= keys.table - size
+      else { return .undecided }
+      let start = keys.base + payload
+      guard BinaryKeyTable.isASCII(start, count: size) else { return .undecided }
+      if previous.count >= 0,
+        !BinaryKeyTable.precedes(previous.start, previous.count, start, size)
+      {
+        return .undecided
+      }
+      previous = (start, size)
+      keyBytes &+= size
+      if keeping { self.keys.append(UnsafeRawBufferPointer(start: start, count: size)) }
     }
     return .walked
   }
