@@ -45,37 +45,11 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private var values = 0
   private var expandedBytes = 0
 
-  private struct Frame {
-    var object: Int
-    var isDictionary: Bool
-    var count: Int
-    var keyRefs: Int
-    var valueRefs: Int
-    /// The entries in the writer's key order, when the file does not hold them in it.
-    var order: [Int]?
-    /// The keys as strings, when they were made (not every key ASCII, or not in order).
-    var keys: [String]?
-    /// The keys in the file, when every one is ASCII and they are in order (checked once,
-    /// not looked up again to be written).
-    var asciiKeys: [UnsafeRawBufferPointer] = []
-    var next = 0
-    var indent: Int
-  }
-
-  /// A container being counted ahead.
-  private struct Pending {
-    var object: Int
-    var count: Int
-    var valueRefs: Int
-    var next = 0
-    var values: Int
-    var bytes: Int
-  }
-
-  private enum Item {
-    case scalar(StreamScalar, BinaryMemoryReader.Expansion)
-    case container(isDictionary: Bool, count: Int, refs: Int)
-  }
+  // The walk's own types live outside the generic converter (a type nested in a generic type is
+  // generic itself: destroying an item looked up its metadata at run time).
+  private typealias Frame = StreamFrame
+  private typealias Pending = StreamPending
+  private typealias Item = StreamItem
 
   init(
     bytes: UnsafeRawBufferPointer, limits: PlistLimits, sink: Sink, maxDepth: Int,
@@ -529,6 +503,39 @@ struct BinaryStreamConverter<Sink: StreamSink> {
           reason: "dictionary key (object \(index)) is a container, not a string"))
     }
   }
+}
+
+/// A container of the walk, being written.
+private struct StreamFrame {
+  var object: Int
+  var isDictionary: Bool
+  var count: Int
+  var keyRefs: Int
+  var valueRefs: Int
+  /// The entries in the writer's key order, when the file does not hold them in it.
+  var order: [Int]?
+  /// The keys as strings, when they were made (not every key ASCII, or not in order).
+  var keys: [String]?
+  /// The keys in the file, when every one is ASCII and they are in order (checked once,
+  /// not looked up again to be written).
+  var asciiKeys: [UnsafeRawBufferPointer] = []
+  var next = 0
+  var indent: Int
+}
+
+/// A container being counted ahead.
+private struct StreamPending {
+  var object: Int
+  var count: Int
+  var valueRefs: Int
+  var next = 0
+  var values: Int
+  var bytes: Int
+}
+
+private enum StreamItem {
+  case scalar(StreamScalar, BinaryMemoryReader.Expansion)
+  case container(isDictionary: Bool, count: Int, refs: Int)
 }
 
 extension BinaryStreamConverter {
