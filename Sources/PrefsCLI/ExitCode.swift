@@ -36,11 +36,11 @@ extension ExitCode {
     format cannot hold); 66 an input that does not exist or cannot be read (the FILE of lint,
     convert, migrate, export and import, a plan, or a domain file that cannot be read);
     73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
-    74 I/O error; 75 another process held the domain's lock for the whole wait
-    (--lock-timeout; migrate: any file busy). diff: 0 same, 1 different. edit: 1 when the
-    editor fails (nothing changed), 75 when another writer changed a key you edited (its
-    value kept, reported). migrate: 130 after SIGINT, 143 after SIGTERM (the report of the
-    files done is printed first).
+    74 I/O error, or an input that changed while it was read; 75 another process held the
+    domain's lock for the whole wait (--lock-timeout; migrate: any file busy). diff: 0 same,
+    1 different. edit: 1 when the editor fails (nothing changed), 75 when another writer
+    changed a key you edited (its value kept, reported). migrate: 130 after SIGINT, 143 after
+    SIGTERM (the report of the files done is printed first).
     """
 }
 
