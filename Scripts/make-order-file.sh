@@ -3,7 +3,8 @@
 #   Scripts/make-order-file.sh [PREFS]     (default: the release build, made first)
 # Every symbol of PREFS that a small command touches (code and data), in the order it is first
 # touched, as valgrind's lackey traces them over the commands a script runs once per file:
-# --version, read, convert to standard output and to a file, write, defaults read. The linker
+# --version, read, convert to standard output and to a file, write, defaults read (then read and
+# lint of a large domain, after them). The linker
 # (lld's --symbol-ordering-file) puts those first, so that a start maps a few hundred kilobytes of
 # code the command runs instead of touching pages all over 12 MB: a fault costs a few
 # microseconds here, the start of a small command is mostly faults (BENCHMARKS.md, issue 37).
@@ -37,6 +38,12 @@ trace "$prefs" convert ./small.bplist --to xml
 trace "$prefs" convert ./small.bplist --to xml -o out.xml
 trace "$prefs" write ./written.bplist FontSize -int 13
 trace bin/defaults read com.example.small FontSize
+# Then a large domain (100,000 keys, written by prefs as the bench's is: mapped, not read, by
+# read and lint), whose code comes after every small command's.
+python3 -c 'import plistlib, sys; plistlib.dump({"setting.%d" % i: i for i in range(100000)}, open(sys.argv[1], "wb"))' large.xml
+"$prefs" convert ./large.xml --to binary -o large.bplist
+trace "$prefs" read ./large.bplist setting.50000
+trace "$prefs" lint ./large.bplist
 nm -n --defined-only "$prefs" >symbols
 readelf -lW "$prefs" >segments
 python3 - "$repo/Packaging/prefs.order" trace.* <<'PY'
@@ -56,7 +63,7 @@ for line in open("symbols"):
         starts.append(int(fields[0], 16))
         names.append(fields[2])
 seen, order = set(), []
-for path in traces:
+for path in sorted(traces, key=lambda p: int(p.rsplit(".", 1)[1])):
     for line in open(path):
         fields = line.split()
         if len(fields) != 2 or fields[0] not in ("I", "L", "S", "M"):
