@@ -51,12 +51,31 @@ extension Bench {
     try smallFile(prefs, starts: starts)
     if onlyStarts { return }
 
-    let (one, start) = try interleaved(
-      starts, [prefs, "read", binary.path, key], [prefs, "--version"])
+    // One key of the large domain, against the start and, in the same rotation, against the
+    // floor of the work itself: a C program that maps the file and walks its keys
+    // (`CFloor`), and an empty C program, the C floor's own start.
+    var oneKey: [[String]] = [[prefs, "read", binary.path, key], [prefs, "--version"]]
+    let floor = try CFloor.build(in: folder, bench: self)
+    if let floor { oneKey += [[floor.floor, binary.path, key], [floor.empty]] }
+    let medians = try rotated(starts, oneKey)
     cases.append(
       Case(
-        name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: one,
-        baseline: "`prefs --version` (the start)", baselineMs: start, target: 1.5))
+        name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: medians[0],
+        baseline: "`prefs --version` (the start)", baselineMs: medians[1], target: 1.5))
+    if floor != nil {
+      cases.append(
+        Case(
+          name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: medians[0],
+          baseline: "the C floor: mmap and the key walk alone (cc -O2 -static, CFloor.swift)",
+          baselineMs: medians[2]))
+      cases.append(
+        Case(
+          name: "the C floor of one key of \(keyCount) (mmap and the key walk alone)",
+          prefs: medians[2], baseline: "an empty C program (cc -O2 -static)",
+          baselineMs: medians[3],
+          note: String(
+            format: "the floor is %.2f× prefs' own start", medians[2] / medians[1])))
+    }
 
     if let plistutil = Self.which("plistutil") {
       peer(
