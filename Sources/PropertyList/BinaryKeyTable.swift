@@ -267,3 +267,95 @@ struct OrderedASCIIKeys: KeyVisitor {
     return .walked
   }
 }
+
+/// Checks that every key of a dictionary is an ASCII string object whose bytes lie before the
+/// offset table and that no two are the same bytes, whatever their order (CoreFoundation
+/// writes a dictionary's keys in its hash order), counting their bytes. The keys go into an
+/// open-addressing table by a hash keyed once a process, and a key is compared by its bytes
+/// only with those whose hash agrees. A file cannot make this slow: a key that finds no place
+/// within 64 slots sends the dictionary the longer way (whose sets use the standard library's
+/// seeded hash).
+struct DistinctASCIIKeys: KeyVisitor {
+  private(set) var keyBytes = 0
+
+  /// This process's key of the hash.
+  private static let seed = UInt64.random(in: .min ... .max)
+
+  /// The key's bytes, eight at a time (the last eight of 8 or more read again), mixed with
+  /// the seed and the length.
+  @inline(__always)
+  static func hash(_ start: UnsafeRawPointer, count: Int) -> UInt64 {
+    @inline(__always) func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+      let m = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
+      return m ^ (m >> 29)
+    }
+    var h = mix(seed, UInt64(count))
+    if count >= 8 {
+      var i = 0
+      while i &+ 8 < count {
+        h = mix(h, start.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        i &+= 8
+      }
+      h = mix(h, start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+    } else {
+      var word: UInt64 = 0
+      for i in 0..<count {
+        word |= UInt64(start.load(fromByteOffset: i, as: UInt8.self)) << (8 &* UInt64(i))
+      }
+      h = mix(h, word)
+    }
+    return mix(h, h >> 32)
+  }
+
+  @inline(__always)
+  private static func span<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _ n: Int, _: R.Type, _: O.Type
+  ) -> (payload: Int, size: Int)? {
+    guard let offset = keys.keyObject(at: keys.refs &+ n &* keys.refSize, R.self, O.self)
+    else { return nil }
+    let marker = keys.marker(at: offset)
+    guard marker >> 4 == 0x5, let span = keys.asciiSpan(at: offset, marker: marker),
+      span.payload <= keys.table - span.size
+    else { return nil }
+    return span
+  }
+
+  mutating func walk<R: BigEndianField, O: BigEndianField>(
+    _ keys: BinaryKeyTable, _: R.Type, _: O.Type
+  ) -> BinaryKeyTable.Walk {
+    // A slot: the key's position + 1 in its low bits (0: empty), as many as the table's size
+    // takes, and the hash's high bits above them; two thirds full at most.
+    var capacity = 16
+    while capacity * 2 < keys.count * 3 { capacity *= 2 }
+    guard capacity <= 1 << 31 else { return .undecided }
+    var slots = [UInt32](repeating: 0, count: capacity)
+    let mask = capacity - 1
+    let tagMask = ~UInt32(truncatingIfNeeded: mask)
+    for n in 0..<keys.count {
+      guard let (payload, size) = Self.span(keys, n, R.self, O.self) else { return .undecided }
+      let start = keys.base + payload
+      guard BinaryKeyTable.isASCII(start, count: size) else { return .undecided }
+      let hash = Self.hash(start, count: size)
+      let tag = UInt32(truncatingIfNeeded: hash >> 32) & tagMask
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      var probes = 0
+      while slots[slot] != 0 {
+        if slots[slot] & tagMask == tag {
+          let other = Int(slots[slot] & ~tagMask) - 1
+          guard let (otherPayload, otherSize) = Self.span(keys, other, R.self, O.self) else {
+            return .undecided
+          }
+          if otherSize == size, memcmp(keys.base + otherPayload, start, size) == 0 {
+            return .undecided  // the same key twice: the full read's to report
+          }
+        }
+        probes += 1
+        guard probes < 64 else { return .undecided }
+        slot = (slot + 1) & mask
+      }
+      slots[slot] = tag | UInt32(n + 1)
+      keyBytes &+= size
+    }
+    return .walked
+  }
+}

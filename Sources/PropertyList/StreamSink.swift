@@ -165,21 +165,21 @@ extension PropertyList {
   }
 
   /// Whether ``read(_:limits:)`` of `data` gives a binary document without warnings, checked
-  /// by the streaming walk without building a value (`prefs lint`). False when it is not
-  /// `bplist00`, or whenever the full read would fail or warn: the caller reads it then, and
-  /// reports what the full read says.
+  /// without building a value (`prefs lint`): the usual file by one walk of its objects
+  /// (``BinaryPlistReader/isCleanTree(_:limits:)``), any other by the streaming walk. False
+  /// when it is not `bplist00`, or whenever the full read would fail or warn: the caller reads
+  /// it then, and reports what the full read says.
   package static func isCleanBinary(_ data: Data, limits: PlistLimits = .default) -> Bool {
     checkResult(data, limits: limits) == nil
   }
 
-  /// Why the checking walk stopped, or nil when it did not.
+  /// Why the checks stopped, or nil when the file is clean.
   static func checkResult(_ data: Data, limits: PlistLimits = .default) -> StreamStop? {
-    switch BinaryStreamConverter.convert(
+    if data.withUnsafeBytes({ BinaryMemoryReader.isCleanTree($0, limits: limits) }) { return nil }
+    let walked = BinaryStreamConverter.convert(
       data, into: CheckingStreamSink(), limits: limits, maxDepth: .max, truncatingDates: false,
       undecidedUIDs: false)
-    {
-    case .success: nil
-    case .failure(let stop): stop
-    }
+    if case .failure(let stop) = walked { return stop }
+    return nil
   }
 }
