@@ -253,6 +253,30 @@ scenario("lck-to-root-gnustep", "gnustep", ("{folder}/.lck", "victim"), gnustep_
 scenario("folder-to-root-gnustep", "gnustep", ("{folder}", "victim"), gnustep_write, written)
 
 
+def as_the_user(*argv):
+    """The attacker: `argv` run as the unprivileged user (nobody), no groups."""
+    return subprocess.Popen(
+        ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups"]
+        + list(argv))
+
+
+def broken(name, n, problems, result):
+    """A broken round, printed: what went wrong, and what prefs said."""
+    print("%s round %d: exit %d\n  %s\n  stderr: %s" % (
+        name, n, result.returncode, "\n  ".join(problems),
+        result.stderr.decode(errors="replace").strip()[:400]), flush=True)
+    return (n, problems, result)
+
+
+def round_against(argv, env, attacker, name, n):
+    """One run of root's prefs while the attacker runs (which must still run after it)."""
+    result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
+    if attacker.poll() is not None:
+        sys.exit("race.py: %s: the attacker ended (%s) in round %d" % (
+            name, attacker.returncode, n))
+    return result
+
+
 # The cut-* scenarios: command, and what its standard output must be when it exits 0.
 BIG_KEY = "setting.50001"
 CUTS = {
@@ -285,18 +309,13 @@ def run_cut(name, prefs, cut, rounds, keep):
     env["HOME"] = os.path.join(base, "home")
     env["XDG_CONFIG_HOME"] = folder
     argv = [prefs] + [w.format(domain=domain) for w in command]
-    cutter = subprocess.Popen(
-        ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups",
-         cut, domain])
+    cutter = as_the_user(cut, domain)
     failures = []
     answered = refused = contained = 0
     started = time.monotonic()
     try:
         for n in range(rounds):
-            result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
-            if cutter.poll() is not None:
-                sys.exit("race.py: %s: the cutter ended (%s) in round %d" % (
-                    name, cutter.returncode, n))
+            result = round_against(argv, env, cutter, name, n)
             problems = []
             if result.returncode < 0:
                 problems.append("prefs ended with signal %d" % -result.returncode)
@@ -317,10 +336,7 @@ def run_cut(name, prefs, cut, rounds, keep):
             else:
                 problems.append("exit %d, not a documented refusal" % result.returncode)
             if problems:
-                failures.append((n, problems, result))
-                print("%s round %d: exit %d\n  %s\n  stderr: %s" % (
-                    name, n, result.returncode, "\n  ".join(problems),
-                    result.stderr.decode(errors="replace").strip()[:400]), flush=True)
+                failures.append(broken(name, n, problems, result))
                 break
     finally:
         cutter.kill()
@@ -369,18 +385,13 @@ def run_scenario(name, prefs, swap, rounds, keep):
     else:
         env["XDG_CONFIG_HOME"] = world.folder
     argv = [prefs] + [w.format(domain=world.domain) for w in command]
-    swapper = subprocess.Popen(
-        ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups",
-         swap, entry, link])
+    swapper = as_the_user(swap, entry, link)
     failures = []
     acknowledged = refused = 0
     started = time.monotonic()
     try:
         for n in range(rounds):
-            result = subprocess.run(argv, env=env, capture_output=True, timeout=120)
-            if swapper.poll() is not None:
-                sys.exit("race.py: %s: the swapper ended (%s) in round %d" % (
-                    name, swapper.returncode, n))
+            result = round_against(argv, env, swapper, name, n)
             stop(swapper.pid)
             try:
                 problems = []
@@ -397,10 +408,7 @@ def run_scenario(name, prefs, swap, rounds, keep):
                 else:
                     refused += 1
                 if problems:
-                    failures.append((n, problems, result))
-                    print("%s round %d: exit %d\n  %s\n  stderr: %s" % (
-                        name, n, result.returncode, "\n  ".join(problems),
-                        result.stderr.decode(errors="replace").strip()[:400]), flush=True)
+                    failures.append(broken(name, n, problems, result))
                     # The first broken round ends the scenario (--keep keeps its world).
                     break
                 restore(entry, link, target)
