@@ -72,14 +72,18 @@ enum CFloor {
         refs = at + 2 + width;
       }
       long found = -1;
-      switch (rsize * 8 + osize) {
-      case 8 + 1: WALK(1, 1) break;
-      case 16 + 2: WALK(2, 2) break;
-      case 24 + 3: WALK(3, 3) break;
-      case 32 + 4: WALK(4, 4) break;
-      case 24 + 4: WALK(3, 4) break;
-      case 32 + 3: WALK(4, 3) break;
-      default: return 5;
+    #define WIDTHS(R)                                                                   \
+      switch (osize) {                                                                 \
+      case 1: WALK(R, 1) break;                                                        \
+      case 2: WALK(R, 2) break;                                                        \
+      case 3: WALK(R, 3) break;                                                        \
+      default: WALK(R, 4) break;                                                       \
+      }
+      switch (rsize) {
+      case 1: WIDTHS(1) break;
+      case 2: WIDTHS(2) break;
+      case 3: WIDTHS(3) break;
+      default: WIDTHS(4) break;
       }
       printf("%ld\n", found);
       return found >= 0 ? 0 : 1;
