@@ -176,8 +176,9 @@ package enum FileAccess {
   /// it. A file that grows while it is read is refused as soon as it passes the limit: a read
   /// never holds more than `limit` bytes.
   ///
-  /// Preferences files are read, never mapped: a mapped file that another program truncates
-  /// in place would end this process with SIGBUS.
+  /// Preferences files are read here, never mapped: a mapped file that another program
+  /// truncates in place would end this process with SIGBUS (the command's large inputs are
+  /// mapped under a guard that contains it: ``OpenFile/mapped()``).
   package static func readFile(_ path: String, limit: Int) throws(Failure) -> Data {
     try openForReading(path, limit: limit).readAll()
   }

@@ -210,10 +210,13 @@ import Testing
     #expect(infer.stderr.contains("b.plist: failed: "), "\(infer.stderr)")
   }
 
-  /// `read FILE KEY` reads the file, never maps it: a mapped file that another program
-  /// truncates in place would end the process with SIGBUS. (strace shows every mapping.)
+  /// `read FILE KEY` maps a large file only under the guard: a mapped file that another
+  /// program truncates meanwhile would end the process with SIGBUS, so the guard's handler is
+  /// installed right after the mapping (before any byte is read) and the action that was there
+  /// put back right before the unmapping. (strace shows every mapping and signal action; that
+  /// the handler contains the fault is MappedFileTests' and the race's `cut-*`.)
   @Test(.enabled(if: External.which("strace") != nil, "needs strace"))
-  func readingOneKeyNeverMapsTheFile() throws {
+  func readingOneKeyMapsTheFileOnlyUnderTheGuard() throws {
     let scene = try Scene()
     var values = PlistDictionary()
     for i in 0..<20_000 { values["key-\(i)"] = .integer(Int64(i)) }
@@ -222,16 +225,39 @@ import Testing
     let log = scene.folder.file("trace").path
     let result = try External.run(
       "/usr/bin/strace",
-      ["-e", "trace=openat,mmap,close", "-o", log, Self.binary, "read", file.path, "key-7"])
+      [
+        "-e", "trace=openat,mmap,munmap,close,rt_sigaction", "-o", log, Self.binary, "read",
+        file.path, "key-7",
+      ])
     #expect(result.output == "7\n", "\(result.stderr)")
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-    // From the file's opening to its closing: no mapping of its descriptor.
+      .map(String.init)
     let opened = try #require(lines.firstIndex { $0.contains("large.plist") })
     let fd = try #require(
       lines[opened].split(separator: "=").last?.trimmingCharacters(in: .whitespaces))
-    let open = lines[opened...].prefix { !$0.hasPrefix("close(\(fd))") }
-    #expect(open.count < lines.count - opened, "the file was never closed")
-    let mapped = open.filter { $0.contains("mmap(") && $0.contains(", \(fd), ") }
-    #expect(mapped.isEmpty, "\(mapped)")
+    let maps = lines.indices.filter {
+      $0 > opened && lines[$0].hasPrefix("mmap(") && lines[$0].contains(", \(fd), 0)")
+    }
+    #expect(maps.count == 1, "\(maps.map { lines[$0] })")
+    for at in maps {
+      let address = try #require(
+        lines[at].split(separator: "=").last?
+          .trimmingCharacters(in: .whitespaces))
+      // Installed next: the guard's handler (with its fault's address, SA_SIGINFO).
+      #expect(lines[at + 1].hasPrefix("rt_sigaction(SIGBUS, {sa_handler="), "\(lines[at + 1])")
+      #expect(lines[at + 1].contains("SA_SIGINFO"), "\(lines[at + 1])")
+      // Put back last: the action before it (its handler, as strace prints it), right before
+      // the unmapping.
+      func handlers(_ line: String) -> [Substring] {
+        line.split(separator: "sa_handler=").dropFirst().compactMap {
+          $0.split(separator: ",").first
+        }
+      }
+      let before = try #require(handlers(lines[at + 1]).last)
+      let unmap = try #require(lines.firstIndex { $0.hasPrefix("munmap(\(address),") })
+      #expect(unmap > at + 1)
+      #expect(lines[unmap - 1].hasPrefix("rt_sigaction(SIGBUS, "), "\(lines[unmap - 1])")
+      #expect(handlers(lines[unmap - 1]).first == before, "\(lines[unmap - 1])")
+    }
   }
 }
