@@ -18,6 +18,10 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   case domainExists(String)
   /// The domain's file exists but cannot be read.
   case cannotRead(path: String, reason: String)
+  /// The file is there, and prefs run as root will not read it for what it is (a symbolic
+  /// link, another user's file, a file with several hard links, one reached through a folder
+  /// others may change): nothing was read or written.
+  case refused(path: String, reason: String)
   /// The domain's file is a valid property list whose top level is not a dictionary (it is
   /// left where it is: it is not corrupt, it is not a defaults domain).
   case notADictionary(path: String, type: String)
@@ -29,6 +33,9 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
   /// `.lck`) for the whole wait a write allows (`waited` seconds): nothing was written; try
   /// again later.
   case busy(path: String, lock: String, waited: Double)
+  /// The process was interrupted (SIGINT, SIGTERM) while the write waited for `lock`: nothing
+  /// was written.
+  case interrupted(path: String, lock: String)
   /// A value could not be encoded in the domain file's format.
   case cannotEncode(path: String, error: PlistError)
 
@@ -40,6 +47,7 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .invalidDomainName(let name, let reason): "the domain name \"\(name)\" \(reason)"
     case .domainExists(let name): "a volatile domain named \"\(name)\" exists already"
     case .cannotRead(let path, let reason): "\(path): cannot read: \(reason)"
+    case .refused(let path, let reason): "\(path): refused: \(reason)"
     case .notADictionary(let path, let type):
       "\(path) holds \(type.withArticle), not a dictionary of preferences"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
@@ -47,6 +55,8 @@ public enum DefaultsError: Error, Sendable, Hashable, CustomStringConvertible, L
     case .busy(let path, let lock, let waited):
       "\(path): busy: another process held \(lock) for the \(Self.seconds(waited)) this "
         + "write waits (nothing was written; try again later, or wait longer with --lock-timeout)"
+    case .interrupted(let path, let lock):
+      "\(path): interrupted while waiting for \(lock) (nothing was written)"
     case .cannotEncode(let path, let error): "\(path): \(error)"
     }
   }

@@ -14,13 +14,16 @@ extension DomainFile {
   func underLocks<T>(
     in held: HeldFolder, _ body: (ReentrantExclusion) throws(DefaultsError) -> T
   ) throws(DefaultsError) -> T {
-    try held.acting { () throws(DefaultsError) -> T in
-      let gnustep = try GNUstepLock.acquire(for: self, in: held)
+    // One deadline for every lock of this write and every turn of their loops: a holder that
+    // keeps replacing a lock file, or GNUstep's `.lck`, cannot make the wait start again.
+    var wait = LockWait(timeout: lockTimeout)
+    return try held.acting { () throws(DefaultsError) -> T in
+      let gnustep = try GNUstepLock.acquire(for: self, in: held, wait: &wait)
       defer { gnustep?.release() }
       let exclusion = ExclusionTable.files.acquire(lockKey)
       defer { ExclusionTable.files.release(lockKey) }
       return try exclusion.withLock(outermost: { body throws(DefaultsError) in
-        try withFileLock(in: held, exclusion, body)
+        try withFileLock(in: held, exclusion, &wait, body)
       }) { () throws(DefaultsError) in try body(exclusion) }
     }
   }
@@ -33,12 +36,22 @@ extension DomainFile {
   /// the call wrote nothing (it failed, or changed nothing): a command that fails leaves
   /// nothing behind; and, for ``Locking/transient``, always. Every locker therefore checks,
   /// once it holds the lock, that the name still names the file it locked, and starts again
-  /// when it does not. The wait ends at ``lockTimeout``.
+  /// when it does not: at most ``LockWait/maxRestarts`` times, then the file is busy. The wait
+  /// ends at `wait`'s one deadline, or when the process is interrupted.
   private func withFileLock<T>(
-    in held: HeldFolder, _ exclusion: ReentrantExclusion, _ body: () throws(DefaultsError) -> T
+    in held: HeldFolder, _ exclusion: ReentrantExclusion, _ wait: inout LockWait,
+    _ body: () throws(DefaultsError) -> T
   ) throws(DefaultsError) -> T {
-    let wait = LockWait(timeout: lockTimeout)
+    var first = true
     while true {
+      if !first {
+        do {
+          try wait.restart()
+        } catch {
+          throw wait.error(error, path: path, lock: held.path(of: lockName))
+        }
+      }
+      first = false
       var created = false
       var opened = held.open(lockName, flags: O_RDWR)
       if case .failure(let code) = opened, code.code == ENOENT {
@@ -83,13 +96,7 @@ extension DomainFile {
         try wait.lock(fd)
       } catch {
         if created { held.remove(lockName) }
-        switch error {
-        case .busy(let waited):
-          throw .busy(path: path, lock: held.path(of: lockName), waited: waited)
-        case .failed(let code):
-          throw .cannotLock(
-            path: path, reason: "cannot lock \(held.path(of: lockName)): \(code.text)")
-        }
+        throw wait.error(error, path: path, lock: held.path(of: lockName))
       }
       defer { flock(fd, LOCK_UN) }
       // A locker that created the file and wrote nothing removed it while this one waited:
@@ -111,38 +118,6 @@ extension DomainFile {
         held.remove(lockName)
         throw error
       }
-    }
-  }
-}
-
-/// A wait for a lock that ends at a deadline.
-struct LockWait {
-  /// Seconds; nil: no deadline.
-  var timeout: Double?
-
-  enum Failure: Error {
-    /// Not had in `waited` seconds.
-    case busy(waited: Double)
-    case failed(Errno)
-  }
-
-  /// An exclusive `flock` on `fd`: waited for without end, or polled (1 ms, doubling to 50 ms)
-  /// until the deadline.
-  func lock(_ fd: Int32) throws(Failure) {
-    guard let timeout else {
-      while flock(fd, LOCK_EX) != 0 {
-        if errno != EINTR { throw .failed(Errno(errno)) }
-      }
-      return
-    }
-    let start = ContinuousClock.now
-    var pause: UInt32 = 1_000
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else { throw .failed(Errno(errno)) }
-      let waited = start.duration(to: .now).seconds
-      if waited >= timeout { throw .busy(waited: waited) }
-      usleep(min(pause, UInt32(max(1, (timeout - waited) * 1e6))))
-      pause = min(pause * 2, 50_000)
     }
   }
 }

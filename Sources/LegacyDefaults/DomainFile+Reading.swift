@@ -69,6 +69,7 @@ extension DomainFile {
       switch error {
       case .missing: return .success(nil)
       case .tooLarge: return .failure(error)
+      case .refused(_, let reason): throw .refused(path: path, reason: reason)
       default: throw .cannotRead(path: path, reason: error.reason)
       }
     }

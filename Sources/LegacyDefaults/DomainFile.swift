@@ -136,6 +136,8 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
     } catch {
       switch error {
       case .missing where !creating: return nil
+      case .refused where !creating:
+        throw .refused(path: path, reason: "its folder: \(error.description)")
       default:
         throw creating
           ? .cannotWrite(path: path, reason: "its folder: \(error.description)")

@@ -93,8 +93,8 @@ package final class GNUstepLock: @unchecked Sendable {
   /// The lock of the GNUstep defaults folder holding `file` (held as `held`), taken; nil when
   /// `file` is in no such folder. Give it back with ``release()`` on every path. Every step
   /// is made in the held folder (`mkdirat`, `unlinkat`; `.lck` held without following a link).
-  static func acquire(for file: DomainFile, in held: HeldFolder) throws(DefaultsError)
-    -> GNUstepLock?
+  static func acquire(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+    throws(DefaultsError) -> GNUstepLock?
   {
     let folder = FilePathParts(file.lockKey).folder
     var lock = folders.withLock { $0[folder] }
@@ -109,18 +109,20 @@ package final class GNUstepLock: @unchecked Sendable {
       lock = folders.withLock { $0[folder] }
     }
     guard let lock else { return nil }
-    try lock.acquire(for: file, in: held)
+    try lock.acquire(for: file, in: held, wait: &wait)
     return lock
   }
 
-  private func acquire(for file: DomainFile, in held: HeldFolder) throws(DefaultsError) {
+  private func acquire(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+    throws(DefaultsError)
+  {
     turn.lock()
     if depth > 0 {
       depth += 1
       return
     }
     do {
-      taken = try take(for: file, in: held)
+      taken = try take(for: file, in: held, wait: &wait)
     } catch {
       turn.unlock()
       throw error
@@ -145,16 +147,19 @@ package final class GNUstepLock: @unchecked Sendable {
   static let lockName = ".GNUstepDefaults.lck"
 
   /// Makes the lock directory, waiting for another holder and breaking a stale lock as GNUstep
-  /// does; gives up at the write's ``DomainFile/lockTimeout`` when it is sooner than
-  /// GNUstep's 66 s (``DefaultsError/busy(path:lock:waited:)``).
-  private func take(for file: DomainFile, in held: HeldFolder) throws(DefaultsError) -> Taken {
+  /// does; gives up at the write's deadline (`wait`, the write's ``DomainFile/lockTimeout``)
+  /// when it is sooner than GNUstep's 66 s (``DefaultsError/busy(path:lock:waited:)``), and at
+  /// an interruption of the process.
+  private func take(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+    throws(DefaultsError) -> Taken
+  {
     var lck = try lockFolder(for: file, in: held)
-    let start = ContinuousClock.now
-    let limit = min(Self.giveUpAfter, file.lockTimeout ?? .infinity)
+    let limit = min(Self.giveUpAfter, wait.timeout ?? .infinity)
     var heldSince: Double?
     while true {
       // Every way round the loop counts: a lock that keeps vanishing and coming back too.
-      let waited = start.duration(to: .now).seconds
+      let waited = wait.waited
+      if LockWaits.interrupted { throw .interrupted(path: file.path, lock: path) }
       if waited > limit {
         if limit < Self.giveUpAfter {
           throw .busy(path: file.path, lock: path, waited: waited)

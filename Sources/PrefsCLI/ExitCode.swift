@@ -32,8 +32,9 @@ extension ExitCode {
   /// The exit-code rules, said once: `prefs help` and the manual page print this text.
   static let rules = """
     Exit codes: 0 done; 1 a domain or key that does not exist (read, read-type, delete,
-    rename, find); 64 usage; 65 malformed input (a file, a plan, or a value the output
-    format cannot hold); 66 an input that does not exist or cannot be read (the FILE of lint,
+    rename, find); 64 usage; 65 malformed or refused input (a file, a plan, a value the
+    output format cannot hold, or a file prefs run as root will not read: a link, another
+    user's file, one with several hard links); 66 an input that does not exist or cannot be read (the FILE of lint,
     convert, migrate, export and import, a plan, or a domain file that cannot be read);
     73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
     74 I/O error, or an input that changed while it was read; 75 another process held the
@@ -104,7 +105,7 @@ extension CommandFailure {
     case .keyExists: self.init(.cannotCreate, error.description)
     case .read(let read): self.init(read)
     case .store(let store): self.init(store)
-    case .output(let failure): self.init(failure)
+    case .output(let failure): self.init(output: failure)
     case .unrepresentable, .plan: self.init(.dataError, error.description)
     }
   }
@@ -124,20 +125,33 @@ extension CommandFailure {
     case .emptyKey, .unsupportedValue, .invalidDomainName, .domainExists:
       self.init(.usage, error.description)
     case .cannotRead: self.init(.noInput, error.description)
-    case .notADictionary, .cannotEncode: self.init(.dataError, error.description)
+    case .notADictionary, .cannotEncode, .refused: self.init(.dataError, error.description)
     case .cannotWrite, .cannotLock: self.init(.cannotCreate, error.description)
-    case .busy: self.init(.temporaryFailure, error.description)
+    case .busy, .interrupted: self.init(.temporaryFailure, error.description)
     }
   }
 
   /// A file failure.
   init(_ failure: FileAccess.Failure) {
     switch failure {
-    case .missing, .denied, .isFolder, .notRegular, .refused:
+    case .missing, .denied, .isFolder, .notRegular:
       self.init(.noInput, failure.description)
+    // A file there that prefs run as root will not read for what it is (a link, another
+    // user's file): refused input, as a malformed one is.
+    case .refused: self.init(.dataError, failure.description)
     case .tooLarge: self.init(.dataError, failure.description)
     case .io: self.init(.ioError, failure.description)
     case .cannotCreate: self.init(.cannotCreate, failure.description)
+    }
+  }
+
+  /// A failure of an output: as ``init(_:)-(FileAccess.Failure)``, but an output refused
+  /// for what is at its name (a link) is one that cannot be created.
+  init(output failure: FileAccess.Failure) {
+    if case .refused = failure {
+      self.init(.cannotCreate, failure.description)
+    } else {
+      self.init(failure)
     }
   }
 

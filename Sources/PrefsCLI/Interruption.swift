@@ -30,10 +30,16 @@ final class Interruption: Sendable {
         var signal: Int32 = 0
         guard sigwait(&set, &signal) == 0 else { continue }
         taken.withLock { if $0 == 0 { $0 = signal } }
+        // Lock waits in flight end now (a user's lock held for ever stalls nothing).
+        LockWaits.interrupt()
       }
     }
     // Without the thread the signals would be lost: let them end the process as before.
-    if !started { pthread_sigmask(SIG_UNBLOCK, &set, nil) }
+    if started {
+      LockWaits.watch()
+    } else {
+      pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
   }
 
   private static var signals: sigset_t {

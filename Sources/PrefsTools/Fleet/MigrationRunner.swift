@@ -141,8 +141,9 @@ package struct MigrationRunner: Sendable {
         // cannot be read (a FIFO, a folder, denied, an I/O error) failed, as an output that
         // cannot be written does.
         case .notADictionary: .malformed
-        case .cannotEncode, .unsupportedValue, .emptyKey: .refused
-        case .busy: .busy
+        // A file refused for what it is (a link, another user's): refused, with its cause.
+        case .cannotEncode, .unsupportedValue, .emptyKey, .refused: .refused
+        case .busy, .interrupted: .busy
         default: .failed
         }
       if case .cannotRead(let path, _) = error, path == legacyFile.path {
