@@ -116,6 +116,13 @@ if [ -n "$deb" ]; then
     file="$homes/$person/.config/com.exmo.equizmo.plist"
     [ "$(stat -c '%U:%G %a' "$file")" = "nobody:nogroup 644" ] \
       || { echo "$file: $(stat -c '%U:%G %a' "$file"), not nobody:nogroup 644" >&2; exit 1; }
+    # Each user's backup is its own (laid out by the source's path, owned by root), even
+    # where two users' files held the same bytes.
+    copy="$work/backups$file.backup"
+    cmp -s "$work/com.exmo.equizmo.plist" "$copy" \
+      || { echo "$copy: not $person's original" >&2; exit 1; }
+    [ "$(stat -c '%U:%G %a' "$copy")" = "root:root 644" ] \
+      || { echo "$copy: $(stat -c '%U:%G %a' "$copy"), not root:root 644" >&2; exit 1; }
   done
   echo "the fleet playbook: the second run changed nothing; owners and modes kept"
 fi

@@ -251,6 +251,7 @@ extension DomainFile {
   ) throws(DefaultsError) {
     removeLeftoverTemporaryFiles(in: held)
     do {
+      if ownership == nil { try held.checkMayCreate(name) }
       try held.replace(
         name, with: data, ownership: ownership ?? .newFile(in: held), durable: durable,
         syncingFolder: syncingFolder)
@@ -296,10 +297,13 @@ extension DomainFile {
 
   /// A copy of the file as it was, made under the domain's locks just before the write that
   /// replaces it (a migration in place): `<name>.backup` (then `.backup-1`, `-2`, … when taken)
-  /// beside the file, worked in as the file's folder is, or in `folder`, a folder the
-  /// administrator named, with this process's own credentials. A backup there that already
-  /// holds exactly these bytes is the copy (a rerun after a failed write makes no second one).
-  /// The copy keeps the original's owner, group and mode.
+  /// beside the file, worked in as the file's folder is and keeping the original's owner,
+  /// group and mode; or in `folder`, a folder the administrator named, laid out by the source's
+  /// path (`/home/alice/.config/com.x.plist` → `folder/home/alice/.config/com.x.plist.backup`,
+  /// the folders on the way made mode 0700), written with this process's own credentials and
+  /// owned by this process's user with the original's mode: one user's backup is never
+  /// another's, nor owned by another user. A backup at that place that already holds exactly
+  /// these bytes is the copy (a rerun after a failed write makes no second one).
   package struct Backup: Sendable {
     /// Where the copy goes (nil: beside the file).
     package var folder: String?
@@ -315,26 +319,50 @@ extension DomainFile {
   func backup(
     _ bytes: Data, of snapshot: DomainSnapshot, in held: HeldFolder, _ backup: Backup
   ) throws(DefaultsError) -> String {
-    func copy(in folder: () throws(FileAccess.Failure) -> HeldFolder) throws(DefaultsError)
-      -> String
-    {
+    func copy(
+      owned ownership: FileAccess.Ownership?,
+      in folder: () throws(FileAccess.Failure) -> HeldFolder
+    ) throws(DefaultsError) -> String {
       do throws(FileAccess.Failure) {
-        return try keepCopy(bytes, ownership: snapshot.ownership, in: try folder())
+        return try keepCopy(bytes, ownership: ownership, in: try folder())
       } catch {
         throw .cannotWrite(path: path, reason: "the backup failed: \(error.description)")
       }
     }
     let made: String
     if let folder = backup.folder {
-      // A folder the administrator named: written with the process's own credentials.
+      // A folder the administrator named: written with the process's own credentials, each
+      // source's backup at a place of its own, the administrator's.
+      let process = Credentials.process
+      let owned = FileAccess.Ownership(
+        user: process.user, group: process.group, mode: snapshot.ownership?.mode ?? 0o600)
+      let place = Self.backupFolder(in: folder, for: held.path)
       made = try Credentials.asProcess { () throws(DefaultsError) in
-        try copy { () throws(FileAccess.Failure) in try HeldFolder.open(folder) }
+        try copy(owned: owned) { () throws(FileAccess.Failure) in
+          // Only the administrator may make or change what is in it: nobody else can have
+          // laid a user's place there first.
+          let top = try HeldFolder.open(folder)
+          guard top.owner == process.user, top.mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw .refused(
+              path: folder,
+              reason: "a backup folder must be this process's user's own, and writable by "
+                + "nobody else (uid \(top.owner), mode \(String(top.mode & 0o7777, radix: 8)))")
+          }
+          return try HeldFolder.open(place, creating: true)
+        }
       }
     } else {
-      made = try copy { held }
+      made = try copy(owned: snapshot.ownership) { held }
     }
     backup.made(made)
     return made
+  }
+
+  /// Where the backups of the files in `source` (an absolute folder, as walked) go in the
+  /// administrator's backup folder `folder`: `folder` + `source`.
+  package static func backupFolder(in folder: String, for source: String) -> String {
+    let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    return source == "/" ? base : base + source
   }
 
   /// `bytes` as `<name>.backup` (or the first `.backup-N` free) in `folder`, atomically, never

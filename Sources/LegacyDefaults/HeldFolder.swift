@@ -288,12 +288,31 @@ extension HeldFolder {
   /// that replaces nothing) a symbolic link; no larger than `limit`; and when root works in a
   /// user's folder, the user's own file with one link (a hard link to a file the user may not
   /// read is not the user's file).
+  ///
+  /// Run as root, the last component obeys the walk's rule: a link is followed only where no
+  /// other user could have planted it or can change it — a folder only root can change (or, in
+  /// root's sticky folder, root's own link), or the folder of the owner root works as when
+  /// neither its group nor everyone may write it (the kernel then judges the link as that
+  /// owner). A link in a folder others may change (group- or world-writable, sticky or not,
+  /// whatever `fs.protected_symlinks` says) is refused.
   package func openForReading(_ name: String, limit: Int, followingLink: Bool = false)
     throws(FileAccess.Failure) -> FileAccess.OpenFile
   {
-    let fd = openat(
-      self.fd, name,
-      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLink ? 0 : O_NOFOLLOW))
+    let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+    var fd = openat(self.fd, name, flags | O_NOFOLLOW)
+    if fd < 0, errno == ELOOP, followingLink {
+      guard let link = try entry(name), (link.st_mode & S_IFMT) == S_IFLNK else {
+        throw errnoFailure(ELOOP, name)
+      }
+      guard followsLastLink(link) else {
+        throw .refused(
+          path: path(of: name),
+          reason: "it is a symbolic link in a folder that a user other than root can change "
+            + "(uid \(owner), mode \(String(mode & 0o7777, radix: 8))): prefs run as root "
+            + "follows no link a user could plant")
+      }
+      fd = openat(self.fd, name, flags)
+    }
     guard fd >= 0 else {
       let code = errno
       if code == ELOOP {
@@ -313,6 +332,39 @@ extension HeldFolder {
     }
   }
 
+  /// Whether a reader that follows a last link follows `link`, found in this folder (see
+  /// ``openForReading(_:limit:followingLink:)``).
+  func followsLastLink(_ link: stat) -> Bool {
+    // An unprivileged process follows links as the kernel would: they lead only where its
+    // user can go.
+    guard Credentials.process.user == 0 else { return true }
+    let shared = mode & (S_IWGRP | S_IWOTH) != 0
+    if actor != nil { return !shared }
+    var folder = stat()
+    folder.st_uid = owner
+    folder.st_gid = group
+    folder.st_mode = mode
+    return Self.followable(link: link, in: folder)
+  }
+
+  /// Refuses a new file `name` here, this process being root, when the folder is a user's that
+  /// sits in a folder others may change (a sticky `/tmp`, a group-writable shared folder) and
+  /// is not that folder's owner's: any user could have made it first under the name the
+  /// administrator meant (`SHARED/prefs-cache`), so what root writes would become that
+  /// user's. A file there the user already has is the user's, and is replaced as the user.
+  func checkMayCreate(_ name: String) throws(FileAccess.Failure) {
+    guard Credentials.process.user == 0, owner != 0 else { return }
+    var parent = stat()
+    guard fstatat(fd, "..", &parent, 0) == 0 else { throw errnoFailure(errno, "..") }
+    guard parent.st_uid != owner, parent.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return }
+    throw .refused(
+      path: path(of: name),
+      reason: "its folder \(path) belongs to uid \(owner) and sits in a folder others may "
+        + "change (\(FilePathParts(path).folder), mode \(String(parent.st_mode & 0o7777, radix: 8))): "
+        + "any user could have made it first; prefs run as root makes no new file there "
+        + "(run as that user, or write elsewhere)")
+  }
+
   /// The size of the regular file open as `fd`, refused as ``openForReading(_:limit:followingLink:)`` says.
   private func checkRegular(_ fd: Int32, _ name: String, limit: Int) throws(FileAccess.Failure)
     -> stat
@@ -330,8 +382,17 @@ extension HeldFolder {
     return info
   }
 
-  /// A file root finds in a folder a user can change: the folder owner's own with one link
-  /// (root working as that user), or with one link (root in a folder others may write).
+  /// A file root finds in a folder a user can change: the folder owner's own (root working as
+  /// that user), or with one link (root in a folder others may write, with root's own
+  /// credentials).
+  ///
+  /// Links count only where they could make root do what the user could not. Working as the
+  /// folder's owner, root reads only what the owner may read and replaces only the owner's
+  /// entry (a new file renamed over the name; a file is never written in place), so a second
+  /// link — another user's hard link to the owner's domain, made where
+  /// `fs.protected_hardlinks` is 0 — changes nothing that root may do, and must not freeze the
+  /// owner's domain. With root's own credentials in a folder others may change, a hard link
+  /// there could name a file only root may read (`/etc/shadow`): refused.
   func checkOwned(_ info: stat, _ name: String) throws(FileAccess.Failure) {
     if let actor, info.st_uid != actor.user {
       throw .refused(
@@ -339,7 +400,7 @@ extension HeldFolder {
         reason: "it belongs to uid \(info.st_uid), not to uid \(actor.user) who owns the "
           + "folder: prefs run as root works in a user's folder on that user's files only")
     }
-    if actor != nil || othersMayChange, info.st_nlink != 1 {
+    if actor == nil, othersMayChange, info.st_nlink != 1 {
       throw .refused(
         path: path(of: name),
         reason: "it has \(info.st_nlink) hard links: prefs run as root reads and replaces a "

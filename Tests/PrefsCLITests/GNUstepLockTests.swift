@@ -104,15 +104,15 @@ import Testing
       let final = try Self.values(domain)
       for n in acks where final["app.k\(n)"] != .int(n) { lost += 1 }
       if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
-      let names = try FileManager.default.contentsOfDirectory(atPath: backups.path)
-      #expect(names.count == 1, "round \(round): backups \(names)")
+      let names = Backups.files(in: backups)
+      #expect(
+        names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)")
       #expect(!FileManager.default.fileExists(atPath: setup.lock.path), "round \(round)")
-      guard let name = names.first else { continue }
+      guard let backup = names.first else { continue }
 
       // The final file is the migration of the backup (the file as the migration found it
       // under the locks), with every acknowledged write on top. GNUstep writes XML, which
       // holds dates to the whole second.
-      let backup = backups.appendingPathComponent(name)
       let writerKeys = try Self.values(backup).keys.filter { $0.hasPrefix("app.k") }
       writesBeforeMigration += writerKeys.count
       let expected = setup.folder.file("expected.plist")

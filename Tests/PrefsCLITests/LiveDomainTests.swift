@@ -66,10 +66,10 @@ import Testing
       if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
 
       // The backup: the legacy file exactly as the migration found it under the lock.
-      let names = try FileManager.default.contentsOfDirectory(atPath: backups.path)
-      #expect(names.count == 1, "round \(round): backups \(names)")
-      guard let name = names.first else { continue }
-      let backup = backups.appendingPathComponent(name)
+      let names = Backups.files(in: backups)
+      #expect(
+        names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)")
+      guard let backup = names.first else { continue }
       var backedUp = try Self.values(backup)
       let writerKeys = backedUp.keys.filter { $0.hasPrefix("app.k") }
       writesBeforeMigration += writerKeys.count

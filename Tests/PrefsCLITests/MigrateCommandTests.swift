@@ -142,7 +142,7 @@ import Testing
       "migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, legacy.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
-    let copy = backups.appendingPathComponent("app.plist.backup")
+    let copy = Backups.place(of: legacy.path, in: backups)
     #expect(try Data(contentsOf: copy) == original)
   }
 
@@ -157,7 +157,7 @@ import Testing
       "migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, "--json", legacy.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try Data(contentsOf: backups.appendingPathComponent("app.plist.backup")) == original)
+    #expect(try Data(contentsOf: Backups.place(of: legacy.path, in: backups)) == original)
     let migrated = try PropertyList.read(Data(contentsOf: legacy)).value
     #expect(migrated["prefs.schemaVersion"] == 2)
     // Again: the file is already a store of this plan.

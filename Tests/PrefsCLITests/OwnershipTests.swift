@@ -107,16 +107,23 @@ struct OwnershipTests {
     }
   }
 
-  @Test func aBackupKeepsTheOriginalsOwnerGroupAndMode() throws {
+  /// A backup beside the file keeps the original's owner, group and mode; one in the
+  /// administrator's folder is the administrator's (root's), with the original's mode, at the
+  /// source's path there: no user owns a file there, nor shares another's.
+  @Test(arguments: [false, true]) func aBackupKeepsTheOriginalsMode(_ named: Bool) throws {
     let scene = try Scene()
     let backups = scene.folder.file("backups")
     try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
     let result = try External.run(
       Self.binary,
-      ["migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, scene.file])
+      ["migrate", "--plan", Self.plan, "--in-place"] + (named ? ["--backup", backups.path] : [])
+        + [scene.file])
     #expect(result.status == 0, "\(result.stderr)")
-    let backup = try #require(Self.owner(backups.appendingPathComponent("a.plist.backup").path))
-    #expect(backup.user == Self.nobody.user && backup.group == Self.nobody.group)
+    let place =
+      named ? Backups.place(of: scene.file, in: backups).path : scene.file + ".backup"
+    let backup = try #require(Self.owner(place))
+    let owner = named ? (user: uid_t(0), group: gid_t(0)) : Self.nobody
+    #expect(backup.user == owner.user && backup.group == owner.group)
     #expect(backup.mode == 0o644)
   }
 

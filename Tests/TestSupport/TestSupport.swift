@@ -354,3 +354,26 @@ extension External {
     }
   }
 }
+
+/// `migrate --in-place --backup DIR`'s copies, as the documents lay them out: the backup of
+/// `/a/b/name.plist` is `DIR/a/b/name.plist.backup`.
+public enum Backups {
+  /// Where the backup of `legacy` (an absolute path with no link in it) goes in `folder`.
+  public static func place(of legacy: String, in folder: URL) -> URL {
+    URL(fileURLWithPath: folder.path + legacy + ".backup")
+  }
+
+  /// The regular files anywhere under `folder`, by path.
+  public static func files(in folder: URL) -> [URL] {
+    var found: [URL] = []
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    while let name = walker.nextObject() as? String {
+      let path = folder.path + "/" + name
+      var info = stat()
+      if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+        found.append(URL(fileURLWithPath: path))
+      }
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+}
