@@ -62,8 +62,10 @@ extension FileAccess {
     }
 
     /// Throws when what was read through the mapping may not be the file's: a page was no
-    /// longer the file's when it was touched (it read as zeros), or the file's size or
-    /// modification time is not what it was when it was opened (a writer changed it in place).
+    /// longer the file's when it was touched (it read as zeros), or the file's size,
+    /// modification or change time is not what it was when it was opened (a writer changed it
+    /// in place). Only a file nobody but this process's user may write is mapped
+    /// (``FileAccess/OpenFile/mapped()``), so what passes here stays the file's.
     package func verify() throws(Failure) {
       let faults = prefs_guarded_faults()
       guard faults == 0 else {
@@ -89,13 +91,25 @@ extension FileAccess.OpenFile {
   package static let mappingThreshold = 64 << 10
 
   /// The file mapped in place (``FileAccess/MappedFile``), or nil when it is read instead:
-  /// smaller than ``mappingThreshold`` or larger than the read's limit, another mapping is
-  /// live in the process, or the system would not map it (a file that is not a regular file
-  /// on disk: the caller reads it as usual, and reports what the read finds).
+  /// smaller than ``mappingThreshold`` or larger than the read's limit, another user may
+  /// write it (``othersMayWrite``), another mapping is live in the process, or the system
+  /// would not map it (a file that is not a regular file on disk: the caller reads it as
+  /// usual, and reports what the read finds).
   package func mapped() -> FileAccess.MappedFile? {
-    guard size >= Self.mappingThreshold, size <= limit else { return nil }
+    guard size >= Self.mappingThreshold, size <= limit, !othersMayWrite else { return nil }
     var address: UnsafeRawPointer?
     guard prefs_guarded_map(fd, UInt(size), &address) == 0, let address else { return nil }
     return FileAccess.MappedFile(file: self, base: address)
+  }
+}
+
+extension FileAccess.OpenFile {
+  /// Whether anyone but this process's own user may change the file's bytes: its owner is
+  /// another user (root reading a user's file, as that user or not: the owner may rewrite it
+  /// in place at any time, and may give itself the write bit), or its group or everyone may
+  /// write it. Such a file is read into private memory, never mapped: a mapping would go on
+  /// showing whatever its writer puts there after the read was checked.
+  var othersMayWrite: Bool {
+    ownership.user != Credentials.process.user || ownership.mode & (S_IWGRP | S_IWOTH) != 0
   }
 }

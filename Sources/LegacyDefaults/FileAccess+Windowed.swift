@@ -129,9 +129,20 @@ extension FileAccess {
 
     /// The whole file, up to the limit (a file that grew while read is refused once past
     /// it). Read once, from the start: every other read of an open file is a `pread`, which
-    /// leaves the offset where `open` put it.
+    /// leaves the offset where `open` put it. A file another user may write
+    /// (``othersMayWrite``: root reading a user's file) whose stamp moved while it was read
+    /// (its owner rewrote it in place, even with its modification time put back: the change
+    /// time moves) is reported as changed, never answered half old and half new.
     package func readAll() throws(Failure) -> Data {
-      try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
+      let data = try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
+      if othersMayWrite {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
+        guard FileStamp(info) == stamp else {
+          throw .io(path: path, reason: "it changed while it was read")
+        }
+      }
+      return data
     }
 
     /// The digest of the file's bytes, read in 64 KiB pieces; nil when the file now ends

@@ -8,14 +8,18 @@
 
 /// What says that the entry at a name is still the one seen before, without reading it: its
 /// device and inode (an atomic writer renames a new file over the old one: a new inode), size,
-/// modification time and kind. `watch` compares a domain file's stamps; GNUstep's lock
-/// breaker compares the stale lock's before removing it.
+/// modification time, change time and kind. The change time is the one a file's owner cannot
+/// set: a writer that rewrites a file in place and puts its modification time back still moves
+/// it. `watch` compares a domain file's stamps; GNUstep's lock breaker compares the stale
+/// lock's before removing it; a read of a mapped file compares the file's before and after.
 package struct FileStamp: Sendable, Equatable {
   package var device: UInt64
   package var inode: UInt64
   package var size: Int64
   package var seconds: Int
   package var nanoseconds: Int
+  /// The change time (`st_ctim`), in nanoseconds since 1970.
+  package var changed: Int
   package var isFolder: Bool
 
   /// The modification time, in seconds since 1970.
@@ -28,9 +32,11 @@ package struct FileStamp: Sendable, Equatable {
     #if canImport(Darwin)
       seconds = Int(info.st_mtimespec.tv_sec)
       nanoseconds = Int(info.st_mtimespec.tv_nsec)
+      changed = Int(info.st_ctimespec.tv_sec) &* 1_000_000_000 &+ Int(info.st_ctimespec.tv_nsec)
     #else
       seconds = Int(info.st_mtim.tv_sec)
       nanoseconds = Int(info.st_mtim.tv_nsec)
+      changed = Int(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int(info.st_ctim.tv_nsec)
     #endif
     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
   }
