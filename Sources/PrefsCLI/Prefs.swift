@@ -153,7 +153,10 @@ package enum Prefs {
     case .personality:
       return try command.run(Invocation(arguments: .none, raw: words), console)
     case .words:
-      if words.contains("--help") {
+      // Help only where an option stands: among the options before the first operand (and
+      // before `--`). A key, a domain or a value spelt `--help` is that key, domain or value.
+      let options = command.options.map(\.name)
+      if words.prefix(while: { $0 == "--help" || options.contains($0) }).contains("--help") {
         console.out(command.help)
         return .ok
       }

@@ -12,7 +12,7 @@ enum Write {
       "FILE|DOMAIN KEY -array VALUE...",
       "FILE|DOMAIN KEY -dict KEY VALUE...",
       "FILE|DOMAIN KEY -array-add|-array-union VALUE... · -dict-add KEY VALUE...",
-      "[--key-path] [--dry-run] [--json | --typed] FILE|DOMAIN KEY ...",
+      "[--key-path] [--dry-run] [--json | --typed] [--] FILE|DOMAIN KEY ...",
     ],
     discussion: """
       Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
@@ -31,7 +31,8 @@ enum Write {
       --key-path; each dictionary missing on the way is made, an array index is replaced or,
       at the array's count, appended); --dry-run changes nothing; --json prints the changes
       made (or, with --dry-run, that would be) as diff --json does, nothing when none (an
-      equal value is not written); --typed prints them with typed JSON values.
+      equal value is not written); --typed prints them with typed JSON values. `--` before
+      FILE ends the options: FILE, KEY and VALUE are then taken as they are (`--help` too).
       """,
     options: [
       Options.truncateDates.spec, Options.keyPath.spec, Options.dryRunChange.spec,
@@ -51,7 +52,10 @@ enum Write {
     while let first = arguments.first, leading.contains(first) {
       flags.append(arguments.removeFirst())
     }
-    if arguments.last == DatePolicy.flag, arguments.count > 3 {
+    // `--` ends the options: what follows is FILE, KEY and the value, whatever they spell.
+    let ended = arguments.first == "--"
+    if ended { arguments.removeFirst() }
+    if !ended, arguments.last == DatePolicy.flag, arguments.count > 3 {
       arguments.removeLast()
       flags.append(DatePolicy.flag)
     }

@@ -260,7 +260,8 @@ class Defaults:
     def read(self):
         """(exists, typed value) at the key (or the whole domain)."""
         flags, operands = self._key_words()
-        rc, out, err = prefs.run(self.module, self.base + ["read", "--typed"] + flags + operands)
+        # `--` before the user's words: a domain or key spelt like an option is that name.
+        rc, out, err = prefs.run(self.module, self.base + ["read", "--typed"] + flags + ["--"] + operands)
         if rc == 1:
             return False, None
         if rc != 0:
@@ -285,7 +286,7 @@ class Defaults:
         if state == "absent":
             if not exists:
                 self.finish([], False, None, None)
-            rc, out, err = prefs.run(self.module, self.base + ["delete", "--typed"] + dry + flags + operands)
+            rc, out, err = prefs.run(self.module, self.base + ["delete", "--typed"] + dry + flags + ["--"] + operands)
             if rc == 1:
                 self.finish([], False, None, None)
             if rc != 0:
@@ -319,7 +320,7 @@ class Defaults:
             words = ["-json", prefs.dumps(value)]
         options = ["--truncate-dates"] if p["truncate_dates"] else []
         rc, out, err = prefs.run(
-            self.module, self.base + ["write", "--typed"] + options + dry + flags + operands + words)
+            self.module, self.base + ["write", "--typed"] + options + dry + flags + ["--"] + operands + words)
         if rc != 0:
             self.fail("prefs write failed", rc, err)
         self.finish(prefs.json_lines(out), True, None, current if exists else None)

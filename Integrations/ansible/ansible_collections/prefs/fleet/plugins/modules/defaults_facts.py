@@ -109,7 +109,7 @@ def main():
         names = json.loads(out)["domains"]
     domains, missing, unreadable = {}, [], []
     for name in names:
-        rc, out, err = prefs.run(module, base + ["read", "--typed", prefs.domain_word(name)])
+        rc, out, err = prefs.run(module, base + ["read", "--typed", "--", prefs.domain_word(name)])
         if rc == 0:
             domains[name] = json.loads(out)
         elif rc == 1:
