@@ -48,7 +48,11 @@ int prefs_thread_setgroups(unsigned long count, const unsigned int *groups) {
   return (int)syscall(SYS_setgroups, count, groups);
 }
 
+int prefs_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+
 #else
+
+int prefs_is_main_thread(void) { return 0; }
 
 int prefs_o_path(void) { return 0; }
 
@@ -84,6 +88,11 @@ int prefs_thread_setgroups(unsigned long count, const unsigned int *groups) {
 }
 
 #endif
+
+// Whether this thread works as another user now (set by Credentials around its work).
+static _Thread_local int prefs_switched;
+int prefs_thread_switched(void) { return prefs_switched; }
+void prefs_thread_set_switched(int switched) { prefs_switched = switched; }
 
 // The guarded mapping (POSIX: Linux and Darwin alike).
 

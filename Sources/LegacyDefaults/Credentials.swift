@@ -66,12 +66,25 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
       user: geteuid(), group: getegid(), groups: Array(groups.prefix(Int(max(got, 0)))))
   }
 
-  /// Runs `body` on this thread with these credentials (effective user and group,
-  /// supplementary groups), and gives the thread back the ones it had, on every path.
+  /// Runs `body` with these credentials (effective user and group, supplementary groups), and
+  /// gives the thread back the ones it had, on every path.
+  ///
+  /// Never on the main thread: its credentials are the ones `ps`, `pgrep -u`, `pkill -u` and
+  /// the kernel's check of who may signal the process judge it by, so root's run must not be
+  /// listed as a user's (a `pkill -u USER` while that user is removed would end the fleet run,
+  /// and the user could signal it). Called there, `body` runs on a thread of its own, joined
+  /// before this returns. Nothing may start a thread or a process from inside `body`: it would
+  /// inherit the user (``Threads`` checks it in debug builds).
   package func acting<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
     _ = Self.process  // taken before any switch
     let previous = Self.current()
     if previous == self { return try body() }
+    if prefs_is_main_thread() != 0 {
+      return try Threads.joined { () throws(DefaultsError) -> T in try acting(body) }
+    }
+    let wasSwitched = prefs_thread_switched()
+    prefs_thread_set_switched(self == Self.process ? 0 : 1)
+    defer { prefs_thread_set_switched(wasSwitched) }
     if let failure = Self.become(self, from: previous) {
       // Half switched: every step again, towards what the thread had.
       _ = Self.become(previous, from: nil)

@@ -1,3 +1,5 @@
+internal import CSystemCalls
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -88,6 +90,25 @@ package enum Threads {
     }
   }
 
+  /// Runs `body` on a thread of its own and waits for it: its result, or its error. Where no
+  /// thread can be started, ``DefaultsError/cannotWrite(path:reason:)`` (the work is not done
+  /// on this thread instead: see ``Credentials/acting(_:)``).
+  package static func joined<T>(_ body: () throws(DefaultsError) -> T) throws(DefaultsError) -> T {
+    let outcome = withoutActuallyEscaping(body) { body -> Result<T, DefaultsError>? in
+      let job = JoinedJob(body)
+      guard let thread = start({ job.run() }) else { return nil }
+      pthread_join(thread, nil)
+      return job.result
+    }
+    guard let outcome else {
+      throw .cannotWrite(
+        path: "(credentials)",
+        reason:
+          "no thread could be started to work as another user: \(FileAccess.errnoText(EAGAIN))")
+    }
+    return try outcome.get()
+  }
+
   /// Runs `body` on a thread of its own that nobody joins: whether it started.
   package static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
     guard let thread = start(body) else { return false }
@@ -97,6 +118,11 @@ package enum Threads {
 
   /// A new thread running `body` once; nil when none could be started.
   private static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    // A thread inherits its creator's credentials: one started by a thread working as a user
+    // would go on as that user, out of ``Credentials/acting(_:)``'s reach.
+    assert(
+      prefs_thread_switched() == 0,
+      "a thread started by a thread that works as another user would inherit the user")
     let job = Unmanaged.passRetained(Job(body: body)).toOpaque()
     // glibc's pthread_t is an integer; Darwin's and musl's are pointers (optional where
     // pthread_create writes one).
@@ -134,4 +160,15 @@ package enum Threads {
     let body: @Sendable () -> Void
     init(body: @escaping @Sendable () -> Void) { self.body = body }
   }
+}
+
+/// The work of ``Threads/joined(_:)``: run once on the started thread, its outcome read after
+/// the join (`@unchecked Sendable`: the join orders the two).
+private final class JoinedJob<T>: @unchecked Sendable {
+  let body: () throws(DefaultsError) -> T
+  var result: Result<T, DefaultsError>?
+
+  init(_ body: @escaping () throws(DefaultsError) -> T) { self.body = body }
+
+  func run() { result = Result { () throws(DefaultsError) -> T in try body() } }
 }

@@ -33,6 +33,17 @@ int prefs_thread_setresgid(unsigned int real, unsigned int effective, unsigned i
 /// The calling thread's supplementary groups.
 int prefs_thread_setgroups(unsigned long count, const unsigned int *groups);
 
+/// 1 when the calling thread is the process's main thread (its thread ID is the process ID,
+/// the one `ps` and `pgrep -u` judge the process by); 0 otherwise, and where the platform
+/// cannot tell.
+int prefs_is_main_thread(void);
+
+/// Whether the calling thread works as another user now (1) or with the process's own
+/// credentials (0), as ``prefs_thread_set_switched`` last said: nothing may be started from a
+/// switched thread (a thread, a process), which would inherit the user.
+int prefs_thread_switched(void);
+void prefs_thread_set_switched(int switched);
+
 /// A read-only mapping of an open file whose faults are contained: a page the file no longer
 /// backs when it is touched (the file was truncated meanwhile, or the disk or a FUSE server
 /// could not read it) reads as zeros and is counted, instead of SIGBUS ending the process.
