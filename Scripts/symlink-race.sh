@@ -7,8 +7,12 @@
 # another user's file reached the user's tree, and that every write prefs acknowledged is in the
 # user's domain (Scripts/race/race.py). The cut-* scenarios: the user cuts its large domain to
 # one page and writes it back in place (Scripts/race/cut.c) while root reads it, which prefs maps
-# (it must never die of the fault, nor answer what the file does not hold). Out of the default
-# suite; CI runs a short smoke.
+# (it must never die of the fault, nor answer what the file does not hold). The rewrite-*
+# scenarios: the user rewrites its large domain in place between two versions, its modification
+# time put back (Scripts/race/rewrite.py), while root reads it: never half of each. The
+# lock-replace-* scenarios: the user keeps renaming a new lock it holds over the domain's lock
+# (Scripts/race/lock_replace.py): root ends busy at its deadline every round, its main thread
+# root's all the while. Out of the default suite; CI runs a short smoke.
 #   Scripts/symlink-race.sh [ROUNDS] [SCENARIO,...]    default 2000 rounds of every scenario
 # Needs root, setpriv (util-linux), gcc and python3. PREFS_BINARY names the prefs to attack
 # (default: the debug build, built if missing).

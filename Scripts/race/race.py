@@ -20,6 +20,12 @@ answer exactly what the file holds when it exits 0 (python's plistlib reads the 
 otherwise refuse with a documented code (65 malformed: it read a cut file; 74: the file changed
 while it was read).
 
+The rewrite-* scenarios: the user rewrites its large domain in place between two versions of
+the same size, its modification time put back (rewrite.py), while root reads it: every answer
+must be one version whole, else 74. The lock-replace-* scenarios: the user keeps renaming a new
+lock file it holds over the domain's lock (lock_replace.py): root's run must end busy at its
+deadline every round, its main thread root's all the while.
+
 Usage: race.py --prefs BIN --swap BIN --cut BIN [--rounds N] [--only NAME[,NAME…]] [--keep]
 Exit status: 0 every round of every scenario held; 1 a round broke a rule (each one is printed).
 """
@@ -348,6 +354,134 @@ def run_cut(name, prefs, cut, rounds, keep):
     return failures, answered, refused, time.monotonic() - started
 
 
+# The rewrite-* scenarios: the user rewrites its large domain in place between two versions of
+# the same size and layout (every value A… or every value B…), its modification time put back
+# every time (rewrite.py), while root reads it. An answer (exit 0) must be one version whole;
+# else the file changed while it was read (74).
+def one_version(text):
+    return (b"AAAAAAAAAAAA" in text) != (b"BBBBBBBBBBBB" in text)
+
+
+REWRITES = {
+    "rewrite-read": ["read", "{domain}"],
+    "rewrite-convert": ["convert", "{domain}", "--to", "xml"],
+}
+
+
+def run_rewrite(name, prefs, rounds, keep):
+    base = tempfile.mkdtemp(prefix="prefs-race-")
+    os.chmod(base, 0o755)
+    folder = os.path.join(base, "home", ".config")
+    os.makedirs(folder)
+    own(os.path.join(base, "home"), NOBODY, 0o755)
+    own(folder, NOBODY, 0o700)
+    domain = os.path.join(folder, DOMAIN + ".plist")
+    with open(domain, "wb") as f:
+        plistlib.dump({"k%05d" % n: "A" * 12 for n in range(6000)}, f, fmt=plistlib.FMT_BINARY)
+    own(domain, NOBODY, 0o600)
+    argv = [prefs] + [w.format(domain=domain) for w in REWRITES[name]]
+    writer = as_the_user(sys.executable, os.path.join(os.path.dirname(__file__), "rewrite.py"),
+                         domain)
+    time.sleep(0.2)
+    failures = []
+    answered = refused = 0
+    started = time.monotonic()
+    try:
+        for n in range(rounds):
+            result = round_against(argv, dict(os.environ), writer, name, n)
+            problems = []
+            if result.returncode == 0:
+                answered += 1
+                if not one_version(result.stdout):
+                    problems.append("exit 0 with half of one version and half of the other")
+            elif result.returncode == 74:
+                refused += 1
+            else:
+                problems.append("exit %d, not an answer nor 74" % result.returncode)
+            if problems:
+                failures.append(broken(name, n, problems, result))
+                break
+    finally:
+        writer.kill()
+        writer.wait()
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    return failures, answered, refused, time.monotonic() - started
+
+
+# The lock-replace-* scenarios: the user holds its domain's lock and renames a new lock file it
+# holds over the name every 0.15 s (lock_replace.py), so that root, once it has the old lock,
+# finds another. Root's run must end busy (75) at its deadline (--lock-timeout 0.3) every round,
+# and all the while its main thread, the process ps and pgrep -u see, must stay root's.
+LOCK_REPLACES = {
+    "lock-replace-migrate": ["migrate", "--plan", PLAN, "--in-place", "--lock-timeout", "0.3",
+                             "--jobs", "1", "{domain}"],
+    "lock-replace-write": ["--lock-timeout", "0.3", "write", "{domain}", "raced", "-string", "yes"],
+}
+
+
+def main_thread_uids(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("Uid:"):
+                    return line.split()[1:]
+    except OSError:
+        return None
+    return None
+
+
+def run_lock_replace(name, prefs, rounds, keep):
+    base = tempfile.mkdtemp(prefix="prefs-race-")
+    world = World(base, "xdg")
+    argv = [prefs] + [w.format(domain=world.domain) for w in LOCK_REPLACES[name]]
+    holder = as_the_user(sys.executable, os.path.join(os.path.dirname(__file__), "lock_replace.py"),
+                         world.folder, DOMAIN + ".plist.lock", "0.15")
+    time.sleep(0.2)
+    env = dict(os.environ)
+    env["HOME"] = world.home
+    env["XDG_CONFIG_HOME"] = world.folder
+    failures = []
+    ended = 0
+    started = time.monotonic()
+    try:
+        for n in range(rounds):
+            began = time.monotonic()
+            root = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            seen = set()
+            while root.poll() is None and time.monotonic() - began < 10:
+                uids = main_thread_uids(root.pid)
+                if uids:
+                    seen.add(tuple(uids))
+                time.sleep(0.005)
+            if root.poll() is None:
+                root.kill()
+            out, err = root.communicate()
+            result = subprocess.CompletedProcess(argv, root.returncode, out, err)
+            seconds = time.monotonic() - began
+            if holder.poll() is not None:
+                sys.exit("race.py: %s: the lock holder ended in round %d" % (name, n))
+            problems = []
+            if result.returncode != 75:
+                problems.append("exit %d, not busy (75)" % result.returncode)
+            if seconds > 3:
+                problems.append("the run took %.1f s against a deadline of 0.3 s" % seconds)
+            if seen - {("0", "0", "0", "0")}:
+                problems.append("root's main thread was %s" % sorted(seen))
+            for path, marker in leaked(world.home, [SECRET, OTHERS]):
+                problems.append("%s holds %s" % (path, marker))
+            if problems:
+                failures.append(broken(name, n, problems, result))
+                break
+            ended += 1
+    finally:
+        holder.kill()
+        holder.wait()
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    return failures, ended, 0, time.monotonic() - started
+
+
 def stop(pid):
     """Stops `pid` and waits until it is stopped (SIGSTOP is delivered asynchronously: the world
     is looked at and mended only once the swapper can no longer rename anything)."""
@@ -435,10 +569,19 @@ def main():
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("race.py: run as root (the attack is a user racing root)")
-    names = [n for n in args.only.split(",") if n] or list(SCENARIOS) + list(CUTS)
+    names = [n for n in args.only.split(",") if n] or (
+        list(SCENARIOS) + list(CUTS) + list(REWRITES) + list(LOCK_REPLACES))
     broken = 0
     for name in names:
-        if name in CUTS:
+        if name in REWRITES:
+            failures, acknowledged, refused, seconds = run_rewrite(
+                name, os.path.abspath(args.prefs), args.rounds, args.keep)
+            done = "answered"
+        elif name in LOCK_REPLACES:
+            failures, acknowledged, refused, seconds = run_lock_replace(
+                name, os.path.abspath(args.prefs), args.rounds, args.keep)
+            done = "busy"
+        elif name in CUTS:
             failures, acknowledged, refused, seconds = run_cut(
                 name, os.path.abspath(args.prefs), os.path.abspath(args.cut), args.rounds,
                 args.keep)
