@@ -298,8 +298,9 @@ def big_domain():
     return {"setting.%d" % i: ("value %d" % i if i % 2 else i) for i in range(100000)}
 
 
-def run_cut(name, prefs, cut, rounds, keep):
-    command, check = CUTS[name]
+def large_users_domain(values):
+    """A fresh world of one user (nobody) whose domain is `values` in binary, large enough
+    for prefs to map: (base, environment, domain)."""
     base = tempfile.mkdtemp(prefix="prefs-race-")
     os.chmod(base, 0o755)
     folder = os.path.join(base, "home", ".config")
@@ -307,51 +308,74 @@ def run_cut(name, prefs, cut, rounds, keep):
     own(os.path.join(base, "home"), NOBODY, 0o755)
     own(folder, NOBODY, 0o700)
     domain = os.path.join(folder, DOMAIN + ".plist")
-    big = big_domain()
     with open(domain, "wb") as f:
-        plistlib.dump(big, f, fmt=plistlib.FMT_BINARY)
+        plistlib.dump(values, f, fmt=plistlib.FMT_BINARY)
     own(domain, NOBODY, 0o600)
     env = dict(os.environ)
     env["HOME"] = os.path.join(base, "home")
     env["XDG_CONFIG_HOME"] = folder
-    argv = [prefs] + [w.format(domain=domain) for w in command]
-    cutter = as_the_user(cut, domain)
+    return base, env, domain
+
+
+def rounds_against_owner(name, argv, env, attacker, rounds, judge, base, keep):
+    """Root's `argv` run `rounds` times while the domain's owner attacks it; `judge(result)`
+    says whether an exit 0 answered rightly (True, or problems) or is a refusal it accepts
+    ("refused"). The first broken round ends the scenario: (failures, answered, refused,
+    seconds)."""
     failures = []
-    answered = refused = contained = 0
+    answered = refused = 0
     started = time.monotonic()
     try:
         for n in range(rounds):
-            result = round_against(argv, env, cutter, name, n)
+            result = round_against(argv, env, attacker, name, n)
             problems = []
             if result.returncode < 0:
                 problems.append("prefs ended with signal %d" % -result.returncode)
-            elif result.returncode == 0:
-                answered += 1
-                try:
-                    right = check(result.stdout, big)
-                except Exception as error:
-                    right = False
-                    problems.append("its output does not parse: %s" % error)
-                if not right:
-                    problems.append("exit 0 with an answer the file does not hold: %r" % (
-                        result.stdout[:200]))
-            elif result.returncode in (65, 74):
-                refused += 1
-                if b"could not be read" in result.stderr:
-                    contained += 1
             else:
-                problems.append("exit %d, not a documented refusal" % result.returncode)
+                verdict = judge(result)
+                if verdict == "refused":
+                    refused += 1
+                elif verdict is True:
+                    answered += 1
+                else:
+                    problems += verdict
             if problems:
                 failures.append(broken(name, n, problems, result))
                 break
     finally:
-        cutter.kill()
-        cutter.wait()
+        attacker.kill()
+        attacker.wait()
         if not keep:
             shutil.rmtree(base, ignore_errors=True)
-    print("%-28s %5d rounds refused because a page was cut away while mapped (the fault contained)"
-          % (name, contained), flush=True)
     return failures, answered, refused, time.monotonic() - started
+
+
+def run_cut(name, prefs, cut, rounds, keep):
+    command, check = CUTS[name]
+    big = big_domain()
+    base, env, domain = large_users_domain(big)
+    argv = [prefs] + [w.format(domain=domain) for w in command]
+    contained = []
+
+    def judge(result):
+        if result.returncode == 0:
+            try:
+                right = check(result.stdout, big)
+            except Exception as error:
+                return ["its output does not parse: %s" % error]
+            return True if right else [
+                "exit 0 with an answer the file does not hold: %r" % result.stdout[:200]]
+        if result.returncode in (65, 74):
+            if b"could not be read" in result.stderr:
+                contained.append(1)
+            return "refused"
+        return ["exit %d, not a documented refusal" % result.returncode]
+
+    outcome = rounds_against_owner(
+        name, argv, env, as_the_user(cut, domain), rounds, judge, base, keep)
+    print("%-28s %5d rounds refused because a page was cut away while mapped (the fault contained)"
+          % (name, len(contained)), flush=True)
+    return outcome
 
 
 # The rewrite-* scenarios: the user rewrites its large domain in place between two versions of
@@ -369,44 +393,21 @@ REWRITES = {
 
 
 def run_rewrite(name, prefs, rounds, keep):
-    base = tempfile.mkdtemp(prefix="prefs-race-")
-    os.chmod(base, 0o755)
-    folder = os.path.join(base, "home", ".config")
-    os.makedirs(folder)
-    own(os.path.join(base, "home"), NOBODY, 0o755)
-    own(folder, NOBODY, 0o700)
-    domain = os.path.join(folder, DOMAIN + ".plist")
-    with open(domain, "wb") as f:
-        plistlib.dump({"k%05d" % n: "A" * 12 for n in range(6000)}, f, fmt=plistlib.FMT_BINARY)
-    own(domain, NOBODY, 0o600)
+    base, env, domain = large_users_domain({"k%05d" % n: "A" * 12 for n in range(6000)})
     argv = [prefs] + [w.format(domain=domain) for w in REWRITES[name]]
     writer = as_the_user(sys.executable, os.path.join(os.path.dirname(__file__), "rewrite.py"),
                          domain)
     time.sleep(0.2)
-    failures = []
-    answered = refused = 0
-    started = time.monotonic()
-    try:
-        for n in range(rounds):
-            result = round_against(argv, dict(os.environ), writer, name, n)
-            problems = []
-            if result.returncode == 0:
-                answered += 1
-                if not one_version(result.stdout):
-                    problems.append("exit 0 with half of one version and half of the other")
-            elif result.returncode == 74:
-                refused += 1
-            else:
-                problems.append("exit %d, not an answer nor 74" % result.returncode)
-            if problems:
-                failures.append(broken(name, n, problems, result))
-                break
-    finally:
-        writer.kill()
-        writer.wait()
-        if not keep:
-            shutil.rmtree(base, ignore_errors=True)
-    return failures, answered, refused, time.monotonic() - started
+
+    def judge(result):
+        if result.returncode == 0:
+            return True if one_version(result.stdout) else [
+                "exit 0 with half of one version and half of the other"]
+        if result.returncode == 74:
+            return "refused"
+        return ["exit %d, not an answer nor 74" % result.returncode]
+
+    return rounds_against_owner(name, argv, env, writer, rounds, judge, base, keep)
 
 
 # The lock-replace-* scenarios: the user holds its domain's lock and renames a new lock file it

@@ -13,14 +13,12 @@ import Testing
   .enabled(if: External.which("setpriv") != nil, "needs setpriv (util-linux)"),
   .serialized)
 struct RootOverUsersSecondRoundTests {
-  static let binary = External.product("prefs")
-  static let plan = External.packageRoot.appendingPathComponent(
-    "Legacy/Samples/equizmo-plan.json"
-  ).path
-  static let sample = External.packageRoot.appendingPathComponent(
-    "Legacy/Samples/com.exmo.equizmo.plist")
+  // The first round's binary, plan, sample and user.
+  static let binary = RootOverUsersTests.binary
+  static let plan = RootOverUsersTests.plan
+  static let sample = RootOverUsersTests.sample
+  static let nobody = RootOverUsersTests.nobody
   static let race = External.packageRoot.appendingPathComponent("Scripts/race")
-  static let nobody = (user: uid_t(65534), group: gid_t(65534))
   static let daemon = (user: uid_t(1), group: gid_t(1))
   static let marker = "ROOT-ONLY-SECRET-4545"
 
