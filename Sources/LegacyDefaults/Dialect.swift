@@ -210,15 +210,15 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   public func url(_ value: PlistValue?, home: String? = nil) -> URL? {
     switch value {
     case .string(let s)?:
-      guard s.hasPrefix("~") else { return URL(fileURLWithPath: s) }
+      guard s.utf8.first == UInt8(ascii: "~") else { return URL(fileURLWithPath: s) }
       let base =
         home ?? ProcessInfo.processInfo.environment[rules.homeVariable]
         ?? PathText.homeOf(user: nil)
-      let expanded = PathText.expandingTilde(s, home: base)
-      // No home at all: the path as written, in the current folder. Never `URL`'s own `~/`
-      // expansion, which asks the user database through the name service switch first.
-      let unexpanded = expanded.utf8.starts(with: [UInt8(ascii: "~"), UInt8(ascii: "/")])
-      return URL(fileURLWithPath: unexpanded ? "./" + expanded : expanded)
+      // `stringByExpandingTildeInPath`: `~`, `~/…` the home folder, `~user/…` that user's;
+      // a tilde that names no home (no such user, no home at all) stays as written, a name in
+      // the current folder (`file://<cwd>/~nosuchuser/x`, Apple's answer). Never `URL`'s own
+      // expansion, which asks the user database through the name service switch.
+      return URL(fileURLWithPath: PathText.expandingTildeForURL(s, home: base))
     case .data(let d)?: return KeyedArchiveURL.decode(d)
     default: return nil
     }
@@ -236,14 +236,33 @@ package enum PathText {
     return base == "/" ? "/" + component : base + "/" + component
   }
 
+  /// `path` with a leading `~` expanded (``expandingTilde(_:home:)``) and, when it still
+  /// begins with `~` (no such user, no home), `./` before it: a path `URL(fileURLWithPath:)`
+  /// takes as written, a name in the current folder, never one it expands itself through the
+  /// user database. (Bytes: `~` followed by a combining mark is still a leading `~` to `URL`.)
+  package static func expandingTildeForURL(_ path: String, home: String? = nil) -> String {
+    guard path.utf8.first == UInt8(ascii: "~") else { return path }
+    let expanded = expandingTilde(path, home: home)
+    return expanded.utf8.first == UInt8(ascii: "~") ? "./" + path : expanded
+  }
+
+  /// A file URL of `path` that Foundation never expands (``expandingTildeForURL(_:home:)``
+  /// first, with no home given: a `~` of a path from the environment or a file).
+  package static func fileURL(_ path: String, isDirectory: Bool) -> URL {
+    let safe = path.utf8.first == UInt8(ascii: "~") ? "./" + path : path
+    return URL(fileURLWithPath: safe, isDirectory: isDirectory)
+  }
+
   /// `~` and `~/…` become the home folder; `~user/…` that user's home when the user exists;
   /// anything else is unchanged.
   static func expandingTilde(_ path: String, home: String? = nil) -> String {
-    guard path.hasPrefix("~") else { return path }
-    let rest = path.dropFirst()
-    let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-    let user = rest[..<slash]
-    let tail = rest[slash...]
+    // Split by bytes: `~` and a combining mark after it are one `Character`, two bytes.
+    let bytes = path.utf8
+    guard bytes.first == UInt8(ascii: "~") else { return path }
+    let afterTilde = bytes.index(after: bytes.startIndex)
+    let slash = bytes[afterTilde...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+    let user = path[afterTilde..<slash]
+    let tail = path[slash...]
     let base: String?
     if user.isEmpty {
       base = home ?? ProcessInfo.processInfo.environment["HOME"] ?? homeOf(user: nil)
