@@ -275,21 +275,33 @@ package enum PathText {
   }
 
   /// The home folder of `user` (nil: of this process's real user). Outside Apple platforms,
-  /// from the local user database read as the file it is (``Accounts``), never through the
-  /// name service switch: a statically linked glibc prefs that asked NSS would load its
-  /// modules (`libnss_systemd`, and a second C library with it) and crash on a user the file
-  /// does not hold. A user kept elsewhere (LDAP, sssd) has no home here: the callers use `HOME`
-  /// first and say so when neither gives one. On Apple platforms (users in Open Directory,
-  /// never a static executable) the system's lookup answers.
+  /// from the local user database read as the file it is, else from the system's lookup
+  /// through `/usr/bin/getent` (``Accounts``), never through the name service switch in this
+  /// process: a statically linked glibc prefs that asked NSS would load its modules
+  /// (`libnss_systemd`, and a second C library with it) and crash on a user the file does not
+  /// hold. A lookup that fails is noted (``Accounts/note(_:)``: the command reports it) and
+  /// gives no home. On Apple platforms (users in Open Directory, never a static executable)
+  /// the system's lookup answers.
   package static func homeOf(user: String?) -> String? {
     #if canImport(Darwin)
       let entry = user.map { getpwnam($0) } ?? getpwuid(getuid())
       guard let entry, let dir = entry.pointee.pw_dir else { return nil }
       return String(cString: dir)
     #else
-      let entry = user.map { Accounts.user(named: $0) } ?? Accounts.user(uid: getuid())
-      guard let home = entry?.home, !home.isEmpty else { return nil }
-      return home
+      do throws(Accounts.Failure) {
+        let entry: Accounts.User?
+        if let user {
+          entry = try Accounts.user(named: user)
+        } else {
+          entry = try Accounts.user(uid: getuid())
+        }
+        guard let home = entry?.home, !home.isEmpty else { return nil }
+        return home
+      } catch {
+        // Noted, and reported by the command; the caller says what it does without a home.
+        Accounts.note(error)
+        return nil
+      }
     #endif
   }
 }
