@@ -1,4 +1,5 @@
 internal import CSystemCalls
+import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -131,14 +132,20 @@ package enum Accounts {
   /// owner's groups), for the command to report when it is done (``takeFailures()``).
   private static let unreported = Locked<[Failure]>([])
 
+  /// Whether anything was noted: every command asks at its end, and a load of this (statically
+  /// initialized) flag is all it costs when nothing was, not the list's first use.
+  private static let anyNoted = Atomic<Bool>(false)
+
   /// Keeps `failure` for ``takeFailures()``.
   package static func note(_ failure: Failure) {
     unreported.withLock { if !$0.contains(failure) { $0.append(failure) } }
+    anyNoted.store(true, ordering: .releasing)
   }
 
   /// The failures noted since the last call, in the order they happened.
   package static func takeFailures() -> [Failure] {
-    unreported.withLock { list in
+    guard anyNoted.exchange(false, ordering: .acquiringAndReleasing) else { return [] }
+    return unreported.withLock { list in
       defer { list.removeAll() }
       return list
     }
