@@ -88,11 +88,21 @@ struct DirectoryUserTests {
       chmod(domain, 0o600)
     }
 
-    /// `command` run in the namespace, without HOME (nothing but the databases names a home).
-    func run(_ command: [String]) throws -> ProcessResult {
-      try External.run(
-        try #require(External.which("unshare")),
-        ["--mount", "/bin/sh", folder.file("ns.sh").path] + command,
+    /// `command` run in the namespace, without HOME (nothing but the databases names a home);
+    /// with `getent`, that script in place of `/usr/bin/getent` there (a lookup that fails).
+    func run(_ command: [String], getent: String? = nil) throws -> ProcessResult {
+      var words = ["--mount", "/bin/sh", folder.file("ns.sh").path]
+      if let getent {
+        let fake = folder.file("fake-getent")
+        try Data(("#!/bin/sh\n" + getent + "\n").utf8).write(to: fake)
+        chmod(fake.path, 0o755)
+        words = [
+          "--mount", "/bin/sh", "-c", "mount --bind \"$0\" /usr/bin/getent && exec \"$@\"",
+          fake.path, "/bin/sh", folder.file("ns.sh").path,
+        ]
+      }
+      return try External.run(
+        try #require(External.which("unshare")), words + command,
         environment: ["HOME": "", "XDG_CONFIG_HOME": ""])
     }
   }
@@ -157,5 +167,27 @@ struct DirectoryUserTests {
     }
     #expect(sets.contains(reference.groups), "setgroups: \(sets), id -G: \(reference.groups)")
     #expect(log.contains(", \(Self.uid), "), "never worked as uid \(Self.uid):\n\(log)")
+  }
+
+  /// A lookup the system cannot answer — getent printing what is not one entry, failing, or
+  /// killed past its time — is a warning that names the query, and the command goes on
+  /// without the entry (`~dirana/x.plist` is then a name in the current folder, whose folder
+  /// does not exist: 73 for a write), never a crash and never taken for another user.
+  @Test(arguments: [
+    ("echo 'dirana:x:notanumber:1:x:/h:/bin/sh'", "what is not its entry"),
+    ("echo 'root:x:0:0:root:/root:/bin/sh'", "what is not its entry"),
+    ("printf 'dirana:x:47211:47211::/h:/bin/sh\\nsecond:x:1:1::/:/bin/sh\\n'", "not one line"),
+    ("exit 5", "getent exited 5"),
+  ])
+  func aLookupThatFailsIsReported(_ script: String, _ reason: String) throws {
+    let scene = try Scene()
+    let result = try scene.run(
+      [Self.binary, "write", "~\(Self.name)/x.plist", "k", "-string", "v"], getent: script)
+    #expect(result.signal == nil)
+    #expect(result.status == 73, "\(result.status): \(result.stderr)")
+    #expect(
+      result.stderr.contains("warning: cannot look up passwd \(Self.name)")
+        && result.stderr.contains(reason), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: scene.home + "/x.plist"))
   }
 }
