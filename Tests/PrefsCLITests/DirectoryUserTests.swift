@@ -190,4 +190,65 @@ struct DirectoryUserTests {
         && result.stderr.contains(reason), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: scene.home + "/x.plist"))
   }
+
+  /// The release build's wraps (Scripts/build-release.sh's `--wrap` list, the functions of
+  /// Sources/CSystemCalls/CSystemCalls.c) in a program linked as prefs is — fully static, lld,
+  /// unused sections dropped — answer as the system does for the directory user and its
+  /// groups (`getent`, `id -G`), fail for a host, a library, a conversion and a locale, and
+  /// the program holds none of glibc's name service (Scripts/static-libc-check.sh): what
+  /// Foundation or the Swift runtime would get if it asked, in the static prefs.
+  @Test(.enabled(if: External.which("clang") != nil, "needs the toolchain's clang"))
+  func theWrapsAnswerAsTheSystemDoes() throws {
+    let scene = try Scene()
+    let root = External.packageRoot
+    let recipe = try String(
+      contentsOf: root.appendingPathComponent("Scripts/build-release.sh"), encoding: .utf8)
+    let list = try #require(
+      recipe.firstRange(of: "for name in").flatMap { start in
+        recipe[start.upperBound...].firstRange(of: "; do").map {
+          recipe[start.upperBound..<$0.lowerBound]
+        }
+      })
+    let names = list.split(whereSeparator: { $0 == " " || $0 == "\\" || $0 == "\n" })
+    #expect(names.contains("getpwnam_r") && names.contains("dlopen"), "\(names)")
+    let check = scene.folder.file("wraps-check").path
+    let built = try External.run(
+      try #require(External.which("clang")),
+      [
+        "-static", "-fuse-ld=lld", "-O1", "-ffunction-sections", "-fdata-sections",
+        "-Wl,--gc-sections", "-I", root.appendingPathComponent("Sources/CSystemCalls/include").path,
+        root.appendingPathComponent("Tests/StaticWraps/wraps-check.c").path,
+        root.appendingPathComponent("Sources/CSystemCalls/CSystemCalls.c").path, "-o", check,
+      ] + names.map { "-Wl,--wrap=\($0)" })
+    try #require(built.status == 0, "\(built.stderr)")
+    let linked = try External.run(
+      "/bin/bash", [root.appendingPathComponent("Scripts/static-libc-check.sh").path, check])
+    #expect(linked.status == 0, "\(linked.stderr)")
+    let reference = try Self.reference(scene)
+    let dirdev = Self.groups[2]
+    let result = try scene.run([
+      check, Self.name, String(Self.uid), Self.groups[1].name, String(dirdev.gid),
+    ])
+    #expect(result.status == 0 && result.signal == nil, "\(result.stderr)")
+    var answers: [String: String] = [:]
+    for line in result.output.split(separator: "\n") {
+      let words = line.split(separator: " ", maxSplits: 1)
+      answers[String(words[0])] = words.count > 1 ? String(words[1]) : ""
+    }
+    let rootHome = try #require(
+      getpwnam("root").flatMap { $0.pointee.pw_dir }.map { String(cString: $0) })
+    let expected: [String: String] = [
+      "getpwnam": reference.home, "getpwnam.uid": reference.uid, "getpwuid": Self.name,
+      "getpwnam_r.root": rootHome, "getpwuid_r": Self.name, "getpwnam.nosuchuser": "-",
+      "getgrnam": String(Self.groups[1].gid), "getgrgid": dirdev.name,
+      "getgrnam_r": String(Self.groups[1].gid), "getgrgid_r": dirdev.name,
+      "getaddrinfo": "failed", "gethostbyname": "failed", "dlopen": "failed", "dlerror": "said",
+      "iconv_open": "failed", "newlocale.C": "made", "newlocale.other": "failed",
+    ]
+    for (name, value) in expected {
+      #expect(answers[name] == value, "\(name): \(answers[name] ?? "nothing") (\(result.output))")
+    }
+    let groups = Set((answers["getgrouplist"] ?? "").split(separator: " ").map(String.init))
+    #expect(groups == reference.groups, "getgrouplist \(groups), id -G \(reference.groups)")
+  }
 }
