@@ -38,14 +38,20 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
   package var description: String { "uid \(user), gid \(group)" }
 
   /// The credentials of the owner of a folder (`owner`, its group `group`): the user's primary
-  /// group and groups from the local databases; for a uid the local databases do not know (a
-  /// user kept in LDAP), the folder's group alone — a group the owner could give its folder,
-  /// so one it belongs to — and no other.
+  /// group and supplementary groups, as ``Accounts`` finds them (the local files, else the
+  /// system's lookup: a user kept in LDAP or extrausers has the groups `id` shows); for a uid
+  /// no database knows, or one whose lookup failed (noted, and reported by the command), the
+  /// folder's group alone — a group the owner could give its folder, so one it belongs to —
+  /// and no other.
   package static func of(owner: uid_t, group: gid_t) -> Credentials {
-    guard let user = Accounts.user(uid: owner) else {
-      return Credentials(user: owner, group: group, groups: [group])
+    let fallback = Credentials(user: owner, group: group, groups: [group])
+    do throws(Accounts.Failure) {
+      guard let user = try Accounts.user(uid: owner) else { return fallback }
+      return Credentials(user: owner, group: user.gid, groups: try Accounts.groups(of: user))
+    } catch {
+      Accounts.note(error)
+      return fallback
     }
-    return Credentials(user: owner, group: user.gid, groups: Accounts.groups(of: user))
   }
 
   /// Whether this process may work as another user on this platform: root, on Linux.

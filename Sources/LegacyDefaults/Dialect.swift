@@ -210,15 +210,15 @@ public enum Dialect: String, Sendable, Hashable, CaseIterable, CustomStringConve
   public func url(_ value: PlistValue?, home: String? = nil) -> URL? {
     switch value {
     case .string(let s)?:
-      guard s.hasPrefix("~") else { return URL(fileURLWithPath: s) }
+      guard s.utf8.first == UInt8(ascii: "~") else { return URL(fileURLWithPath: s) }
       let base =
         home ?? ProcessInfo.processInfo.environment[rules.homeVariable]
         ?? PathText.homeOf(user: nil)
-      let expanded = PathText.expandingTilde(s, home: base)
-      // No home at all: the path as written, in the current folder. Never `URL`'s own `~/`
-      // expansion, which asks the user database through the name service switch first.
-      let unexpanded = expanded.utf8.starts(with: [UInt8(ascii: "~"), UInt8(ascii: "/")])
-      return URL(fileURLWithPath: unexpanded ? "./" + expanded : expanded)
+      // `stringByExpandingTildeInPath`: `~`, `~/…` the home folder, `~user/…` that user's;
+      // a tilde that names no home (no such user, no home at all) stays as written, a name in
+      // the current folder (`file://<cwd>/~nosuchuser/x`, Apple's answer). Never `URL`'s own
+      // expansion, which asks the user database through the name service switch.
+      return URL(fileURLWithPath: PathText.expandingTildeForURL(s, home: base))
     case .data(let d)?: return KeyedArchiveURL.decode(d)
     default: return nil
     }
@@ -236,14 +236,33 @@ package enum PathText {
     return base == "/" ? "/" + component : base + "/" + component
   }
 
+  /// `path` with a leading `~` expanded (``expandingTilde(_:home:)``) and, when it still
+  /// begins with `~` (no such user, no home), `./` before it: a path `URL(fileURLWithPath:)`
+  /// takes as written, a name in the current folder, never one it expands itself through the
+  /// user database. (Bytes: `~` followed by a combining mark is still a leading `~` to `URL`.)
+  package static func expandingTildeForURL(_ path: String, home: String? = nil) -> String {
+    guard path.utf8.first == UInt8(ascii: "~") else { return path }
+    let expanded = expandingTilde(path, home: home)
+    return expanded.utf8.first == UInt8(ascii: "~") ? "./" + path : expanded
+  }
+
+  /// A file URL of `path` that Foundation never expands (``expandingTildeForURL(_:home:)``
+  /// first, with no home given: a `~` of a path from the environment or a file).
+  package static func fileURL(_ path: String, isDirectory: Bool) -> URL {
+    let safe = path.utf8.first == UInt8(ascii: "~") ? "./" + path : path
+    return URL(fileURLWithPath: safe, isDirectory: isDirectory)
+  }
+
   /// `~` and `~/…` become the home folder; `~user/…` that user's home when the user exists;
   /// anything else is unchanged.
   static func expandingTilde(_ path: String, home: String? = nil) -> String {
-    guard path.hasPrefix("~") else { return path }
-    let rest = path.dropFirst()
-    let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-    let user = rest[..<slash]
-    let tail = rest[slash...]
+    // Split by bytes: `~` and a combining mark after it are one `Character`, two bytes.
+    let bytes = path.utf8
+    guard bytes.first == UInt8(ascii: "~") else { return path }
+    let afterTilde = bytes.index(after: bytes.startIndex)
+    let slash = bytes[afterTilde...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+    let user = path[afterTilde..<slash]
+    let tail = path[slash...]
     let base: String?
     if user.isEmpty {
       base = home ?? ProcessInfo.processInfo.environment["HOME"] ?? homeOf(user: nil)
@@ -256,21 +275,33 @@ package enum PathText {
   }
 
   /// The home folder of `user` (nil: of this process's real user). Outside Apple platforms,
-  /// from the local user database read as the file it is (``Accounts``), never through the
-  /// name service switch: a statically linked glibc prefs that asked NSS would load its
-  /// modules (`libnss_systemd`, and a second C library with it) and crash on a user the file
-  /// does not hold. A user kept elsewhere (LDAP, sssd) has no home here: the callers use `HOME`
-  /// first and say so when neither gives one. On Apple platforms (users in Open Directory,
-  /// never a static executable) the system's lookup answers.
+  /// from the local user database read as the file it is, else from the system's lookup
+  /// through `/usr/bin/getent` (``Accounts``), never through the name service switch in this
+  /// process: a statically linked glibc prefs that asked NSS would load its modules
+  /// (`libnss_systemd`, and a second C library with it) and crash on a user the file does not
+  /// hold. A lookup that fails is noted (``Accounts/note(_:)``: the command reports it) and
+  /// gives no home. On Apple platforms (users in Open Directory, never a static executable)
+  /// the system's lookup answers.
   package static func homeOf(user: String?) -> String? {
     #if canImport(Darwin)
       let entry = user.map { getpwnam($0) } ?? getpwuid(getuid())
       guard let entry, let dir = entry.pointee.pw_dir else { return nil }
       return String(cString: dir)
     #else
-      let entry = user.map { Accounts.user(named: $0) } ?? Accounts.user(uid: getuid())
-      guard let home = entry?.home, !home.isEmpty else { return nil }
-      return home
+      do throws(Accounts.Failure) {
+        let entry: Accounts.User?
+        if let user {
+          entry = try Accounts.user(named: user)
+        } else {
+          entry = try Accounts.user(uid: getuid())
+        }
+        guard let home = entry?.home, !home.isEmpty else { return nil }
+        return home
+      } catch {
+        // Noted, and reported by the command; the caller says what it does without a home.
+        Accounts.note(error)
+        return nil
+      }
     #endif
   }
 }

@@ -43,7 +43,7 @@ import PropertyList
 /// ``DefaultsStore``'s state lock is held.
 package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// The file, as a URL (the one it was made with, else made from ``path`` when asked for).
-  package var url: URL { givenURL ?? URL(fileURLWithPath: path) }
+  package var url: URL { givenURL ?? PathText.fileURL(path, isDirectory: false) }
   private let givenURL: URL?
   /// The format a new file gets.
   package let newFileFormat: PlistFormat

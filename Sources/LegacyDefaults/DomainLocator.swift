@@ -76,7 +76,7 @@ public struct DomainLocator: Sendable, Hashable {
   /// The folder that holds the domains. GNUstep's, once resolved, is one whose domain files
   /// this process writes under GNUstep's lock too.
   public func folder() throws(DefaultsError) -> URL {
-    URL(fileURLWithPath: try folderPath(), isDirectory: true)
+    PathText.fileURL(try folderPath(), isDirectory: true)
   }
 
   /// ``folder()``'s path, worked out without a `URL` (a one-key command reaches its domain
@@ -160,7 +160,7 @@ public struct DomainLocator: Sendable, Hashable {
 
   /// The file of domain `name`.
   public func url(forDomain name: String) throws(DefaultsError) -> URL {
-    URL(fileURLWithPath: try path(forDomain: name), isDirectory: false)
+    PathText.fileURL(try path(forDomain: name), isDirectory: false)
   }
 
   /// ``url(forDomain:)``'s path.

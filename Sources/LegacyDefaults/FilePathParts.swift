@@ -21,9 +21,10 @@
 /// the rest of the run. `URL` makes the path absolute through `FileManager`, and its set of
 /// separators and its `String.append(contentsOf:)` have the runtime look up two protocol
 /// conformances, each a scan of every conformance in the program: about 0.45 M instructions, a
-/// third of what `prefs read FILE KEY` executes in all. And `URL` expands a leading `~/`
-/// through the user database (`getpwuid_r`, the name service switch: what a static glibc
-/// binary must not call); here `~/` is expanded first (``init(_:)``), so `URL` never is.
+/// third of what `prefs read FILE KEY` executes in all. And `URL` expands a leading `~` or
+/// `~user` through the user database (`getpwuid_r`, `getpwnam`: the name service switch, what
+/// a static glibc binary must not call); here every leading `~` is worked out first
+/// (``init(_:)``), so `URL` never sees one.
 package struct FilePathParts: Sendable, Hashable {
   /// The path from the root.
   package let path: String
@@ -35,14 +36,13 @@ package struct FilePathParts: Sendable, Hashable {
   package let standardized: String
 
   package init(_ spelled: String) {
-    // `URL` would expand `~/` with the user database's home; here it is `HOME`'s (else the
-    // passwd file's, read as a file), as the command's paths are; with no home at all, a
-    // folder named `~` of the current folder, as written.
-    var given = spelled
-    if spelled.utf8.starts(with: [UInt8(ascii: "~"), UInt8(ascii: "/")]) {
-      given = PathText.expandingTilde(spelled)
-      if given.utf8.first == UInt8(ascii: "~") { given = "./" + spelled }
-    }
+    // `URL` would expand a leading `~` itself, through the user database (`getpwnam`: the
+    // name service switch, which a static glibc binary must never enter). Here `~` and `~/`
+    // are `HOME`'s (else this user's account), `~user` that user's home (``Accounts``); a
+    // tilde that names no home (no such user, no home at all) is a name in the current
+    // folder, as written — what Apple's `URL(fileURLWithPath:)` makes of it. `URL` is never
+    // given a path that begins with `~`.
+    let given = PathText.expandingTildeForURL(spelled)
     if let simple = Self.simple(given) {
       self = simple
     } else {

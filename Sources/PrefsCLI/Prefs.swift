@@ -19,6 +19,14 @@ package enum Prefs {
   /// Runs the binary as it was invoked: as `defaults` or `plutil` (a link of that name) it
   /// speaks that command's syntax; as anything else, `prefs`.
   package static func main(_ commandLine: [String], console: Console) -> ExitCode {
+    let code = dispatch(commandLine, console: console)
+    // A user or group the system could not look up (getent timed out, failed): the command
+    // went on without it (no home, the folder's group only), and says so.
+    for failure in Accounts.takeFailures() { console.message("warning: \(failure)") }
+    return code
+  }
+
+  private static func dispatch(_ commandLine: [String], console: Console) -> ExitCode {
     // The last path component, as the shell's link named it (no URL: this runs at every start).
     let name =
       commandLine.first.map { path in

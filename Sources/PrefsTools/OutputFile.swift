@@ -67,7 +67,7 @@ extension OutputFile {
 
   /// What stands in the way of writing `path` (nil: nothing of the above).
   package static func obstacle(to path: String) -> Obstacle? {
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let folder = FilePathParts(path).folder
     if !FileManager.default.fileExists(atPath: folder) { return .missingFolder }
     if FileAccess.isFolder(path) { return .folder }
     return nil

@@ -112,9 +112,42 @@ import Testing
     #expect(apple.url("/tmp/x") == URL(fileURLWithPath: "/tmp/x"))
     #expect(
       apple.url("~/notes.txt", home: "/home/ana") == URL(fileURLWithPath: "/home/ana/notes.txt"))
+    #expect(apple.url("~", home: "/home/ana") == URL(fileURLWithPath: "/home/ana"))
     #expect(apple.url(.integer(3)) == nil)
     // Data that is not a keyed archive: nil, never a trap.
     #expect(apple.url(.data(Data("https://example.com".utf8))) == nil)
     #expect(apple.url(.data(Data())) == nil)
+  }
+
+  /// `URLForKey:` is `[NSURL fileURLWithPath:[s stringByExpandingTildeInPath]]`: Apple's
+  /// `stringByExpandingTildeInPath` leaves a `~user` that names no user as it is, and
+  /// `fileURLWithPath:` makes that relative path a file of the current folder
+  /// (`file://<cwd>/~nosuchuser/x`), in every dialect (GNUstep's has no `URLForKey:` and
+  /// answers as Apple does). A known user's `~user/x` is that user's home, as the system's
+  /// own lookup (`getpwnam`, in this dynamically linked test) gives it.
+  @Test(arguments: [Dialect.apple, .gnustep, .corelibs])
+  func urlOfAnUnknownUsersTilde(_ dialect: Dialect) throws {
+    let cwd = FileManager.default.currentDirectoryPath
+    for value in ["~nosuchuser_v2/x", "~nosuchuser_v2", "~nosuchuser_v2/a b/é"] {
+      let url = try #require(dialect.url(.string(value), home: "/home/ana"))
+      #expect(url.isFileURL)
+      #expect(
+        url.absoluteURL.path == URL(fileURLWithPath: cwd + "/" + value).path,
+        "\(value): \(url.absoluteString)")
+    }
+    let url = try #require(dialect.url("~nosuchuser_v2/x", home: "/home/ana"))
+    #expect(url.absoluteString == "file://\(cwd)/~nosuchuser_v2/x")
+    if let entry = getpwnam("root"), let dir = entry.pointee.pw_dir {
+      let home = String(cString: dir)
+      #expect(
+        dialect.url("~root/x", home: "/home/ana")?.path == PathTextExpectation.join(home, "x"))
+    }
+  }
+}
+
+/// A home folder and a name joined as `stringByExpandingTildeInPath` joins them (one `/`).
+enum PathTextExpectation {
+  static func join(_ home: String, _ name: String) -> String {
+    (home.hasSuffix("/") ? home : home + "/") + name
   }
 }

@@ -34,6 +34,25 @@ import Testing
     #expect(parts.name == "x.plist")
   }
 
+  /// A path the command is given that begins with `~user` is that user's home when the
+  /// system knows the user (`getpwnam`, the reference in this dynamically linked test), and a
+  /// name in the current folder when it does not — what the shell leaves of an unknown
+  /// `~user`, and what Apple's `URL(fileURLWithPath:)` makes of it: never a lookup by `URL`.
+  @Test func aTildeUserIsThatUsersHomeOrANameHere() throws {
+    let cwd = FileManager.default.currentDirectoryPath
+    let unknown = FilePathParts("~nosuchuser_v2/x.plist")
+    #expect(unknown.path == cwd + "/~nosuchuser_v2/x.plist")
+    #expect(unknown.folder == cwd + "/~nosuchuser_v2")
+    #expect(FilePathParts("~nosuchuser_v2/../y.plist").standardized == cwd + "/y.plist")
+    // A combining mark after `~` is still a leading `~` to `URL` (its bytes).
+    #expect(FilePathParts("~\u{301}x/y").path == cwd + "/~\u{301}x/y")
+    if let entry = getpwnam("root"), let dir = entry.pointee.pw_dir {
+      let home = String(cString: dir)
+      #expect(FilePathParts("~root/x.plist").path == PathTextExpectation.join(home, "x.plist"))
+      #expect(FilePathParts("~root").path == URL(fileURLWithPath: home).path)
+    }
+  }
+
   /// The preferences folder's path is the one `URL` made (HOME with or without a trailing
   /// slash, XDG_CONFIG_HOME, the macOS layout), and a domain's path is in it.
   @Test(arguments: [

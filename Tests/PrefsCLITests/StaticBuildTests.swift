@@ -252,6 +252,86 @@ import Testing
     #expect(flushes.count == fsyncs, "\(arguments): \(flushes)")
   }
 
+  /// The issue's command lines (issue 50): a path or a stored value that begins with the
+  /// `~name` of no user. Each exits as Docs/commands.md says of a path that names nothing (1 for
+  /// a domain or key that does not exist, 66 for an input of lint, convert and plan that
+  /// cannot be read, 73 for an output whose folder does not exist; the personalities 1, as
+  /// defaults and plutil do), on the debug build and the shipped one alike, and the command
+  /// itself opens no part of the name service switch (the system's getent, which the command
+  /// runs for a user the files do not hold, is a dynamically linked program of its own: its
+  /// opens are not the command's).
+  static let unknownTildeCases: [([String], Int32)] = [
+    (["read", "~nosuchuser/x.plist"], 1), (["read", "~nosuchuser/x.plist", "k"], 1),
+    (["lint", "~nosuchuser/x.plist"], 66),
+    (["convert", "~nosuchuser/x.plist", "--to", "xml"], 66),
+    (["write", "~nosuchuser/x.plist", "k", "v"], 73),
+    (["plan", "infer", "~nosuchuser/x.plist"], 66),
+    (["watch", "~nosuchuser/x.plist", "--count", "1"], 1),
+    (["defaults", "read", "~nosuchuser/a"], 1), (["plutil", "-p", "~nosuchuser/a.plist"], 1),
+  ]
+
+  /// Each of ``unknownTildeCases``.
+  @Test(arguments: unknownTildeCases)
+  func anUnknownUsersTildeNamesNothing(_ arguments: [String], _ code: Int32) throws {
+    let scene = try Scene()
+    let result = try External.run(
+      Self.binary, arguments, environment: ["XDG_CONFIG_HOME": scene.config.path],
+      in: scene.folder.url)
+    #expect(result.signal == nil, "\(arguments): signal \(result.signal ?? 0)")
+    #expect(result.status == code, "\(arguments): \(result.status) \(result.stderr)")
+    guard Self.strace != nil else { return }
+    let (_, log) = try scene.traced(arguments, trace: "open,openat,openat2,execve")
+    // The processes that became getent, by pid (`strace -f` lines begin with it).
+    let getent = Set(
+      log.filter { $0.contains("execve(\"/usr/bin/getent\"") }.compactMap {
+        $0.split(separator: " ").first.map(String.init)
+      })
+    let asked = log.filter {
+      !getent.contains($0.split(separator: " ").first.map(String.init) ?? "")
+        && Self.asksTheSystem($0)
+    }
+    #expect(asked.isEmpty, "\(arguments): \(asked)")
+  }
+
+  /// `URLForKey:` of a stored `~nosuchuser_v2/x` is Apple's `file://<cwd>/~nosuchuser_v2/x`
+  /// (`stringByExpandingTildeInPath` leaves an unknown user's tilde as it is, and
+  /// `fileURLWithPath:` makes the relative path a file of the current folder), in every
+  /// dialect, with and without HOME; never a signal.
+  @Test(arguments: ["apple", "gnustep", "corelibs"])
+  func aStoredTildeOfAnUnknownUserIsAFileHere(_ dialect: String) throws {
+    let scene = try Scene()
+    try PropertyList.write(.dictionary(["k": "~nosuchuser_v2/x"]), as: .binary).write(
+      to: scene.folder.file("v.plist"))
+    // The folder as the kernel names it (getcwd: no link in it).
+    let cwd = try #require(
+      realpath(scene.folder.url.path, nil).map { pointer in
+        defer { free(pointer) }
+        return String(cString: pointer)
+      })
+    for environment in [["HOME": scene.folder.url.path], ["HOME": ""]] {
+      let result = try External.run(
+        Self.binary, ["read", "./v.plist", "k", "--as", "url", "--dialect", dialect],
+        environment: environment, in: URL(fileURLWithPath: cwd))
+      #expect(result.signal == nil)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.output == "file://\(cwd)/~nosuchuser_v2/x\n", "\(environment)")
+    }
+  }
+
+  /// The shipped binary holds no entry point to glibc's name service, dlopen, iconv or locale
+  /// loading that the static link warns about, nor the switch itself
+  /// (Scripts/static-libc-check.sh, which the release build runs after every link).
+  @Test(
+    .enabled(
+      if: ProcessInfo.processInfo.environment["PREFS_TEST_BINARY"] != nil
+        && External.which("nm") != nil && External.which("objdump") != nil,
+      "needs PREFS_TEST_BINARY (the release build) and binutils"))
+  func theShippedBinaryLinksNoNameService() throws {
+    let script = External.packageRoot.appendingPathComponent("Scripts/static-libc-check.sh").path
+    let result = try External.run("/bin/bash", [script, Self.binary])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
   /// A uid and gid that /etc/passwd and /etc/group do not hold.
   static func unknownUser() -> uid_t? {
     let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? ""

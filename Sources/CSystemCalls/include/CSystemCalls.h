@@ -44,6 +44,16 @@ int prefs_is_main_thread(void);
 int prefs_thread_switched(void);
 void prefs_thread_set_switched(int switched);
 
+/// Runs the system's `/usr/bin/getent DATABASE -- KEY` (an absolute path, never `PATH`;
+/// standard input and error `/dev/null`; an environment of its own) and reads what it prints
+/// into `buffer`, at most `capacity` bytes, within `timeout_ms` milliseconds: the number of
+/// bytes and, in `*status`, getent's exit status (0 found, 2 no such entry); -1 with `errno`
+/// when it could not be run or answer (ETIMEDOUT: it was killed; E2BIG: it printed more than
+/// `capacity`). Linux only (ENOSYS elsewhere). The answer is the name service switch's, from a
+/// dynamically linked program that loads NSS modules safely in a process of its own.
+long prefs_getent(const char *database, const char *key, char *buffer, unsigned long capacity,
+                  int timeout_ms, int *status);
+
 /// A read-only mapping of an open file whose faults are contained: a page the file no longer
 /// backs when it is touched (the file was truncated meanwhile, or the disk or a FUSE server
 /// could not read it) reads as zeros and is counted, instead of SIGBUS ending the process.
