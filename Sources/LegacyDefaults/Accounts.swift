@@ -215,15 +215,33 @@ package enum Accounts {
       let capacity = 1 << 16
       var buffer = [UInt8](repeating: 0, count: capacity)
       var status: Int32 = -1
-      let length = buffer.withUnsafeMutableBufferPointer { raw -> Int in
-        raw.baseAddress.map { base in
-          base.withMemoryRebound(to: CChar.self, capacity: capacity) {
-            Int(prefs_getent(database, key, $0, UInt(capacity), getentTimeout, &status))
-          }
-        } ?? -1
+      var code: Int32 = 0
+      let spawn = { () -> Int in
+        // A process started by a thread that works as a user would run as that user.
+        assert(prefs_thread_switched() == 0, "getent started by a thread working as a user")
+        let length = buffer.withUnsafeMutableBufferPointer { raw -> Int in
+          raw.baseAddress.map { base in
+            base.withMemoryRebound(to: CChar.self, capacity: capacity) {
+              Int(prefs_getent(database, key, $0, UInt(capacity), getentTimeout, &status))
+            }
+          } ?? -1
+        }
+        code = errno
+        return length
+      }
+      let length: Int
+      if prefs_thread_switched() != 0 {
+        // Asked while this thread works as a user (a folder held inside that work): getent is
+        // started with the process's own credentials, then the thread is the user's again.
+        switch Result(catching: { () throws(DefaultsError) in try Credentials.asProcess(spawn) }) {
+        case .success(let n): length = n
+        case .failure(let error): return .failure(Failure(query: query, reason: error.description))
+        }
+      } else {
+        length = spawn()
       }
       guard length >= 0 else {
-        return .failure(Failure(query: query, reason: "getent: " + FileAccess.errnoText(errno)))
+        return .failure(Failure(query: query, reason: "getent: " + FileAccess.errnoText(code)))
       }
       switch status {
       case 0: break
