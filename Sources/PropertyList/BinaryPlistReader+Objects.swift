@@ -50,24 +50,25 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 8:
         return .scalar(.integer(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
       default:
-        // 16 bytes: a 128-bit signed integer; only values that fit in 64 bits are accepted.
+        // 16 bytes: CoreFoundation (every verb that reads as it does) keeps the low 64 bits,
+        // unsigned (-1 and -2 in 16 bytes are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep
+        // refuses it.
         let high = readUInt(at: offset + 1, size: 8)
         let low = readUInt(at: offset + 9, size: 8)
-        if options.exact {
-          guard options.reader == .coreFoundation else {
-            throw .unsupported(
-              format: .binary, at: .byteOffset(offset),
-              feature: "a 16-byte integer, which GNUstep refuses")
-          }
-          // CoreFoundation keeps the low 64 bits, unsigned (-1 in 16 bytes is 2^64 - 1).
+        if options.reader == .coreFoundation {
           if high != 0 {
             warnings.append(
               .readAs(
                 .coreFoundation,
-                "a 16-byte integer as \(low), its low 64 bits (CoreFoundation drops the rest)",
-                at: .byteOffset(offset)))
+                "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
+                  + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
           }
           return .scalar(.int(low))
+        }
+        if options.exact {
+          throw .unsupported(
+            format: .binary, at: .byteOffset(offset),
+            feature: "a 16-byte integer, which GNUstep refuses")
         }
         if high == 0 { return .scalar(.int(low)) }
         if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }

@@ -60,13 +60,18 @@ extension XMLPlistReader {
 
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   mutating func skipDoctype() throws(PlistError) {
-    if options.exact, options.reader == .coreFoundation {
-      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset.
-      let start = i
+    let start = i
+    if options.reader == .coreFoundation {
+      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset
+      // (read exactly, refused; otherwise skipped as GNUstep skips it, the one reader of it).
       while i < n, p[i] != UInt8(ascii: ">") {
         if p[i] == UInt8(ascii: "[") {
-          throw fail(
-            "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+          guard !options.exact else {
+            throw fail(
+              "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+          }
+          i = start
+          return try skipBracketedDoctype()
         }
         i += 1
       }
@@ -77,6 +82,11 @@ extension XMLPlistReader {
       i += 1
       return
     }
+    try skipBracketedDoctype()
+  }
+
+  /// Skips `<!DOCTYPE …>` as GNUstep does: quotes and an internal subset in brackets.
+  private mutating func skipBracketedDoctype() throws(PlistError) {
     var bracket = 0
     while i < n {
       switch p[i] {

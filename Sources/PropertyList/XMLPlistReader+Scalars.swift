@@ -51,6 +51,20 @@ extension XMLPlistReader {
 
   struct Refused: Error { var text: Substring }
 
+  /// An `<integer>`'s text as CoreFoundation's `parseIntegerTag` reads it: white space may
+  /// stand between the sign and the digits too (`- 5` is -5, `+ 0x10` is 16); the white
+  /// space before the sign is ``scalar(_:spaces:_:)``'s.
+  static func cfInteger(_ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+    guard let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else {
+      return TextNumber.integer(text)
+    }
+    var k = 1
+    while k < text.count, isSpace(text[k]) { k += 1 }
+    guard k > 1 else { return TextNumber.integer(text) }
+    let joined = [sign] + text[k...]
+    return joined.withUnsafeBufferPointer(TextNumber.integer)
+  }
+
   /// The white space CoreFoundation allows around a number's text (read exactly).
   enum Spaces { case none, leading }
 
