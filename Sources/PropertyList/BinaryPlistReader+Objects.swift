@@ -29,7 +29,10 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 0x08: return .scalar(.bool(false))
       case 0x09: return .scalar(.bool(true))
       case 0x00:
-        throw .unsupported(format: .binary, at: .byteOffset(offset), feature: "a null object")
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
+            + "property list type holds it) \(CompatibilityRow.named("binary-null"))")
       default:
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
@@ -146,6 +149,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           format: .binary, at: .byteOffset(offset), reason: "container size overflows")
       }
       try require(payload, length, object: index, what: "the references")
+      if high == 0xC, options.exact, options.reader == .gnustep {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a set (0xC), which GNUstep refuses \(CompatibilityRow.named("binary-set"))")
+      }
       return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
     default:
       throw .malformed(

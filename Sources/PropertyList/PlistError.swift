@@ -154,7 +154,8 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
     case .nonStringKey(let key, let at):
       "non-string dictionary key at \(at) kept as the string \"\(key)\""
     case .setReadAsArray(let at):
-      "a set at \(at) was read as an array"
+      "a set at \(at) was read as an array of its members (CoreFoundation gives the app an "
+        + "NSSet, which no property list type holds) \(CompatibilityRow.named("binary-set"))"
     case .unquotedBeyondCoreFoundation(let text, let at):
       "the unquoted string \"\(text)\" at \(at) uses characters GNUstep reads bare and "
         + "CoreFoundation (Apple platforms) refuses"
@@ -163,6 +164,34 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
         + "(Apple platforms) refuses the file"
     }
   }
+}
+
+/// The rows of Docs/compatibility.md ("Where prefs deliberately differs from a reference",
+/// `[differential: ID]`): a refusal, or a reading that differs from the dialect's own reader,
+/// names its row in its message, so that a differential tells a documented difference from an
+/// undocumented one by the id alone (`prefs lint --json` gives it as `row`). A test reads the
+/// table and checks that every id named in the sources is one of its rows.
+package enum CompatibilityRow {
+  /// How a message names row `id`: `[differential: ID]`, as the table names it.
+  package static func named(_ id: StaticString) -> String { "[differential: \(id)]" }
+
+  /// The row a message names, if any.
+  package static func id(in message: String) -> String? {
+    guard let start = message.firstRange(of: "[differential: ") else { return nil }
+    let rest = message[start.upperBound...]
+    guard let end = rest.firstIndex(of: "]") else { return nil }
+    return String(rest[..<end])
+  }
+}
+
+extension PlistError {
+  /// The Docs/compatibility.md row the error names (``CompatibilityRow``), if any.
+  public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
+}
+
+extension PlistWarning {
+  /// The Docs/compatibility.md row the warning names (``CompatibilityRow``), if any.
+  public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
 }
 
 /// Safety limits applied while reading untrusted input.
