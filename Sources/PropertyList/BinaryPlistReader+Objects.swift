@@ -103,7 +103,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
       guard seconds.isFinite else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset + 1), reason: "date is \(seconds)")
+          format: .binary, at: .byteOffset(offset + 1),
+          reason: "date is \(seconds) \(CompatibilityRow.named("nonfinite-binary-date"))")
       }
       return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
     case 0x4:
@@ -200,7 +201,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   /// wider ones. Not exactly: any width to 8 bytes, as a UID.
   private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
     switch (options.reader, options.exact) {
-    case (.coreFoundation, true):
+    // (The tools read as CoreFoundation does: refused above 32 bits, not read exactly too.)
+    case (.coreFoundation, _):
       var value: UInt64 = 0
       for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
       guard value <= UInt64(UInt32.max) else {
@@ -232,7 +234,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard case .scalar(let value) = decoded else {
       throw .malformed(
         format: .binary, at: .byteOffset(refOffset),
-        reason: "dictionary key (object \(index)) is a container, not a string")
+        reason: "dictionary key (object \(index)) is a container, not a string "
+          + CompatibilityRow.named("nonstring-key"))
     }
     if case .string(let s) = value {
       if isShared(index) { shared[index] = (value, Expansion.of(value)) }
@@ -243,7 +246,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .unsupported(
         format: .binary, at: .byteOffset(refOffset),
         feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
-          + "\(options.reader) keeps as it is: a domain's keys are strings")
+          + "\(options.reader) keeps as it is: a domain's keys are strings "
+          + CompatibilityRow.named("nonstring-key"))
     }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text

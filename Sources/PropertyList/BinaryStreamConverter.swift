@@ -503,7 +503,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .failed(
         .malformed(
           format: .binary, at: .byteOffset(refOffset),
-          reason: "dictionary key (object \(index)) is a container, not a string"))
+          reason: "dictionary key (object \(index)) is a container, not a string "
+            + CompatibilityRow.named("nonstring-key")))
     }
   }
 }

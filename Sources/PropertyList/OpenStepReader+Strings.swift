@@ -105,7 +105,8 @@ extension OpenStepReader {
           guard unit < 0x80 else {
             throw .unsupported(
               format: format, at: location(i - digits - 1),
-              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)")
+              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte) "
+                + CompatibilityRow.named("octal-escape-above-177"))
           }
         }
       case UInt8(ascii: "U"),

@@ -70,15 +70,20 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
     case .empty:
       return "the input is empty (0 bytes)"
     case .truncated(let format, let at, let expected):
-      return "\(format) property list is truncated at \(at): expected \(expected)"
+      // A truncated binary file is what Foundation reads as the string "bplist00".
+      let row = format == .binary ? " " + CompatibilityRow.named("truncated-binary") : ""
+      return "\(format) property list is truncated at \(at): expected \(expected)\(row)"
     case .malformed(let format, let at, let reason):
       return "malformed \(format) property list at \(at): \(reason)"
     case .invalidText(let format, let at, let encoding):
-      return "invalid \(encoding) text in \(format) property list at \(at)"
+      return "invalid \(encoding) text in \(format) property list at \(at) "
+        + CompatibilityRow.named("invalid-text")
     case .limitExceeded(let format, let at, let limit):
-      return "\(format) property list goes past a safety limit at \(at): \(limit)"
+      return "\(format) property list goes past a safety limit at \(at): \(limit) "
+        + CompatibilityRow.named("safety-limits")
     case .cycle(let at, let object):
-      return "binary property list has a reference cycle through object \(object) at \(at)"
+      return "binary property list has a reference cycle through object \(object) at \(at) "
+        + CompatibilityRow.named("safety-limits")
     case .unsupported(let format, let at, let feature):
       return "\(format) property list uses \(feature) at \(at), which is not supported"
     case .unrepresentable(let format, let keyPath, let reason):

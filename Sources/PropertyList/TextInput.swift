@@ -54,21 +54,28 @@ package enum TextInput {
   /// GNUstep takes UTF-8 only, without a byte-order mark (not even UTF-8's); CoreFoundation
   /// UTF-16 and UTF-32 only after one (XML without it it refuses, OpenStep text it reads with
   /// the first character dropped). `format`: the format the text was sniffed as.
+  ///
+  /// Not read exactly, OpenStep text in UTF-16 or UTF-32 without a mark is still refused when
+  /// the reader is CoreFoundation's (the tools'): CoreFoundation reads it with a character of
+  /// its own guess dropped, another value; XML without one the tools read (XML 1.0's
+  /// appendix F), which no reader reads otherwise.
   static func requireEncoding(of data: Data, format: PlistFormat, options: PlistReadOptions)
     throws(PlistError)
   {
-    guard options.exact else { return }
+    guard options.exact || (options.reader == .coreFoundation && format != .xml) else { return }
     let (encoding, bom) = data.withUnsafeBytes { sniffEncoding($0) }
     if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
-        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses "
+          + CompatibilityRow.named("invalid-text"))
     }
     if encoding != .utf8, bom == 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
         feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
-          + "refuses (OpenStep text: reads with a character of its own guess dropped)")
+          + "refuses (OpenStep text: reads with a character of its own guess dropped) "
+          + CompatibilityRow.named("invalid-text"))
     }
   }
 
@@ -108,6 +115,13 @@ package enum TextInput {
             return Result { () throws(PlistError) in
               try windows1252ToUTF8(text).get().withUnsafeBufferPointer(body)
             }
+          // UTF-16 declared over 8-bit text: CoreFoundation refuses it.
+          case "utf-16" where cf, "utf-16be" where cf, "utf-16le" where cf, "unicode" where cf:
+            return .failure(
+              .unsupported(
+                format: .xml, at: .line(1, column: 1),
+                feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses "
+                  + CompatibilityRow.named("invalid-text")))
           case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf-16be", "utf-16le", "unicode":
             break
           case "iso-8859-1", "latin1", "iso_8859-1", "latin-1", "iso-latin-1":
@@ -117,7 +131,8 @@ package enum TextInput {
           default:
             return .failure(
               .unsupported(
-                format: .xml, at: .line(1, column: 1), feature: "encoding \"\(declared)\""))
+                format: .xml, at: .line(1, column: 1),
+                feature: "encoding \"\(declared)\" \(CompatibilityRow.named("invalid-text"))"))
           }
         }
         let bytes = text.assumingMemoryBound(to: UInt8.self)

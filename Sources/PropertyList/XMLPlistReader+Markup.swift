@@ -70,6 +70,11 @@ extension XMLPlistReader {
             throw fail(
               "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
           }
+          warnings.append(
+            .readAs(
+              .gnustep,
+              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it "
+                + CompatibilityRow.named("tools-read-more"), at: location(i)))
           i = start
           return try skipBracketedDoctype()
         }

@@ -79,4 +79,33 @@ import Testing
     }
     #expect(table.isSuperset(of: ["binary-set", "binary-null", "tools-read-more"]))
   }
+
+  /// The refusals of the differential's rows name them: a truncated binary file, text not
+  /// valid in its encoding, a safety limit, a non-string key, a binary date of NaN, an octal
+  /// escape above \\177, a comment without its end.
+  @Test func theDifferentialsRefusalsNameTheirRows() throws {
+    let table = try Self.tableIDs()
+    let deep = String(repeating: "(", count: 600) + String(repeating: ")", count: 600)
+    let cases: [(Data, String)] = [
+      (Data("bplist00".utf8) + Data([0xA1, 1]), "truncated-binary"),
+      (Data([0x28, 0x22, 0xFF, 0x22, 0x29]), "invalid-text"),
+      (Data(deep.utf8), "safety-limits"),
+      (BinaryList.bplist(objects: [[0xD1, 1, 2], [0x10, 5], [0x51, 0x76]]), "nonstring-key"),
+      (
+        BinaryList.bplist(objects: [[0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0]]),
+        "nonfinite-binary-date"
+      ),
+      (Data(#"("\351")"#.utf8), "octal-escape-above-177"),
+      (Data("{ a = 1; } /* x".utf8), "unterminated-comment"),
+    ]
+    for (data, row) in cases {
+      do {
+        let document = try PropertyList.read(data, options: .coreFoundation)
+        Issue.record("\(row): read as \(document.value)")
+      } catch {
+        #expect(error.compatibilityRow == row, "\(error)")
+        #expect(table.contains(row))
+      }
+    }
+  }
 }

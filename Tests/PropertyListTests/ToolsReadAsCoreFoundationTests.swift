@@ -74,6 +74,54 @@ import Testing
     #expect(throws: PlistError.self) { try Self.read(text, .gnustep) }
   }
 
+  // MARK: What the differential found the tools read otherwise
+
+  /// `<data>AA&amp;AA</data>`: CoreFoundation `OK x0006a6` (the raw text, `&amp;` four
+  /// characters of which it skips one), not the entity's `AA&AA`.
+  @Test func dataIsCoreFoundationsRawTextForEveryVerb() throws {
+    let text = "<plist><data>AA&amp;AA</data></plist>"
+    for options in Self.both {
+      #expect(try Self.read(text, options).value == .data(Data([0x00, 0x06, 0xA6])))
+    }
+  }
+
+  /// `b\0p\0l\0i\0s\0t\0` (OpenStep text in UTF-16 without a mark): CoreFoundation
+  /// `OK s"plist"`, its first character taken for the mark: refused by every verb.
+  @Test func openStepInUTF16WithoutAMarkIsRefusedByTheTools() throws {
+    let data = Data("bplist".utf16.flatMap { [UInt8($0), 0] })
+    for options in Self.both {
+      #expect(throws: PlistError.self) { try PropertyList.read(data, options: options) }
+    }
+  }
+
+  /// A UID of 8 bytes above 32 bits: CoreFoundation `ERR`; refused by the tools too.
+  @Test func aUIDAbove32BitsIsRefusedByTheTools() throws {
+    let data = BinaryList.bplist(objects: [[0xA1, 1], [0x87, 0x80, 0, 0, 0, 0, 0, 0, 0]])
+    for options in Self.both {
+      #expect(throws: PlistError.self) { try PropertyList.read(data, options: options) }
+    }
+  }
+
+  /// `encoding="utf-16"` over 8-bit text: CoreFoundation `ERR`; GNUstep reads it as UTF-8.
+  @Test func utf16DeclaredOverUTF8IsRefusedAsCoreFoundationRefusesIt() throws {
+    let data = Self.declared("utf-16", Array("é".utf8))
+    for options in Self.both {
+      #expect(throws: PlistError.self) { try PropertyList.read(data, options: options) }
+    }
+    #expect(try PropertyList.read(data, options: .gnustep).value == "é")
+  }
+
+  /// What the tools read beyond CoreFoundation says so, naming the row.
+  @Test(arguments: [
+    "<plist><integer>5 </integer></plist>",
+    "<!DOCTYPE plist [ <!ENTITY e \"v\"> ]><plist><true/></plist>",
+    "<plist><date>2011-03-14T15:09:26.5Z</date></plist>",
+  ])
+  func whatOnlyTheToolsReadIsAWarningNamingItsRow(_ text: String) throws {
+    let document = try Self.read(text, .lenient)
+    #expect(document.warnings.contains { $0.compatibilityRow == "tools-read-more" })
+  }
+
   // MARK: Declared encodings
 
   static func declared(_ encoding: String, _ bytes: [UInt8]) -> Data {

@@ -407,10 +407,11 @@ def binary_cases():
         "a date of -inf seconds")
     bad("date-nan-in-dict.bplist", bplist([Dct([1], [2]), b_ascii("when"), b_date_bits(0x7FF8000000000001)]),
         ["malformed"], "a dictionary value that is a date of NaN (signalling bits)")
-    bad("uid-9-bytes.bplist", bplist([b"\x88" + bytes(8) + b"\x01"]), ["malformed"],
-        "UID marker 0x88: 9 bytes of UID")
-    bad("uid-16-bytes.bplist", bplist([b"\x8F" + bytes(15) + b"\x01"]), ["malformed"],
-        "UID marker 0x8F: 16 bytes of UID")
+    # CoreFoundation reads a UID of any width to 16 bytes (refused above 32 bits): every verb.
+    good("uid-9-bytes.bplist", bplist([b"\x88" + bytes(8) + b"\x01"]),
+         "UID marker 0x88: 9 bytes of UID, the UID 1 as CoreFoundation reads it")
+    good("uid-16-bytes.bplist", bplist([b"\x8F" + bytes(15) + b"\x01"]),
+         "UID marker 0x8F: 16 bytes of UID, the UID 1 as CoreFoundation reads it")
     bad("dict-key-is-array.bplist", bplist([Dct([1], [2]), Arr([]), b_ascii("v")]), ["malformed"],
         "a dictionary whose key is an (empty) array")
     bad("dict-key-is-dict.bplist", bplist([Dct([0], [1]), b_ascii("v")]), ["malformed", "cycle"],
