@@ -155,9 +155,11 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "at \(at), read as \(reader) reads it: \(what)"
     case .indistinctKeys(let first, let second, let at):
       "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
-        + "Unicode normalization: kept as two keys, as CoreFoundation keeps them"
+        + "Unicode normalization: kept as two keys, as CoreFoundation keeps them "
+        + CompatibilityRow.named("indistinct-keys")
     case .nonStringKey(let key, let at):
-      "non-string dictionary key at \(at) kept as the string \"\(key)\""
+      "non-string dictionary key at \(at) kept as the string \"\(key)\" "
+        + CompatibilityRow.named("nonstring-key")
     case .setReadAsArray(let at):
       "a set at \(at) was read as an array of its members (CoreFoundation gives the app an "
         + "NSSet, which no property list type holds) \(CompatibilityRow.named("binary-set"))"

@@ -329,17 +329,29 @@ extension XMLPlistReader {
   }
 
   /// A string or key: the text without one leading U+FEFF (GNUstep: two, its parser's and
-  /// its string's).
+  /// its string's, and also after the white space a string starts with, which its parser
+  /// hands on as a piece of its own: `\n` U+FEFF `b` is `\nb`; GNUstep Base 1.28).
   func string(_ text: Text) -> String {
     withBytes(text) { bytes in
       var start = 0
+      if options.reader == .gnustep {
+        while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
+      }
+      let space = start
       for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
         guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
           bytes[start + 2] == 0xBF
         else { break }
         start += 3
       }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      // No mark: the text as it is (its white space too).
+      guard start > space else { return String(decoding: bytes, as: UTF8.self) }
+      guard space > 0 else {
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      }
+      // The white space kept, the marks after it dropped.
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<space]), as: UTF8.self)
+        + String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
     }
   }
 

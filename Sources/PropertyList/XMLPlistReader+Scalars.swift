@@ -152,6 +152,11 @@ extension XMLPlistReader {
       }
       decoded = Base64.decodeCoreFoundation(all[contentStart..<firstMarkup])
     } else {
+      warnings.append(
+        .readAs(
+          .gnustep,
+          "<data> holding markup (a comment, CDATA), its text without it; CoreFoundation "
+            + "refuses it " + CompatibilityRow.named("tools-read-more"), at: location(firstMarkup)))
       switch text {
       case .run(let start, let end): decoded = Base64.decodeCoreFoundation(all[start..<end])
       case .bytes(let bytes): decoded = Base64.decodeCoreFoundation(bytes)

@@ -58,6 +58,21 @@ struct XMLPlistReader {
     }
   }
 
+  /// A number's text with a control character (not XML 1.0's): CoreFoundation's scanner skips
+  /// it before the digits (`<real>` U+0000 `.0` is 0), prefs refuses the file.
+  func refuseControlCharacter(in text: Substring, _ element: String, at offset: Int)
+    throws(PlistError)
+  {
+    guard
+      let c = text.unicodeScalars.first(where: {
+        $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0)
+      })
+    else { return }
+    throw fail(
+      "<\(element)> holding the control character \(c.codePoint), which XML 1.0 does not allow "
+        + CompatibilityRow.named("malformed-xml"), at: offset)
+  }
+
   /// The offset of the first byte above 0x7F of a file whose XML declaration says US-ASCII.
   static func nonASCIIDeclaredASCII(_ data: Data) -> Int? {
     data.withUnsafeBytes { raw -> Int? in
@@ -86,13 +101,11 @@ struct XMLPlistReader {
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
     try skipMisc()
-    // CoreFoundation's prolog is any run of white space, comments, processing instructions
-    // and `<!DOCTYPE`s (a second one too); GNUstep's holds one `<!DOCTYPE`.
-    var doctypes = 0
-    while starts(with: "<!DOCTYPE", at: i), doctypes == 0 || options.reader == .coreFoundation {
+    // The prolog is any run of white space, comments, processing instructions and
+    // `<!DOCTYPE`s (a second one too), as CoreFoundation and GNUstep read it.
+    while starts(with: "<!DOCTYPE", at: i) {
       try skipDoctype()
       try skipMisc()
-      doctypes += 1
     }
     guard i < n else { throw eof("a <plist> element") }
     guard p[i] == UInt8(ascii: "<") else { throw fail("text before the <plist> element") }
@@ -234,6 +247,7 @@ struct XMLPlistReader {
             produced = try gnustepInteger(value, tag, text: all[textStart..<i])
           case .success(let value): produced = value
           case .failure(let refused):
+            try refuseControlCharacter(in: refused.text, "integer", at: tag.start)
             throw fail(
               "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
           }
@@ -241,6 +255,7 @@ struct XMLPlistReader {
           switch try scalar(tag, spaces: .leading, TextNumber.real) {
           case .success(let value): produced = .real(value)
           case .failure(let refused):
+            try refuseControlCharacter(in: refused.text, "real", at: tag.start)
             throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
           }
         case .true, .false:

@@ -254,6 +254,14 @@ struct XMLPlistWriter {
         "a \(what) that starts with U+FEFF, which XML readers (CoreFoundation's too) drop; "
           + "binary keeps it")
     }
+    if !options.lenient,
+      text.unicodeScalars.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        .first == "\u{FEFF}"
+    {
+      throw refuse(
+        "a \(what) that starts with white space and U+FEFF, which GNUstep's XML reader drops; "
+          + "binary keeps it")
+    }
     var start = text.utf8.startIndex
     var index = start
     let utf8 = text.utf8

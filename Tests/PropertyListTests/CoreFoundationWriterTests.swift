@@ -252,7 +252,10 @@ struct CoreFoundationWriterTests {
     let afterEntity = zip(scalars, scalars.dropFirst()).contains {
       "&<>".unicodeScalars.contains($0.0) && $0.1 == "\u{FEFF}"
     }
-    return afterEntity || s.unicodeScalars.first == "\u{FEFF}"
+    // U+FEFF after the white space a string starts with: GNUstep drops it too.
+    let afterSpace =
+      s.unicodeScalars.drop(while: { " \t\n\r".unicodeScalars.contains($0) }).first == "\u{FEFF}"
+    return afterEntity || afterSpace || s.unicodeScalars.first == "\u{FEFF}"
       || s.unicodeScalars.contains {
         ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0xFFFE
           || $0.value == 0xFFFF

@@ -22,6 +22,7 @@ import Testing
     ("U+FEFF inside", "a\u{FEFF}b"), ("U+FFFE inside", "a\u{FFFE}b"),
     ("U+FEFF last", "ab\u{FEFF}"), ("U+FEFF after &", "a&\u{FEFF}b"),
     ("U+FEFF alone", "\u{FEFF}"), ("two U+FFFE", "\u{FFFE}\u{FFFE}x"),
+    ("U+FEFF after a newline", "\n\u{FEFF}a"), ("U+FEFF after a space", " \u{FEFF}"),
     ("year 0", .date(Date(timeIntervalSinceReferenceDate: year0))),
     ("29 February of year 0", .date(Date(timeIntervalSinceReferenceDate: year0 + 59 * day))),
     ("year 1", .date(Date(timeIntervalSinceReferenceDate: year1))),

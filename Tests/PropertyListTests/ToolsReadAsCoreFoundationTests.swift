@@ -68,10 +68,13 @@ import Testing
     #expect(try Self.read(text, .lenient).value == true)
   }
 
-  /// GNUstep reads one `<!DOCTYPE` (a second: `ERR`).
-  @Test func gnustepReadsOneDoctype() throws {
-    let text = "<?xml version=\"1.0\"?><!DOCTYPE plist><!DOCTYPE plist><plist><true/></plist>"
-    #expect(throws: PlistError.self) { try Self.read(text, .gnustep) }
+  /// GNUstep reads two `<!DOCTYPE`s too, with a comment and a processing instruction
+  /// between them (`OK T`).
+  @Test func gnustepReadsTwoDoctypes() throws {
+    let text =
+      "<?xml version=\"1.0\"?><!DOCTYPE plist><!-- c --><!DOCTYPE plist><?x y?><plist><true/>"
+      + "</plist>"
+    #expect(try Self.read(text, .gnustep).value == true)
   }
 
   // MARK: What the differential found the tools read otherwise
@@ -120,6 +123,18 @@ import Testing
   func whatOnlyTheToolsReadIsAWarningNamingItsRow(_ text: String) throws {
     let document = try Self.read(text, .lenient)
     #expect(document.warnings.contains { $0.compatibilityRow == "tools-read-more" })
+  }
+
+  /// GNUstep drops up to two U+FEFF after the white space a string starts with (`\n` U+FEFF
+  /// U+FEFF `b` is `OK s"\u000ab"`, `\t` U+FEFF `b` `s"\u0009b"`), not after other text
+  /// (`a\n` U+FEFF `b` is kept); CoreFoundation keeps them.
+  @Test func gnustepDropsAMarkAfterLeadingWhiteSpace() throws {
+    let xml = { (s: String) in "<?xml version=\"1.0\"?><plist><string>\(s)</string></plist>" }
+    #expect(try Self.read(xml("\n\u{FEFF}\u{FEFF}b"), .gnustep).value == "\nb")
+    #expect(try Self.read(xml("\t\u{FEFF}b"), .gnustep).value == "\tb")
+    #expect(try Self.read(xml("a\n\u{FEFF}b"), .gnustep).value == "a\n\u{FEFF}b")
+    #expect(try Self.read(xml("\n 7"), .gnustep).value == "\n 7")
+    #expect(try Self.read(xml("\n\u{FEFF}b"), .coreFoundation).value == "\n\u{FEFF}b")
   }
 
   // MARK: Declared encodings
