@@ -5,6 +5,8 @@ read back what prefs writes (round trips), and classifies every input against th
 own reader (CoreFoundation for apple and corelibs, GNUstep Base for gnustep):
 
     agree                              the same value, or both refuse the file
+                                       (also for "tools": `plist-probe --lenient`, what lint,
+                                       convert and read read with, against CoreFoundation)
     prefs-accepts-reference-rejects    allowed only as a row of rows.py (Docs/compatibility.md's table)
     prefs-rejects-reference-accepts    likewise
     values-differ                      never allowed
@@ -21,7 +23,8 @@ sys.path.insert(0, HERE)
 import rows as ROWS  # noqa: E402
 
 
-PREFS_KEYS = ("apple", "apple-bin", "corelibs", "gnustep-prefs", "gnustep-xml", "gnustep-bin")
+PREFS_KEYS = ("apple", "apple-bin", "corelibs", "tools", "gnustep-prefs", "gnustep-xml",
+              "gnustep-bin")
 
 
 def run_batch(name, command, paths, memory, timeout=10):
@@ -116,6 +119,7 @@ def main():
         "apple-bin": ("prefs apple (binary)", [probe, "--dialect", "apple", "--write", "binary",
                                                os.path.join(trips, "binary")]),
         "corelibs": ("prefs corelibs", [probe, "--dialect", "corelibs"]),
+        "tools": ("prefs tools", [probe, "--lenient"]),
         "gnustep-prefs": ("prefs gnustep", [probe, "--dialect", "gnustep", "--write", "gnustep",
                                             os.path.join(trips, "gnustep")]),
         "gnustep-xml": ("prefs gnustep (XML)", [probe, "--dialect", "gnustep", "--write", "xml",
@@ -180,7 +184,9 @@ def main():
     for n, path in enumerate(paths):
         with open(path, "rb") as f:
             data = f.read()
+        gnustep_ok = parse(out["gnustep"][n])[0]
         for dialect, prefs_key, ref_key in (("apple", "apple", "cf"), ("corelibs", "corelibs", "cf"),
+                                            ("tools", "tools", "cf"),
                                             ("gnustep", "gnustep-prefs", "gnustep")):
             p_ok, p_val, p_warn, _ = parse(out[prefs_key][n])
             r_ok, r_val, r_err, _ = parse(out[ref_key][n])
@@ -195,7 +201,8 @@ def main():
             else:
                 cls = "prefs-rejects-reference-accepts"
             case = ROWS.Case(data=data, kind=kinds[n], dialect=dialect, prefs=out[prefs_key][n],
-                             reference=out[ref_key][n], prefs_ok=p_ok, reference_ok=r_ok)
+                             reference=out[ref_key][n], prefs_ok=p_ok, reference_ok=r_ok,
+                             gnustep_ok=gnustep_ok)
             if cls != "agree":
                 row = ROWS.explain(cls, case)
                 if row is None:

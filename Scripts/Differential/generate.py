@@ -8,7 +8,11 @@ writes OUT/inputs/<n>.plist and OUT/manifest.tsv (n, kind, origin). The same arg
 the same files. Kinds: seed, generated-{xml,binary,openstep,gnustep,strings}, hand-built
 binary files (duplicate keys, keys that are not strings, UIDs of every width, bytes between
 the offset table and the trailer, wrong offset and reference widths), and mutations: byte
-flips, truncations, splices, duplicate keys, deep nesting, entities, encodings."""
+flips, truncations, splices, duplicate keys, deep nesting, entities, encodings; and issue 46's
+families: structure-aware binary changes (a marker's kind, count or width, a set, a null, a
+16-byte integer, a reference or offset moved), dates in year 0 and of -0.0, strings with
+U+FEFF and U+FFFE, XML declarations of other encodings, DOCTYPEs and what follows </plist>,
+white space in an <integer>, OpenStep escapes."""
 import argparse, datetime, math, os, plistlib, random, struct, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,14 +45,15 @@ def seed_files(extra):
 
 WORDS = ["a", "key", "PREFS_SOUND_ENABLED", "NSLanguages", "CF$UID", "$objects", "é", "日本",
          "😀", "a b", "x\"y", "back\\slash", "tab\there", "new\nline", "", "*", "+", "a+b",
-         "YES", "12", " 12", "-0", "u00e9", "\u00e9", "e\u0301", "\ufeffbom", "\r", "&amp;"]
+         "YES", "12", " 12", "-0", "u00e9", "\u00e9", "e\u0301", "\ufeffbom", "\r", "&amp;",
+         "\ufffeab", "a\ufeffb", "a\ufffeb", "&\ufeff", "<\ufeffx", "\ufffe\ufffe", "ab\ufeff"]
 
 
 def random_string(r):
     if r.random() < 0.6:
         return r.choice(WORDS)
     n = r.randrange(0, 12)
-    pools = ["abcXYZ019_$/:.-", " \t!#%&*+?@^|~,;=<>(){}[]'\"\\", "éüß€日本😀\u0301\ufeff",
+    pools = ["abcXYZ019_$/:.-", " \t!#%&*+?@^|~,;=<>(){}[]'\"\\", "éüß€日本😀\u0301\ufeff\ufffe",
              "\x01\x07\x1f"]
     pool = "".join(r.choice(pools) for _ in range(2))
     return "".join(r.choice(pool) for _ in range(n))
@@ -233,7 +238,38 @@ def b_uid(n, width):
 
 def hand_built(r):
     kind = r.choice(["dupkey", "dupkey", "intkey", "realkey", "uid", "uid", "gap", "widths",
-                     "float32", "int16", "version", "dupkey-nested"])
+                     "float32", "int16", "int16", "version", "dupkey-nested", "date-edge",
+                     "date-edge", "set", "null", "marks"])
+    if kind == "date-edge":
+        # Year 0 (0000-01-01, 0000-02-29, 0000-03-01), year 1, year -1, -0.0, 0.5 s, far dates.
+        year0 = -63145526400.0
+        seconds = r.choice([year0, year0 + 59 * 86400, year0 + 60 * 86400, year0 + 366 * 86400,
+                            year0 - 366 * 86400, -0.0, 0.0, 0.5, -0.5, 1e15, -1e15, 5e14,
+                            252423907200.0, 252423993600.0, year0 + r.randrange(0, 366) * 86400])
+        date = bytes([0x33]) + struct.pack(">d", seconds)
+        if r.random() < 0.5:
+            return "binary-date-edge", bplist([bytes([0xA1, 1]), date])
+        return "binary-date-edge", bplist([bytes([0xD1, 1, 2]), b_str("d"), date])
+    if kind == "set":
+        n = r.randrange(0, 3)
+        objs = [bytes([0xC0 | n]) + bytes(range(1, n + 1))] + [b_str(c) for c in "ab"[:n]]
+        if r.random() < 0.5:
+            objs = [bytes([0xD1, 1, 2]), b_str("s")] + [bytes([0xC0 | n]) + bytes(range(3, 3 + n))] \
+                + [b_str(c) for c in "ab"[:n]]
+        return "binary-set", bplist(objs)
+    if kind == "null":
+        if r.random() < 0.5:
+            return "binary-null", bplist([bytes([0x00])])
+        return "binary-null", bplist([bytes([0xD1, 1, 2]), b_str("n"), bytes([0x00])])
+    if kind == "marks":
+        # UTF-16 strings with U+FEFF and U+FFFE at the start, inside, at the end.
+        text = r.choice(["\ufeffa", "\ufffeab", "a\ufeffb", "a\ufffeb", "ab\ufeff", "\ufffe",
+                         "\ufeff\ufeffx", "\ufffe\ufeffx", "&\ufeff"])
+        units = text.encode("utf-16-be")
+        s16 = bytes([0x60 | (len(units) // 2)]) + units
+        if r.random() < 0.5:
+            return "binary-marks", bplist([bytes([0xA1, 1]), s16])
+        return "binary-marks", bplist([bytes([0xD1, 1, 2]), s16, b_str("v")])
     if kind == "dupkey":
         k = r.choice(["a", "CF$UID", "é", "PREFS_RANKING_SIZE"])
         vals = [b_int(r.randrange(100)), b_int(r.randrange(100)), b_str("x")]
@@ -374,6 +410,113 @@ def encoding(r, data):
     return data[:k] + b"\x00" + data[k:]
 
 
+def binary_structure(r, data):
+    """A structure-aware change of a binary file: one object's marker, count, width or kind
+    changed, a reference or an offset pointed elsewhere, a 16-byte integer put in."""
+    if not data.startswith(b"bplist00") or len(data) < 42:
+        return flip(r, data)
+    b = bytearray(data)
+    offsize, refsize = b[-26], b[-25]
+    count, top, table = (int.from_bytes(b[-24:-16], "big"), int.from_bytes(b[-16:-8], "big"),
+                         int.from_bytes(b[-8:], "big"))
+    if not (1 <= offsize <= 8 and 1 <= refsize <= 8 and 0 < count < 10**6
+            and table + count * offsize <= len(b) - 32):
+        return flip(r, data)
+
+    def offset(k):
+        return int.from_bytes(b[table + k * offsize:table + (k + 1) * offsize], "big")
+
+    k = r.randrange(count)
+    at = offset(k)
+    if at >= table:
+        return flip(r, data)
+    marker = b[at]
+    form = r.choice(["set", "null", "count", "kind", "int16", "ref", "offset", "ascii-high"])
+    if form == "set" and marker >> 4 == 0xA:
+        b[at] = 0xC0 | (marker & 0x0F)
+    elif form == "null":
+        b[at] = 0x00
+    elif form == "count" and marker >> 4 in (0x4, 0x5, 0x6, 0xA, 0xD) and marker & 0x0F < 0x0F:
+        b[at] = (marker & 0xF0) | ((marker & 0x0F) + r.choice([-1, 1])) % 15
+    elif form == "kind":
+        b[at] = (r.choice([0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x8, 0xA, 0xC, 0xD]) << 4) | (marker & 0x0F)
+    elif form == "int16":
+        value = r.choice([-2, -1, 2**64 + 5, 2**63, 2**127, 7]) % (1 << 128)
+        return bytes(b[:at]) + b"\x14" + value.to_bytes(16, "big") + bytes(b[at + 1:])
+    elif form == "ref" and marker >> 4 in (0xA, 0xD) and marker & 0x0F:
+        ref_at = at + 1 + r.randrange(marker & 0x0F) * refsize
+        b[ref_at:ref_at + refsize] = r.randrange(count + 2).to_bytes(refsize, "big")[-refsize:]
+    elif form == "offset":
+        j = r.randrange(count)
+        b[table + k * offsize:table + (k + 1) * offsize] = b[table + j * offsize:table + (j + 1) * offsize]
+    elif form == "ascii-high" and marker >> 4 == 0x5 and marker & 0x0F:
+        b[at + 1] |= 0x80
+    else:
+        return flip(r, data)
+    return bytes(b)
+
+
+XML_ENCODINGS = ["windows-1252", "WINDOWS-1252", "cp1252", "US-ASCII", "ascii", "ISO-8859-1",
+                 "latin1", "iso-8859-2", "macintosh", "utf-16", "UTF-8", "x-unknown"]
+
+
+def xml_encoding(r):
+    """An XML declaration naming an encoding, over text in it (or in another)."""
+    name = r.choice(XML_ENCODINGS)
+    text = r.choice(["é", "€", "Ÿ", "é€", "ab", "ß日", "\u0080", "\u0081"])
+    raw = r.choice(["declared", "utf-8", "latin-1"])
+    codec = {"declared": {"windows-1252": "cp1252", "WINDOWS-1252": "cp1252", "cp1252": "cp1252",
+                          "US-ASCII": "latin-1", "ascii": "latin-1", "ISO-8859-1": "latin-1",
+                          "latin1": "latin-1", "iso-8859-2": "iso-8859-2",
+                          "macintosh": "mac-roman"}.get(name, "utf-8"),
+             "utf-8": "utf-8", "latin-1": "latin-1"}[raw]
+    body = text.encode(codec, "replace")
+    if r.random() < 0.3:
+        body += bytes([r.choice([0x81, 0x8D, 0x8F, 0x90, 0x9D, 0x80, 0x9F, 0xFF])])
+    head = b'<?xml version="1.0" encoding="' + name.encode() + b'"?>\n'
+    return head + b"<plist><array><string>" + body + b"</string><key>" + body + \
+        b"</key></array></plist>"
+
+
+def doctype(r):
+    """What CoreFoundation's prolog and end of document take: DOCTYPEs (two, quoted '>',
+    ended by the first '>'), comments and processing instructions between them, content after
+    </plist>, a <key> where a value stands, white space in an <integer>."""
+    prolog = r.choice([
+        b'<!DOCTYPE plist "x>', b"<!DOCTYPE plist><!DOCTYPE plist>",
+        b"<!DOCTYPE plist><!-- c --><!DOCTYPE plist><?x y?>", b"<!DOCTYPE plist 'a>b'>",
+        b'<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "x">', b"",
+        b"<!DOCTYPE plist [ <!ENTITY e 'v'> ]>", b"<!-- a --><?pi?>",
+    ])
+    decl = b'<?xml version="1.0" encoding="UTF-8"?>\n' if r.random() < 0.7 else b""
+    body = r.choice([
+        b"<true/>", b"<dict><key>k</key><key>v</key></dict>", b"<array><key>k</key></array>",
+        b"<key>k</key>", b"<integer>- 5</integer>", b"<integer>+ 5</integer>",
+        b"<integer> -\t5</integer>", b"<integer> +0x10</integer>", b"<integer>-5 </integer>",
+        b"<integer>--5</integer>", b"<integer>- 9223372036854775808</integer>",
+        b"<dict><key>a</key><integer>\n- 7</integer></dict>", b"<true> </true>",
+        b"<real> 1.5</real>", b"<real>- 1.5</real>",
+    ])
+    tail = r.choice([b"", b"", b"junk", b"<string>b</string>", b"<plist><true/></plist>",
+                     b"\n<!-- c -->", b"</plist>"])
+    wrapped = r.random() < 0.8
+    doc = decl + prolog + (b"<plist>" + body + b"</plist>" if wrapped else body) + tail
+    return doc
+
+
+def openstep_escapes(r):
+    """OpenStep strings of escapes: \\U and \\u of every width, octal, C escapes, marks."""
+    pieces = [r"\U00e9", r"\u00e9", r"\UFEFF", r"\UFFFE", r"\Ufeff", r"\U", r"\u", r"\U12",
+              r"\351", r"\101", r"\0", r"\12", r"\a", r"\b", r"\f", r"\v", r"\t", r"\n",
+              r"\\", r"\"", r"\x", "a", " ", "\ufeff", "\ufffe", "é", r"\UD83D\UDE00", r"\UD800"]
+    def one():
+        return '"' + "".join(r.choice(pieces) for _ in range(r.randrange(0, 5))) + '"'
+    if r.random() < 0.5:
+        return ("(" + ", ".join(one() for _ in range(r.randrange(1, 4))) + ")").encode()
+    return ("{" + "".join("%s = %s; " % (one(), one()) for _ in range(r.randrange(1, 3)))
+            + "}").encode()
+
+
 TEXT_TRICKS = [
     b'("\\u00e9", "\\U00E9", "\\u12", "\\uzz", "\\u", "\\U")',
     b'{ "Languages" = ("\\u0046ran\\u00e7ais", English); }',
@@ -473,9 +616,21 @@ def main():
         if roll < 0.37:
             add("entities", "generated", entities(r))
             continue
+        # Issue 46's families.
+        if roll < 0.39:
+            add("xml-encoding", "generated", xml_encoding(r))
+            continue
+        if roll < 0.41:
+            add("doctype", "generated", doctype(r))
+            continue
+        if roll < 0.43:
+            add("openstep-escapes", "generated", openstep_escapes(r))
+            continue
         base = r.choice(pool)
         m = r.random()
-        if m < 0.3:
+        if m < 0.35 and base.startswith(b"bplist00"):
+            add("binary-structure", "mutation", binary_structure(r, base))
+        elif m < 0.3:
             add("byte-flip", "mutation", flip(r, base))
         elif m < 0.5:
             add("truncation", "mutation", truncate(r, base))

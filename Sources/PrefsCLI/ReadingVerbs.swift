@@ -288,7 +288,9 @@ enum Lint {
     discussion: """
       Parses each file (- is standard input). Exit 0 when all are well-formed, 65 when any is
       malformed (the reason is printed per file), 66 when any is missing or is not a regular
-      file and none is malformed.
+      file and none is malformed. A refusal or a reading that differs from CoreFoundation's
+      names its row of the compatibility table, [differential: ID]; --json gives it as "row"
+      (the error's) and "rows" (the warnings').
       """,
     options: [Options.json.spec], operands: [.domain],
     run: { (i, c) throws(CommandFailure) in try Lint.run(i.arguments, console: c) })
@@ -316,6 +318,12 @@ enum Lint {
         fields["status"] = .string("ok")
         fields["format"] = .string(format.rawValue)
         fields["warnings"] = .array(warnings.map { .string($0.description) })
+        // The compatibility rows the warnings name (Docs/compatibility.md), each once.
+        var rows: [String] = []
+        for row in warnings.compactMap(\.compatibilityRow) where !rows.contains(row) {
+          rows.append(row)
+        }
+        if !rows.isEmpty { fields["rows"] = .array(rows.map { .string($0) }) }
         if !args.has(Options.json) {
           console.line("\(argument): OK (\(format))")
           console.warn(warnings, path: argument)
@@ -325,6 +333,7 @@ enum Lint {
           error.code == .dataError ? "malformed" : error.code == .noInput ? "missing" : "error"
         fields["status"] = .string(status)
         fields["error"] = .string(error.message)
+        if let row = CompatibilityRow.id(in: error.message) { fields["row"] = .string(row) }
         console.message(error.message)
         if worst == .ok || error.code == .dataError { worst = error.code }
       }

@@ -29,7 +29,10 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 0x08: return .scalar(.bool(false))
       case 0x09: return .scalar(.bool(true))
       case 0x00:
-        throw .unsupported(format: .binary, at: .byteOffset(offset), feature: "a null object")
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
+            + "property list type holds it) \(CompatibilityRow.named("binary-null"))")
       default:
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
@@ -50,24 +53,25 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 8:
         return .scalar(.integer(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
       default:
-        // 16 bytes: a 128-bit signed integer; only values that fit in 64 bits are accepted.
+        // 16 bytes: CoreFoundation (every verb that reads as it does) keeps the low 64 bits,
+        // unsigned (-1 and -2 in 16 bytes are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep
+        // refuses it.
         let high = readUInt(at: offset + 1, size: 8)
         let low = readUInt(at: offset + 9, size: 8)
-        if options.exact {
-          guard options.reader == .coreFoundation else {
-            throw .unsupported(
-              format: .binary, at: .byteOffset(offset),
-              feature: "a 16-byte integer, which GNUstep refuses")
-          }
-          // CoreFoundation keeps the low 64 bits, unsigned (-1 in 16 bytes is 2^64 - 1).
+        if options.reader == .coreFoundation {
           if high != 0 {
             warnings.append(
               .readAs(
                 .coreFoundation,
-                "a 16-byte integer as \(low), its low 64 bits (CoreFoundation drops the rest)",
-                at: .byteOffset(offset)))
+                "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
+                  + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
           }
           return .scalar(.int(low))
+        }
+        if options.exact {
+          throw .unsupported(
+            format: .binary, at: .byteOffset(offset),
+            feature: "a 16-byte integer, which GNUstep refuses")
         }
         if high == 0 { return .scalar(.int(low)) }
         if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
@@ -99,7 +103,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
       guard seconds.isFinite else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset + 1), reason: "date is \(seconds)")
+          format: .binary, at: .byteOffset(offset + 1),
+          reason: "date is \(seconds) \(CompatibilityRow.named("nonfinite-binary-date"))")
       }
       return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
     case 0x4:
@@ -145,6 +150,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           format: .binary, at: .byteOffset(offset), reason: "container size overflows")
       }
       try require(payload, length, object: index, what: "the references")
+      if high == 0xC, options.exact, options.reader == .gnustep {
+        throw .unsupported(
+          format: .binary, at: .byteOffset(offset),
+          feature: "a set (0xC), which GNUstep refuses \(CompatibilityRow.named("binary-set"))")
+      }
       return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
     default:
       throw .malformed(
@@ -191,7 +201,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   /// wider ones. Not exactly: any width to 8 bytes, as a UID.
   private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
     switch (options.reader, options.exact) {
-    case (.coreFoundation, true):
+    // (The tools read as CoreFoundation does: refused above 32 bits, not read exactly too.)
+    case (.coreFoundation, _):
       var value: UInt64 = 0
       for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
       guard value <= UInt64(UInt32.max) else {
@@ -223,7 +234,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard case .scalar(let value) = decoded else {
       throw .malformed(
         format: .binary, at: .byteOffset(refOffset),
-        reason: "dictionary key (object \(index)) is a container, not a string")
+        reason: "dictionary key (object \(index)) is a container, not a string "
+          + CompatibilityRow.named("nonstring-key"))
     }
     if case .string(let s) = value {
       if isShared(index) { shared[index] = (value, Expansion.of(value)) }
@@ -234,7 +246,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       throw .unsupported(
         format: .binary, at: .byteOffset(refOffset),
         feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
-          + "\(options.reader) keeps as it is: a domain's keys are strings")
+          + "\(options.reader) keeps as it is: a domain's keys are strings "
+          + CompatibilityRow.named("nonstring-key"))
     }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text

@@ -160,6 +160,18 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
             + "\(offsetTableOffset), which CoreFoundation refuses")
       }
+      // Every entry of the offset table, named by a reference or not, must lie before the
+      // table (CoreFoundation checks them all; one below the header it takes).
+      for index in 0..<objectCount {
+        let entry = offsetTableOffset + index * offsetIntSize
+        let raw = readUInt(at: entry, size: offsetIntSize)
+        guard raw < UInt64(offsetTableOffset) else {
+          throw .malformed(
+            format: .binary, at: .byteOffset(entry),
+            reason: "object \(index) has offset \(raw), at or past the offset table, which "
+              + "CoreFoundation refuses")
+        }
+      }
     }
     // References must be able to name every object.
     if objectRefSize < 8, UInt64(objectCount - 1) >> (8 * UInt64(objectRefSize)) != 0 {

@@ -450,7 +450,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
       return .scalar(.data(slice), .init(values: 1, bytes: 8 + count))
     default:
+      let warned = reader.warnings.count
       switch try decodeObject(index, at: offset) {
+      // A scalar read with a warning (a 16-byte integer beyond 64 bits): the full path's.
+      case .scalar where reader.warnings.count != warned: throw .undecided
       case .scalar(let value):
         let expansion = BinaryMemoryReader.Expansion.of(value)
         switch value {
@@ -500,7 +503,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .failed(
         .malformed(
           format: .binary, at: .byteOffset(refOffset),
-          reason: "dictionary key (object \(index)) is a container, not a string"))
+          reason: "dictionary key (object \(index)) is a container, not a string "
+            + CompatibilityRow.named("nonstring-key")))
     }
   }
 }

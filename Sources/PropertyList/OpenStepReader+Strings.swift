@@ -59,9 +59,11 @@ extension OpenStepReader {
       let c = b[i]
       if c == quote {
         defer { i += 1 }
-        guard escaped else { return droppingBOM(String(decoding: b[runStart..<i], as: UTF8.self)) }
+        guard escaped else {
+          return try asGNUstepReads(String(decoding: b[runStart..<i], as: UTF8.self), start: start)
+        }
         units.append(contentsOf: String(decoding: b[runStart..<i], as: UTF8.self).utf16)
-        return droppingBOM(try string(fromUTF16: units, start: start))
+        return try asGNUstepReads(try string(fromUTF16: units, start: start), start: start)
       }
       guard c == UInt8(ascii: "\\") else {
         i += 1
@@ -103,7 +105,8 @@ extension OpenStepReader {
           guard unit < 0x80 else {
             throw .unsupported(
               format: format, at: location(i - digits - 1),
-              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)")
+              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte) "
+                + CompatibilityRow.named("octal-escape-above-177"))
           }
         }
       case UInt8(ascii: "U"),
@@ -147,10 +150,20 @@ extension OpenStepReader {
     }
   }
 
-  /// A quoted string as the reader gives it: GNUstep drops one U+FEFF that starts it.
-  private func droppingBOM(_ text: String) -> String {
-    guard reader == .gnustep, text.unicodeScalars.first == "\u{FEFF}" else { return text }
-    return String(text.unicodeScalars.dropFirst())
+  /// A quoted string as the reader gives it: GNUstep drops one U+FEFF that starts it, and
+  /// takes a U+FFFE that starts it for a byte-swapped byte-order mark: it drops it and swaps
+  /// the bytes of every UTF-16 unit after it (`"\UFFFEab"` is U+6100 U+6200; GNUstep Base
+  /// 1.28), with a warning. (Elsewhere in a string both are kept.)
+  private mutating func asGNUstepReads(_ text: String, start: Int) throws(PlistError) -> String {
+    guard reader == .gnustep, let first = text.unicodeScalars.first else { return text }
+    if first == "\u{FEFF}" { return String(text.unicodeScalars.dropFirst()) }
+    guard first == "\u{FFFE}" else { return text }
+    warnings.append(
+      .readAs(
+        .gnustep,
+        "a string starting with U+FFFE as the rest of its UTF-16 units byte-swapped (GNUstep "
+          + "takes U+FFFE for a swapped byte-order mark)", at: location(start)))
+    return try string(fromUTF16: text.utf16.dropFirst().map(\.byteSwapped), start: start)
   }
 
   /// Whether a numeric escape ends right before the closing quote, short of its digits:

@@ -102,7 +102,9 @@ struct OpenStepReader {
         while true {
           guard i + 1 < b.count else {
             throw .truncated(
-              format: format, at: location(start), expected: "*/ to end the comment started here")
+              format: format, at: location(start),
+              expected: "*/ to end the comment started here "
+                + CompatibilityRow.named("unterminated-comment"))
           }
           if b[i] == UInt8(ascii: "*"), b[i + 1] == UInt8(ascii: "/") {
             i += 2

@@ -51,13 +51,20 @@ struct OpenStepWriter {
       reason: "\(value.typeName.withArticle) value\(hint)")
   }
 
-  /// A string or key, quoted when it needs it. One starting with U+FEFF is refused (not in a
-  /// description): GNUstep's reader drops it, escaped or not, so the text would not read back.
+  /// A string or key, quoted when it needs it. One starting with U+FEFF or U+FFFE is refused
+  /// (not in a description): GNUstep's reader drops a U+FEFF, escaped or not, and takes a
+  /// U+FFFE for a byte-swapped mark (the rest comes back byte-swapped), so the text would not
+  /// read back.
   mutating func appendString(_ s: String) throws(PlistError) {
-    if style != .description, s.unicodeScalars.first == "\u{FEFF}" {
+    if style != .description, let first = s.unicodeScalars.first,
+      first == "\u{FEFF}" || first == "\u{FFFE}"
+    {
       throw .unrepresentable(
         format: format, keyPath: ValuePath(path).description,
-        reason: "a string starting with U+FEFF, which GNUstep's reader drops")
+        reason: first == "\u{FEFF}"
+          ? "a string starting with U+FEFF, which GNUstep's reader drops"
+          : "a string starting with U+FFFE, which GNUstep's reader takes for a byte-swapped "
+            + "byte-order mark (the rest comes back byte-swapped)")
     }
     out += Self.quoted(s, .plist)
   }
@@ -100,6 +107,18 @@ struct OpenStepWriter {
             format: .gnustep, keyPath: ValuePath(path).description,
             reason: "the date \(CivilTime.iso8601(date)) has a fraction of a second or a year "
               + "outside 0...9999, which GNUstep's <*D…> form cannot hold")
+        }
+        // What GNUstep's reader does not give back: year 0 (it reads year 1, 366 days later)
+        // and -0.0 (+0.0).
+        let seconds = date.timeIntervalSinceReferenceDate
+        if text.hasPrefix("0000-") || (seconds == 0 && seconds.sign == .minus) {
+          throw .unrepresentable(
+            format: .gnustep, keyPath: ValuePath(path).description,
+            reason: text.hasPrefix("0000-")
+              ? "the date \(CivilTime.iso8601(date)) is in year 0, which GNUstep's reader takes "
+                + "for year 1 (366 days later); binary holds it"
+              : "the date -0.0 seconds from 2001, whose sign GNUstep's <*D…> form cannot hold; "
+                + "binary holds it")
         }
         out += "<*D\(text)>"
       }

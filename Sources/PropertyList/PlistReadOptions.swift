@@ -29,7 +29,10 @@ public enum PlistReader: String, Sendable, Hashable, CaseIterable, CustomStringC
 /// - not ``exact`` (``lenient``): values as ``reader`` gives them, but text that only the
 ///   other reader reads (GNUstep's typed values under CoreFoundation, CoreFoundation's strings
 ///   files under GNUstep) is read too, with a warning: files prefs wrote itself (an OpenStep
-///   domain grows GNUstep's typed values), and the tools that name no dialect.
+///   domain grows GNUstep's typed values), and the tools that name no dialect. What
+///   ``reader`` reads is read as it reads it either way (CoreFoundation's `<key>` where a
+///   value stands, its end of the document, its 16-byte integers): not exact reads more,
+///   never another value.
 public struct PlistReadOptions: Sendable, Hashable {
   public var reader: PlistReader
   public var exact: Bool

@@ -54,21 +54,28 @@ package enum TextInput {
   /// GNUstep takes UTF-8 only, without a byte-order mark (not even UTF-8's); CoreFoundation
   /// UTF-16 and UTF-32 only after one (XML without it it refuses, OpenStep text it reads with
   /// the first character dropped). `format`: the format the text was sniffed as.
+  ///
+  /// Not read exactly, OpenStep text in UTF-16 or UTF-32 without a mark is still refused when
+  /// the reader is CoreFoundation's (the tools'): CoreFoundation reads it with a character of
+  /// its own guess dropped, another value; XML without one the tools read (XML 1.0's
+  /// appendix F), which no reader reads otherwise.
   static func requireEncoding(of data: Data, format: PlistFormat, options: PlistReadOptions)
     throws(PlistError)
   {
-    guard options.exact else { return }
+    guard options.exact || (options.reader == .coreFoundation && format != .xml) else { return }
     let (encoding, bom) = data.withUnsafeBytes { sniffEncoding($0) }
     if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
-        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses")
+        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses "
+          + CompatibilityRow.named("invalid-text"))
     }
     if encoding != .utf8, bom == 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
         feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
-          + "refuses (OpenStep text: reads with a character of its own guess dropped)")
+          + "refuses (OpenStep text: reads with a character of its own guess dropped) "
+          + CompatibilityRow.named("invalid-text"))
     }
   }
 
@@ -81,8 +88,12 @@ package enum TextInput {
   /// already UTF-8 is checked and read in place, never copied (a 6 MB file copied into fresh
   /// memory was 1,500 page faults, a fifth of an XML file's read); any other encoding is
   /// transcoded first.
+  ///
+  /// An XML declaration's encoding is read as `reader` reads it: `US-ASCII` is Latin-1 for
+  /// CoreFoundation (each byte its own code point: UTF-8's `é` is `Ã©`) and UTF-8 for GNUstep;
+  /// `windows-1252` is Windows' code page for both (CoreFoundation also under `cp1252`).
   static func withUTF8<R>(
-    _ data: Data, format: PlistFormat,
+    _ data: Data, format: PlistFormat, reader: PlistReader = .coreFoundation,
     _ body: (UnsafeBufferPointer<UInt8>) throws(PlistError) -> R
   ) throws(PlistError) -> R {
     let result: Result<R, PlistError> = data.withUnsafeBytes { raw in
@@ -92,7 +103,25 @@ package enum TextInput {
       switch encoding {
       case .utf8:
         if format == .xml, let declared = declaredEncoding(text) {
+          let cf = reader == .coreFoundation
           switch declared {
+          // (A `where` clause holds for the last pattern of a case only: one pattern each.)
+          case "us-ascii" where cf, "ascii" where cf:
+            return Result { () throws(PlistError) in
+              try latin1ToUTF8(text).withUnsafeBufferPointer(body)
+            }
+          case "windows-1252",
+            "cp1252" where cf:
+            return Result { () throws(PlistError) in
+              try windows1252ToUTF8(text).get().withUnsafeBufferPointer(body)
+            }
+          // UTF-16 declared over 8-bit text: CoreFoundation refuses it.
+          case "utf-16" where cf, "utf-16be" where cf, "utf-16le" where cf, "unicode" where cf:
+            return .failure(
+              .unsupported(
+                format: .xml, at: .line(1, column: 1),
+                feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses "
+                  + CompatibilityRow.named("invalid-text")))
           case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf-16be", "utf-16le", "unicode":
             break
           case "iso-8859-1", "latin1", "iso_8859-1", "latin-1", "iso-latin-1":
@@ -102,7 +131,8 @@ package enum TextInput {
           default:
             return .failure(
               .unsupported(
-                format: .xml, at: .line(1, column: 1), feature: "encoding \"\(declared)\""))
+                format: .xml, at: .line(1, column: 1),
+                feature: "encoding \"\(declared)\" \(CompatibilityRow.named("invalid-text"))"))
           }
         }
         let bytes = text.assumingMemoryBound(to: UInt8.self)
@@ -172,6 +202,34 @@ package enum TextInput {
       }
     }
     return out
+  }
+
+  /// Windows' code page 1252 (`windows-1252`) above 0x7F: Latin-1 but 0x80–0x9F, whose
+  /// five unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) CoreFoundation and GNUstep refuse.
+  static let windows1252High: [UInt16] = [
+    0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+    0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+  ]
+
+  /// Decodes text in Windows' code page 1252; an unassigned byte is invalid text.
+  static func windows1252ToUTF8(_ data: UnsafeRawBufferPointer) -> Result<[UInt8], PlistError> {
+    var out: [UInt8] = []
+    out.reserveCapacity(data.count)
+    for (offset, byte) in data.enumerated() {
+      var scalar = UInt32(byte)
+      if (0x80...0x9F).contains(byte) {
+        scalar = UInt32(windows1252High[Int(byte) - 0x80])
+        guard scalar != 0 else {
+          return .failure(
+            .invalidText(format: .xml, at: .byteOffset(offset), encoding: "windows-1252"))
+        }
+      }
+      guard let s = Unicode.Scalar(scalar) else { continue }
+      out.append(contentsOf: String(Character(s)).utf8)
+    }
+    return .success(out)
   }
 
   private static func transcodeUTF16(

@@ -60,13 +60,23 @@ extension XMLPlistReader {
 
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   mutating func skipDoctype() throws(PlistError) {
-    if options.exact, options.reader == .coreFoundation {
-      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset.
-      let start = i
+    let start = i
+    if options.reader == .coreFoundation {
+      // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset
+      // (read exactly, refused; otherwise skipped as GNUstep skips it, the one reader of it).
       while i < n, p[i] != UInt8(ascii: ">") {
         if p[i] == UInt8(ascii: "[") {
-          throw fail(
-            "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+          guard !options.exact else {
+            throw fail(
+              "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
+          }
+          warnings.append(
+            .readAs(
+              .gnustep,
+              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it "
+                + CompatibilityRow.named("tools-read-more"), at: location(i)))
+          i = start
+          return try skipBracketedDoctype()
         }
         i += 1
       }
@@ -77,6 +87,11 @@ extension XMLPlistReader {
       i += 1
       return
     }
+    try skipBracketedDoctype()
+  }
+
+  /// Skips `<!DOCTYPE …>` as GNUstep does: quotes and an internal subset in brackets.
+  private mutating func skipBracketedDoctype() throws(PlistError) {
     var bracket = 0
     while i < n {
       switch p[i] {
@@ -314,17 +329,29 @@ extension XMLPlistReader {
   }
 
   /// A string or key: the text without one leading U+FEFF (GNUstep: two, its parser's and
-  /// its string's).
+  /// its string's, and also after the white space a string starts with, which its parser
+  /// hands on as a piece of its own: `\n` U+FEFF `b` is `\nb`; GNUstep Base 1.28).
   func string(_ text: Text) -> String {
     withBytes(text) { bytes in
       var start = 0
+      if options.reader == .gnustep {
+        while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
+      }
+      let space = start
       for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
         guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
           bytes[start + 2] == 0xBF
         else { break }
         start += 3
       }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      // No mark: the text as it is (its white space too).
+      guard start > space else { return String(decoding: bytes, as: UTF8.self) }
+      guard space > 0 else {
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      }
+      // The white space kept, the marks after it dropped.
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<space]), as: UTF8.self)
+        + String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
     }
   }
 

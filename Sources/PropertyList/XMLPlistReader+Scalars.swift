@@ -19,14 +19,22 @@ extension XMLPlistReader {
     _ tag: Tag, spaces: Spaces = .none, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
   ) throws(PlistError) -> Result<T, Refused> {
     let text = try readText(closing: tag)
-    if options.exact, options.reader == .coreFoundation {
+    if options.reader == .coreFoundation {
       // CoreFoundation takes the text as it is: no white space around an integer or a
-      // boolean, only before a real.
+      // boolean, only before a real (and an integer). Not read exactly, such white space is
+      // read as GNUstep reads it, with a warning.
       let (first, last) = withBytes(text) { ($0.first, $0.last) }
       let space: (UInt8?) -> Bool = { $0.map(Self.isSpace) ?? false }
       if space(last) || (spaces == .none && space(first)) {
-        return .failure(
-          Refused(text: Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })))
+        guard !options.exact else {
+          return .failure(
+            Refused(text: Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })))
+        }
+        warnings.append(
+          .readAs(
+            .gnustep,
+            "white space around the text of <\(self.text(of: tag))>, which CoreFoundation "
+              + "refuses " + CompatibilityRow.named("tools-read-more"), at: location(tag.start)))
       }
     }
     let fast: T? = withBytes(text) { bytes in
@@ -50,6 +58,20 @@ extension XMLPlistReader {
   }
 
   struct Refused: Error { var text: Substring }
+
+  /// An `<integer>`'s text as CoreFoundation's `parseIntegerTag` reads it: white space may
+  /// stand between the sign and the digits too (`- 5` is -5, `+ 0x10` is 16); the white
+  /// space before the sign is ``scalar(_:spaces:_:)``'s.
+  static func cfInteger(_ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+    guard let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else {
+      return TextNumber.integer(text)
+    }
+    var k = 1
+    while k < text.count, isSpace(text[k]) { k += 1 }
+    guard k > 1 else { return TextNumber.integer(text) }
+    let joined = [sign] + text[k...]
+    return joined.withUnsafeBufferPointer(TextNumber.integer)
+  }
 
   /// The white space CoreFoundation allows around a number's text (read exactly).
   enum Spaces { case none, leading }
@@ -118,14 +140,23 @@ extension XMLPlistReader {
     while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
     let text = try readText(closing: tag)
     let decoded: (data: Data, lenient: Bool)?
-    if options.exact {
-      guard firstMarkup + 1 < n, p[firstMarkup + 1] == UInt8(ascii: "/") else {
+    let cfText = firstMarkup + 1 < n && p[firstMarkup + 1] == UInt8(ascii: "/")
+    if options.exact || cfText {
+      // CoreFoundation's text: the raw bytes to the first '<' (an entity is its characters,
+      // `&amp;` four of the alphabet and one it skips), for every verb; only markup inside
+      // (which CoreFoundation refuses) is read otherwise, not read exactly.
+      guard cfText else {
         throw fail(
           "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
             + "first '<'", at: firstMarkup)
       }
       decoded = Base64.decodeCoreFoundation(all[contentStart..<firstMarkup])
     } else {
+      warnings.append(
+        .readAs(
+          .gnustep,
+          "<data> holding markup (a comment, CDATA), its text without it; CoreFoundation "
+            + "refuses it " + CompatibilityRow.named("tools-read-more"), at: location(firstMarkup)))
       switch text {
       case .run(let start, let end): decoded = Base64.decodeCoreFoundation(all[start..<end])
       case .bytes(let bytes): decoded = Base64.decodeCoreFoundation(bytes)
@@ -190,6 +221,13 @@ extension XMLPlistReader {
     switch try scalar(tag, CivilTime.readerDate(iso8601:)) {
     case .success(let parsed):
       if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
+      if parsed.fraction {
+        warnings.append(
+          .readAs(
+            options.reader,
+            "a <date> with a fraction of a second, which CoreFoundation refuses "
+              + CompatibilityRow.named("tools-read-more"), at: location(tag.start)))
+      }
       return parsed.date
     case .failure(let refused):
       throw fail(

@@ -39,15 +39,49 @@ struct XMLPlistReader {
   static func read(
     _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    try TextInput.withUTF8(data, format: .xml) {
+    try TextInput.withUTF8(data, format: .xml, reader: options.reader) {
       (text) throws(PlistError) -> (PlistValue, [PlistWarning]) in
       guard let base = text.baseAddress else {
         throw .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element")
       }
       var reader = XMLPlistReader(all: text, p: base, limits: limits)
       reader.options = options
+      if options.reader == .coreFoundation, let high = Self.nonASCIIDeclaredASCII(data) {
+        reader.warnings.append(
+          .readAs(
+            .coreFoundation,
+            "a byte above 0x7F in text declared US-ASCII as the Latin-1 character of that "
+              + "byte (UTF-8's \"é\" is \"Ã©\")", at: .byteOffset(high)))
+      }
       let value = try reader.readDocument()
       return (value, reader.warnings)
+    }
+  }
+
+  /// A number's text with a control character (not XML 1.0's): CoreFoundation's scanner skips
+  /// it before the digits (`<real>` U+0000 `.0` is 0), prefs refuses the file.
+  func refuseControlCharacter(in text: Substring, _ element: String, at offset: Int)
+    throws(PlistError)
+  {
+    guard
+      let c = text.unicodeScalars.first(where: {
+        $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0)
+      })
+    else { return }
+    throw fail(
+      "<\(element)> holding the control character \(c.codePoint), which XML 1.0 does not allow "
+        + CompatibilityRow.named("malformed-xml"), at: offset)
+  }
+
+  /// The offset of the first byte above 0x7F of a file whose XML declaration says US-ASCII.
+  static func nonASCIIDeclaredASCII(_ data: Data) -> Int? {
+    data.withUnsafeBytes { raw -> Int? in
+      let text =
+        raw.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
+      guard let declared = TextInput.declaredEncoding(text),
+        declared == "us-ascii" || declared == "ascii"
+      else { return nil }
+      return raw.firstIndex { $0 >= 0x80 }
     }
   }
 
@@ -67,7 +101,9 @@ struct XMLPlistReader {
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
     try skipMisc()
-    if starts(with: "<!DOCTYPE", at: i) {
+    // The prolog is any run of white space, comments, processing instructions and
+    // `<!DOCTYPE`s (a second one too), as CoreFoundation and GNUstep read it.
+    while starts(with: "<!DOCTYPE", at: i) {
       try skipDoctype()
       try skipMisc()
     }
@@ -92,9 +128,9 @@ struct XMLPlistReader {
       value = try readValue()
     }
     try skipMisc()
-    if i < n, options.exact, options.reader == .coreFoundation {
+    if i < n, options.reader == .coreFoundation {
       // CoreFoundation stops after the top value (and its `</plist>`): what follows is not
-      // read.
+      // read (by every verb: the tools read as CoreFoundation does).
       warnings.append(
         .readAs(
           .coreFoundation, "the property list up to the end of its value, and nothing after it",
@@ -171,10 +207,10 @@ struct XMLPlistReader {
       } else {
         switch tag.name {
         case .key
-        where (stack.last?.isDictionary != true || stack.last?.key != nil) && options.exact
+        where (stack.last?.isDictionary != true || stack.last?.key != nil)
           && options.reader == .coreFoundation:
           // CoreFoundation reads a <key> where a value stands as a string (in a <dict>, one
-          // after a <key>).
+          // after a <key>), for every verb.
           produced = .string(string(try readText(closing: tag)))
         case .key:
           guard stack.last?.isDictionary == true else {
@@ -203,11 +239,15 @@ struct XMLPlistReader {
           produced = .string(string(try readText(closing: tag)))
         case .integer:
           let textStart = i
-          switch try scalar(tag, TextNumber.integer) {
+          let cf = options.reader == .coreFoundation
+          switch try scalar(
+            tag, spaces: cf ? .leading : .none, cf ? Self.cfInteger : TextNumber.integer)
+          {
           case .success(let value) where options.reader == .gnustep:
             produced = try gnustepInteger(value, tag, text: all[textStart..<i])
           case .success(let value): produced = value
           case .failure(let refused):
+            try refuseControlCharacter(in: refused.text, "integer", at: tag.start)
             throw fail(
               "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
           }
@@ -215,6 +255,7 @@ struct XMLPlistReader {
           switch try scalar(tag, spaces: .leading, TextNumber.real) {
           case .success(let value): produced = .real(value)
           case .failure(let refused):
+            try refuseControlCharacter(in: refused.text, "real", at: tag.start)
             throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
           }
         case .true, .false:

@@ -254,6 +254,14 @@ struct XMLPlistWriter {
         "a \(what) that starts with U+FEFF, which XML readers (CoreFoundation's too) drop; "
           + "binary keeps it")
     }
+    if !options.lenient,
+      text.unicodeScalars.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        .first == "\u{FEFF}"
+    {
+      throw refuse(
+        "a \(what) that starts with white space and U+FEFF, which GNUstep's XML reader drops; "
+          + "binary keeps it")
+    }
     var start = text.utf8.startIndex
     var index = start
     let utf8 = text.utf8
@@ -283,6 +291,12 @@ struct XMLPlistWriter {
         out.append(utf8[start..<index])
         bytes(escaped)
         start = utf8.index(after: index)
+        // U+FEFF (EF BB BF) right after an entity: GNUstep's XML reader drops it.
+        if !options.lenient, utf8[start...].starts(with: [0xEF, 0xBB, 0xBF]) {
+          throw refuse(
+            "a \(what) with U+FEFF right after \(escaped), which GNUstep's XML reader drops; "
+              + "binary keeps it")
+        }
       }
       index = utf8.index(after: index)
     }
@@ -403,6 +417,16 @@ struct XMLPlistWriter {
       throw refuse(
         "the date \(CivilTime.iso8601(date)) has a year outside 0...9999 (CoreFoundation "
           + "writes it, other readers refuse it); binary holds it")
+    }
+    if !options.lenient, f.year == 0 {
+      throw refuse(
+        "the date \(CivilTime.iso8601(date)) is in year 0, which GNUstep's reader takes for "
+          + "year 1 (0000-01-01 comes back 366 days later); binary holds it")
+    }
+    if !options.lenient, seconds == 0, seconds.sign == .minus {
+      throw refuse(
+        "the date -0.0 seconds from 2001, whose sign an XML <date> cannot hold (every reader "
+          + "reads 2001-01-01T00:00:00Z as +0.0); binary holds it")
     }
     out.write(count: CivilTime.maximumLength) { CivilTime.write(f, .iso8601, into: $0) }
   }

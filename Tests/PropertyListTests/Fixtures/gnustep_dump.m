@@ -33,9 +33,11 @@ static void emitString(NSMutableString *out, NSString *s)
         [out appendString: @"\\\""];
       else if (c == '\\')
         [out appendString: @"\\\\"];
-      else if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c <= 0xdfff))
+      else if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c <= 0xdfff)
+        || c == 0xfeff || c == 0xfffe || c == 0xffff)
         /* surrogates are escaped too, so lone ones survive; python's
-         * json module joins valid pairs back into one character */
+         * json module joins valid pairs back into one character; U+FEFF and
+         * the noncharacters too, which Foundation's JSON reader would drop */
         [out appendFormat: @"\\u%04x", (unsigned)c];
       else
         [out appendFormat: @"%C", c];

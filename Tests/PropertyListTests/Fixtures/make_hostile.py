@@ -355,13 +355,14 @@ def binary_cases():
         "a date with 1 of its 8 bytes")
 
     # ---- scalars
-    bad("int128-beyond-64-bits.bplist", bplist([b"\x14" + (1).to_bytes(8, "big") + bytes(8)]),
-        ["malformed", "unsupported"], "16-byte integer 2**64: high half neither 0 nor sign extension")
-    bad("int128-bad-sign-extension.bplist",
-        bplist([b"\x14" + b"\xff" * 8 + (5).to_bytes(8, "big")]), ["malformed", "unsupported"],
-        "16-byte integer with high half all ones but low half positive (-2**64 + 5)")
-    bad("int128-high-half-0x80.bplist", bplist([b"\x14" + b"\x80" + bytes(15)]),
-        ["malformed", "unsupported"], "16-byte integer -2**127")
+    # Read as CoreFoundation reads them (its low 64 bits, unsigned: issue 46), with a warning.
+    good("int128-beyond-64-bits.bplist", bplist([b"\x14" + (1).to_bytes(8, "big") + bytes(8)]),
+         "16-byte integer 2**64: CoreFoundation reads 0, its low 64 bits")
+    good("int128-bad-sign-extension.bplist",
+         bplist([b"\x14" + b"\xff" * 8 + (5).to_bytes(8, "big")]),
+         "16-byte integer -2**64 + 5: CoreFoundation reads 5, its low 64 bits")
+    good("int128-high-half-0x80.bplist", bplist([b"\x14" + b"\x80" + bytes(15)]),
+         "16-byte integer -2**127: CoreFoundation reads 0, its low 64 bits")
     bad("integer-marker-0x15.bplist", bplist([b"\x15" + bytes(31) + b"\x01"]), ["malformed"],
         "integer marker 0x15 (2**5 = 32 bytes)")
     bad("integer-marker-0x1F.bplist", bplist([b"\x1F" + bytes(8)]), ["malformed"],
@@ -406,10 +407,11 @@ def binary_cases():
         "a date of -inf seconds")
     bad("date-nan-in-dict.bplist", bplist([Dct([1], [2]), b_ascii("when"), b_date_bits(0x7FF8000000000001)]),
         ["malformed"], "a dictionary value that is a date of NaN (signalling bits)")
-    bad("uid-9-bytes.bplist", bplist([b"\x88" + bytes(8) + b"\x01"]), ["malformed"],
-        "UID marker 0x88: 9 bytes of UID")
-    bad("uid-16-bytes.bplist", bplist([b"\x8F" + bytes(15) + b"\x01"]), ["malformed"],
-        "UID marker 0x8F: 16 bytes of UID")
+    # CoreFoundation reads a UID of any width to 16 bytes (refused above 32 bits): every verb.
+    good("uid-9-bytes.bplist", bplist([b"\x88" + bytes(8) + b"\x01"]),
+         "UID marker 0x88: 9 bytes of UID, the UID 1 as CoreFoundation reads it")
+    good("uid-16-bytes.bplist", bplist([b"\x8F" + bytes(15) + b"\x01"]),
+         "UID marker 0x8F: 16 bytes of UID, the UID 1 as CoreFoundation reads it")
     bad("dict-key-is-array.bplist", bplist([Dct([1], [2]), Arr([]), b_ascii("v")]), ["malformed"],
         "a dictionary whose key is an (empty) array")
     bad("dict-key-is-dict.bplist", bplist([Dct([0], [1]), b_ascii("v")]), ["malformed", "cycle"],
@@ -454,9 +456,11 @@ def xml_cases():
         "two <key>s in a row")
     bad("value-without-key.xml", x("<dict>\n  <string>a</string>\n</dict>"), ["malformed"],
         "a value in a <dict> with no <key> before it")
-    bad("key-outside-dict.xml", x("<array>\n  <key>a</key>\n</array>"), ["malformed"],
-        "a <key> inside an <array>")
-    bad("key-at-top-level.xml", x("<key>a</key>"), ["malformed"], "a <key> as the plist's value")
+    # CoreFoundation reads a <key> where a value stands as a string (issue 46: every verb).
+    good("key-outside-dict.xml", x("<array>\n  <key>a</key>\n</array>"),
+         "a <key> inside an <array>: the string, as CoreFoundation reads it")
+    good("key-at-top-level.xml", x("<key>a</key>"),
+         "a <key> as the plist's value: the string, as CoreFoundation reads it")
     bad("unknown-element.xml", x("<dict>\n  <key>a</key>\n  <foo/>\n</dict>"), ["malformed"],
         "unknown element <foo/> as a dictionary value")
     bad("unknown-element-top.xml", x("<set><string>a</string></set>"), ["malformed"],
@@ -576,12 +580,14 @@ def xml_cases():
         ["truncated"], "a <!-- comment inside <string> with no -->")
     bad("cdata-unterminated.xml", XML_HEAD + b'<plist version="1.0">\n<string><![CDATA[abc</string>\n',
         ["truncated"], "a CDATA section with no ]]>")
-    bad("content-after-plist.xml", x("<string>a</string>") + b"<string>b</string>\n", ["malformed"],
-        "a second element after </plist>")
-    bad("text-after-plist.xml", x("<string>a</string>") + b"garbage\n", ["malformed"],
-        "text after </plist>")
-    bad("second-plist-after-plist.xml", x("<true/>") + b'<plist version="1.0"><true/></plist>\n',
-        ["malformed"], "a second <plist> element after the first")
+    # CoreFoundation leaves what follows the top value unread (issue 46: every verb, with a
+    # warning).
+    good("content-after-plist.xml", x("<string>a</string>") + b"<string>b</string>\n",
+         "a second element after </plist>: not read, as CoreFoundation leaves it")
+    good("text-after-plist.xml", x("<string>a</string>") + b"garbage\n",
+         "text after </plist>: not read, as CoreFoundation leaves it")
+    good("second-plist-after-plist.xml", x("<true/>") + b'<plist version="1.0"><true/></plist>\n',
+         "a second <plist> element after the first: not read, as CoreFoundation leaves it")
     bad("attribute-with-lt.xml", XML_HEAD + b'<plist version="1<0">\n<true/>\n</plist>\n',
         ["malformed"], "a '<' inside an attribute value")
 
