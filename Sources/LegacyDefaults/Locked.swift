@@ -64,27 +64,31 @@ package final class ThreadLock: @unchecked Sendable {
 /// otherwise load at every start for the two verbs that run in parallel).
 package enum Threads {
   /// Calls `body(0)` … `body(count - 1)` at the same time, each on its own thread (the
-  /// caller's runs `body(0)`), and returns when all have returned: what
+  /// caller's runs `body(0)`, unless `offTheCaller`), and returns when all have returned: what
   /// `DispatchQueue.concurrentPerform` does for a handful of workers. A thread that cannot
   /// be started has its call made on the caller's thread instead.
+  ///
+  /// `offTheCaller`: every call on a started thread, the caller only waiting (a batch whose
+  /// work switches credentials, which the main thread never does: one worker for the whole
+  /// batch rather than a thread of its own for each switch).
   package static func concurrentPerform(
-    iterations count: Int, _ body: @Sendable (Int) -> Void
+    iterations count: Int, offTheCaller: Bool = false, _ body: @Sendable (Int) -> Void
   ) {
-    guard count > 1 else {
+    guard count > 1 || (offTheCaller && count == 1) else {
       if count == 1 { body(0) }
       return
     }
     withoutActuallyEscaping(body) { body in
       var started: [pthread_t] = []
       var inline: [Int] = []
-      for index in 1..<count {
+      for index in (offTheCaller ? 0 : 1)..<count {
         if let thread = start({ body(index) }) {
           started.append(thread)
         } else {
           inline.append(index)
         }
       }
-      body(0)
+      if !offTheCaller { body(0) }
       for index in inline { body(index) }
       for thread in started { pthread_join(thread, nil) }
     }

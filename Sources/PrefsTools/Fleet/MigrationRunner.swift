@@ -204,7 +204,9 @@ package struct MigrationRunner: Sendable {
     let deferFlush: Bool = if case .folder = destination { !dryRun } else { false }
     let finished = Locked(0)
     let workers = max(1, min(jobs, paths.count))
-    Threads.concurrentPerform(iterations: workers) { _ in
+    // Run as root, files are worked on as their owners, which the main thread never is
+    // (Credentials.acting): the workers are all threads of their own, `--jobs 1` too.
+    Threads.concurrentPerform(iterations: workers, offTheCaller: Credentials.canSwitch) { _ in
       while true {
         guard !stopping() else { return }
         let index = next.withLock { n -> Int in
