@@ -192,12 +192,14 @@ package enum CompatibilityRow {
 }
 
 extension PlistError {
-  /// The Docs/compatibility.md row the error names (``CompatibilityRow``), if any.
+  /// The id of the `Docs/compatibility.md` row the error's message names (`[differential: id]`),
+  /// if any.
   public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
 }
 
 extension PlistWarning {
-  /// The Docs/compatibility.md row the warning names (``CompatibilityRow``), if any.
+  /// The id of the `Docs/compatibility.md` row the warning's message names
+  /// (`[differential: id]`), if any.
   public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
 }
 
