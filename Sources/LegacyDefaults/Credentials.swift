@@ -54,6 +54,10 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the calling thread works as another user now (inside ``acting(_:)``): nothing may
+  /// be started from it, a thread or a process, which would inherit the user.
+  package static var workingAsAnotherUser: Bool { prefs_thread_switched() != 0 }
+
   /// Whether this process may work as another user on this platform: root, on Linux.
   package static var canSwitch: Bool {
     #if os(Linux)

@@ -128,6 +128,7 @@ enum Edit {
   /// Runs `command FILE` through `/bin/sh` on this terminal; its exit status (128 + the signal
   /// that ended it).
   static func run(_ command: String, _ file: String) -> Int32 {
+    assert(!Credentials.workingAsAnotherUser, "the editor would run as the user")
     let argv = ["/bin/sh", "-c", command + " \"$1\"", "sh", file]
     let envp = Run.environment().map { "\($0.key)=\($0.value)" }
     var pid = pid_t()
