@@ -192,14 +192,14 @@ package enum CompatibilityRow {
 }
 
 extension PlistError {
-  /// The id of the `Docs/compatibility.md` row the error's message names (`[differential: id]`),
-  /// if any.
+  /// The id of the `Docs/compatibility.md` row the error's message names (the id in its
+  /// `[differential: …]` tag), if any.
   public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
 }
 
 extension PlistWarning {
   /// The id of the `Docs/compatibility.md` row the warning's message names
-  /// (`[differential: id]`), if any.
+  /// (the id in its `[differential: …]` tag), if any.
   public var compatibilityRow: String? { CompatibilityRow.id(in: description) }
 }
 
