@@ -49,6 +49,9 @@ DOMAIN = "com.exmo.equizmo"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLE = os.path.join(REPO, "Legacy", "Samples", DOMAIN + ".plist")
 PLAN = os.path.join(REPO, "Legacy", "Samples", "equizmo-plan.json")
+# The attackers' Python: the system's, which an unprivileged user can run (one kept under root's
+# home may not be).
+USER_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 
 
 def own(path, who, mode):
@@ -259,11 +262,16 @@ scenario("lck-to-root-gnustep", "gnustep", ("{folder}/.lck", "victim"), gnustep_
 scenario("folder-to-root-gnustep", "gnustep", ("{folder}", "victim"), gnustep_write, written)
 
 
-def as_the_user(*argv):
-    """The attacker: `argv` run as the unprivileged user (nobody), no groups."""
-    return subprocess.Popen(
+def as_the_user(*argv, ready=None):
+    """The attacker: `argv` run as the unprivileged user (nobody), no groups; with `ready`, once
+    it has printed that line (its attack is in place)."""
+    attacker = subprocess.Popen(
         ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1], "--clear-groups"]
-        + list(argv))
+        + list(argv), stdout=subprocess.PIPE if ready else None)
+    if ready and attacker.stdout.readline().strip() != ready.encode():
+        attacker.kill()
+        sys.exit("race.py: the attacker %s ended before it was ready" % argv[-1])
+    return attacker
 
 
 def broken(name, n, problems, result):
@@ -395,9 +403,8 @@ REWRITES = {
 def run_rewrite(name, prefs, rounds, keep):
     base, env, domain = large_users_domain({"k%05d" % n: "A" * 12 for n in range(6000)})
     argv = [prefs] + [w.format(domain=domain) for w in REWRITES[name]]
-    writer = as_the_user(sys.executable, os.path.join(os.path.dirname(__file__), "rewrite.py"),
-                         domain)
-    time.sleep(0.2)
+    writer = as_the_user(USER_PYTHON, os.path.join(os.path.dirname(__file__), "rewrite.py"),
+                         domain, ready="rewriting")
 
     def judge(result):
         if result.returncode == 0:
@@ -436,9 +443,8 @@ def run_lock_replace(name, prefs, rounds, keep):
     base = tempfile.mkdtemp(prefix="prefs-race-")
     world = World(base, "xdg")
     argv = [prefs] + [w.format(domain=world.domain) for w in LOCK_REPLACES[name]]
-    holder = as_the_user(sys.executable, os.path.join(os.path.dirname(__file__), "lock_replace.py"),
-                         world.folder, DOMAIN + ".plist.lock", "0.15")
-    time.sleep(0.2)
+    holder = as_the_user(USER_PYTHON, os.path.join(os.path.dirname(__file__), "lock_replace.py"),
+                         world.folder, DOMAIN + ".plist.lock", "0.15", ready="held")
     env = dict(os.environ)
     env["HOME"] = world.home
     env["XDG_CONFIG_HOME"] = world.folder
