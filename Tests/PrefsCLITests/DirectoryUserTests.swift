@@ -22,12 +22,10 @@ enum ExtraUsers {
   .enabled(if: External.which("unshare") != nil, "needs unshare (util-linux)"),
   .enabled(if: ExtraUsers.installed, "needs libnss-extrausers"))
 struct DirectoryUserTests {
-  static let binary = External.product("prefs")
-  static let plan = External.packageRoot.appendingPathComponent(
-    "Legacy/Samples/equizmo-plan.json"
-  ).path
-  static let sample = External.packageRoot.appendingPathComponent(
-    "Legacy/Samples/com.exmo.equizmo.plist")
+  // The root-over-users suite's binary, plan and sample.
+  static let binary = RootOverUsersTests.binary
+  static let plan = RootOverUsersTests.plan
+  static let sample = RootOverUsersTests.sample
 
   /// The user and groups, in no local file (ids far from the machine's own).
   static let name = "dirana"
