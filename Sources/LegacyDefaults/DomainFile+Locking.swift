@@ -18,7 +18,7 @@ extension DomainFile {
     // keeps replacing a lock file, or GNUstep's `.lck`, cannot make the wait start again.
     var wait = LockWait(timeout: lockTimeout)
     return try held.acting { () throws(DefaultsError) -> T in
-      let gnustep = try GNUstepLock.acquire(for: self, in: held, wait: &wait)
+      let gnustep = try GNUstepLock.acquire(for: self, in: held, wait: wait)
       defer { gnustep?.release() }
       let exclusion = ExclusionTable.files.acquire(lockKey)
       defer { ExclusionTable.files.release(lockKey) }

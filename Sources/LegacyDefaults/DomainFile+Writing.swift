@@ -336,7 +336,6 @@ extension DomainFile {
       let process = Credentials.process
       let owned = FileAccess.Ownership(
         user: process.user, group: process.group, mode: snapshot.ownership?.mode ?? 0o600)
-      let place = Self.backupFolder(in: folder, for: held.path)
       made = try Credentials.asProcess { () throws(DefaultsError) in
         try copy(owned: owned) { () throws(FileAccess.Failure) in
           // Only the administrator may make or change what is in it: nobody else can have
@@ -348,7 +347,12 @@ extension DomainFile {
               reason: "a backup folder must be this process's user's own, and writable by "
                 + "nobody else (uid \(top.owner), mode \(String(top.mode & 0o7777, radix: 8)))")
           }
-          return try HeldFolder.open(place, creating: true)
+          // The source's path below it, each folder made (0700, root's) or held in turn.
+          var place = top
+          for component in held.path.split(separator: "/") {
+            place = try place.makeFolder(String(component))
+          }
+          return place
         }
       }
     } else {
@@ -356,13 +360,6 @@ extension DomainFile {
     }
     backup.made(made)
     return made
-  }
-
-  /// Where the backups of the files in `source` (an absolute folder, as walked) go in the
-  /// administrator's backup folder `folder`: `folder` + `source`.
-  package static func backupFolder(in folder: String, for source: String) -> String {
-    let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-    return source == "/" ? base : base + source
   }
 
   /// `bytes` as `<name>.backup` (or the first `.backup-N` free) in `folder`, atomically, never

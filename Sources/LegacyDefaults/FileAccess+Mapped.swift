@@ -75,11 +75,7 @@ extension FileAccess {
             "it changed while it was read: \(faults) page\(faults == 1 ? "" : "s") of it could not "
             + "be read (the file was truncated, or the disk failed)")
       }
-      var info = stat()
-      guard fstat(file.fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
-      guard FileStamp(info) == file.stamp else {
-        throw .io(path: path, reason: "it changed while it was read")
-      }
+      try file.checkUnchanged()
     }
   }
 }
@@ -100,16 +96,5 @@ extension FileAccess.OpenFile {
     var address: UnsafeRawPointer?
     guard prefs_guarded_map(fd, UInt(size), &address) == 0, let address else { return nil }
     return FileAccess.MappedFile(file: self, base: address)
-  }
-}
-
-extension FileAccess.OpenFile {
-  /// Whether anyone but this process's own user may change the file's bytes: its owner is
-  /// another user (root reading a user's file, as that user or not: the owner may rewrite it
-  /// in place at any time, and may give itself the write bit), or its group or everyone may
-  /// write it. Such a file is read into private memory, never mapped: a mapping would go on
-  /// showing whatever its writer puts there after the read was checked.
-  var othersMayWrite: Bool {
-    ownership.user != Credentials.process.user || ownership.mode & (S_IWGRP | S_IWOTH) != 0
   }
 }

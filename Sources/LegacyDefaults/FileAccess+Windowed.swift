@@ -135,14 +135,27 @@ extension FileAccess {
     /// time moves) is reported as changed, never answered half old and half new.
     package func readAll() throws(Failure) -> Data {
       let data = try FileAccess.readAll(fd, path: path, expected: size, limit: limit)
-      if othersMayWrite {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
-        guard FileStamp(info) == stamp else {
-          throw .io(path: path, reason: "it changed while it was read")
-        }
-      }
+      if othersMayWrite { try checkUnchanged() }
       return data
+    }
+
+    /// Whether anyone but this process's own user may change the file's bytes: its owner is
+    /// another user (root reading a user's file, as that user or not: the owner may rewrite it
+    /// in place at any time, and may give itself the write bit), or its group or everyone may
+    /// write it. Such a file is read into private memory, never mapped: a mapping would go on
+    /// showing whatever its writer puts there after the read was checked.
+    var othersMayWrite: Bool {
+      ownership.user != Credentials.process.user || ownership.mode & (S_IWGRP | S_IWOTH) != 0
+    }
+
+    /// Throws when the file's stamp (identity, size, modification and change time) is not
+    /// the one it had when it was opened: a writer changed it in place while it was read.
+    func checkUnchanged() throws(Failure) {
+      var info = stat()
+      guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: errnoText(errno)) }
+      guard FileStamp(info) == stamp else {
+        throw .io(path: path, reason: "it changed while it was read")
+      }
     }
 
     /// The digest of the file's bytes, read in 64 KiB pieces; nil when the file now ends

@@ -93,7 +93,7 @@ package final class GNUstepLock: @unchecked Sendable {
   /// The lock of the GNUstep defaults folder holding `file` (held as `held`), taken; nil when
   /// `file` is in no such folder. Give it back with ``release()`` on every path. Every step
   /// is made in the held folder (`mkdirat`, `unlinkat`; `.lck` held without following a link).
-  static func acquire(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+  static func acquire(for file: DomainFile, in held: HeldFolder, wait: LockWait)
     throws(DefaultsError) -> GNUstepLock?
   {
     let folder = FilePathParts(file.lockKey).folder
@@ -109,11 +109,11 @@ package final class GNUstepLock: @unchecked Sendable {
       lock = folders.withLock { $0[folder] }
     }
     guard let lock else { return nil }
-    try lock.acquire(for: file, in: held, wait: &wait)
+    try lock.acquire(for: file, in: held, wait: wait)
     return lock
   }
 
-  private func acquire(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+  private func acquire(for file: DomainFile, in held: HeldFolder, wait: LockWait)
     throws(DefaultsError)
   {
     turn.lock()
@@ -122,7 +122,7 @@ package final class GNUstepLock: @unchecked Sendable {
       return
     }
     do {
-      taken = try take(for: file, in: held, wait: &wait)
+      taken = try take(for: file, in: held, wait: wait)
     } catch {
       turn.unlock()
       throw error
@@ -150,7 +150,7 @@ package final class GNUstepLock: @unchecked Sendable {
   /// does; gives up at the write's deadline (`wait`, the write's ``DomainFile/lockTimeout``)
   /// when it is sooner than GNUstep's 66 s (``DefaultsError/busy(path:lock:waited:)``), and at
   /// an interruption of the process.
-  private func take(for file: DomainFile, in held: HeldFolder, wait: inout LockWait)
+  private func take(for file: DomainFile, in held: HeldFolder, wait: LockWait)
     throws(DefaultsError) -> Taken
   {
     var lck = try lockFolder(for: file, in: held)

@@ -34,8 +34,9 @@ extension ExitCode {
     Exit codes: 0 done; 1 a domain or key that does not exist (read, read-type, delete,
     rename, find); 64 usage; 65 malformed or refused input (a file, a plan, a value the
     output format cannot hold, or a file prefs run as root will not read: a link, another
-    user's file, one with several hard links); 66 an input that does not exist or cannot be read (the FILE of lint,
-    convert, migrate, export and import, a plan, or a domain file that cannot be read);
+    user's file, one with several hard links); 66 an input that does not exist or cannot be
+    read (the FILE of lint, convert, migrate, export and import, a plan, or a domain file that
+    cannot be read);
     73 an output that cannot be created (a folder, a lock, or rename's new key that exists);
     74 I/O error, or an input that changed while it was read; 75 another process held the
     domain's lock for the whole wait (--lock-timeout; migrate: any file busy). diff: 0 same,
