@@ -58,10 +58,20 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
   /// be started from it, a thread or a process, which would inherit the user.
   package static var workingAsAnotherUser: Bool { prefs_thread_switched() != 0 }
 
+  /// The one rule for "am I root": whether the calling thread has root's rights now, which is
+  /// what the kernel judges its next system call by. Inside ``acting(_:)`` as a user it is
+  /// false, and a thread started there would inherit the user (``Threads`` refuses to start
+  /// one in debug builds); the process as a whole is ``processIsPrivileged``.
+  package static var threadIsPrivileged: Bool { geteuid() == 0 }
+
+  /// Whether the process runs as root (its credentials before any switch): what a run's
+  /// policy (a lock's default wait, whether to work as a folder's owner) is decided by.
+  package static var processIsPrivileged: Bool { process.user == 0 }
+
   /// Whether this process may work as another user on this platform: root, on Linux.
   package static var canSwitch: Bool {
     #if os(Linux)
-      geteuid() == 0
+      processIsPrivileged
     #else
       false
     #endif

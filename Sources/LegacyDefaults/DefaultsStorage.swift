@@ -96,10 +96,15 @@ public struct StorageIdentity: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The identity of the domain file at `url`.
-  public static func file(_ url: URL) -> StorageIdentity {
-    let name = url.lastPathComponent
+  public static func file(_ url: URL) -> StorageIdentity { file(path: url.path) }
+
+  /// The identity of the domain file at the absolute `path`: a path, never a `URL` (making one
+  /// is not free, and on some platforms asks the file system what the path names).
+  public static func file(path: String) -> StorageIdentity {
+    let name =
+      path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     return StorageIdentity(
-      id: "file:" + url.path, description: url.path,
+      id: "file:" + path, description: path,
       domainName: name.hasSuffix(".plist") ? String(name.dropLast(6)) : name, noun: "file")
   }
 }

@@ -107,7 +107,7 @@ package struct DomainFile: DefaultsStorage, OrderedReloading {
   /// standardized).
   let lockKey: String
 
-  package var identity: StorageIdentity { .file(url) }
+  package var identity: StorageIdentity { .file(path: path) }
 
   /// The file of domain `name` in the same folder (the global domain's is
   /// `.GlobalPreferences.plist`).

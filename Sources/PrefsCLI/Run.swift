@@ -56,7 +56,7 @@ enum Run {
   /// ``defaultLockTimeout`` for `migrate` and for a run as root; else as long as it takes (a
   /// user's own command waits for its own app).
   static func lockWait(migrating: Bool = false) -> Double? {
-    lockTimeout ?? (migrating || geteuid() == 0 ? defaultLockTimeout : nil)
+    lockTimeout ?? (migrating || Credentials.processIsPrivileged ? defaultLockTimeout : nil)
   }
 
   /// The layouts `--layout` takes.

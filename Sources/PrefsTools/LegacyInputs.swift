@@ -64,15 +64,9 @@ package enum LegacyInputs {
         continue
       }
       let path = try resolver.path(item)
-      if DomainResolver.isPath(item), FileAccess.isFolder(path) {
-        let names: [[UInt8]]
-        do throws(FileAccess.Failure) {
-          guard let listed = try HeldFolder.open(path).rawNames() else {
-            throw .io(path: path, reason: "cannot list the folder")
-          }
-          names = listed
-        } catch {
-          throw .read(.file(error))
+      if DomainResolver.isPath(item), let folder = HeldFolder.openIfFolder(path) {
+        guard let names = folder.rawNames() else {
+          throw .read(.file(.io(path: path, reason: "cannot list the folder")))
         }
         let suffix = Array(".plist".utf8)
         var found: [String] = []
