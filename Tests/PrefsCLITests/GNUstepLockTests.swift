@@ -50,91 +50,6 @@ import Testing
     try #require(PropertyList.read(Data(contentsOf: url)).value.dictionaryValue?.swiftDictionary)
   }
 
-  /// GNUstep's `defaults write` of distinct keys in a loop (one process per key, each
-  /// acknowledged by exit 0) while `prefs --layout gnustep migrate --in-place` migrates the
-  /// same domain. Every round: every acknowledged write is in the final file, the migration is
-  /// not undone, and the file is the migration of the backup with the writes on top (before
-  /// prefs took GNUstep's lock, five runs of 40 rounds lost 7 to 17 of 320 writes and undid 0
-  /// to 2 migrations). PREFS_GNUSTEP_RACE_ROUNDS sets the rounds (default 40).
-  @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep"), .tags(.slow))
-  func inPlaceMigrationBesideGNUstepsDefaultsWriteLosesNothing() throws {
-    let rounds =
-      Int(ProcessInfo.processInfo.environment["PREFS_GNUSTEP_RACE_ROUNDS"] ?? "") ?? 40
-    let keys = 8
-    let sampleBytes = try Data(contentsOf: Self.sample)
-    var generator = SystemRandomNumberGenerator()
-    var acknowledged = 0
-    var lost = 0
-    var undone = 0
-    var writesBeforeMigration = 0
-    for round in 0..<rounds {
-      let setup = try Setup()
-      let domain = setup.domain("com.exmo.equizmo")
-      let backups = setup.folder.file("backups")
-      try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-      try sampleBytes.write(to: domain)
-      let writer = Process()
-      writer.executableURL = URL(fileURLWithPath: "/bin/bash")
-      writer.arguments = [
-        "-c",
-        "for n in $(seq 1 \(keys)); do \"$0\" write com.exmo.equizmo app.k$n \"<*I$n>\""
-          + " && echo ack $n; done",
-        Self.defaults,
-      ]
-      writer.environment = ProcessInfo.processInfo.environment.merging(setup.environment) { $1 }
-      let out = Pipe()
-      writer.standardOutput = out
-      writer.standardError = FileHandle.nullDevice
-      try writer.run()
-      usleep(UInt32.random(in: 0...250_000, using: &generator))
-      let migration = try External.run(
-        Self.binary,
-        [
-          "--layout", "gnustep", "migrate", "--plan", Self.plan, "--in-place", "--backup",
-          backups.path, "com.exmo.equizmo",
-        ],
-        environment: setup.environment)
-      let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
-      writer.waitUntilExit()
-      #expect(migration.status == 0, "round \(round): \(migration.stderr)")
-      acknowledged += acks.count
-      #expect(acks.count == keys, "round \(round): GNUstep's writer failed")
-
-      let final = try Self.values(domain)
-      for n in acks where final["app.k\(n)"] != .int(n) { lost += 1 }
-      if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
-      let names = Backups.files(in: backups)
-      #expect(
-        names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)")
-      #expect(!FileManager.default.fileExists(atPath: setup.lock.path), "round \(round)")
-      guard let backup = names.first else { continue }
-
-      // The final file is the migration of the backup (the file as the migration found it
-      // under the locks), with every acknowledged write on top. GNUstep writes XML, which
-      // holds dates to the whole second.
-      let writerKeys = try Self.values(backup).keys.filter { $0.hasPrefix("app.k") }
-      writesBeforeMigration += writerKeys.count
-      let expected = setup.folder.file("expected.plist")
-      let reference = try External.run(
-        Self.binary, ["migrate", "--plan", Self.plan, "--to", expected.path, backup.path])
-      #expect(reference.status == 0, "\(reference.stderr)")
-      var wanted = try Self.values(expected)
-      for n in acks { wanted["app.k\(n)"] = .int(n) }
-      let got = final.mapValues { DomainFile.storable($0, in: .xml) }
-      let want = wanted.mapValues { DomainFile.storable($0, in: .xml) }
-      let differing = Set(got.keys).union(want.keys).filter { got[$0] != want[$0] }.sorted()
-      #expect(differing.isEmpty, "round \(round): not the migrated backup at \(differing)")
-    }
-    print(
-      "GNUstep race: \(rounds) rounds, \(acknowledged) acknowledged `defaults write`s, "
-        + "\(lost) lost, \(undone) migrations undone, \(writesBeforeMigration) writes landed "
-        + "before the migration (and were migrated)")
-    #expect(lost == 0)
-    #expect(undone == 0)
-    #expect(acknowledged == rounds * keys)
-  }
-
   /// A process of the test's, started with the setup's environment.
   static func start(
     _ executable: String, _ arguments: [String], _ setup: Setup
@@ -327,5 +242,98 @@ import Testing
       return path == setup.domain("com.example.a").path && reason.contains(".lck is not a folder")
     }
     #expect(try Self.values(setup.domain("com.example.a")) == ["k": 1])
+  }
+}
+
+/// Slow: skipped by the quick test line (`swift test --skip /Slow/`).
+extension GNUstepLockTests {
+  @Suite(.tags(.slow)) struct Slow {
+    /// GNUstep's `defaults write` of distinct keys in a loop (one process per key, each
+    /// acknowledged by exit 0) while `prefs --layout gnustep migrate --in-place` migrates the
+    /// same domain. Every round: every acknowledged write is in the final file, the migration is
+    /// not undone, and the file is the migration of the backup with the writes on top (before
+    /// prefs took GNUstep's lock, five runs of 40 rounds lost 7 to 17 of 320 writes and undid 0
+    /// to 2 migrations). PREFS_GNUSTEP_RACE_ROUNDS sets the rounds (default 40).
+    @Test(.enabled(if: Tools.gnustep || External.required, "needs GNUstep"))
+    func inPlaceMigrationBesideGNUstepsDefaultsWriteLosesNothing() throws {
+      let rounds =
+        Int(ProcessInfo.processInfo.environment["PREFS_GNUSTEP_RACE_ROUNDS"] ?? "") ?? 40
+      let keys = 8
+      let sampleBytes = try Data(contentsOf: GNUstepLockTests.sample)
+      var generator = SystemRandomNumberGenerator()
+      var acknowledged = 0
+      var lost = 0
+      var undone = 0
+      var writesBeforeMigration = 0
+      for round in 0..<rounds {
+        let setup = try Setup()
+        let domain = setup.domain("com.exmo.equizmo")
+        let backups = setup.folder.file("backups")
+        try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+        try sampleBytes.write(to: domain)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/bash")
+        writer.arguments = [
+          "-c",
+          "for n in $(seq 1 \(keys)); do \"$0\" write com.exmo.equizmo app.k$n \"<*I$n>\""
+            + " && echo ack $n; done",
+          GNUstepLockTests.defaults,
+        ]
+        writer.environment = ProcessInfo.processInfo.environment.merging(setup.environment) { $1 }
+        let out = Pipe()
+        writer.standardOutput = out
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+        usleep(UInt32.random(in: 0...250_000, using: &generator))
+        let migration = try External.run(
+          GNUstepLockTests.binary,
+          [
+            "--layout", "gnustep", "migrate", "--plan", GNUstepLockTests.plan, "--in-place",
+            "--backup",
+            backups.path, "com.exmo.equizmo",
+          ],
+          environment: setup.environment)
+        let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+          .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+        writer.waitUntilExit()
+        #expect(migration.status == 0, "round \(round): \(migration.stderr)")
+        acknowledged += acks.count
+        #expect(acks.count == keys, "round \(round): GNUstep's writer failed")
+
+        let final = try GNUstepLockTests.values(domain)
+        for n in acks where final["app.k\(n)"] != .int(n) { lost += 1 }
+        if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
+        let names = Backups.files(in: backups)
+        #expect(
+          names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: setup.lock.path), "round \(round)")
+        guard let backup = names.first else { continue }
+
+        // The final file is the migration of the backup (the file as the migration found it
+        // under the locks), with every acknowledged write on top. GNUstep writes XML, which
+        // holds dates to the whole second.
+        let writerKeys = try GNUstepLockTests.values(backup).keys.filter { $0.hasPrefix("app.k") }
+        writesBeforeMigration += writerKeys.count
+        let expected = setup.folder.file("expected.plist")
+        let reference = try External.run(
+          GNUstepLockTests.binary,
+          ["migrate", "--plan", GNUstepLockTests.plan, "--to", expected.path, backup.path])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        var wanted = try GNUstepLockTests.values(expected)
+        for n in acks { wanted["app.k\(n)"] = .int(n) }
+        let got = final.mapValues { DomainFile.storable($0, in: .xml) }
+        let want = wanted.mapValues { DomainFile.storable($0, in: .xml) }
+        let differing = Set(got.keys).union(want.keys).filter { got[$0] != want[$0] }.sorted()
+        #expect(differing.isEmpty, "round \(round): not the migrated backup at \(differing)")
+      }
+      print(
+        "GNUstep race: \(rounds) rounds, \(acknowledged) acknowledged `defaults write`s, "
+          + "\(lost) lost, \(undone) migrations undone, \(writesBeforeMigration) writes landed "
+          + "before the migration (and were migrated)")
+      #expect(lost == 0)
+      #expect(undone == 0)
+      #expect(acknowledged == rounds * keys)
+    }
   }
 }

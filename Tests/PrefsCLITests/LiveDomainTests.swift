@@ -19,82 +19,6 @@ import Testing
     try #require(PropertyList.read(Data(contentsOf: url)).value.dictionaryValue?.swiftDictionary)
   }
 
-  /// A writer process keeps setting 12 keys with `prefs write` (each acknowledged by exit 0)
-  /// while `prefs migrate --in-place` runs on the same domain. Every round: every acknowledged
-  /// write is in the final file, the migration is not undone, and the final file is exactly
-  /// the migration of the backup plus the writer's keys. PREFS_RACE_ROUNDS sets the rounds
-  /// (default 24; Scripts/torture.sh runs more).
-  @Test(.tags(.slow)) func inPlaceMigrationBesideALiveWriterLosesNothing() throws {
-    let rounds = Int(ProcessInfo.processInfo.environment["PREFS_RACE_ROUNDS"] ?? "") ?? 24
-    let legacy = try Self.values(Self.sample)
-    let sampleBytes = try Data(contentsOf: Self.sample)
-    var generator = SystemRandomNumberGenerator()
-    var acknowledged = 0
-    var lost = 0
-    var undone = 0
-    var writesBeforeMigration = 0
-    var identicalBackups = 0
-    for round in 0..<rounds {
-      let folder = try TemporaryFolder()
-      let domain = folder.file("com.exmo.equizmo.plist")
-      let backups = folder.file("backups")
-      try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-      try sampleBytes.write(to: domain)
-      let writer = Process()
-      writer.executableURL = URL(fileURLWithPath: "/bin/bash")
-      writer.arguments = [
-        "-c",
-        "for n in $(seq 1 12); do \"$0\" write \"$1\" app.k$n -int $n && echo ack $n; done",
-        Self.binary, domain.path,
-      ]
-      let out = Pipe()
-      writer.standardOutput = out
-      try writer.run()
-      usleep(UInt32.random(in: 0...150_000, using: &generator))
-      let migration = try External.run(
-        Self.binary,
-        ["migrate", "--plan", Self.plan, "--in-place", "--backup", backups.path, domain.path])
-      writer.waitUntilExit()
-      #expect(migration.status == 0, "round \(round): \(migration.stderr)")
-      let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
-      acknowledged += acks.count
-      #expect(acks.count == 12, "round \(round): the writer failed")
-
-      let final = try Self.values(domain)
-      for n in acks where final["app.k\(n)"] != .int(n) { lost += 1 }
-      if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
-
-      // The backup: the legacy file exactly as the migration found it under the lock.
-      let names = Backups.files(in: backups)
-      #expect(
-        names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)")
-      guard let backup = names.first else { continue }
-      var backedUp = try Self.values(backup)
-      let writerKeys = backedUp.keys.filter { $0.hasPrefix("app.k") }
-      writesBeforeMigration += writerKeys.count
-      if writerKeys.isEmpty, try Data(contentsOf: backup) == sampleBytes { identicalBackups += 1 }
-      for key in writerKeys { backedUp[key] = nil }
-      #expect(backedUp == legacy, "round \(round): the backup is not the legacy file")
-
-      // The final file is the migration of the backup, with every acknowledged write on top.
-      let expected = folder.file("expected.plist")
-      let reference = try External.run(
-        Self.binary, ["migrate", "--plan", Self.plan, "--to", expected.path, backup.path])
-      #expect(reference.status == 0, "\(reference.stderr)")
-      var wanted = try Self.values(expected)
-      for n in acks { wanted["app.k\(n)"] = .int(n) }
-      #expect(final == wanted, "round \(round)")
-    }
-    print(
-      "race: \(rounds) rounds, \(acknowledged) acknowledged writes, \(lost) lost, "
-        + "\(undone) migrations undone, \(writesBeforeMigration) writes landed before the "
-        + "migration (and were migrated), \(identicalBackups) backups byte-identical to the sample")
-    #expect(lost == 0)
-    #expect(undone == 0)
-    #expect(acknowledged == rounds * 12)
-  }
-
   /// With no writer, the backup is byte-identical to the legacy file.
   @Test func theBackupIsByteIdentical() throws {
     let folder = try TemporaryFolder()
@@ -340,5 +264,92 @@ import Testing
       binary, ["--layout", "gnustep", "domains", "--json"], environment: env)
     #expect(json.output.contains("\"folder\": \"\(defaults.path)\""))
     #expect(try External.run(binary, ["--layout", "amiga", "domains"]).status == 64)
+  }
+}
+
+/// Slow: skipped by the quick test line (`swift test --skip /Slow/`).
+extension LiveDomainTests {
+  @Suite(.tags(.slow)) struct Slow {
+    /// A writer process keeps setting 12 keys with `prefs write` (each acknowledged by exit 0)
+    /// while `prefs migrate --in-place` runs on the same domain. Every round: every acknowledged
+    /// write is in the final file, the migration is not undone, and the final file is exactly
+    /// the migration of the backup plus the writer's keys. PREFS_RACE_ROUNDS sets the rounds
+    /// (default 24; Scripts/torture.sh runs more).
+    @Test func inPlaceMigrationBesideALiveWriterLosesNothing() throws {
+      let rounds = Int(ProcessInfo.processInfo.environment["PREFS_RACE_ROUNDS"] ?? "") ?? 24
+      let legacy = try LiveDomainTests.values(LiveDomainTests.sample)
+      let sampleBytes = try Data(contentsOf: LiveDomainTests.sample)
+      var generator = SystemRandomNumberGenerator()
+      var acknowledged = 0
+      var lost = 0
+      var undone = 0
+      var writesBeforeMigration = 0
+      var identicalBackups = 0
+      for round in 0..<rounds {
+        let folder = try TemporaryFolder()
+        let domain = folder.file("com.exmo.equizmo.plist")
+        let backups = folder.file("backups")
+        try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+        try sampleBytes.write(to: domain)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/bash")
+        writer.arguments = [
+          "-c",
+          "for n in $(seq 1 12); do \"$0\" write \"$1\" app.k$n -int $n && echo ack $n; done",
+          LiveDomainTests.binary, domain.path,
+        ]
+        let out = Pipe()
+        writer.standardOutput = out
+        try writer.run()
+        usleep(UInt32.random(in: 0...150_000, using: &generator))
+        let migration = try External.run(
+          LiveDomainTests.binary,
+          [
+            "migrate", "--plan", LiveDomainTests.plan, "--in-place", "--backup", backups.path,
+            domain.path,
+          ])
+        writer.waitUntilExit()
+        #expect(migration.status == 0, "round \(round): \(migration.stderr)")
+        let acks = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+          .split(separator: "\n").compactMap { Int($0.dropFirst(4)) }
+        acknowledged += acks.count
+        #expect(acks.count == 12, "round \(round): the writer failed")
+
+        let final = try LiveDomainTests.values(domain)
+        for n in acks where final["app.k\(n)"] != .int(n) { lost += 1 }
+        if final["prefs.schemaVersion"] != 2 || final["PREFS_SOUND_ENABLED"] != nil { undone += 1 }
+
+        // The backup: the legacy file exactly as the migration found it under the lock.
+        let names = Backups.files(in: backups)
+        #expect(
+          names == [Backups.place(of: domain.path, in: backups)], "round \(round): backups \(names)"
+        )
+        guard let backup = names.first else { continue }
+        var backedUp = try LiveDomainTests.values(backup)
+        let writerKeys = backedUp.keys.filter { $0.hasPrefix("app.k") }
+        writesBeforeMigration += writerKeys.count
+        if writerKeys.isEmpty, try Data(contentsOf: backup) == sampleBytes { identicalBackups += 1 }
+        for key in writerKeys { backedUp[key] = nil }
+        #expect(backedUp == legacy, "round \(round): the backup is not the legacy file")
+
+        // The final file is the migration of the backup, with every acknowledged write on top.
+        let expected = folder.file("expected.plist")
+        let reference = try External.run(
+          LiveDomainTests.binary,
+          ["migrate", "--plan", LiveDomainTests.plan, "--to", expected.path, backup.path])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        var wanted = try LiveDomainTests.values(expected)
+        for n in acks { wanted["app.k\(n)"] = .int(n) }
+        #expect(final == wanted, "round \(round)")
+      }
+      print(
+        "race: \(rounds) rounds, \(acknowledged) acknowledged writes, \(lost) lost, "
+          + "\(undone) migrations undone, \(writesBeforeMigration) writes landed before the "
+          + "migration (and were migrated), \(identicalBackups) backups byte-identical to the sample"
+      )
+      #expect(lost == 0)
+      #expect(undone == 0)
+      #expect(acknowledged == rounds * 12)
+    }
   }
 }

@@ -216,54 +216,6 @@ import Testing
     #expect(try Data(contentsOf: input.appendingPathComponent("bad.plist")) == bad)
   }
 
-  @Test(.tags(.slow)) func aBatchOfTenThousandFilesSumsUp() throws {
-    let folder = try TemporaryFolder()
-    let input = folder.url.appendingPathComponent("in")
-    try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-    var list = ""
-    for n in 0..<10_000 {
-      let path = input.appendingPathComponent("user\(n).plist")
-      let legacy: PlistValue =
-        n % 1000 == 999
-        ? ["PREFS_RANKING_SIZE": ["an", "array"]]  // unconvertible: refused
-        : ["PREFS_SOUND_ENABLED": n % 2 == 0 ? "YES" : .bool(false), "PREFS_RANKING_SIZE": .int(n)]
-      try PropertyList.write(legacy, as: .binary).write(to: path)
-      list += path.path + "\n"
-    }
-    let listFile = folder.file("list.txt")
-    try Data(list.utf8).write(to: listFile)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments = [
-      "migrate", "--plan", Self.plan, "--to", folder.url.appendingPathComponent("out").path,
-      "--json", "-",
-    ]
-    process.standardInput = try FileHandle(forReadingFrom: listFile)
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = Pipe()
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 65)
-    let report = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
-    let summary = try #require(report["summary"] as? [String: Any])
-    #expect(summary["files"] as? Int == 10_000)
-    #expect(summary["migrated"] as? Int == 9_990)
-    #expect(summary["refused"] as? Int == 10)
-    let keys = summary["keys"] as? [String: Int] ?? [:]
-    #expect(keys["coerced"] == 5_000)  // "YES"
-    // The 4,990 false bools of the odd good files, and the 9,990 good integers.
-    #expect(keys["migrated"] == 4_990 + 9_990)
-    #expect(keys["unconvertible"] == 10)
-    // The plan's six keys: four absent from each good file, five from each refused one.
-    #expect(keys["defaulted"] == 9_990 * 4 + 10 * 5)
-    let outputs = try FileManager.default.contentsOfDirectory(
-      atPath: folder.url.appendingPathComponent("out").path
-    ).filter { $0.hasSuffix(".plist") }
-    #expect(outputs.count == 9_990)
-  }
-
   @Test func shardsAreDisjointAndCoverTheList() throws {
     let folder = try TemporaryFolder()
     var paths: [String] = []
@@ -410,5 +362,61 @@ import Testing
     #expect(
       try PropertyList.read(Data(contentsOf: URL(fileURLWithPath: out))).value
         == ["PREFS_SOUND_ENABLED": "NO", "ranking.size": 7, "prefs.schemaVersion": 2])
+  }
+}
+
+/// Slow: skipped by the quick test line (`swift test --skip /Slow/`).
+extension MigrateCommandTests {
+  @Suite(.tags(.slow)) struct Slow {
+    @Test func aBatchOfTenThousandFilesSumsUp() throws {
+      let folder = try TemporaryFolder()
+      let input = folder.url.appendingPathComponent("in")
+      try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+      var list = ""
+      for n in 0..<10_000 {
+        let path = input.appendingPathComponent("user\(n).plist")
+        let legacy: PlistValue =
+          n % 1000 == 999
+          ? ["PREFS_RANKING_SIZE": ["an", "array"]]  // unconvertible: refused
+          : [
+            "PREFS_SOUND_ENABLED": n % 2 == 0 ? "YES" : .bool(false), "PREFS_RANKING_SIZE": .int(n),
+          ]
+        try PropertyList.write(legacy, as: .binary).write(to: path)
+        list += path.path + "\n"
+      }
+      let listFile = folder.file("list.txt")
+      try Data(list.utf8).write(to: listFile)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: MigrateCommandTests.binary)
+      process.arguments = [
+        "migrate", "--plan", MigrateCommandTests.plan, "--to",
+        folder.url.appendingPathComponent("out").path,
+        "--json", "-",
+      ]
+      process.standardInput = try FileHandle(forReadingFrom: listFile)
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = Pipe()
+      try process.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 65)
+      let report = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let summary = try #require(report["summary"] as? [String: Any])
+      #expect(summary["files"] as? Int == 10_000)
+      #expect(summary["migrated"] as? Int == 9_990)
+      #expect(summary["refused"] as? Int == 10)
+      let keys = summary["keys"] as? [String: Int] ?? [:]
+      #expect(keys["coerced"] == 5_000)  // "YES"
+      // The 4,990 false bools of the odd good files, and the 9,990 good integers.
+      #expect(keys["migrated"] == 4_990 + 9_990)
+      #expect(keys["unconvertible"] == 10)
+      // The plan's six keys: four absent from each good file, five from each refused one.
+      #expect(keys["defaulted"] == 9_990 * 4 + 10 * 5)
+      let outputs = try FileManager.default.contentsOfDirectory(
+        atPath: folder.url.appendingPathComponent("out").path
+      ).filter { $0.hasSuffix(".plist") }
+      #expect(outputs.count == 9_990)
+    }
   }
 }

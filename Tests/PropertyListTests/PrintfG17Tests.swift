@@ -115,23 +115,6 @@ import Testing
     #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
   }
 
-  /// A million more random bit patterns (another seed): issue #26 asks for a million.
-  @Test(.tags(.slow)) func aMillionRandomBitPatternsAgreeWithTheCLibrary() {
-    var generator = SeededGenerator(seed: 26)
-    var mismatches: [String] = []
-    var compared = 0
-    for _ in 0..<1_000_000 {
-      let x = Double(bitPattern: generator.next())
-      guard x.isFinite else { continue }
-      compared += 1
-      let ours = PrintfG17.string(x)
-      let theirs = Self.reference(x)
-      if ours != theirs { mismatches.append("\(x.bitPattern): \(ours) vs \(theirs)") }
-    }
-    #expect(compared > 990_000)
-    #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
-  }
-
   /// The exact big-integer path the fast one falls back to, on its own: the same digits.
   @Test func exactPathAgreesWithTheCLibrary() {
     var generator = SeededGenerator(seed: 29)
@@ -157,5 +140,27 @@ import Testing
     }
     #expect(values.count > 20_000)
     #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
+  }
+}
+
+/// Slow: skipped by the quick test line (`swift test --skip /Slow/`).
+extension PrintfG17Tests {
+  @Suite(.tags(.slow)) struct Slow {
+    /// A million more random bit patterns (another seed): issue #26 asks for a million.
+    @Test func aMillionRandomBitPatternsAgreeWithTheCLibrary() {
+      var generator = SeededGenerator(seed: 26)
+      var mismatches: [String] = []
+      var compared = 0
+      for _ in 0..<1_000_000 {
+        let x = Double(bitPattern: generator.next())
+        guard x.isFinite else { continue }
+        compared += 1
+        let ours = PrintfG17.string(x)
+        let theirs = PrintfG17Tests.reference(x)
+        if ours != theirs { mismatches.append("\(x.bitPattern): \(ours) vs \(theirs)") }
+      }
+      #expect(compared > 990_000)
+      #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
+    }
   }
 }

@@ -3,9 +3,9 @@ import PropertyList
 import Testing
 
 extension Tag {
-  /// Tests that take seconds (the 10,000-file batch, SIGKILL rounds, races): skip them for a
-  /// quick run with
-  /// `swift test --skip 'aBatchOfTenThousand|Durability|Torture|LiveWriter|OutsidePackage'`.
+  /// Tests that take seconds (the 10,000-file batch, SIGKILL rounds, races, a package built
+  /// of its own). The tag is given only to suites named `Slow` (`SlowSuiteTests` holds every
+  /// file to it), so the quick line `swift test --skip /Slow/` names no test.
   @Tag public static var slow: Self
 }
 
