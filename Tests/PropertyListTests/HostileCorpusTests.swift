@@ -69,9 +69,25 @@ import Testing
     #expect(clock.now - start < .seconds(30), "\(name) took too long")
   }
 
-  @Test(arguments: accepted)
+  /// Each accepted file is read to the value CoreFoundation reads (the toolchain's plutil,
+  /// converting it to XML, which prefs reads strictly); the four CoreFoundation refuses
+  /// (GNUstep's leniencies, UIDs of 9 and 16 bytes) at least to a value that is not empty.
+  @Test(
+    .enabled(if: Tools.toolchainPlutil != nil || External.required, "needs the toolchain's plutil"),
+    arguments: accepted)
   func limitsExactlyMetAreAccepted(name: String) throws {
-    let data = try Data(contentsOf: Fixtures.hostileOK.appendingPathComponent(name))
-    _ = try PropertyList.read(data)
+    let url = Fixtures.hostileOK.appendingPathComponent(name)
+    let ours = try PropertyList.read(try Data(contentsOf: url)).value
+    let folder = try TemporaryFolder()
+    let converted = folder.file("cf.xml")
+    let plutil = try #require(Tools.toolchainPlutil)
+    let oracle = try External.run(plutil, ["-convert", "xml1", "-o", converted.path, url.path])
+    guard oracle.status == 0 else {
+      #expect(
+        ours != .dictionary([:]) && ours != .array([]) && ours != .string(""), "\(name): \(ours)")
+      return
+    }
+    let theirs = try PropertyList.read(try Data(contentsOf: converted)).value
+    #expect(ours == theirs, "\(name): prefs read \(ours), CoreFoundation \(theirs)")
   }
 }
