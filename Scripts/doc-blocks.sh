@@ -18,6 +18,11 @@
 #       compiled as any block, and also run: its text is a file of a target whose main.swift is
 #       this script's check NAME (below), which calls what the block declares and prints one
 #       `ok   …` or `FAIL …` line a check.
+#   <!-- package: Package.swift -->  …  <!-- package: main.swift -->
+#       a package manifest as a reader's own package writes it, and the program of its one
+#       executable target: built as a package of their own in KEEP_DIR/Dependent, with this
+#       package as the folder `prefs` beside it (a link), so `.package(path: "../prefs")` and
+#       `package: "prefs"` resolve exactly as written.
 # Any other marker before a swift block is an error: a marker the script cannot read is a
 # block it would compile wrongly.
 #
@@ -71,6 +76,7 @@ def fail(where, message):
 
 
 units, blocks = [], 0
+dependent = {}
 for document in documents:
     lines = open(os.path.join(root, document), encoding="utf-8").read().split("\n")
     previous = None
@@ -98,6 +104,13 @@ for document in documents:
         comment = re.match(r"^\s*<!--\s*(.*?)\s*-->\s*$", lines[j]) if j >= 0 else None
         marker = comment.group(1) if comment else None
         blocks += 1
+        if marker in ("package: Package.swift", "package: main.swift"):
+            part = marker.split(": ", 1)[1]
+            if part in dependent:
+                fail(where, "a second " + part + " block (one dependent package only)")
+            dependent[part] = (where, text)
+            i = end + 1
+            continue
         if marker == "fragment: continues the block above":
             if previous is None:
                 fail(where, "continues a block, but none comes before it")
@@ -155,6 +168,26 @@ manifest += ["  ],", "  swiftLanguageModes: [.v6]", ")", ""]
 open(os.path.join(package, "Package.swift"), "w").write("\n".join(manifest))
 open(os.path.join(package, "runs.txt"), "w").write(
     "".join("Run_%s\n" % re.sub(r"\W", "_", u.run) for u in units if u.run))
+if dependent:
+    if set(dependent) != {"Package.swift", "main.swift"}:
+        fail(next(iter(dependent.values()))[0], "a package block without its other half")
+    app = os.path.join(os.path.dirname(package), "Dependent", "MyApp")
+    shutil.rmtree(os.path.join(app, "Sources"), ignore_errors=True)
+    name = re.search(r'name:\s*"([^"]+)"', dependent["Package.swift"][1])
+    if not name:
+        fail(dependent["Package.swift"][0], "a manifest that names no package")
+    target = re.search(r'executableTarget\(\s*name:\s*"([^"]+)"', dependent["Package.swift"][1])
+    if not target:
+        fail(dependent["Package.swift"][0], "a manifest without an executable target")
+    os.makedirs(os.path.join(app, "Sources", target.group(1)))
+    open(os.path.join(app, "Package.swift"), "w").write(dependent["Package.swift"][1] + "\n")
+    open(os.path.join(app, "Sources", target.group(1), "main.swift"), "w").write(
+        dependent["main.swift"][1] + "\n")
+    link = os.path.join(os.path.dirname(app), "prefs")
+    if os.path.islink(link):
+        os.remove(link)
+    os.symlink(root, link)
+    open(os.path.join(package, "dependent.txt"), "w").write(app + "\n")
 open(os.path.join(package, "count.txt"), "w").write(
     "%d blocks from %d documents" % (blocks, len(documents)))
 PYTHON
@@ -165,6 +198,16 @@ echo "== building the blocks (one package, a target a block)" >&2
   exit 1
 }
 echo "ok   the blocks compile as written ($(cat "$package/count.txt"))"
+if [ -f "$package/dependent.txt" ]; then
+  app="$(cat "$package/dependent.txt")"
+  echo "== building the README's own package (its manifest and main.swift as written)" >&2
+  if (cd "$app" && swift build) >&2 && [ "$(cd "$app" && "$(swift build --show-bin-path)/MyApp")" = "false 1" ]; then
+    echo "ok   a package of one's own builds with the README's dependency and products, and runs"
+  else
+    echo "FAIL a package of one's own builds with the README's dependency and products, and runs ($app)"
+    exit 1
+  fi
+fi
 bin="$(cd "$package" && swift build --show-bin-path)"
 status=0
 while read -r run; do

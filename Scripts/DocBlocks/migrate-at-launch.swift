@@ -42,7 +42,7 @@ do {
   let legacyFile = old.appendingPathComponent("com.example.old.plist")
   try Data(legacyXML.utf8).write(to: legacyFile)
   let store = try openPreferences(domain: "com.example.app", legacyFile: legacyFile)
-  check("from a legacy file: \"NO\" is false", store[Keys.soundOn] == false)
+  check("from a legacy file: \"NO\" is false", store[Keys.soundEnabled] == false)
   check("from a legacy file: \" 12\" is 12", store[Keys.ranking] == 12)
   check(
     "the legacy file is left as it was", try Data(contentsOf: legacyFile) == Data(legacyXML.utf8))
@@ -50,7 +50,7 @@ do {
   let values = try stored(domain)
   check(
     "the app's domain holds the typed keys and the schema version",
-    values["sound.on"] == false && values["ranking"] == 12 && values["prefs.schemaVersion"] == 2)
+    values["sound.enabled"] == false && values["ranking.size"] == 12 && values["prefs.schemaVersion"] == 2)
   let bytes = try Data(contentsOf: domain)
   _ = try openPreferences(domain: "com.example.app", legacyFile: legacyFile)
   check("the next launch writes nothing", try Data(contentsOf: domain) == bytes)
@@ -62,7 +62,7 @@ do {
   let ownStore = try openPreferences(domain: "com.example.own")
   check(
     "in the own domain: the typed values",
-    ownStore[Keys.soundOn] == false && ownStore[Keys.ranking] == 12)
+    ownStore[Keys.soundEnabled] == false && ownStore[Keys.ranking] == 12)
   let ownValues = try stored(own)
   check(
     "in the own domain: the legacy keys are gone, the schema version written",
