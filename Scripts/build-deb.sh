@@ -3,7 +3,8 @@
 #   Scripts/build-deb.sh [OUTDIR]        → OUTDIR/prefs_<version>_<arch>.deb (default .build/deb)
 # It holds /usr/bin/prefs, its manual page, the bash and zsh completions, and registers the
 # names `defaults` and `plutil` with update-alternatives (Packaging/debian/postinst says at
-# which priority, and when not). Install it with `sudo dpkg -i prefs_<version>_<arch>.deb`.
+# which priority, and when not); /usr/lib/prefs/macos-bin (the two names, for PATH) and
+# /usr/sbin/prefs-names (takes the names in /usr/bin from another package, on request). Install it with `sudo dpkg -i prefs_<version>_<arch>.deb`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,13 @@ install -m 0644 Packaging/debian/copyright "$root/usr/share/doc/prefs/copyright"
 sed "s/@VERSION@/$version/; s/@DATE@/$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")/" \
   Packaging/debian/changelog | gzip -9n > "$root/usr/share/doc/prefs/changelog.gz"
 install -m 0755 Packaging/debian/postinst Packaging/debian/prerm "$root/DEBIAN/"
+# The macOS names beside GNUstep: a folder to put first in PATH, and prefs-names to take the
+# names in /usr/bin on request (Docs/install.md).
+install -d "$root/usr/lib/prefs/macos-bin" "$root/usr/sbin" "$root/usr/share/lintian/overrides"
+ln -s ../../../bin/prefs "$root/usr/lib/prefs/macos-bin/defaults"
+ln -s ../../../bin/prefs "$root/usr/lib/prefs/macos-bin/plutil"
+install -m 0755 Packaging/debian/prefs-names "$root/usr/sbin/prefs-names"
+install -m 0644 Packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/prefs"
 
 # What the binary links, as the packages dpkg-shlibdeps finds for them: nothing for the fully
 # static build (then no Depends line at all); the C library and the C++ runtime for a build
