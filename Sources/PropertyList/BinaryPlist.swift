@@ -45,7 +45,7 @@ enum BinaryPlist: PlistFormatWitness {
   static func read(_ data: Data, limits: PlistLimits, options: PlistReadOptions)
     throws(PlistError) -> PlistDocument
   {
-    let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)
+    let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, rules: options.rules)
     return PlistDocument(value: value, format: .binary, warnings: warnings)
   }
 

@@ -32,18 +32,17 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
           feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
-            + "property list type holds it) \(CompatibilityRow.named("binary-null"))")
+            + "property list type holds it)".naming(.binaryNull))
       default:
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "unknown object marker 0x\(marker.hex(width: 2))")
+        throw Self.unknownMarker(marker, at: offset)
       }
     case 0x1:
       let exponent = Int(marker & 0x0F)
       guard exponent <= 4 else {
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
-          reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)")
+          reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)"
+            .naming(.binaryIntegerSize))
       }
       let size = 1 << exponent
       try require(offset + 1, size, object: index, what: "the integer")
@@ -58,7 +57,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         // refuses it.
         let high = readUInt(at: offset + 1, size: 8)
         let low = readUInt(at: offset + 9, size: 8)
-        if options.reader == .coreFoundation {
+        switch rules.sixteenByteIntegers {
+        case .lowBitsUnsigned:
           if high != 0 {
             warnings.append(
               .readAs(
@@ -67,17 +67,17 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
                   + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
           }
           return .scalar(.int(low))
-        }
-        if options.exact {
+        case .refused:
           throw .unsupported(
             format: .binary, at: .byteOffset(offset),
-            feature: "a 16-byte integer, which GNUstep refuses")
+            feature: "a 16-byte integer, which GNUstep refuses".naming(.binarySixteenByteInteger))
+        case .whenTheyFit:
+          if high == 0 { return .scalar(.int(low)) }
+          if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
+          throw .malformed(
+            format: .binary, at: .byteOffset(offset),
+            reason: "integer does not fit in 64 bits".naming(.binarySixteenByteInteger))
         }
-        if high == 0 { return .scalar(.int(low)) }
-        if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "integer does not fit in 64 bits")
       }
     case 0x2:
       switch marker & 0x0F {
@@ -91,20 +91,16 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       default:
         throw .malformed(
           format: .binary, at: .byteOffset(offset),
-          reason: "real of 2^\(marker & 0x0F) bytes (only 4 and 8 exist)")
+          reason: "real of 2^\(marker & 0x0F) bytes (only 4 and 8 exist)".naming(.binaryRealSize))
       }
     case 0x3:
-      guard marker == 0x33 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "unknown object marker 0x\(marker.hex(width: 2))")
-      }
+      guard marker == 0x33 else { throw Self.unknownMarker(marker, at: offset) }
       try require(offset + 1, 8, object: index, what: "the date")
       let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
       guard seconds.isFinite else {
         throw .malformed(
           format: .binary, at: .byteOffset(offset + 1),
-          reason: "date is \(seconds) \(CompatibilityRow.named("nonfinite-binary-date"))")
+          reason: "date is \(seconds)".naming(.nonfiniteBinaryDate))
       }
       return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
     case 0x4:
@@ -125,15 +121,17 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return .scalar(.string(string))
     case 0x6:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
-      if count == 0, options.exact, options.reader == .coreFoundation {
+      if count == 0, rules.emptyUTF16Strings == .refused {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a UTF-16 string of no characters, which CoreFoundation refuses")
+          feature: "a UTF-16 string of no characters, which CoreFoundation refuses"
+            .naming(.binaryEmptyUTF16String))
       }
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "string length overflows")
+          format: .binary, at: .byteOffset(offset),
+          reason: "string length overflows".naming(.binaryCountTooLarge))
       }
       try require(payload, length, object: index, what: "the UTF-16 string")
       return .scalar(.string(try decodeUTF16BE(at: payload, units: count)))
@@ -147,20 +145,26 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let (length, overflow) = refs.multipliedReportingOverflow(by: objectRefSize)
       guard !overflow else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "container size overflows")
+          format: .binary, at: .byteOffset(offset),
+          reason: "container size overflows".naming(.binaryCountTooLarge))
       }
       try require(payload, length, object: index, what: "the references")
-      if high == 0xC, options.exact, options.reader == .gnustep {
+      if high == 0xC, rules.sets == .refused {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a set (0xC), which GNUstep refuses \(CompatibilityRow.named("binary-set"))")
+          feature: "a set (0xC), which GNUstep refuses".naming(.binarySet))
       }
       return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
     default:
-      throw .malformed(
-        format: .binary, at: .byteOffset(offset),
-        reason: "unknown object marker 0x\(marker.hex(width: 2))")
+      throw Self.unknownMarker(marker, at: offset)
     }
+  }
+
+  @inline(never)
+  static func unknownMarker(_ marker: UInt8, at offset: Int) -> PlistError {
+    .malformed(
+      format: .binary, at: .byteOffset(offset),
+      reason: "unknown object marker 0x\(marker.hex(width: 2))".naming(.binaryUnknownMarker))
   }
 
   private func decodeUTF16BE(at offset: Int, units: Int) throws(PlistError) -> String {
@@ -198,29 +202,32 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   /// A UID of `size` bytes at `offset` (its marker's), as the reader reads it: CoreFoundation
   /// takes any width to 16 bytes (their last 64 bits) and refuses a value above 32 bits;
   /// GNUstep reads a UID of one or two bytes as the dictionary `{CF$UID = n}` and refuses
-  /// wider ones. Not exactly: any width to 8 bytes, as a UID.
+  /// wider ones (a store's own file: any width to 8 bytes, as a UID).
   private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
-    switch (options.reader, options.exact) {
-    // (The tools read as CoreFoundation does: refused above 32 bits, not read exactly too.)
-    case (.coreFoundation, _):
+    switch rules.uids {
+    // (The tools read as CoreFoundation does: refused above 32 bits.)
+    case .coreFoundation:
       var value: UInt64 = 0
       for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
       guard value <= UInt64(UInt32.max) else {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses")
+          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses"
+            .naming(.binaryUIDAbove32Bits))
       }
       return .uid(value)
-    case (.gnustep, true) where size > 2:
+    case .gnustepDictionaries where size <= 2:
+      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
+    case .gnustepDictionaries(wider: .refused):
       throw .unsupported(
         format: .binary, at: .byteOffset(offset),
-        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)")
-    case (.gnustep, _) where size <= 2:
-      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
-    default:
+        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)"
+          .naming(.binaryWideUID))
+    case .gnustepDictionaries:
       guard size <= 8 else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
+          format: .binary, at: .byteOffset(offset),
+          reason: "UID of \(size) bytes (at most 8)".naming(.binaryWideUID))
       }
       return .uid(readUInt(at: offset + 1, size: size))
     }
@@ -234,20 +241,19 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard case .scalar(let value) = decoded else {
       throw .malformed(
         format: .binary, at: .byteOffset(refOffset),
-        reason: "dictionary key (object \(index)) is a container, not a string "
-          + CompatibilityRow.named("nonstring-key"))
+        reason: "dictionary key (object \(index)) is a container, not a string"
+          .naming(.binaryContainerKey))
     }
     if case .string(let s) = value {
       if isShared(index) { shared[index] = (value, Expansion.of(value)) }
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
-    if options.exact {
+    if rules.nonStringKeys == .refused {
       throw .unsupported(
         format: .binary, at: .byteOffset(refOffset),
         feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
-          + "\(options.reader) keeps as it is: a domain's keys are strings "
-          + CompatibilityRow.named("nonstring-key"))
+          + "\(rules.reader) keeps as it is: a domain's keys are strings".naming(.nonstringKey))
     }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text

@@ -80,7 +80,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
       if let warning = frame.dictionary.store(
         value, forKey: key, at: .byteOffset(refOffset),
-        keepingFirst: options.reader == .coreFoundation)
+        keepingFirst: rules.binaryDuplicateKey == .firstKept)
       {
         warnings.append(warning)
       }
@@ -145,7 +145,9 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     let rootObject = try decodeObject(root)
     guard case .container(let isDictionary, let count, let refs, let isSet) = rootObject else {
       if case .scalar(let value) = rootObject { return value }
-      throw .malformed(format: .binary, at: .byteOffset(0), reason: "unreadable top object")
+      throw .malformed(
+        format: .binary, at: .byteOffset(0),
+        reason: "unreadable top object".naming(.binaryTopObject))
     }
     var stack: [Frame] = []
     stack.append(
@@ -191,6 +193,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       try addExpansion(&stack[top], frame.expanded, at: stack[top].valueRefs)
       try add(value, to: &stack[top])
     }
-    throw .malformed(format: .binary, at: .byteOffset(0), reason: "internal: empty stack")
+    throw .malformed(
+      format: .binary, at: .byteOffset(0), reason: "internal: empty stack".naming(.binaryTopObject))
   }
 }

@@ -503,8 +503,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .failed(
         .malformed(
           format: .binary, at: .byteOffset(refOffset),
-          reason: "dictionary key (object \(index)) is a container, not a string "
-            + CompatibilityRow.named("nonstring-key")))
+          reason: "dictionary key (object \(index)) is a container, not a string"
+            .naming(.binaryContainerKey)))
     }
   }
 }

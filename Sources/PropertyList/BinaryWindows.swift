@@ -252,9 +252,10 @@ extension PropertyList {
     let windows = BinaryWindows(
       source: source, count: size, pageShift: max(pageShift, 4), slots: max(slots, 2),
       budget: budget)
+    let rules = options.rules
     let parsed = withExtendedLifetime(windows) {
       Result { () throws(PlistError) in
-        try BinaryPlistReader.read(WindowBytes(windows), limits: limits, options: options)
+        try BinaryPlistReader.read(WindowBytes(windows), limits: limits, rules: rules)
       }
     }
     if let offset = windows.shortAt { return .failure(.short(offset: offset)) }

@@ -157,7 +157,8 @@ extension PropertyList {
     }
     guard let anyText else {
       throw .malformed(
-        format: .openStep, at: .byteOffset(0), reason: "no property-list format starts so")
+        format: .openStep, at: .byteOffset(0),
+        reason: "no property-list format starts so".naming(.openStepUnexpectedCharacter))
     }
     return anyText
   }

@@ -50,32 +50,34 @@ package enum TextInput {
     return (.utf8, 0)
   }
 
-  /// Refuses, when `options` read exactly, text in an encoding the reader does not take:
-  /// GNUstep takes UTF-8 only, without a byte-order mark (not even UTF-8's); CoreFoundation
-  /// UTF-16 and UTF-32 only after one (XML without it it refuses, OpenStep text it reads with
-  /// the first character dropped). `format`: the format the text was sniffed as.
-  ///
-  /// Not read exactly, OpenStep text in UTF-16 or UTF-32 without a mark is still refused when
-  /// the reader is CoreFoundation's (the tools'): CoreFoundation reads it with a character of
-  /// its own guess dropped, another value; XML without one the tools read (XML 1.0's
-  /// appendix F), which no reader reads otherwise.
-  static func requireEncoding(of data: Data, format: PlistFormat, options: PlistReadOptions)
+  /// Refuses text in an encoding the reader does not take (``ReaderRules/byteOrderMarks``,
+  /// ``ReaderRules/unmarkedUTF16``): GNUstep takes UTF-8 only, without a byte-order mark (not
+  /// even UTF-8's); CoreFoundation UTF-16 and UTF-32 only after one (XML without it it refuses,
+  /// OpenStep text it reads with the first character dropped, another value). `format`: the
+  /// format the text was sniffed as.
+  static func requireEncoding(of data: Data, format: PlistFormat, rules: ReaderRules)
     throws(PlistError)
   {
-    guard options.exact || (options.reader == .coreFoundation && format != .xml) else { return }
+    let unmarked: Bool
+    switch rules.unmarkedUTF16 {
+    case .refused: unmarked = true
+    case .readInXML: unmarked = format != .xml
+    case .read: unmarked = false
+    }
+    guard rules.byteOrderMarks == .refused || unmarked else { return }
     let (encoding, bom) = data.withUnsafeBytes { sniffEncoding($0) }
-    if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
+    if rules.byteOrderMarks == .refused, encoding != .utf8 || bom > 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
-        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses "
-          + CompatibilityRow.named("invalid-text"))
+        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses"
+          .naming(.gnustepEncoding))
     }
-    if encoding != .utf8, bom == 0 {
+    if unmarked, encoding != .utf8, bom == 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
         feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
-          + "refuses (OpenStep text: reads with a character of its own guess dropped) "
-          + CompatibilityRow.named("invalid-text"))
+          + "refuses (OpenStep text: reads with a character of its own guess dropped)"
+          .naming(.utf16WithoutBOM))
     }
   }
 
@@ -89,11 +91,12 @@ package enum TextInput {
   /// memory was 1,500 page faults, a fifth of an XML file's read); any other encoding is
   /// transcoded first.
   ///
-  /// An XML declaration's encoding is read as `reader` reads it: `US-ASCII` is Latin-1 for
+  /// An XML declaration's encoding is read as `declared` says: `US-ASCII` is Latin-1 for
   /// CoreFoundation (each byte its own code point: UTF-8's `é` is `Ã©`) and UTF-8 for GNUstep;
   /// `windows-1252` is Windows' code page for both (CoreFoundation also under `cp1252`).
   static func withUTF8<R>(
-    _ data: Data, format: PlistFormat, reader: PlistReader = .coreFoundation,
+    _ data: Data, format: PlistFormat,
+    declared encodings: ReaderRules.DeclaredEncodings = .coreFoundation,
     _ body: (UnsafeBufferPointer<UInt8>) throws(PlistError) -> R
   ) throws(PlistError) -> R {
     let result: Result<R, PlistError> = data.withUnsafeBytes { raw in
@@ -103,7 +106,7 @@ package enum TextInput {
       switch encoding {
       case .utf8:
         if format == .xml, let declared = declaredEncoding(text) {
-          let cf = reader == .coreFoundation
+          let cf = encodings == .coreFoundation
           switch declared {
           // (A `where` clause holds for the last pattern of a case only: one pattern each.)
           case "us-ascii" where cf, "ascii" where cf:
@@ -120,8 +123,8 @@ package enum TextInput {
             return .failure(
               .unsupported(
                 format: .xml, at: .line(1, column: 1),
-                feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses "
-                  + CompatibilityRow.named("invalid-text")))
+                feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses"
+                  .naming(.xmlUTF16OverBytes)))
           case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf-16be", "utf-16le", "unicode":
             break
           case "iso-8859-1", "latin1", "iso_8859-1", "latin-1", "iso-latin-1":
@@ -132,7 +135,7 @@ package enum TextInput {
             return .failure(
               .unsupported(
                 format: .xml, at: .line(1, column: 1),
-                feature: "encoding \"\(declared)\" \(CompatibilityRow.named("invalid-text"))"))
+                feature: "encoding \"\(declared)\"".naming(.xmlUnknownEncoding)))
           }
         }
         let bytes = text.assumingMemoryBound(to: UInt8.self)

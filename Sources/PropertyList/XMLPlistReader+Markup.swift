@@ -23,8 +23,10 @@ extension XMLPlistReader {
     return true
   }
 
-  /// Moves past `terminator`, or fails with `what` when the input ends first.
-  mutating func skip(past terminator: StaticString, what: String) throws(PlistError) {
+  /// Moves past `terminator`, or fails with `what` (and its row) when the input ends first.
+  mutating func skip(
+    past terminator: StaticString, what: String, row: CompatibilityRow
+  ) throws(PlistError) {
     let first = terminator.utf8Start[0]
     while true {
       i = TextScan.first(first, p, from: i, count: n)
@@ -35,7 +37,7 @@ extension XMLPlistReader {
       }
       i += 1
     }
-    throw eof("the end of \(what)")
+    throw eof("the end of \(what)", row)
   }
 
   /// Skips white space, comments and processing instructions.
@@ -48,10 +50,11 @@ extension XMLPlistReader {
         return
       } else if p[i + 1] == UInt8(ascii: "!"), starts(with: "<!--", at: i) {
         i += 4
-        try skip(past: "-->", what: "a comment")
+        try skip(past: "-->", what: "a comment", row: .xmlUnterminatedComment)
       } else if p[i + 1] == UInt8(ascii: "?") {
         i += 2
-        try skip(past: "?>", what: "a processing instruction")
+        try skip(
+          past: "?>", what: "a processing instruction", row: .xmlUnterminatedProcessingInstruction)
       } else {
         return
       }
@@ -61,20 +64,21 @@ extension XMLPlistReader {
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   mutating func skipDoctype() throws(PlistError) {
     let start = i
-    if options.reader == .coreFoundation {
+    if rules.doctypeInternalSubset != .read {
       // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset
-      // (read exactly, refused; otherwise skipped as GNUstep skips it, the one reader of it).
+      // (refused, or skipped as GNUstep skips it, the one reader of it, with a warning).
       while i < n, p[i] != UInt8(ascii: ">") {
         if p[i] == UInt8(ascii: "[") {
-          guard !options.exact else {
+          guard rules.doctypeInternalSubset == .warned else {
             throw fail(
+              .xmlDoctypeInternalSubset,
               "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
           }
           warnings.append(
             .readAs(
               .gnustep,
-              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it "
-                + CompatibilityRow.named("tools-read-more"), at: location(i)))
+              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it"
+                .naming(.toolsReadMore), at: location(i)))
           i = start
           return try skipBracketedDoctype()
         }
@@ -82,7 +86,8 @@ extension XMLPlistReader {
       }
       guard i < n else {
         throw .truncated(
-          format: .xml, at: location(start), expected: "the end of the <!DOCTYPE> declaration")
+          format: .xml, at: location(start),
+          expected: "the end of the <!DOCTYPE> declaration".naming(.xmlUnterminatedDoctype))
       }
       i += 1
       return
@@ -108,7 +113,7 @@ extension XMLPlistReader {
       }
       i += 1
     }
-    throw eof("the end of the <!DOCTYPE> declaration")
+    throw eof("the end of the <!DOCTYPE> declaration", .xmlUnterminatedDoctype)
   }
 
   enum TagKind { case open, close, empty }
@@ -178,7 +183,9 @@ extension XMLPlistReader {
       i += 1
     }
     let nameEnd = i
-    guard nameEnd > nameStart else { throw fail("a tag without a name", at: start) }
+    guard nameEnd > nameStart else {
+      throw fail(.xmlMalformedTag, "a tag without a name", at: start)
+    }
     var tag = Tag(
       nameStart: nameStart, nameEnd: nameEnd, name: name(nameStart, nameEnd), kind: kind,
       start: start)
@@ -187,7 +194,9 @@ extension XMLPlistReader {
       while i < n, Self.isSpace(p[i]) { i += 1 }
       guard i < n else { throw eof("'>' to end the tag </\(text(of: tag))>") }
       guard p[i] == UInt8(ascii: ">") else {
-        throw fail("'\(Character(Unicode.Scalar(p[i])))' inside the tag </\(text(of: tag))>")
+        throw fail(
+          .xmlMalformedTag,
+          "'\(Character(Unicode.Scalar(p[i])))' inside the tag </\(text(of: tag))>")
       }
       i += 1
       return tag
@@ -198,7 +207,9 @@ extension XMLPlistReader {
         i += 1
         return tag
       case UInt8(ascii: "/") where i + 1 < n && p[i + 1] == UInt8(ascii: ">"):
-        guard kind == .open else { throw fail("a closing tag cannot also be empty", at: start) }
+        guard kind == .open else {
+          throw fail(.xmlMalformedTag, "a closing tag cannot also be empty", at: start)
+        }
         i += 2
         tag.kind = .empty
         return tag
@@ -206,13 +217,15 @@ extension XMLPlistReader {
         let quote = p[i]
         i += 1
         while i < n, p[i] != quote {
-          if p[i] == UInt8(ascii: "<") { throw fail("'<' inside an attribute value") }
+          if p[i] == UInt8(ascii: "<") {
+            throw fail(.xmlLessThanInAttribute, "'<' inside an attribute value")
+          }
           i += 1
         }
         guard i < n else { throw eof("the end of an attribute value") }
         i += 1
       case UInt8(ascii: "<"):
-        throw fail("'<' inside the tag <\(text(of: tag))>")
+        throw fail(.xmlMalformedTag, "'<' inside the tag <\(text(of: tag))>")
       default:
         i += 1
       }
@@ -255,14 +268,14 @@ extension XMLPlistReader {
       let c = p[i]
       if c == UInt8(ascii: "<") {
         if starts(with: "<![CDATA[", at: i) {
-          if options.reader == .gnustep, options.exact {
-            throw fail("a CDATA section, whose text GNUstep's XML reader drops", at: i)
+          if rules.cdata == .refused {
+            throw fail(.xmlCDATA, "a CDATA section, whose text GNUstep's XML reader drops", at: i)
           }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 9
           let contentStart = i
-          try skip(past: "]]>", what: "a CDATA section")
+          try skip(past: "]]>", what: "a CDATA section", row: .xmlUnterminatedCDATA)
           buffer?.append(
             contentsOf: UnsafeBufferPointer(start: p + contentStart, count: i - 3 - contentStart))
           start = i
@@ -270,14 +283,16 @@ extension XMLPlistReader {
           continue
         }
         if starts(with: "<!--", at: i) {
-          if options.exact, options.reader == .coreFoundation {
+          if rules.commentInText == .refused {
             throw fail(
-              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses", at: i)
+              .xmlCommentInText,
+              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses",
+              at: i)
           }
           if buffer == nil { buffer = [] }
           buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
           i += 4
-          try skip(past: "-->", what: "a comment")
+          try skip(past: "-->", what: "a comment", row: .xmlUnterminatedComment)
           start = i
           i = TextScan.markup(p, from: i, count: n)
           continue
@@ -288,8 +303,9 @@ extension XMLPlistReader {
           sameBytes(close.nameStart, tag.nameStart, length)
         else {
           throw fail(
-            "<\(text(of: close))> inside <\(text(of: tag))>, which holds only text", at: close.start
-          )
+            .xmlMarkupInText,
+            "<\(text(of: close))> inside <\(text(of: tag))>, which holds only text",
+            at: close.start)
         }
         if var text = buffer {
           text.append(contentsOf: UnsafeBufferPointer(start: p + start, count: textEnd - start))
@@ -303,7 +319,7 @@ extension XMLPlistReader {
       let scalar = try readEntity()
       // GNUstep's parser hands the text to its strings in pieces, an entity ending one, and
       // each piece loses a U+FEFF it starts with (one from a character reference too).
-      let dropsMark = options.reader == .gnustep
+      let dropsMark = rules.stringMarks == .gnustep
       if !(dropsMark && scalar == "\u{FEFF}") {
         buffer?.append(contentsOf: String(Character(scalar)).utf8)
       }
@@ -334,11 +350,12 @@ extension XMLPlistReader {
   func string(_ text: Text) -> String {
     withBytes(text) { bytes in
       var start = 0
-      if options.reader == .gnustep {
+      let gnustep = rules.stringMarks == .gnustep
+      if gnustep {
         while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
       }
       let space = start
-      for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
+      for _ in 0..<(gnustep ? 2 : 1) {
         guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
           bytes[start + 2] == 0xBF
         else { break }
@@ -361,7 +378,7 @@ extension XMLPlistReader {
     let nameStart = i
     while i < n, p[i] != UInt8(ascii: ";"), i - nameStart < 12 { i += 1 }
     guard i < n, p[i] == UInt8(ascii: ";") else {
-      throw fail("an '&' that does not start an entity (write &amp;)", at: start)
+      throw fail(.xmlBareAmpersand, "an '&' that does not start an entity (write &amp;)", at: start)
     }
     let name = UnsafeBufferPointer(start: p + nameStart, count: i - nameStart)
     i += 1
@@ -380,11 +397,14 @@ extension XMLPlistReader {
         value = UInt32(digits, radix: 10)
       }
       guard let v = value, let scalar = Unicode.Scalar(v) else {
-        throw fail("the character reference &\(text); names no Unicode character", at: start)
+        throw fail(
+          .xmlBadCharacterReference, "the character reference &\(text); names no Unicode character",
+          at: start)
       }
       return scalar
     case let text:
       throw fail(
+        .xmlUndefinedEntity,
         "the entity &\(text); is not one of the five XML predefines (other entities are never "
           + "expanded)", at: start)
     }
