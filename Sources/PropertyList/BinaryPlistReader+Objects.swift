@@ -19,32 +19,23 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   }
 
   /// Object `index`, whose offset ``objectOffset(_:)`` gave (a caller that looked at its
-  /// marker first does not look it up twice).
+  /// marker first does not look it up twice): its marker read through the one table
+  /// (``BinaryMarker``), then as the reader's rules say.
   mutating func decodeObject(_ index: Int, at offset: Int) throws(PlistError) -> Decoded {
     let marker = bytes[offset]
-    let high = marker >> 4
-    switch high {
-    case 0x0:
-      switch marker {
-      case 0x08: return .scalar(.bool(false))
-      case 0x09: return .scalar(.bool(true))
-      case 0x00:
-        throw .unsupported(
-          format: .binary, at: .byteOffset(offset),
-          feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
-            + "property list type holds it)".naming(.binaryNull))
-      default:
-        throw Self.unknownMarker(marker, at: offset)
-      }
-    case 0x1:
-      let exponent = Int(marker & 0x0F)
-      guard exponent <= 4 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)"
-            .naming(.binaryIntegerSize))
-      }
-      let size = 1 << exponent
+    switch BinaryMarker(marker) {
+    case .boolean(let value): return .scalar(.bool(value))
+    case .null:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
+          + "property list type holds it)".naming(.binaryNull))
+    case .integerTooWide(let exponent):
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)"
+          .naming(.binaryIntegerSize))
+    case .integer(let size):
       try require(offset + 1, size, object: index, what: "the integer")
       switch size {
       case 1, 2, 4:
@@ -52,62 +43,33 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 8:
         return .scalar(.integer(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
       default:
-        // 16 bytes: CoreFoundation (every verb that reads as it does) keeps the low 64 bits,
-        // unsigned (-1 and -2 in 16 bytes are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep
-        // refuses it.
-        let high = readUInt(at: offset + 1, size: 8)
-        let low = readUInt(at: offset + 9, size: 8)
-        switch rules.sixteenByteIntegers {
-        case .lowBitsUnsigned:
-          if high != 0 {
-            warnings.append(
-              .readAs(
-                .coreFoundation,
-                "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
-                  + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
-          }
-          return .scalar(.int(low))
-        case .refused:
-          throw .unsupported(
-            format: .binary, at: .byteOffset(offset),
-            feature: "a 16-byte integer, which GNUstep refuses".naming(.binarySixteenByteInteger))
-        case .whenTheyFit:
-          if high == 0 { return .scalar(.int(low)) }
-          if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
-          throw .malformed(
-            format: .binary, at: .byteOffset(offset),
-            reason: "integer does not fit in 64 bits".naming(.binarySixteenByteInteger))
-        }
+        return .scalar(try sixteenByteInteger(at: offset))
       }
-    case 0x2:
-      switch marker & 0x0F {
-      case 2:
-        try require(offset + 1, 4, object: index, what: "the real")
-        let bits = UInt32(truncatingIfNeeded: readUInt(at: offset + 1, size: 4))
-        return .scalar(.real(Double(Float(bitPattern: bits))))
-      case 3:
-        try require(offset + 1, 8, object: index, what: "the real")
+    case .real(let size):
+      try require(offset + 1, size, object: index, what: "the real")
+      guard size == 4 else {
         return .scalar(.real(Double(bitPattern: readUInt(at: offset + 1, size: 8))))
-      default:
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "real of 2^\(marker & 0x0F) bytes (only 4 and 8 exist)".naming(.binaryRealSize))
       }
-    case 0x3:
-      guard marker == 0x33 else { throw Self.unknownMarker(marker, at: offset) }
+      let bits = UInt32(truncatingIfNeeded: readUInt(at: offset + 1, size: 4))
+      return .scalar(.real(Double(Float(bitPattern: bits))))
+    case .realOfOtherSize(let exponent):
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "real of 2^\(exponent) bytes (only 4 and 8 exist)".naming(.binaryRealSize))
+    case .date:
       try require(offset + 1, 8, object: index, what: "the date")
-      let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
-      guard seconds.isFinite else {
+      let bits = readUInt(at: offset + 1, size: 8)
+      guard BinaryMarker.isReadableDate(bits) else {
         throw .malformed(
           format: .binary, at: .byteOffset(offset + 1),
-          reason: "date is \(seconds)".naming(.nonfiniteBinaryDate))
+          reason: "date is \(Double(bitPattern: bits))".naming(.nonfiniteBinaryDate))
       }
-      return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
-    case 0x4:
+      return .scalar(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))))
+    case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
       return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { Data($0) }))
-    case 0x5:
+    case .asciiString:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")
       // The text, or the offset of its first byte that is not ASCII.
@@ -119,7 +81,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         throw .invalidText(format: .binary, at: .byteOffset(payload + text.1), encoding: "ASCII")
       }
       return .scalar(.string(string))
-    case 0x6:
+    case .utf16String:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       if count == 0, rules.emptyUTF16Strings == .refused {
         throw .unsupported(
@@ -135,11 +97,11 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       }
       try require(payload, length, object: index, what: "the UTF-16 string")
       return .scalar(.string(try decodeUTF16BE(at: payload, units: count)))
-    case 0x8:
-      let size = Int(marker & 0x0F) + 1
+    case .uid(let size):
       try require(offset + 1, size, object: index, what: "the UID")
       return .scalar(try uid(at: offset, size: size))
-    case 0xA, 0xC, 0xD:
+    case .array, .set, .dictionary:
+      let high = marker >> 4
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       let refs = high == 0xD ? count * 2 : count
       let (length, overflow) = refs.multipliedReportingOverflow(by: objectRefSize)
@@ -155,8 +117,38 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           feature: "a set (0xC), which GNUstep refuses".naming(.binarySet))
       }
       return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
-    default:
+    case .unknown:
       throw Self.unknownMarker(marker, at: offset)
+    }
+  }
+
+  /// A 16-byte integer at `offset` (its marker's), as the reader reads it: CoreFoundation
+  /// (every verb that reads as it does) keeps the low 64 bits, unsigned (-1 and -2 in 16 bytes
+  /// are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep refuses it.
+  @inline(never)
+  private mutating func sixteenByteInteger(at offset: Int) throws(PlistError) -> PlistValue {
+    let high = readUInt(at: offset + 1, size: 8)
+    let low = readUInt(at: offset + 9, size: 8)
+    switch rules.sixteenByteIntegers {
+    case .lowBitsUnsigned:
+      if high != 0 {
+        warnings.append(
+          .readAs(
+            .coreFoundation,
+            "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
+              + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
+      }
+      return .int(low)
+    case .refused:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a 16-byte integer, which GNUstep refuses".naming(.binarySixteenByteInteger))
+    case .whenTheyFit:
+      if high == 0 { return .int(low) }
+      if high == .max, low >> 63 == 1 { return .integer(Int64(bitPattern: low)) }
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "integer does not fit in 64 bits".naming(.binarySixteenByteInteger))
     }
   }
 

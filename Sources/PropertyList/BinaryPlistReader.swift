@@ -38,25 +38,15 @@ struct BinaryPlistReader<Bytes> {
   /// to. Objects referenced once are not kept: that is most of them, and most of the memory.
   var shared: [Int: (value: PlistValue, expansion: Expansion)] = [:]
 
-  /// What a value expands to: how many values, and about how many bytes (strings and data by
-  /// their length, every other value as 8), each use of a shared object counted.
-  struct Expansion {
-    var values: Int
-    var bytes: Int
-
-    static func of(_ value: PlistValue) -> Expansion {
-      switch value {
-      case .string(let s): Expansion(values: 1, bytes: 8 + s.utf8.count)
-      case .data(let d): Expansion(values: 1, bytes: 8 + d.count)
-      default: Expansion(values: 1, bytes: 8)
-      }
-    }
-  }
-
   init(bytes: Bytes, limits: PlistLimits) {
     self.bytes = bytes
     self.limits = limits
   }
+}
+
+extension BinaryPlistReader where Bytes: BinaryBytes {
+  /// How far this file may expand through its shared objects.
+  var budget: ExpansionBudget { ExpansionBudget(limits, inputBytes: bytes.count) }
 }
 
 extension BinaryPlistReader where Bytes: BinaryBytes {
