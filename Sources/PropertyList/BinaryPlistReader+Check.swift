@@ -1,13 +1,13 @@
 /// `prefs lint` of the usual binary file at the speed of its bytes: the objects walked once,
 /// checked as the full read checks them, with no value built, no sink and no string made.
-extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+extension BinaryPlistReader where Bytes == ByteView {
   /// Whether the full read (``PropertyList/read(_:limits:)``) reads `bytes` without an error
   /// or a warning, decided for the usual file: a tree of arrays and dictionaries (none used
   /// twice), whose scalars are booleans, integers of 1 to 8 bytes, reals, dates, ASCII
   /// strings and data, and whose dictionaries have ASCII keys, none there twice. False for
   /// any other file, or one that is not clean: the caller checks it the longer way, and the
   /// full read reports what is wrong.
-  static func isCleanTree(_ bytes: UnsafeRawBufferPointer, limits: PlistLimits) -> Bool {
+  static func isCleanTree(_ bytes: ByteView, limits: PlistLimits) -> Bool {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
     do {
       return try reader.checkTree()
@@ -71,7 +71,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
   /// Object `index`, checked as ``decodeObject(_:at:)`` checks it (its marker through the same
   /// table, ``BinaryMarker``), and counted.
   @inline(__always)
-  private func check(
+  private mutating func check(
     _ index: Int, depth: Int, _ total: inout Expansion, _ opened: inout [Bool]
   ) throws(PlistError) -> Checked {
     let offset = try objectOffset(index)
@@ -94,11 +94,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
     case .asciiString:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")
-      if count > 0, let base = bytes.baseAddress,
-        !BinaryKeyTable.isASCII(base + payload, count: count)
-      {
-        return .other
-      }
+      if !BinaryKeyTable.isASCII(bytes, at: payload, count: count) { return .other }
       size += count
     case .array, .dictionary:
       guard !opened[index], depth < limits.maxDepth else { return .other }
@@ -121,7 +117,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
       else { return .other }
       // In the writer's order (prefs, plistlib), checked pair by pair; else (CoreFoundation
       // writes them in its hash order) each looked for among the others.
-      var ordered = OrderedASCIIKeys(keeping: false, count: count)
+      var ordered = OrderedASCIIKeys(keeping: false)
       var keyBytes = ordered.keyBytes
       switch keys.visit(&ordered) {
       case .walked: keyBytes = ordered.keyBytes

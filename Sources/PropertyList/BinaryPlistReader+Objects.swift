@@ -68,7 +68,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
-      return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { Data($0) }))
+      return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { $0.data }))
     case .asciiString:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")

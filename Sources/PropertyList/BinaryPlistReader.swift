@@ -13,7 +13,7 @@
 /// is counted against ``PlistLimits/maxObjects`` so a "billion laughs" file is refused early.
 ///
 /// The reader is generic over its bytes (a buffer, or a file's windows) without a constraint
-/// on its declaration: the metadata of `BinaryPlistReader<UnsafeRawBufferPointer>`, made at
+/// on its declaration: the metadata of `BinaryPlistReader<ByteView>`, made at
 /// run time on first use, then needs no protocol conformance looked up (a scan of every
 /// conformance in the program, about 0.1 ms of `prefs read FILE KEY`). The methods are in an
 /// extension that has the constraint.
@@ -280,17 +280,12 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
 }
 
 /// The reads of a buffer in memory.
-extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+extension BinaryPlistReader where Bytes == ByteView {
   static func read(
     _ data: Data, limits: PlistLimits, rules: ReaderRules = .tools
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
-      do throws(PlistError) {
-        return .success(try read(raw, limits: limits, rules: rules))
-      } catch {
-        return .failure(error)
-      }
+    try ByteView.with(data) { (view) throws(PlistError) in
+      try read(view, limits: limits, rules: rules)
     }
-    return try result.get()
   }
 }

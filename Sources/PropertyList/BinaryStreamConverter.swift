@@ -3,13 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A binary property list written in a text format straight from its object table: no
 /// ``PlistValue`` is built, keys are put in the writer's order only when the file does not
@@ -44,6 +37,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// full read counts it, and how far it may.
   private var expanded = Expansion(values: 0, bytes: 0)
   private let budget: ExpansionBudget
+  /// The ASCII keys of the open dictionaries that hold only such keys, in order, copied out
+  /// of the file as they were checked (each frame's from its `firstCopy` on).
+  private var copies = CopiedRuns()
 
   // The walk's own types live outside the generic converter (a type nested in a generic type is
   // generic itself: destroying an item looked up its metadata at run time).
@@ -52,7 +48,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private typealias Item = StreamItem
 
   init(
-    bytes: UnsafeRawBufferPointer, limits: PlistLimits, sink: Sink, maxDepth: Int,
+    bytes: ByteView, limits: PlistLimits, sink: Sink, maxDepth: Int,
     truncatingDates: Bool, undecidedUIDs: Bool
   ) {
     reader = BinaryMemoryReader(bytes: bytes, limits: limits)
@@ -127,6 +123,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let indent = stack[top].indent
       if n == count {
         let frame = stack.removeLast()
+        if frame.firstCopy >= 0 { copies.removeRuns(from: frame.firstCopy) }
         inProgress[frame.object] = 2
         sink.close(dictionary: isDictionary, count: count, indent: indent)
         if let parent = stack.last {
@@ -140,8 +137,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let refSize = reader.objectRefSize
       let object = stack[top].object
       if isDictionary, sink.writesKeys {
-        if !stack[top].asciiKeys.isEmpty {
-          let key = stack[top].asciiKeys[i]
+        if stack[top].firstCopy >= 0 {
+          // The key's copy, made when it was checked.
+          let key = copies.run(stack[top].firstCopy + i)
           do { try sink.key(.ascii(key), indent: indent + 1) } catch { throw .failed(error) }
         } else if let keys = stack[top].keys {
           do { try sink.key(.string(keys[i]), indent: indent + 1) } catch { throw .failed(error) }
@@ -200,9 +198,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private mutating func orderKeys(_ frame: inout Frame) throws(StreamStop) {
     if keysInOrderInPlace(&frame) { return }
     let refSize = reader.objectRefSize
-    var previous: UnsafeRawBufferPointer?
-    var asciiKeys: [UnsafeRawBufferPointer] = []
-    asciiKeys.reserveCapacity(frame.count)
+    var previous: ByteView?
+    let firstCopy = copies.count
     var inOrder = true
     var allASCII = true
     for n in 0..<frame.count {
@@ -214,7 +211,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
         try expand(.sized(bytes.count), at: refOffset)
         if inOrder, let previous, !Self.precedes(previous, bytes) { inOrder = false }
         previous = bytes
-        if allASCII, sink.writesKeys { asciiKeys.append(bytes) }
+        if allASCII, sink.writesKeys { copies.append(bytes) }
       case .string(let s):
         try expand(.sized(s.utf8.count), at: refOffset)
         allASCII = false
@@ -227,9 +224,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .undecided
     }
     if allASCII, inOrder {
-      frame.asciiKeys = asciiKeys
+      if sink.writesKeys { frame.firstCopy = firstCopy }
       return
     }
+    copies.removeRuns(from: firstCopy)
     // Rare: keys not in order, or not all ASCII. Made strings, and ordered as the writer
     // orders them.
     var keys: [String] = []
@@ -239,7 +237,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let object = frame.object
       let ref = try reference(at: refOffset, from: object)
       switch try keyText(ref, refOffset: refOffset) {
-      case .ascii(let bytes): keys.append(String(decoding: bytes, as: UTF8.self))
+      case .ascii(let bytes): keys.append(bytes.string)
       case .string(let s): keys.append(s)
       }
     }
@@ -341,9 +339,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
 
   /// Whether ASCII key `a` sorts strictly before `b` (byte order, which is UTF-16 order too).
   @inline(__always)
-  private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
-    return BinaryKeyTable.precedes(x, a.count, y, b.count)
+  private static func precedes(_ a: ByteView, _ b: ByteView) -> Bool {
+    BinaryKeyTable.precedes(a, 0, a.count, b, 0, b.count)
   }
 
   /// The usual dictionary at the speed of its bytes: every key an ASCII string object, all in
@@ -360,14 +357,22 @@ struct BinaryStreamConverter<Sink: StreamSink> {
         table: reader.offsetTableOffset, offsetSize: reader.offsetIntSize,
         objects: reader.objectCount)
     else { return false }
-    var walk = OrderedASCIIKeys(keeping: sink.writesKeys, count: frame.count)
-    guard case .walked = keys.visit(&walk) else { return false }
+    // The copies lent to the walk, which adds this dictionary's.
+    let firstCopy = copies.count
+    var walk = OrderedASCIIKeys(keeping: sink.writesKeys)
+    if sink.writesKeys { copies.reserve(runs: frame.count) }
+    swap(&walk.copies, &copies)
+    let walked = keys.visit(&walk)
+    swap(&walk.copies, &copies)
     // Counted as the general loop counts them, 8 bytes and one value a key.
     var total = expanded
     total += Expansion(values: frame.count, bytes: 8 * frame.count + walk.keyBytes)
-    guard !atLimit(total) else { return false }
+    guard case .walked = walked, !atLimit(total) else {
+      copies.removeRuns(from: firstCopy)
+      return false
+    }
     expanded = total
-    frame.asciiKeys = walk.keys
+    if sink.writesKeys { frame.firstCopy = firstCopy }
     return true
   }
 
@@ -415,8 +420,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
-      return .scalar(.data(slice), .sized(count))
+      return .scalar(.data(bytes.slice(payload..<(payload + count))), .sized(count))
     default:
       let warned = reader.warnings.count
       switch try decodeObject(index, at: offset) {
@@ -443,13 +447,11 @@ struct BinaryStreamConverter<Sink: StreamSink> {
 
   /// The bytes of an ASCII string object, checked as the reader checks them.
   @inline(__always)
-  private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop)
-    -> UnsafeRawBufferPointer
-  {
+  private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop) -> ByteView {
     let (count, payload) = try readCount(marker: marker, at: offset, object: object)
     try require(payload, count, object: object, what: "the ASCII string")
-    let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
-    if count > 0, let start = slice.baseAddress, !BinaryKeyTable.isASCII(start, count: count) {
+    let slice = reader.bytes.slice(payload..<(payload + count))
+    if !BinaryKeyTable.isASCII(slice, at: 0, count: count) {
       for (i, byte) in slice.enumerated() where byte >= 0x80 {
         throw .failed(
           .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII"))
@@ -490,9 +492,10 @@ private struct StreamFrame {
   var order: [Int]?
   /// The keys as strings, when they were made (not every key ASCII, or not in order).
   var keys: [String]?
-  /// The keys in the file, when every one is ASCII and they are in order (checked once,
-  /// not looked up again to be written).
-  var asciiKeys: [UnsafeRawBufferPointer] = []
+  /// Where the keys' copies start in the converter's `copies`, when every key is ASCII and
+  /// they are in order (checked once, not looked up again to be written, and not read from a
+  /// mapping again); -1: none.
+  var firstCopy = -1
   var next = 0
   var indent: Int
 }
@@ -522,10 +525,11 @@ extension BinaryStreamConverter {
       sink.discard()
       return .failure(.undecided)
     }
-    return data.withUnsafeBytes { raw in
+    return ByteView.with(data) { view in
       var converter = BinaryStreamConverter(
-        bytes: raw, limits: limits, sink: sink, maxDepth: maxDepth,
+        bytes: view, limits: limits, sink: sink, maxDepth: maxDepth,
         truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs)
+      defer { converter.copies.deallocate() }
       do throws(StreamStop) {
         try converter.run()
         return .success(converter.sink.finish())

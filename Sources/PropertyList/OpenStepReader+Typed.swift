@@ -97,14 +97,12 @@ extension OpenStepReader {
     }
     switch type {
     case UInt8(ascii: "I"):
-      var text = body.trimmingWhitespace()
-      guard let value = text.withUTF8(TextNumber.integer) else {
+      guard let value = TextNumber.integer(body.trimmingWhitespace()) else {
         throw fail(.gnustepTypedNumber, "<*I\(body)> is not an integer in 64 bits", at: start)
       }
       return value
     case UInt8(ascii: "R"):
-      var text = body.trimmingWhitespace()
-      guard let value = text.withUTF8(TextNumber.real) else {
+      guard let value = TextNumber.real(body.trimmingWhitespace()) else {
         throw fail(.gnustepTypedNumber, "<*R\(body)> is not a number", at: start)
       }
       return .real(value)

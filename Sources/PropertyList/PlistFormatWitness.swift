@@ -68,7 +68,7 @@ struct PlistHead {
     self.data = data
     let sample = data.prefix(1024)
     let characters: Data
-    let (encoding, bom) = sample.withUnsafeBytes { TextInput.sniffEncoding($0) }
+    let (encoding, bom) = ByteView.with(sample) { TextInput.sniffEncoding($0) }
     switch encoding {
     case .utf8:
       characters = sample.dropFirst(bom)

@@ -16,7 +16,7 @@ extension XMLPlistReader {
   /// space (`\r\n` is one `Character`) or the text is not ASCII (a space and a combining mark
   /// are one too), so then, and for every refusal's message, it is trimmed as before.
   mutating func scalar<T>(
-    _ tag: Tag, spaces: Spaces = .none, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
+    _ tag: Tag, spaces: Spaces = .none, _ parse: (ByteView) -> T?
   ) throws(PlistError) -> Result<T, Refused> {
     let text = try readText(closing: tag)
     if rules.scalarSpaces != .read {
@@ -48,12 +48,12 @@ extension XMLPlistReader {
         if bytes[end - 1] == 0x0D { return nil }
         end -= 1
       }
-      return parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      return parse(bytes.slice(start..<end))
     }
     if let fast { return .success(fast) }
     let trimmed = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
     let bytes = Array(trimmed.utf8)
-    if let value = bytes.withUnsafeBufferPointer(parse) { return .success(value) }
+    if let value = ByteView.with(bytes, parse) { return .success(value) }
     return .failure(Refused(text: trimmed))
   }
 
@@ -62,7 +62,7 @@ extension XMLPlistReader {
   /// An `<integer>`'s text as CoreFoundation's `parseIntegerTag` reads it: white space may
   /// stand between the sign and the digits too (`- 5` is -5, `+ 0x10` is 16); the white
   /// space before the sign is ``scalar(_:spaces:_:)``'s.
-  static func cfInteger(_ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+  static func cfInteger(_ text: ByteView) -> PlistValue? {
     guard let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else {
       return TextNumber.integer(text)
     }
@@ -70,7 +70,7 @@ extension XMLPlistReader {
     while k < text.count, isSpace(text[k]) { k += 1 }
     guard k > 1 else { return TextNumber.integer(text) }
     let joined = [sign] + text[k...]
-    return joined.withUnsafeBufferPointer(TextNumber.integer)
+    return ByteView.with(joined, TextNumber.integer)
   }
 
   /// The white space CoreFoundation allows around a number's text (read exactly).
@@ -114,7 +114,7 @@ extension XMLPlistReader {
   /// An `<integer>` as GNUstep's XML reader gives it: above Int64.max clamped to Int64.max,
   /// with a warning; hexadecimal (`0x10`, which it reads as 0) refused as `hexadecimal` says.
   mutating func gnustepInteger(
-    _ value: PlistValue, _ tag: Tag, text: Slice<UnsafeBufferPointer<UInt8>>,
+    _ value: PlistValue, _ tag: Tag, text: ByteView,
     hexadecimal: ReaderRules.Reading
   ) throws(PlistError) -> PlistValue {
     if hexadecimal == .refused {
@@ -141,10 +141,10 @@ extension XMLPlistReader {
   {
     let contentStart = i
     var firstMarkup = contentStart
-    while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
+    while firstMarkup < n, b[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
     let text = try readText(closing: tag)
     let decoded: (data: Data, lenient: Bool)?
-    let cfText = firstMarkup + 1 < n && p[firstMarkup + 1] == UInt8(ascii: "/")
+    let cfText = firstMarkup + 1 < n && b[firstMarkup + 1] == UInt8(ascii: "/")
     if markupInside == .refused || cfText {
       // CoreFoundation's text: the raw bytes to the first '<' (an entity is its characters,
       // `&amp;` four of the alphabet and one it skips), for every verb; only markup inside
@@ -155,7 +155,7 @@ extension XMLPlistReader {
           "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
             + "first '<'", at: firstMarkup)
       }
-      decoded = Base64.decodeCoreFoundation(all[contentStart..<firstMarkup])
+      decoded = Base64.decodeCoreFoundation(b[contentStart..<firstMarkup])
     } else {
       warnings.append(
         .readAs(
@@ -163,7 +163,7 @@ extension XMLPlistReader {
           "<data> holding markup (a comment, CDATA), its text without it; CoreFoundation "
             + "refuses it".naming(.toolsReadMore), at: location(firstMarkup)))
       switch text {
-      case .run(let start, let end): decoded = Base64.decodeCoreFoundation(all[start..<end])
+      case .run(let start, let end): decoded = Base64.decodeCoreFoundation(b[start..<end])
       case .bytes(let bytes): decoded = Base64.decodeCoreFoundation(bytes)
       }
     }
@@ -261,7 +261,7 @@ extension XMLPlistReader {
     switch text {
     case .run(let start, let end):
       count = end - start
-      decoded = Base64.decodeGNUstep(all[start..<end]).mapError {
+      decoded = Base64.decodeGNUstep(b[start..<end]).mapError {
         Base64.BadByte(offset: $0.offset - start)
       }
     case .bytes(let bytes):

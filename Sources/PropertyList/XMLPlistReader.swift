@@ -16,12 +16,11 @@
 /// normalisation), drops a leading U+FEFF from strings and keys, accepts a value element
 /// without the `<plist>` wrapper, and reads a one-key `CF$UID` dictionary as a UID.
 struct XMLPlistReader {
-  /// The input, for line and column of an error (valid for the reader's whole life: see
+  /// The input, read in place (valid for the reader's whole life: see
   /// ``read(_:limits:rules:)``).
-  let all: UnsafeBufferPointer<UInt8>
-  /// The same bytes, read in place.
-  let p: UnsafePointer<UInt8>
-  let n: Int
+  let b: ByteView
+  /// Its count.
+  var n: Int { b.count }
   var i = 0
   let limits: PlistLimits
   /// Whose reader the file is read as: a `CF$UID` dictionary, base64, dates.
@@ -29,10 +28,8 @@ struct XMLPlistReader {
   var warnings: [PlistWarning] = []
   var objects = 0
 
-  private init(all: UnsafeBufferPointer<UInt8>, p: UnsafePointer<UInt8>, limits: PlistLimits) {
-    self.all = all
-    self.p = p
-    self.n = all.count
+  private init(_ b: ByteView, limits: PlistLimits) {
+    self.b = b
     self.limits = limits
   }
 
@@ -41,12 +38,7 @@ struct XMLPlistReader {
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     try TextInput.withUTF8(data, format: .xml, declared: rules.declaredEncodings) {
       (text) throws(PlistError) -> (PlistValue, [PlistWarning]) in
-      guard let base = text.baseAddress else {
-        throw .truncated(
-          format: .xml, at: .line(1, column: 1), expected: "a <plist> element".naming(.xmlTruncated)
-        )
-      }
-      var reader = XMLPlistReader(all: text, p: base, limits: limits)
+      var reader = XMLPlistReader(text, limits: limits)
       reader.rules = rules
       if rules.declaredEncodings == .coreFoundation, let high = Self.nonASCIIDeclaredASCII(data) {
         reader.warnings.append(
@@ -78,9 +70,8 @@ struct XMLPlistReader {
 
   /// The offset of the first byte above 0x7F of a file whose XML declaration says US-ASCII.
   static func nonASCIIDeclaredASCII(_ data: Data) -> Int? {
-    data.withUnsafeBytes { raw -> Int? in
-      let text =
-        raw.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
+    ByteView.with(data) { raw -> Int? in
+      let text = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? raw.rest(from: 3) : raw
       guard let declared = TextInput.declaredEncoding(text),
         declared == "us-ascii" || declared == "ascii"
       else { return nil }
@@ -90,7 +81,7 @@ struct XMLPlistReader {
 
   // MARK: - Errors
 
-  func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: all) }
+  func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: b) }
 
   /// A refusal of the file at `offset` (the reader's place by default), naming its row.
   func fail(_ row: CompatibilityRow, _ reason: String, at offset: Int? = nil) -> PlistError {
@@ -114,7 +105,7 @@ struct XMLPlistReader {
       try skipMisc()
     }
     guard i < n else { throw eof("a <plist> element") }
-    guard p[i] == UInt8(ascii: "<") else {
+    guard b[i] == UInt8(ascii: "<") else {
       throw fail(.xmlTextBeforePlist, "text before the <plist> element")
     }
     let rootStart = i
@@ -127,7 +118,7 @@ struct XMLPlistReader {
       value = try readValue()
       try skipMisc()
       guard i < n else { throw eof("</plist>") }
-      guard p[i] == UInt8(ascii: "<") else {
+      guard b[i] == UInt8(ascii: "<") else {
         throw fail(.xmlTextAfterValue, "text after the value: expected </plist>")
       }
       let close = try readTag()
@@ -186,7 +177,7 @@ struct XMLPlistReader {
       guard i < n else {
         throw eof(stack.isEmpty ? "a value" : "more values or a closing tag")
       }
-      guard p[i] == UInt8(ascii: "<") else {
+      guard b[i] == UInt8(ascii: "<") else {
         throw fail(
           .xmlTextOutsideElement,
           "text outside any element (only white space may stand between elements)")
@@ -270,7 +261,7 @@ struct XMLPlistReader {
               break
             }
             produced = try gnustepInteger(
-              value, tag, text: all[textStart..<i], hexadecimal: hexadecimal)
+              value, tag, text: b.slice(textStart..<i), hexadecimal: hexadecimal)
           case .failure(let refused):
             try refuseControlCharacter(in: refused.text, "integer", at: tag.start)
             throw fail(
