@@ -207,7 +207,11 @@ struct ASCIIKeyFinder: KeyVisitor {
       }
       guard payload <= lastPayload else { return .undecided }
       if length >= 8, base.uncheckedWord(at: payload &+ tailAt) != tail { continue }
-      if !base.uncheckedEqual(at: payload, key, at: 0, length: length) { continue }
+      if length >= 8 {
+        if !base.uncheckedWordsEqual(at: payload, key, at: 0, length: length) { continue }
+      } else if !base.uncheckedEqual(at: payload, key, at: 0, length: length) {
+        continue
+      }
       guard match < 0 else { return .undecided }
       match = (here &- keys.refs) / refSize
     }

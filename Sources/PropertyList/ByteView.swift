@@ -3,10 +3,10 @@
 #else
   import Foundation
 #endif
+
+// (`memcmp`, the one function of the C library the views use.)
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -237,6 +237,24 @@ struct ByteView: RandomAccessCollection {
         == 0
   }
 
+  /// ``uncheckedEqual(at:_:at:length:)`` of 8 bytes or more, eight at a time in line (the last
+  /// eight read again): the one-key scan's compare of a key whose length and last eight bytes
+  /// already match, where a call to `memcmp` cost more than the compare.
+  @inline(__always)
+  func uncheckedWordsEqual(at offset: Int, _ other: ByteView, at otherOffset: Int, length: Int)
+    -> Bool
+  {
+    var i = 0
+    while i &+ 8 < length {
+      if uncheckedWord(at: offset &+ i) != other.uncheckedWord(at: otherOffset &+ i) {
+        return false
+      }
+      i &+= 8
+    }
+    return uncheckedWord(at: offset &+ length &- 8)
+      == other.uncheckedWord(at: otherOffset &+ length &- 8)
+  }
+
   /// Whether the bytes at `offset` are `literal`'s.
   @inline(__always)
   func starts(with literal: StaticString, at offset: Int) -> Bool {
@@ -326,17 +344,33 @@ extension ByteView {
   /// or above; nil when either has no contiguous UTF-8 (a bridged string).
   @inline(__always)
   static func compareUTF8(_ a: String, _ b: String) -> Int? {
-    let order: Int?? = a.utf8.withContiguousStorageIfAvailable { x -> Int? in
-      b.utf8.withContiguousStorageIfAvailable { y -> Int in
-        let n = Swift.min(x.count, y.count)
-        if n > 0, let p = x.baseAddress, let q = y.baseAddress {
-          let c = memcmp(p, q, n)
-          if c != 0 { return Int(c) }
-        }
-        return x.count - y.count
-      }
+    let order: Int?? = with(utf8: a.utf8) { x -> Int? in
+      with(utf8: b.utf8) { y -> Int in x.order(y) }
     }
     return order ?? nil
+  }
+
+  /// Whether two strings have the same UTF-8 bytes; nil when either has no contiguous UTF-8.
+  @inline(__always)
+  static func sameUTF8(_ a: String, _ b: String) -> Bool? {
+    let same: Bool?? = with(utf8: a.utf8) { x -> Bool? in
+      with(utf8: b.utf8) { y -> Bool in
+        x.count == y.count && x.uncheckedEqual(at: 0, y, at: 0, length: x.count)
+      }
+    }
+    return same ?? nil
+  }
+
+  /// The order of the bytes of two views: below zero, zero or above, as `memcmp` and then the
+  /// counts give it.
+  @inline(__always)
+  func order(_ other: ByteView) -> Int {
+    let n = Swift.min(count, other.count)
+    if n > 0 {
+      let c = memcmp(start.unsafelyUnwrapped, other.start.unsafelyUnwrapped, n)
+      if c != 0 { return Int(c) }
+    }
+    return count - other.count
   }
 }
 

@@ -368,8 +368,7 @@ public struct PlistDictionary: Sendable {
   /// Whether two keys have the same UTF-8 bytes.
   @inline(__always)
   static func sameBytes(_ a: String, _ b: String) -> Bool {
-    guard a.utf8.count == b.utf8.count else { return false }
-    if let order = ByteView.compareUTF8(a, b) { return order == 0 }
+    if let same = ByteView.sameUTF8(a, b) { return same }
     return a.utf8.elementsEqual(b.utf8)
   }
 

@@ -28,28 +28,6 @@ import Testing
     return data
   }
 
-  /// A binary file laid out by hand: the objects, the offset table (each offset in
-  /// `offsetSize` bytes), `gap` bytes, the trailer.
-  static func laidOut(
-    _ objects: [[UInt8]], offsets: [Int]? = nil, offsetSize: Int = 2, gap: Int = 0
-  ) -> Data {
-    var out = Array("bplist00".utf8)
-    var starts: [Int] = []
-    for object in objects {
-      starts.append(out.count)
-      out += object
-    }
-    let table = out.count
-    for offset in offsets ?? starts {
-      out += (0..<offsetSize).reversed().map { UInt8(truncatingIfNeeded: offset >> ($0 * 8)) }
-    }
-    out += [UInt8](repeating: 0, count: gap)
-    out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
-    func be64(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
-    out += be64(objects.count) + be64(0) + be64(table)
-    return Data(out)
-  }
-
   static let examples: [(row: String, options: PlistReadOptions, input: Data)] = [
     ("empty-input", cf, Data()),
     ("utf16-without-bom", cf, Data([0x28, 0, 0x61, 0, 0x29, 0])),
@@ -103,17 +81,18 @@ import Testing
     ("binary-table-offset", cf, trailer(31, 2)),
     ("binary-table-past-trailer", cf, trailer(31, 10)),
     ("binary-wide-fields", gs, trailer(7, 5)),
-    ("binary-gap-before-trailer", cf, laidOut([[0x09]], gap: 2)),
+    ("binary-gap-before-trailer", cf, BinaryList.laidOut([[0x09]], gap: 2)),
     (
       "binary-offsets-too-narrow", cf,
-      laidOut([[0x4F, 0x11, 0x01, 0x2C] + Array(repeating: 0, count: 300)], offsetSize: 1)
+      BinaryList.laidOut(
+        [[0x4F, 0x11, 0x01, 0x2C] + Array(repeating: 0, count: 300)], offsetSize: 1)
     ),
-    ("binary-offset-past-table", cf, laidOut([[0x09], [0x08]], offsets: [8, 10])),
+    ("binary-offset-past-table", cf, BinaryList.laidOut([[0x09], [0x08]], offsets: [8, 10])),
     (
       "binary-references-too-narrow", cf,
       BinaryList.bplist(objects: Array(repeating: [0x09], count: 257))
     ),
-    ("binary-offset-outside-objects", cf, laidOut([[0x09]], offsets: [2])),
+    ("binary-offset-outside-objects", cf, BinaryList.laidOut([[0x09]], offsets: [2])),
     ("binary-object-past-table", cf, BinaryList.bplist(objects: [[0x13, 0x00]])),
     (
       "binary-count-marker", cf,
