@@ -20,6 +20,8 @@ import Testing
     var key: String
     var type: String
     var `default`: JSONValueBox?
+    /// The suite the key lives in (an app group's); none for the standard domain.
+    var suite: String?
   }
 
   struct Labels: Decodable {
@@ -88,12 +90,19 @@ import Testing
     let result = SourceScan.scan(
       labels.scanned.map { root.appendingPathComponent($0).path },
       options: SourceScan.Options(jobs: 2))
-    let found = Dictionary(
-      result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
+    // The keys of every domain the code uses, each under its domain (`suite|key` for a
+    // suite's), as a porting developer scans each (`--suite`).
+    var all = result.keys.map { ($0.entry.from, $0.entry) }
+    for (domain, keys) in result.otherDomains {
+      guard case .suite(let name) = domain else { continue }
+      all += keys.map { (name + "|" + $0.entry.from, $0.entry) }
+    }
+    let found = Dictionary(all, uniquingKeysWith: { a, _ in a })
     var m = Measures(labelled: labels.keys.count, found: found.count)
     for label in labels.keys {
-      guard let entry = found[label.key] else {
-        m.misses.append("\(label.key) not found")
+      let id = label.suite.map { $0 + "|" + label.key } ?? label.key
+      guard let entry = found[id] else {
+        m.misses.append("\(id) not found")
         continue
       }
       m.both += 1
@@ -113,7 +122,7 @@ import Testing
         )
       }
     }
-    let labelled = Set(labels.keys.map(\.key))
+    let labelled = Set(labels.keys.map { l in l.suite.map { $0 + "|" + l.key } ?? l.key })
     for key in found.keys where !labelled.contains(key) { m.misses.append("\(key) is not a key") }
     return m
   }

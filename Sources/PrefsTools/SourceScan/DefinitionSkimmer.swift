@@ -236,8 +236,9 @@ enum DefinitionSkimmer {
       var piece = Array(bytes[range])
       if String(validating: piece, as: UTF8.self) == nil { piece = SourceText.macRoman(piece) }
       if piece.contains(0x0D) { piece = SourceText.lineFeeds(piece) }
-      var reader = ObjCReader(
-        SourceInput(tokens: SourceLexer.tokens(of: piece, swift: false), path: path))
+      let tokens = SourceLexer.tokens(of: piece, swift: false)
+      facts.functionMacros.merge(tokens.functionMacros) { a, _ in a }
+      var reader = ObjCReader(SourceInput(tokens: tokens, path: path))
       let found = reader.read()
       facts.constants.merge(found.constants) { a, _ in a }
       facts.valueConstants.merge(found.valueConstants) { a, _ in a }

@@ -152,9 +152,14 @@ extension ObjCReader {
       }
       if inner.count == 1, t.isIdentifier(inner.lowerBound) {
         let name = t.text(inner.lowerBound)
-        if name.first?.isUppercase == true { return .type(name) }
+        if name.first?.isUppercase == true {
+          return Self.isFrameworkType(name) ? .none : .type(name)
+        }
+        // `[self defaults]`: a method or property of the class, looked up like one.
+        if name == "self", m.arguments.isEmpty { return .name(m.selector) }
       }
-      return .none
+      // A message's answer the code does not say the class of (`[self store]`).
+      return .unknown(t.source(r))
     }
     if t.isIdentifier(first) {
       let name = t.text(first)
@@ -178,6 +183,8 @@ extension ObjCReader {
           if let type = bound.type, type.first?.isUppercase == true, !Self.isFrameworkType(type) {
             return .type(type)
           }
+          // `id`, or a variable without a declared class: it may be.
+          if bound.type == nil || bound.type == "id" { return .unknown(name) }
           return .none
         }
         if name.first?.isUppercase == true, facts.receivers[name] == nil, !name.contains("_"),
@@ -209,7 +216,9 @@ extension ObjCReader {
     if wrapperSelectors.contains(m.selector) {
       gatherWrapperCall(m)
     }
+    if m.selector.hasPrefix("enumerateObjects") { bindBlockParameter(m) }
     if gatherOnly { return }
+    if buildEntries(m) { return }
     if let api = DefaultsAPI.objc[m.selector] {
       use(m, api)
       return
@@ -220,7 +229,11 @@ extension ObjCReader {
     case "bind:toObject:withKeyPath:options:":
       binding(m)
     default:
-      refine(m)
+      if LibraryModels.objcKeySelectors[m.selector] != nil {
+        libraryMessage(m)
+      } else {
+        refine(m)
+      }
     }
   }
 
@@ -287,6 +300,7 @@ extension ObjCReader {
     guard api.key < m.arguments.count else { return }
     let receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
+    if !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) { return }
     let key = keyOf(m.arguments[api.key])
     var use = SourceUse(
       key: key, receiver: receiver, access: api.access, method: m.selector, type: api.type,
@@ -420,6 +434,27 @@ extension ObjCReader {
     if scope?.isTemplate(use) == true {
       scope?.templates.append(use)
       return
+    }
+    // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
+    // name]`): the wrapper's template too.
+    let throughLocals = use.key.substituting { name in scope?.locals[name]?.key }
+    if throughLocals != use.key,
+      scope?.isTemplate(
+        SourceUse(
+          key: throughLocals, receiver: use.receiver, access: use.access, method: use.method,
+          line: use.line)) == true
+    {
+      use.key = throughLocals
+      scope?.templates.append(use)
+      return
+    }
+    // A key an instance variable or property holds (`_key`, `self.key`): its class's.
+    if let className, let s = scope,
+      use.key.names.contains(where: {
+        ($0.hasPrefix("_") || $0.hasPrefix("self.")) && s.locals[$0] == nil
+      })
+    {
+      use.ownerType = className
     }
     // A variable of the function named as the key: known only at run time, unless it holds
     // a constant.

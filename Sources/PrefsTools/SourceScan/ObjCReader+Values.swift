@@ -52,6 +52,33 @@ extension ObjCReader {
     if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
       return .literal(s)
     }
+    // `self.key`, `self->_key`: a member.
+    if r.count == 3, t.isText(first, "self"),
+      t.isPunctuation(first + 1, 0x2E) || t.isText(first + 1, "->"),
+      t.isIdentifier(first + 2)
+    {
+      return .name("self." + Self.bare(t.text(first + 2)))
+    }
+    // `@[a, b]`: any one of its elements (the array a loop takes its keys from).
+    if t.isPunctuation(first, 0x40), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .oneOf(items((first + 2)..<(r.upperBound - 1)).map(keyOf))
+    }
+    // `keys[i]`: an element of a collection.
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .call("[]", [keyOf(first..<(first + 1))], source: t.source(r))
+    }
+    // `ShortcutKeys()`, `KeyFor(x)`: what a C function of the tree returns.
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1,
+      !isKeyword(first), !t.isText(first, "NSStringFromSelector")
+    {
+      let arguments = t.commaSeparated((first + 2)..<(r.upperBound - 1)).map(keyOf)
+      return .call(t.text(first) + "()", arguments, source: t.source(r))
+    }
     if t.isText(first, "NSStringFromSelector"), t.isText(first + 2, "@selector"),
       t.isIdentifier(first + 4)
     {
@@ -92,10 +119,24 @@ extension ObjCReader {
           }
         }
         return .concat([head, .runtime(t.source(r))])
-      case "stringWithString:", "initWithString:", "copy":
+      case "stringWithString:", "initWithString:", "copy", "mutableCopy":
         if let arg = m.arguments.first { return keyOf(arg) }
         return keyOf(m.receiver)
+      case "objectAtIndex:", "firstObject", "lastObject", "objectAtIndexedSubscript:",
+        "anyObject":
+        // An element of a collection.
+        return .call("[]", [keyOf(m.receiver)], source: t.source(r))
+      case "arrayWithObjects:", "setWithObjects:", "arrayWithArray:":
+        guard let a = m.arguments.first else { return .runtime(t.source(r)) }
+        let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+        if m.selector == "arrayWithArray:" { return keyOf(a) }
+        return .oneOf(elements.map(keyOf))
       default:
+        // A method of the tree (`[self keyForName:x]`, `[Prefs shortcutNames]`): what it
+        // returns.
+        if isOwnReceiver(m.receiver) {
+          return .call(m.selector, m.arguments.map(keyOf), source: t.source(r))
+        }
         return .runtime(t.source(r))
       }
     }
@@ -168,6 +209,23 @@ extension ObjCReader {
       return messageValue(m, text: text)
     }
     return .computed(text, nil)
+  }
+
+  /// Whether a message's receiver is the code's own (`self`, `[self class]`, a class of the
+  /// tree, `super`): a method whose returns the model can follow.
+  func isOwnReceiver(_ range: Range<Int>) -> Bool {
+    guard let first = range.first else { return false }
+    if range.count == 1 {
+      let name = t.text(first)
+      return name == "self" || name == "super"
+        || (name.first?.isUppercase == true && !Self.isFrameworkType(name)
+          && scope?.locals[name] == nil)
+    }
+    // `[self class]`, `[[self class] x]`.
+    if t.isPunctuation(first, 0x5B), let m = parseMessage(at: first), m.selector == "class" {
+      return isOwnReceiver(m.receiver)
+    }
+    return false
   }
 
   func number(_ text: String) -> ValueExpr? {
@@ -260,7 +318,21 @@ extension ObjCReader {
       return .computed(text, .json)
     case "URLWithString:", "fileURLWithPath:":
       return .computed(text, .url)
-    default: break
+    case "boolValue", "integerValue", "intValue", "doubleValue", "floatValue", "longValue",
+      "longLongValue", "unsignedIntegerValue", "copy":
+      // A member or parameter converted on the way (`[_defaultValue boolValue]`): the value it
+      // holds, as a name the model follows.
+      if m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound),
+        scope?.locals[t.text(m.receiver.lowerBound)] == nil
+      {
+        return .name(Self.bare(t.text(m.receiver.lowerBound)))
+      }
+    default:
+      if isOwnReceiver(m.receiver), !m.selector.hasPrefix("init"), m.selector != "alloc",
+        m.selector != "new"
+      {
+        return .call(m.selector, m.arguments.map(keyOf), source: text)
+      }
     }
     return .computed(text, nil)
   }

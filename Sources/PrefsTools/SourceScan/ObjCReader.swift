@@ -21,6 +21,8 @@ struct ObjCReader: SourceReader {
   var useAt: [Int: Int] = [:]
   /// Inner messages already read for an outer one (``pendingUse(at:)``): not read again.
   var readEarly: Set<Int> = []
+  /// In an initializer (`initWith…`): the members it sets from its parameters.
+  var initMembers: [String: String] = [:]
 
   init(_ input: SourceInput) {
     self.input = input
@@ -54,6 +56,15 @@ struct ObjCReader: SourceReader {
 
   mutating func endScope() {
     guard let s = scope else { return }
+    if let selector = s.selector, let className, selector.hasPrefix("init"), !initMembers.isEmpty,
+      !gatherOnly
+    {
+      facts.members[className, default: TypeMembers()].initializers.append(
+        TypeMembers.Initializer(
+          selector: selector, parameters: s.parameters, parameterTypes: s.parameterTypes,
+          members: initMembers))
+    }
+    initMembers = [:]
     if let selector = s.selector, !s.templates.isEmpty, !gatherOnly {
       facts.wrappers.append(
         SourceWrapper(
@@ -130,6 +141,23 @@ struct ObjCReader: SourceReader {
       ifStatement(at: i)
       return nil
     }
+    if scope != nil {
+      if length == 3, t.isText(i, "for"), t.isPunctuation(i + 1, 0x28) {
+        forIn(at: i)
+        return nil
+      }
+    }
+    if scope != nil, !gatherOnly {
+      if length == 6, t.isText(i, "return") {
+        recordReturn(expressionRange(from: i + 1))
+        return nil
+      }
+      if let local = scope?.locals[t.text(i)], let held = local.use, held >= 0,
+        t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
+      {
+        fallbackOnLocal(at: i, use: held)
+      }
+    }
     if scope == nil, t.isPunctuation(i + 1, 0x28), !isKeyword(i) {
       // A C function's definition: NAME(params) { … } at the top level.
       let close = t.match(i + 1)
@@ -144,7 +172,8 @@ struct ObjCReader: SourceReader {
     if t.isPunctuation(i + 1, 0x28), word.kind == .identifier {
       cCall(at: i)
     }
-    if !gatherOnly, isStatementStart(i) { declaration(at: i) }
+    // Declarations are read in a wrapper-call pass too: the variables a call's key comes from.
+    if isStatementStart(i) { declaration(at: i) }
     return nil
   }
 
@@ -159,6 +188,7 @@ struct ObjCReader: SourceReader {
     return t.isPunctuation(i - 1, 0x3B) || t.isPunctuation(i - 1, 0x7B)
       || t.isPunctuation(i - 1, 0x7D)
       || t.token(i - 1).kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
+      || t.isText(i - 1, "@end")
   }
 
   /// The parameter names of a C parameter list: the last name of each comma-separated part.
@@ -227,6 +257,7 @@ struct ObjCReader: SourceReader {
     for (name, type) in zip(parameters, types) where type == "NSUserDefaults" {
       scope?.locals[name, default: LocalVariable()].receiver = .standard
     }
+    initMembers = [:]
     return k + 1
   }
 
@@ -254,7 +285,7 @@ struct ObjCReader: SourceReader {
     let bare = Self.bare(name)
     if type == "NSUserDefaults" {
       if facts.receivers[bare] == nil { facts.receivers[bare] = .standard }
-    } else if type.first?.isUppercase == true, !type.hasPrefix("NS"), !type.hasPrefix("UI") {
+    } else if type.first?.isUppercase == true {
       facts.types[bare] = type
     }
   }
@@ -282,8 +313,12 @@ struct ObjCReader: SourceReader {
     }
     words.formUnion([
       "registerDefaults", "bind", "isKindOfClass", "JSONObjectWithData", "unarchiveObjectWithData",
-      "unarchivedObjectOfClass",
+      "unarchivedObjectOfClass", "enumerateObjectsUsingBlock", "enumerateObjectsWithOptions",
+      "addEntriesFromDictionary",
     ])
+    for key in LibraryModels.objcKeySelectors.keys {
+      if let w = key.split(separator: ":").first { words.insert(w) }
+    }
     return Set(words.map(hash))
   }()
 
@@ -322,6 +357,19 @@ struct ObjCReader: SourceReader {
         continue
       }
       break
+    }
+    // `values[@"k"] = @3;`: an entry of a dictionary the function builds.
+    if scope != nil, t.isIdentifier(i), t.isPunctuation(i + 1, 0x5B),
+      scope?.locals[t.text(i)]?.entries != nil
+    {
+      let close = t.match(i + 1)
+      if t.isPunctuation(close + 1, 0x3D) {
+        let value = expressionRange(from: close + 2)
+        let entry = ValueEntry(key: localKey((i + 2)..<close), value: valueOf(value))
+        let name = t.text(i)
+        scope?.locals[name]?.entries?.append(entry)
+      }
+      return
     }
     guard t.isPunctuation(scan, 0x3D) || t.isPunctuation(scan, 0x3B) && star else { return }
     // In a function, only a value that can be user defaults, a key, a dictionary, a getter's
@@ -381,7 +429,22 @@ struct ObjCReader: SourceReader {
     let value = (k + 1)..<min(end, t.count)
     guard !value.isEmpty else { return }
     let member = t.isPunctuation(k - 2, 0x2E) || t.isText(k - 2, "->") || name.hasPrefix("_")
+    if member, name == "associatedUserDefaultsKey", !gatherOnly {
+      associatedKey(value, at: i)
+      return
+    }
     let local = scope != nil && isDeclaration
+    if let s = scope, s.selector?.hasPrefix("init") == true, !local, s.locals[name] == nil,
+      !s.parameters.contains(name)
+    {
+      // `_key = [key copy];`, `self.key = key;` in an initializer: the member holds the
+      // parameter.
+      if case .name(let p) = keyOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      } else if case .name(let p) = valueOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      }
+    }
     let receiver = receiverOf(value)
     var receiverFound = false
     switch receiver {
@@ -411,17 +474,24 @@ struct ObjCReader: SourceReader {
     if local || (scope != nil && scope?.locals[name] != nil && !member) {
       var variable = scope?.locals[name] ?? LocalVariable()
       if let type { variable.type = type }
-      if type == "NSString" || type == "NSMutableString" || !isDeclaration {
-        // A variable given a constant holds it; given anything else (again), it holds what
-        // only the run knows.
-        let key = keyOf(value)
+      let key = localKey(value)
+      if type == "NSString" || type == "NSMutableString" || !isDeclaration
+        || Self.collectionTypes.contains(type ?? "")
+      {
+        // A variable given a constant (a key, a collection of keys) holds it; given anything
+        // else (again), it holds what only the run knows.
         if case .runtime = key { variable.key = nil } else { variable.key = key }
+      } else if case .oneOf = key {
+        variable.key = key
       }
-      if t.isPunctuation(value.lowerBound, 0x5B) { variable.use = -(value.lowerBound + 1) }
+      // The use whose value it holds: the message it is given (a value given later is not
+      // that use's any more).
+      variable.use = t.isPunctuation(value.lowerBound, 0x5B) ? -(value.lowerBound + 1) : nil
       if type == "NSDictionary" || type == "NSMutableDictionary" || type == "id" {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }
       if let resource = resourceName(in: value) { variable.resource = resource }
+      if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
       if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
         variable.json = true
       }
@@ -440,6 +510,20 @@ struct ObjCReader: SourceReader {
     {
       // A function's `static NSString *const K = @"k";` is a constant like any other.
       if case .literal = keyOf(value) { facts.constants[name] = keyOf(value) }
+    }
+  }
+
+  /// Declared types of a variable that may hold a collection of keys.
+  static let collectionTypes: Set<String> = [
+    "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "id",
+  ]
+
+  /// A key written in `range` with this function's variables looked up (their keys, or what
+  /// only the run knows).
+  func localKey(_ range: Range<Int>) -> KeyExpr {
+    keyOf(range).substituting { name in
+      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
+      return nil
     }
   }
 
@@ -463,6 +547,16 @@ struct ObjCReader: SourceReader {
       return name.contains(".") ? name : name + ".plist"
     }
     return scope?.resource(in: range, t)
+  }
+
+  func resourceParameter(in range: Range<Int>) -> KeyExpr? {
+    for k in range where t.isText(k, "pathForResource") || t.isText(k, "URLForResource") {
+      guard t.isPunctuation(k + 1, 0x3A), t.isIdentifier(k + 2),
+        scope?.parameters.contains(t.text(k + 2)) == true
+      else { continue }
+      return .name(t.text(k + 2))
+    }
+    return scope?.resourceParameter(in: range, t).map { .name($0) }
   }
 
 }

@@ -12,6 +12,13 @@ indirect enum KeyExpr: Sendable, Hashable {
   /// A piece only known at run time (a format's `%@`, an interpolation, a variable): its
   /// source text.
   case runtime(String)
+  /// Any one of these: an element of a collection the code writes (an array literal, an
+  /// enum's cases, the list a function returns), each a key.
+  case oneOf([KeyExpr])
+  /// What a function or method of the tree returns for these arguments (`[self keyFor:x]`,
+  /// `key(for: x)`, `ShortcutKeys()`): looked up when the whole tree is read; its source text
+  /// when the tree has no such function.
+  case call(String, [KeyExpr], source: String)
 
   /// `self` with every `.name(n)` that `substitute` answers for replaced.
   func substituting(_ substitute: (String) -> KeyExpr?) -> KeyExpr {
@@ -19,6 +26,9 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .literal, .runtime: return self
     case .name(let n): return substitute(n) ?? self
     case .concat(let parts): return .concat(parts.map { $0.substituting(substitute) })
+    case .oneOf(let items): return .oneOf(items.map { $0.substituting(substitute) })
+    case .call(let f, let arguments, let source):
+      return .call(f, arguments.map { $0.substituting(substitute) }, source: source)
     }
   }
 
@@ -27,7 +37,16 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .literal, .runtime: []
     case .name(let n): [n]
     case .concat(let parts): parts.flatMap(\.names)
+    case .oneOf(let items): items.flatMap(\.names)
+    case .call(_, let arguments, _): arguments.flatMap(\.names)
     }
+  }
+
+  /// Whether the key is known only at run time (no name, literal or call in it can make it
+  /// one).
+  var isRuntime: Bool {
+    if case .runtime = self { return true }
+    return false
   }
 }
 
@@ -41,6 +60,9 @@ indirect enum ValueExpr: Sendable, Hashable {
   case computed(String, MigrationPlan.ValueType?)
   case array([ValueExpr])
   case dictionary([ValueEntry])
+  /// What a function or method of the tree returns (`[self defaultValues]`,
+  /// `makeDefaults()`): looked up when the whole tree is read; else computed, its source.
+  case call(String, [KeyExpr], source: String)
 }
 
 struct ValueEntry: Sendable, Hashable {
@@ -57,6 +79,9 @@ enum ReceiverRef: Sendable, Hashable {
   case suite(KeyExpr)
   /// A variable, property, global or macro, looked up in the file, then in the tree.
   case name(String)
+  /// Not known to be user defaults, nor known not to be (a property of type `id`, a value
+  /// of a type the code does not say): reported as such, never taken. Its source text.
+  case unknown(String)
   /// An instance or the class of a type (`[Settings shared]`, `Settings *s`, `self` in a
   /// class): user defaults when the type is `NSUserDefaults`, a subclass or a wrapper.
   case type(String)
@@ -66,6 +91,8 @@ enum ReceiverRef: Sendable, Hashable {
 /// How a key is used at one place.
 enum KeyAccess: String, Sendable, Hashable {
   case get, set, remove, observe, bind, register, settings, presence
+  /// A bundle file registered as defaults, its name the key (made at a wrapper's call).
+  case registerFile
 }
 
 /// Where a default comes from, in the order the running app sees them: a registration hides
@@ -111,6 +138,16 @@ struct SourceUse: Sendable {
   var line: Int
   /// Where in a resource, when it has no lines to count (`PreferenceSpecifiers[3]`).
   var place: String?
+  /// The type whose method made the use, when its key names a member of that type (`_key`,
+  /// `self.key`): ``ScanModel`` makes each initializer that sets the member from a parameter
+  /// a wrapper, the use a template.
+  var ownerType: String?
+  /// A Swift type the value is stored as (`Key<Layout>`, `@AppStorage var x: Layout`), for
+  /// the model to type through the tree's declarations and the library's storage.
+  var storedType: String?
+  /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
+  /// stores a type, and a note in the evidence.
+  var library: LibraryModels.Library?
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -131,6 +168,12 @@ struct SourceWrapper: Sendable {
   var valueParameter: Int?
   /// Swift: the parameters' types (an enum's cases named `.case` at the call).
   var parameterTypes: [String?] = []
+  /// Swift: the parameters' argument labels (`_` for none), by which a call's arguments are
+  /// matched when it may leave some out (an initializer's defaulted parameters).
+  var labels: [String] = []
+  /// Swift: the parameters a call may leave out, with the value each then has (a receiver
+  /// for `store: UserDefaults = .standard`).
+  var parameterDefaults: [String: ReceiverRef] = [:]
 }
 
 /// A call of a wrapper found in the tree.
@@ -143,6 +186,66 @@ struct WrapperCall: Sendable {
   var condition: String?
   var file: Int = 0
   var line: Int
+  /// Swift: each argument's label (`_` for none).
+  var labels: [String] = []
+  /// Each argument as a receiver (`store: .group`), where it names one.
+  var receivers: [ReceiverRef?] = []
+  /// The type of the property a property wrapper's attribute declares (`var x: Bool`).
+  var declaredType: String?
+  /// The function the call is in, when an argument names one of its parameters: the call
+  /// then makes that function a wrapper too (two levels of wrappers).
+  var enclosing: EnclosingFunction?
+}
+
+/// The function a wrapper call is made in.
+struct EnclosingFunction: Sendable, Hashable {
+  var selector: String
+  var className: String?
+  var parameters: [String]
+  var parameterTypes: [String?]
+  var labels: [String]
+}
+
+/// What a function or method returns, in terms of its parameters (a key it builds, a list of
+/// keys, a dictionary of defaults): each `return`.
+struct FunctionReturn: Sendable {
+  var parameters: [String]
+  var key: KeyExpr
+  var value: ValueExpr
+}
+
+/// A type's members that its initializers set from their parameters: how an object that keeps
+/// a key (`Setting(key:)`, a property wrapper) is followed.
+struct TypeMembers: Sendable {
+  /// One initializer: its selector (`initWithKey:`, or `Setting(` for Swift, whose calls are
+  /// matched by their labels), parameters, labels and types, what each member is set from,
+  /// and the receivers its defaulted parameters give.
+  struct Initializer: Sendable {
+    var selector: String
+    var parameters: [String]
+    var labels: [String] = []
+    var parameterTypes: [String?] = []
+    var members: [String: String]
+    var defaults: [String: ReceiverRef] = [:]
+  }
+
+  /// Each initializer's selector (`initWithKey:defaultValue:`, `Setting(key:fallback:)`) with
+  /// its parameters, labels and what each member is set from.
+  var initializers: [Initializer] = []
+  /// Swift: the stored properties without a value, in order (a struct's memberwise
+  /// initializer takes them by name).
+  var stored: [String] = []
+  var isStruct = false
+}
+
+/// A type the code declares, as far as storing its values goes: an enum's raw type and cases,
+/// what it conforms to.
+struct TypeDeclaration: Sendable {
+  var kind: String
+  var rawType: String?
+  var conformances: [String]
+  /// An enum's cases and their raw values (the name, for a String enum that writes none).
+  var cases: [(name: String, raw: String)] = []
 }
 
 /// What one file says: the constants it defines, the receivers it binds, the uses it makes,
@@ -167,6 +270,14 @@ struct FileFacts: Sendable {
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var warnings: [ScanWarning] = []
   var encoding: String = "UTF-8"
+  /// Function-like macros (`#define KEY(x) …`), expanded by ``Preprocessor``; and the files
+  /// this one includes (`#import "Keys.h"`), whose macros it sees first.
+  var functionMacros: [String: FunctionMacro] = [:]
+  var includes: [String] = []
+  /// What each function returns, by its selector.
+  var returns: [String: [FunctionReturn]] = [:]
+  var members: [String: TypeMembers] = [:]
+  var declarations: [String: TypeDeclaration] = [:]
 
   init(path: String) { self.path = path }
 }

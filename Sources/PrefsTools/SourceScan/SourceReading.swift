@@ -15,6 +15,8 @@ struct FunctionScope {
   var selector: String?
   var parameters: [String]
   var parameterTypes: [String?] = []
+  /// Swift: the parameters' argument labels (`_` for none).
+  var labels: [String] = []
   /// The token after the body's last.
   var end: Int
   /// The property a Swift accessor or an Objective-C getter or setter method stands for.
@@ -40,6 +42,14 @@ extension FunctionScope {
     }
     return nil
   }
+
+  /// The parameter a local variable named in `range` was made from as a resource's name.
+  func resourceParameter(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    for k in range where t.isIdentifier(k) {
+      if let name = locals[t.text(k)]?.resourceParameter { return name }
+    }
+    return nil
+  }
 }
 
 extension SourceUse {
@@ -48,6 +58,7 @@ extension SourceUse {
   func registering(_ entries: [ValueEntry]) -> [SourceUse] {
     entries.map { entry in
       var use = self
+      use.access = .register
       use.key = entry.key
       use.value = entry.value
       use.type = entry.value.type
@@ -104,6 +115,9 @@ protocol SourceReader {
   /// The resource file a dictionary in `range` is loaded from (`pathForResource:ofType:`,
   /// `path(forResource:ofType:)`), or nil.
   func resourceName(in range: Range<Int>) -> String?
+  /// The resource a dictionary in `range` is loaded from when a parameter of the function
+  /// names it (`pathForResource:name ofType:@"plist"`): the parameter, as a key.
+  func resourceParameter(in range: Range<Int>) -> KeyExpr?
 }
 
 extension SourceReader {
@@ -136,7 +150,8 @@ extension SourceReader {
   /// `madeElsewhere` by that name, that one, looked up across the tree; else a warning that
   /// its defaults are not known.
   mutating func recordRegistration(
-    _ base: SourceUse, entries: [ValueEntry]?, in arg: Range<Int>, madeElsewhere name: String? = nil
+    _ base: SourceUse, entries: [ValueEntry]?, in arg: Range<Int>,
+    madeElsewhere value: ValueExpr? = nil
   ) {
     if let entries {
       for use in base.registering(entries) { record(use, at: -1) }
@@ -146,10 +161,19 @@ extension SourceReader {
       facts.registeredFiles.append((resource, base))
       return
     }
-    if let name {
+    if let file = resourceParameter(in: arg) {
+      // A file its caller names (`registerDefaultsFromFile:name`): made a registration at
+      // each call.
       var use = base
-      use.key = .runtime("registered dictionary \(name)")
-      use.value = .name(name)
+      use.key = file
+      use.access = .registerFile
+      record(use, at: -1)
+      return
+    }
+    if let value {
+      var use = base
+      use.key = .runtime("registered dictionary \(t.source(arg))")
+      use.value = value
       use.defaultSource = .registration
       facts.uses.append(use)
       return
@@ -191,6 +215,8 @@ struct LocalVariable {
   /// What the variable was made from: a resource name (`pathForResource:ofType:`), a JSON
   /// encoding.
   var resource: String?
+  /// A resource named by a parameter of the function (`pathForResource:name …`).
+  var resourceParameter: String?
   var json = false
 }
 
@@ -263,6 +289,34 @@ enum DefaultsAPI {
     "stringArray(forKey:)", "url(forKey:)",
   ]
 
+  /// The methods only user defaults have (of the classes apps use): a receiver the code does
+  /// not say the class of, sent one of these, may be user defaults. `objectForKey:`,
+  /// `setObject:forKey:` and their kin are a dictionary's and a cache's too.
+  static let defaultsOnly: Set<String> = [
+    "boolForKey:", "integerForKey:", "floatForKey:", "doubleForKey:", "stringForKey:",
+    "stringArrayForKey:", "arrayForKey:", "dictionaryForKey:", "dataForKey:", "URLForKey:",
+    "setBool:forKey:", "setInteger:forKey:", "setFloat:forKey:", "setDouble:forKey:",
+    "setURL:forKey:", "registerDefaults:",
+    "bool(forKey:)", "integer(forKey:)", "float(forKey:)", "double(forKey:)", "string(forKey:)",
+    "stringArray(forKey:)", "array(forKey:)", "dictionary(forKey:)", "data(forKey:)",
+    "url(forKey:)", "set(_:forKey:)", "register(defaults:)",
+  ]
+
+  /// Whether a use through `receiver` may be one of user defaults: any receiver known to be;
+  /// one not known either way when the method is one only user defaults have, or its name
+  /// says defaults, preferences, settings or a store.
+  static func mayBeDefaults(_ receiver: ReceiverRef, selector: String) -> Bool {
+    let text: String
+    switch receiver {
+    case .unknown(let t): text = t
+    case .name(let n): text = n
+    default: return true
+    }
+    if defaultsOnly.contains(selector) { return true }
+    let lowered = text.lowercased()
+    return ["default", "pref", "setting", "store", "suite"].contains { lowered.contains($0) }
+  }
+
   /// What a method called on an `objectForKey:` result says of its type.
   static let refiners: [String: MigrationPlan.ValueType] = [
     "boolValue": .bool, "integerValue": .integer, "intValue": .integer, "longValue": .integer,
@@ -315,7 +369,7 @@ extension ValueExpr {
       case .dictionary: return .dictionary
       case .uid: return nil
       }
-    case .name: return nil
+    case .name, .call: return nil
     case .computed(_, let type): return type
     case .array(let items):
       let strings = items.allSatisfy {
@@ -331,6 +385,15 @@ extension ValueExpr {
 /// Splits a printf-style format (`@"Flag%@Image"`) into its literal pieces and the run-time
 /// pieces each specifier stands for.
 enum FormatPieces {
+  /// Whether an argument's source is a plain name (a variable, a parameter, a constant).
+  static func isName(_ source: String) -> Bool {
+    guard let first = source.unicodeScalars.first, first == "_" || first.properties.isAlphabetic
+    else { return false }
+    return source.unicodeScalars.allSatisfy {
+      $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+    }
+  }
+
   static func split(_ format: String, arguments: [String]) -> KeyExpr {
     var parts: [KeyExpr] = []
     var text = ""
@@ -354,7 +417,9 @@ enum FormatPieces {
         }
         if !text.isEmpty { parts.append(.literal(text)) }
         text = ""
-        parts.append(.runtime(argument < arguments.count ? arguments[argument] : "%"))
+        // An argument that is a name (`%@` of `name`): followed, a wrapper's parameter too.
+        let source = argument < arguments.count ? arguments[argument] : "%"
+        parts.append(Self.isName(source) ? .name(source) : .runtime(source))
         argument += 1
         i = k + 1
         continue

@@ -52,6 +52,12 @@ struct SourceTokens: Sendable {
   /// deeper than ``nestingLimit`` is not read (named instead), never a stack overflow.
   var depth = 0
   static let nestingLimit = 256
+  /// The function-like macros the file defines, and the files it includes (`#import "K.h"`,
+  /// `#include "k.h"`: the name as written).
+  var functionMacros: [String: FunctionMacro] = [:]
+  var includes: [String] = []
+  /// The source of each interpolation of a Swift string, by the string's value index.
+  var interpolations: [Int32: [String]] = [:]
 
   var count: Int { tokens.count }
 

@@ -84,6 +84,26 @@ extension SwiftReader {
     return 0
   }
 
+  /// The type of the property a call initializes (`let x: Setting<Int> = Setting(…)`,
+  /// `var x: Bool = …`), or nil.
+  func declaredType(before c: Call) -> String? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D) else { return nil }
+    var k = start - 2
+    // Back over the type to its `:`.
+    var depth = 0
+    while k > 0, k > start - 20 {
+      if t.isPunctuation(k, 0x3E) || t.isPunctuation(k, 0x5D) { depth += 1 }
+      if t.isPunctuation(k, 0x3C) || t.isPunctuation(k, 0x5B) { depth -= 1 }
+      if depth == 0, t.isPunctuation(k, 0x3A) {
+        return t.source((k + 1)..<(start - 1)).replacing(" ", with: "")
+      }
+      if depth == 0, t.isText(k, "let") || t.isText(k, "var") { return nil }
+      k -= 1
+    }
+    return nil
+  }
+
   func receiverOf(_ range: Range<Int>?) -> ReceiverRef {
     guard let range else {
       return inDefaultsExtension ? .standard : .none
@@ -95,6 +115,10 @@ extension SwiftReader {
     }
     if r.isEmpty { return inDefaultsExtension ? .standard : .none }
     let first = r.lowerBound
+    // `.standard` where a UserDefaults is expected.
+    if r.count == 2, t.isPunctuation(first, 0x2E), t.isText(first + 1, "standard") {
+      return .standard
+    }
     if t.isText(first, "UserDefaults") {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
         return .standard
@@ -114,7 +138,9 @@ extension SwiftReader {
       if name == "self" { return inDefaultsExtension ? .standard : .type(typeName ?? "") }
       if let local = scope?.locals[name] {
         if let receiver = local.receiver { return receiver }
-        return .none
+        // A variable of a declared class is that class; one without may be user defaults.
+        if let type = local.type { return type.hasPrefix("UserDefaults") ? .standard : .type(type) }
+        return .unknown(name)
       }
       if name.first?.isUppercase == true { return .type(name) }
       return .name(name)
@@ -123,20 +149,26 @@ extension SwiftReader {
       let head = t.text(first)
       let member = t.text(first + 2)
       if head == "self" { return .name(member) }
+      if head == "NSUbiquitousKeyValueStore" { return .none }
       return .name(head + "." + member)
     }
-    return .none
+    return .unknown(t.source(r))
   }
 
   mutating func call(at i: Int) {
     guard !readEarly.contains(i), let c = parseCall(at: i) else { return }
-    if wrapperSelectors.contains(c.selector) {
+    let typePrefix = String(c.selector.prefix { $0 != "(" }) + "("
+    if wrapperSelectors.contains(c.selector) || wrapperSelectors.contains(typePrefix) {
       let receiver = receiverOf(c.receiver)
-      facts.wrapperCalls.append(
-        WrapperCall(
-          selector: c.selector, receiver: receiver, arguments: c.arguments.map { keyOf($0) },
-          values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
-          condition: conditionText(at: i), line: t.line(i)))
+      var call = WrapperCall(
+        selector: c.selector, receiver: receiver, arguments: c.arguments.map { localKey($0) },
+        values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
+        condition: conditionText(at: i), line: t.line(i))
+      call.labels = c.labels
+      call.receivers = c.arguments.map(argumentReceiver)
+      call.enclosing = enclosing(of: call.arguments)
+      call.declaredType = declaredType(before: c)
+      facts.wrapperCalls.append(call)
     }
     if gatherOnly { return }
     if let api = DefaultsAPI.swift[c.selector] {
@@ -180,7 +212,9 @@ extension SwiftReader {
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
     let receiver = receiverOf(c.receiver)
-    guard receiver != .none else { return }
+    guard receiver != .none, DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) else {
+      return
+    }
     var use = SourceUse(
       key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,
       method: c.selector, type: api.type, line: t.line(c.name))
@@ -242,14 +276,22 @@ extension SwiftReader {
   }
 
   mutating func record(_ use: SourceUse, at i: Int) {
-    if scope?.isTemplate(use) == true {
-      scope?.templates.append(use)
-      return
-    }
     var use2 = use
     use2.key = use.key.substituting { name in
       if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
       return nil
+    }
+    // A key a parameter makes (through a local too: `let key = "done.\(name)"`): the
+    // wrapper's template.
+    if scope?.isTemplate(use2) == true {
+      scope?.templates.append(use2)
+      return
+    }
+    // A key a stored property holds (`self.key`): its type's.
+    if let type = types.last?.name, let stored = facts.members[type]?.stored,
+      use2.key.names.contains(where: stored.contains)
+    {
+      use2.ownerType = type
     }
     if i >= 0 { useAt[i] = facts.uses.count }
     facts.uses.append(use2)
@@ -296,11 +338,12 @@ extension SwiftReader {
     let receiver = receiverOf(c.receiver)
     guard receiver != .none else { return }
     var entries: [ValueEntry]?
-    var named: String?
-    switch valueOf(arg) {
+    var named: ValueExpr?
+    let value = valueOf(arg)
+    switch value {
     case .dictionary(let e): entries = e
     case .name(let n):
-      named = n
+      named = value
       if let local = scope?.locals[n] { entries = local.entries }
       if entries == nil,
         case .dictionary(let e)? = facts.valueConstants[n]
@@ -308,6 +351,7 @@ extension SwiftReader {
       {
         entries = e
       }
+    case .call: named = value
     default: break
     }
     let base = SourceUse(
@@ -332,6 +376,7 @@ extension SwiftReader {
       elseBody = (body.upperBound + 1)..<(t.match(body.upperBound + 1) + 1)
     }
     ifs.append((end: (elseBody ?? body).upperBound, condition: (i + 1)..<end))
+    if optionalBinding(at: i, end: end, body: body, elseBody: elseBody) { return }
     // The presence test: NAME.object(forKey: K) == nil (or != nil).
     while k < end {
       if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
@@ -356,6 +401,51 @@ extension SwiftReader {
       }
       k += 1
     }
+  }
+
+  /// `guard let x = d.string(forKey: K) else { return V }`, `if let x = … { } else { x = V }`,
+  /// and `if x == nil { x = V }` on a local holding a getter's answer: V is the key's
+  /// fallback. True when the condition was one of these.
+  mutating func optionalBinding(at i: Int, end: Int, body: Range<Int>, elseBody: Range<Int>?)
+    -> Bool
+  {
+    let guardStatement = t.isText(i, "guard")
+    if t.isText(i + 1, "let") || t.isText(i + 1, "var"), t.isIdentifier(i + 2),
+      t.isPunctuation(i + 3, 0x3D)
+    {
+      let value = expressionRange(from: i + 4)
+      // The getter in the value (`d.string(forKey: K)`, `… as? Int`).
+      guard
+        let getter = (value.lowerBound..<min(value.upperBound, end)).first(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x28)
+            && parseCall(at: $0).map { DefaultsAPI.swift[$0.selector]?.access == .get } == true
+        }), let c = parseCall(at: getter), let keyRange = c.arguments.first
+      else { return false }
+      let absent = guardStatement ? body : elseBody
+      guard let absent else { return true }
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return true }
+      let key = localKey(keyRange)
+      guard let (v, name) = absentValue(in: absent, key: key) else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+        absent: absent, condition: conditionText(at: getter))
+      return true
+    }
+    // `x == nil` on a local that holds a getter's answer.
+    guard t.isIdentifier(i + 1), t.isText(i + 2, "==") || t.isText(i + 2, "!="),
+      t.isText(i + 3, "nil"), i + 4 == end,
+      let held = scope?.locals[t.text(i + 1)]?.use, held >= 0, held < facts.uses.count
+    else { return false }
+    let absentFirst = t.isText(i + 2, "==") != guardStatement
+    guard let absent = absentFirst ? body : elseBody,
+      let (v, name) = absentValue(in: absent, key: facts.uses[held].key)
+    else { return true }
+    let original = facts.uses[held]
+    recordFallback(
+      v, name: name ?? original.name, key: original.key, receiver: original.receiver,
+      getter: original.method, absent: absent, condition: conditionText(at: i))
+    return true
   }
 
   func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
@@ -386,8 +476,13 @@ extension SwiftReader {
     guard let keyRange = parts.first else { return }
     var receiver = ReceiverRef.standard
     for part in parts.dropFirst() where t.isText(part.lowerBound, "store") {
-      receiver = receiverOf((part.lowerBound + 2)..<part.upperBound)
-      if receiver == .none { receiver = .name(t.source((part.lowerBound + 2)..<part.upperBound)) }
+      let store = (part.lowerBound + 2)..<part.upperBound
+      receiver = receiverOf(store)
+      switch receiver {
+      case .standard, .suite: break
+      // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
+      default: receiver = .name(t.source(store).replacing(" ", with: ""))
+      }
     }
     var k = close + 1
     while k < t.count, !t.isText(k, "var"), k < close + 6 { k += 1 }
@@ -407,6 +502,11 @@ extension SwiftReader {
       key: keyOf(keyRange), receiver: receiver, access: .get, method: "@AppStorage", type: type,
       line: t.line(i))
     use.name = name
+    if type == nil, !typeText.isEmpty {
+      // An enum, stored by its raw value: typed through its declaration.
+      use.storedType = typeText
+      use.library = .appStorage
+    }
     if type != nil { use.typeReason = "@AppStorage var \(name): \(typeText)" }
     if t.isPunctuation(k, 0x3D) {
       let value = valueOf(expressionRange(from: k + 1))

@@ -49,6 +49,8 @@ extension SwiftReader {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
     guard let first = r.first else { return .runtime("") }
+    // `keys.map(\.rawValue)`, `keys.map { $0.rawValue }`: the same keys.
+    if let inner = Self.droppingRawValueMap(r, t) { return keyOf(inner) }
     // `a + b`: each side.
     let plus = (r.lowerBound..<r.upperBound).filter {
       t.isPunctuation($0, 0x2B) && isTopLevel($0, in: r)
@@ -66,14 +68,38 @@ extension SwiftReader {
     if r.count == 1, let s = t.stringValue(first) {
       if t.token(first).interpolated {
         let pieces = s.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        let sources = t.interpolations[t.token(first).value] ?? []
         var parts: [KeyExpr] = []
         for (n, piece) in pieces.enumerated() {
           if !piece.isEmpty { parts.append(.literal(String(piece))) }
-          if n < pieces.count - 1 { parts.append(.runtime("\\(…)")) }
+          if n < pieces.count - 1 {
+            // `\(name)`, `\(key.rawValue)`: a name the scan follows; else only the run knows.
+            let source = n < sources.count ? sources[n] : "…"
+            parts.append(
+              Self.interpolatedName(source).map(KeyExpr.name) ?? .runtime("\\(\(source))"))
+          }
         }
         return .concat(parts)
       }
       return .literal(s)
+    }
+    if r.count == 1, t.isText(first, "#function") {
+      // The property (or function) it is written in.
+      if let property = scope?.property { return .literal(property) }
+      if let selector = scope?.selector { return .literal(selector) }
+    }
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
+      // `["a", "b"]`: any one of its elements (a dictionary literal is no key).
+      let parts = t.commaSeparated((first + 1)..<(r.upperBound - 1))
+      if parts.allSatisfy({ t.colonAtTop($0) == nil }), !parts.isEmpty {
+        return .oneOf(parts.map(keyOf))
+      }
+    }
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      // `keys[i]`: an element of a collection.
+      return .call("[]", [keyOf(first..<(first + 1))], source: t.source(r))
     }
     // NAME, Type.NAME, .case, Type.case.rawValue, NAME.rawValue
     var names: [String] = []
@@ -104,6 +130,18 @@ extension SwiftReader {
     return .name(names.joined(separator: "."))
   }
 
+  /// `X.map(\.rawValue)` or `X.map { $0.rawValue }`: X; else nil.
+  static func droppingRawValueMap(_ r: Range<Int>, _ t: SourceTokens) -> Range<Int>? {
+    guard let last = r.last, t.isPunctuation(last, 0x29) || t.isPunctuation(last, 0x7D) else {
+      return nil
+    }
+    let open = t.match(last)
+    guard open > r.lowerBound + 1, t.isText(open - 1, "map"), t.isPunctuation(open - 2, 0x2E),
+      t.isText(last - 1, "rawValue")
+    else { return nil }
+    return r.lowerBound..<(open - 2)
+  }
+
   func runtimeKey(_ r: Range<Int>) -> KeyExpr {
     // String(format: "Flag%@Image", x)
     if t.isText(r.lowerBound, "String"), t.isPunctuation(r.lowerBound + 1, 0x28),
@@ -113,7 +151,37 @@ extension SwiftReader {
       let args = t.commaSeparated((r.lowerBound + 2)..<close).dropFirst().map { t.source($0) }
       return FormatPieces.split(format, arguments: args)
     }
+    if let call = callOf(r) {
+      return .call(call.selector, call.arguments.map(keyOf), source: t.source(r))
+    }
     return .runtime(t.source(r))
+  }
+
+  /// `f(x)`, `Self.f(x)`, `Type.f(x)`, `self.f(x)`: a call of a function whose returns the
+  /// model follows (the whole range is the call); nil otherwise.
+  func callOf(_ r: Range<Int>) -> Call? {
+    guard let last = r.last, t.isPunctuation(last, 0x29) else { return nil }
+    let open = t.match(last)
+    guard open > r.lowerBound, open < last, t.isIdentifier(open - 1) else { return nil }
+    // Only names and dots before the call's name.
+    var k = r.lowerBound
+    while k < open - 1 {
+      guard t.isIdentifier(k) || t.isPunctuation(k, 0x2E) else { return nil }
+      k += 1
+    }
+    return parseCall(at: open - 1)
+  }
+
+  /// The name an interpolation stands for (`name`, `key.rawValue`, `self.prefix`), or nil.
+  static func interpolatedName(_ source: String) -> String? {
+    var text = source.trimmingPrefix(" ").description
+    while text.hasSuffix(" ") { text.removeLast() }
+    if text.hasSuffix(".rawValue") { text.removeLast(9) }
+    if text.hasPrefix("self.") { text.removeFirst(5) }
+    guard !text.isEmpty,
+      text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "$" })
+    else { return nil }
+    return text
   }
 
   func isTopLevel(_ k: Int, in r: Range<Int>) -> Bool {
@@ -199,6 +267,12 @@ extension SwiftReader {
     }
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
     if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .url) }
+    if let call = callOf(r),
+      call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
+    {
+      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns.
+      return .call(call.selector, call.arguments.map(keyOf), source: text)
+    }
     return .computed(text, nil)
   }
 }

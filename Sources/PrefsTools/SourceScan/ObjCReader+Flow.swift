@@ -1,0 +1,188 @@
+import PreferencesMigration
+import PropertyList
+
+/// Values the Objective-C reader follows through a function: what it returns, the keys a loop
+/// takes from a collection, a getter's answer held in a local and given a fallback later,
+/// dictionaries built in steps.
+extension ObjCReader {
+  /// `return EXPR;`: what the function returns, in terms of its parameters.
+  mutating func recordReturn(_ range: Range<Int>) {
+    guard let s = scope, let selector = s.selector, !range.isEmpty else { return }
+    // `- (NSUserDefaults *)defaults { return [NSUserDefaults standardUserDefaults]; }`: the
+    // method names user defaults, as a property would.
+    switch receiverOf(range) {
+    case .standard, .suite:
+      if s.parameters.isEmpty { facts.receivers[selector] = receiverOf(range) }
+      return
+    default: break
+    }
+    let key = localKey(range)
+    let value = valueOf(range)
+    facts.returns[selector, default: []].append(
+      FunctionReturn(parameters: s.parameters, key: key, value: value))
+  }
+
+  /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.
+  mutating func forIn(at i: Int) {
+    let open = i + 1
+    let close = t.match(open)
+    guard close < t.count,
+      let inAt = (open + 1..<close).first(where: {
+        t.isText($0, "in") && isTopLevel($0, from: open)
+      }),
+      t.isIdentifier(inAt - 1)
+    else { return }
+    let name = t.text(inAt - 1)
+    var variable = scope?.locals[name] ?? LocalVariable()
+    if t.isIdentifier(open + 1), inAt - 1 > open + 1 { variable.type = t.text(open + 1) }
+    let key = localKey((inAt + 1)..<close)
+    variable.key = key.isRuntime ? nil : key
+    variable.use = nil
+    scope?.locals[name] = variable
+  }
+
+  func isTopLevel(_ k: Int, from open: Int) -> Bool {
+    var i = open + 1
+    while i < k {
+      if t.isPunctuation(i, 0x28) || t.isPunctuation(i, 0x5B) || t.isPunctuation(i, 0x7B) {
+        let close = t.match(i)
+        if close > k { return false }
+        i = close
+      }
+      i += 1
+    }
+    return true
+  }
+
+  /// `[keys enumerateObjectsUsingBlock:^(NSString *key, …) {…}]`: the block's first
+  /// parameter is any one of the collection's keys.
+  mutating func bindBlockParameter(_ m: Message) {
+    guard m.selector.hasPrefix("enumerateObjects"), let block = m.arguments.last,
+      let caret = block.first(where: { t.isPunctuation($0, 0x5E) }),
+      t.isPunctuation(caret + 1, 0x28)
+    else { return }
+    let close = t.match(caret + 1)
+    guard let part = t.commaSeparated((caret + 2)..<close).first,
+      let last = part.last, t.isIdentifier(last)
+    else { return }
+    let key = localKey(m.receiver)
+    guard !key.isRuntime else { return }
+    var variable = LocalVariable()
+    variable.key = key
+    let name = t.text(last)
+    scope?.locals[name] = variable
+  }
+
+  /// `NAME ? NAME : V`, `NAME ?: V`, `NAME != nil ? NAME : V`, `NAME == nil ? V : NAME` on a
+  /// local that holds a getter's answer: V is that key's fallback when absent.
+  mutating func fallbackOnLocal(at i: Int, use held: Int) {
+    guard held < facts.uses.count else { return }
+    let name = t.text(i)
+    var k = i + 1
+    var presentFirst = true
+    if t.isText(k, "!=") || t.isText(k, "==") {
+      guard t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") else { return }
+      presentFirst = t.isText(k, "!=")
+      k += 2
+      if t.isPunctuation(k, 0x29) { k += 1 }
+    }
+    guard t.isPunctuation(k, 0x3F) else { return }
+    let absent: Range<Int>
+    if t.isPunctuation(k + 1, 0x3A) {
+      guard presentFirst else { return }
+      absent = expressionRange(from: k + 2)
+    } else {
+      let first = expressionRange(from: k + 1)
+      guard t.isPunctuation(first.upperBound, 0x3A) else { return }
+      let second = expressionRange(from: first.upperBound + 1)
+      // The present side must be the local itself (else it is a test, not a fallback).
+      let present = presentFirst ? first : second
+      guard (present.count == 1 && t.text(present.lowerBound) == name) || isValueOf(present, name)
+      else { return }
+      absent = presentFirst ? second : first
+    }
+    let original = facts.uses[held]
+    var use = original
+    use.access = .presence
+    use.type = nil
+    use.typeReason = nil
+    use.method = original.method + " == nil ? …"
+    use.value = valueOf(absent)
+    use.defaultSource = .fallback
+    use.line = t.line(i)
+    use.name = assignedName(before: i) ?? original.name
+    use.condition = condition(at: i)
+    record(use, at: -1)
+  }
+
+  /// Whether `range` is `[NAME boolValue]` and its kin: the local's value, converted.
+  func isValueOf(_ range: Range<Int>, _ name: String) -> Bool {
+    guard let first = range.first, t.isPunctuation(first, 0x5B), t.text(first + 1) == name else {
+      return false
+    }
+    return DefaultsAPI.refiners[t.text(first + 2)] != nil
+  }
+
+  /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
+  /// answer: V is the fallback.
+  mutating func fallbackBranchOnLocal(
+    condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?
+  ) {
+    var r = condition
+    var negated = false
+    if t.isPunctuation(r.lowerBound, 0x21) {
+      negated = true
+      r = (r.lowerBound + 1)..<r.upperBound
+    }
+    guard let first = r.first, t.isIdentifier(first),
+      let held = scope?.locals[t.text(first)]?.use, held >= 0, held < facts.uses.count
+    else { return }
+    let name = t.text(first)
+    var absentFirst: Bool
+    if r.count == 1 {
+      absentFirst = negated
+    } else if r.count == 3, !negated, t.isText(first + 2, "nil") || t.isText(first + 2, "NULL") {
+      absentFirst = t.isText(first + 1, "==")
+      guard absentFirst || t.isText(first + 1, "!=") else { return }
+    } else {
+      return
+    }
+    guard let absent = absentFirst ? then : elseRange else { return }
+    // The branch gives the local (or the key) its value.
+    var k = absent.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    guard t.text(k) == name, t.isPunctuation(k + 1, 0x3D) else { return }
+    let value = expressionRange(from: k + 2)
+    let original = facts.uses[held]
+    var use = original
+    use.access = .presence
+    use.type = nil
+    use.typeReason = nil
+    use.method = original.method + " == nil"
+    use.value = valueOf(value)
+    use.defaultSource = .fallback
+    use.line = t.line(k)
+    use.condition = self.condition(at: k)
+    record(use, at: -1)
+  }
+
+  /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
+  /// builds: its entries.
+  mutating func buildEntries(_ m: Message) -> Bool {
+    guard m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound) else { return false }
+    let name = t.text(m.receiver.lowerBound)
+    guard scope?.locals[name]?.entries != nil else { return false }
+    switch m.selector {
+    case "setObject:forKey:", "setValue:forKey:":
+      guard m.arguments.count == 2 else { return true }
+      let entry = ValueEntry(key: localKey(m.arguments[1]), value: valueOf(m.arguments[0]))
+      scope?.locals[name]?.entries?.append(entry)
+    case "addEntriesFromDictionary:":
+      if let arg = m.arguments.first, case .dictionary(let entries) = valueOf(arg) {
+        scope?.locals[name]?.entries? += entries
+      }
+    default: return false
+    }
+    return true
+  }
+}

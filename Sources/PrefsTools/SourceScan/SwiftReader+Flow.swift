@@ -1,0 +1,197 @@
+import PreferencesMigration
+import PropertyList
+
+/// Values the Swift reader follows through a function: what it returns, the keys a loop or a
+/// closure takes from a collection, a getter's answer held in a local and given a fallback
+/// later, dictionaries built in steps, property wrappers' attributes, the libraries' keys.
+extension SwiftReader {
+  /// A key written in `range` with this function's variables looked up.
+  func localKey(_ range: Range<Int>) -> KeyExpr {
+    keyOf(range).substituting { name in
+      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
+      return nil
+    }
+  }
+
+  /// `return EXPR`: what the function (or computed property) returns.
+  mutating func recordReturn(_ range: Range<Int>) {
+    guard let s = scope, let name = s.selector ?? s.property, !range.isEmpty else { return }
+    facts.returns[name, default: []].append(
+      FunctionReturn(parameters: s.parameters, key: localKey(range), value: valueOf(range)))
+  }
+
+  /// `var keys: [String] { ["a", "b"] }`: a computed property of one expression is a constant
+  /// (its keys), and what it returns.
+  mutating func computedConstant(_ name: String, body open: Int) {
+    let close = t.match(open)
+    var start = open + 1
+    if t.isText(start, "return") { start += 1 }
+    guard start < close, !t.isText(start, "get"), !t.isText(start, "set") else { return }
+    let range = expressionRange(from: start)
+    guard range.upperBound == close else { return }
+    let key = keyOf(range)
+    switch key {
+    case .literal, .oneOf:
+      if let type = typeName { facts.constants[type + "." + name] = key }
+      if facts.constants[name] == nil { facts.constants[name] = key }
+    default: break
+    }
+    facts.returns[name, default: []].append(
+      FunctionReturn(parameters: [], key: key, value: valueOf(range)))
+  }
+
+  /// `for key in EXPR {`, `for (i, key) in EXPR.enumerated() {`: the variable is any one of
+  /// the collection's keys.
+  mutating func forIn(at i: Int) {
+    var k = i + 1
+    var name: String?
+    while k < t.count, k < i + 12, !t.isText(k, "in") {
+      if t.isIdentifier(k), !t.isText(k, "case"), !t.isText(k, "let"), !t.isText(k, "var") {
+        name = t.text(k)
+      }
+      k += 1
+    }
+    guard t.isText(k, "in"), let name else { return }
+    var end = k + 1
+    while end < t.count, !t.isPunctuation(end, 0x7B) {
+      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = t.match(end) }
+      end += 1
+    }
+    var range = (k + 1)..<end
+    // `.enumerated()`, `.sorted()`, `.reversed()`: the same keys.
+    while range.count >= 4, t.isPunctuation(range.upperBound - 1, 0x29),
+      t.isPunctuation(range.upperBound - 2, 0x28), t.isPunctuation(range.upperBound - 4, 0x2E),
+      ["enumerated", "sorted", "reversed", "shuffled"].contains(t.text(range.upperBound - 3))
+    {
+      range = range.lowerBound..<(range.upperBound - 4)
+    }
+    var local = scope?.locals[name] ?? LocalVariable()
+    let key = localKey(range)
+    local.key = key.isRuntime ? nil : key
+    local.use = nil
+    scope?.locals[name] = local
+  }
+
+  /// `EXPR.forEach { … $0 … }`, `EXPR.map { key in … }`: the closure's parameter is any one
+  /// of the collection's keys.
+  mutating func closure(at i: Int) {
+    guard
+      ["forEach", "map", "compactMap", "flatMap", "filter", "contains", "first", "allSatisfy"]
+        .contains(t.text(i)), scope != nil
+    else { return }
+    let receiver = receiverStart(before: i - 1)..<(i - 1)
+    let key = localKey(receiver)
+    guard !key.isRuntime else { return }
+    var local = LocalVariable()
+    local.key = key
+    scope?.locals["$0"] = local
+    // `{ key in`, `{ (key) in`
+    var k = i + 2
+    if t.isPunctuation(k, 0x28) { k += 1 }
+    if t.isIdentifier(k), t.isText(k + 1, "in") || t.isPunctuation(k + 1, 0x29) {
+      let name = t.text(k)
+      scope?.locals[name] = local
+    }
+  }
+
+  /// A local named at `i`: `NAME ?? V` gives the key whose answer it holds a fallback;
+  /// `NAME = …` gives it another value; `NAME[K] = V` adds an entry to a dictionary the
+  /// function builds.
+  mutating func localAfter(_ i: Int, _ local: LocalVariable) {
+    guard !gatherOnly, !t.isPunctuation(i - 1, 0x2E), !t.isText(i - 1, "let"),
+      !t.isText(i - 1, "var")
+    else { return }
+    let name = t.text(i)
+    if t.isText(i + 1, "??"), let held = local.use, held >= 0, held < facts.uses.count {
+      var use = facts.uses[held]
+      use.access = .presence
+      use.typeReason = nil
+      use.method += " ?? …"
+      let value = valueOf(expressionRange(from: i + 2))
+      use.value = value
+      use.defaultSource = .fallback
+      if use.type == nil, case .value = value { use.type = value.type }
+      use.line = t.line(i)
+      use.condition = conditionText(at: i)
+      record(use, at: -1)
+      return
+    }
+    if t.isPunctuation(i + 1, 0x3D) {
+      scope?.locals[name]?.use = nil
+      let key = localKey(expressionRange(from: i + 2))
+      scope?.locals[name]?.key = key.isRuntime ? nil : key
+      return
+    }
+    if t.isPunctuation(i + 1, 0x5B), local.entries != nil {
+      let close = t.match(i + 1)
+      guard t.isPunctuation(close + 1, 0x3D) else { return }
+      let entry = ValueEntry(
+        key: localKey((i + 2)..<close), value: valueOf(expressionRange(from: close + 2)))
+      scope?.locals[name]?.entries?.append(entry)
+    }
+  }
+
+  /// A property wrapper's attribute (`@Stored(key: "k", default: 1) var x: Int`): a call of
+  /// the wrapper type's initializer, with the property's type and initial value.
+  mutating func attribute(at i: Int) {
+    let type = String(t.text(i).dropFirst())
+    guard wrapperSelectors.contains(type + "("), let c = parseCall(at: i) else { return }
+    var k = t.match(i + 1) + 1
+    while k < t.count, k < c.close + 8, !t.isText(k, "var"), !t.isText(k, "let") { k += 1 }
+    var declared: String?
+    var name: String?
+    var initial: Range<Int>?
+    if t.isText(k, "var") || t.isText(k, "let"), t.isIdentifier(k + 1) {
+      name = t.text(k + 1)
+      var n = k + 2
+      if t.isPunctuation(n, 0x3A) {
+        let end = typeEnd(from: n + 1)
+        declared = t.source((n + 1)..<end).replacing(" ", with: "")
+        n = end
+      }
+      if t.isPunctuation(n, 0x3D) { initial = expressionRange(from: n + 1) }
+    }
+    var call = WrapperCall(
+      selector: type + "(" + c.labels.map { $0 + ":" }.joined() + ")", receiver: .none,
+      arguments: c.arguments.map { localKey($0) }, values: c.arguments.map { valueOf($0) },
+      name: name, condition: conditionText(at: i), line: t.line(i))
+    call.labels = c.labels
+    call.receivers = c.arguments.map(argumentReceiver)
+    if let initial {
+      // The initial value is the initializer's `wrappedValue:`.
+      call.labels.insert("wrappedValue", at: 0)
+      call.arguments.insert(keyOf(initial), at: 0)
+      call.values.insert(valueOf(initial), at: 0)
+      call.receivers.insert(nil, at: 0)
+    }
+    call.declaredType = declared
+    facts.wrapperCalls.append(call)
+  }
+
+  /// An argument that names user defaults (`store: .group`), or nil.
+  func argumentReceiver(_ range: Range<Int>) -> ReceiverRef? {
+    switch receiverOf(range) {
+    case .standard, .suite: return receiverOf(range)
+    default:
+      if t.isPunctuation(range.lowerBound, 0x2E), range.count == 2 {
+        return .name("." + t.text(range.lowerBound + 1))
+      }
+      if range.count == 1, t.isIdentifier(range.lowerBound),
+        let bound = scope?.locals[t.text(range.lowerBound)]?.receiver
+      {
+        return bound
+      }
+      return nil
+    }
+  }
+
+  /// The function a wrapper call is made in, when one of its arguments names a parameter.
+  func enclosing(of arguments: [KeyExpr?]) -> EnclosingFunction? {
+    guard let s = scope, let selector = s.selector, !s.parameters.isEmpty,
+      arguments.contains(where: { $0?.names.contains(where: s.parameters.contains) == true })
+    else { return nil }
+    return EnclosingFunction(
+      selector: selector, className: typeName, parameters: s.parameters,
+      parameterTypes: s.parameterTypes, labels: s.labels)
+  }
+}
