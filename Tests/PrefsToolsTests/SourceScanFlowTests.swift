@@ -136,7 +136,7 @@ import Testing
         ("lastOpened", .date, nil), ("layout", .enum, .string("grid")),
         ("density", .integer, .integer(2)),
         // A Codable enum is registered as JSON text ("\"metric\""): its default is what it holds.
-        ("unit", .json, .string("metric")), ("bookmarks", .array, .array([])),
+        ("unit", .json, .string("metric")), ("bookmarks", .json, .array([])),
         ("tags", .stringArray, .array(["inbox"])),
         // SwiftyUserDefaults.
         ("username", .string, nil), ("launchCount", .integer, .integer(0)),

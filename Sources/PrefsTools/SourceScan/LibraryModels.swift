@@ -34,6 +34,13 @@ enum LibraryModels {
     "registerDefaultShortcuts:": 0,
   ]
 
+  /// Framework types that are strings stored by their raw value
+  /// (`NSPasteboard.PasteboardType`, `Notification.Name`).
+  static let stringTypes: Set<String> = [
+    "NSPasteboard.PasteboardType", "PasteboardType", "Notification.Name", "NSNotification.Name",
+    "NSAppearance.Name", "NSImage.Name", "NSColor.Name", "UTType.Identifier",
+  ]
+
   /// KeyboardShortcuts' prefix of its keys.
   static let keyboardShortcutsPrefix = "KeyboardShortcuts_"
 
@@ -59,7 +66,11 @@ enum LibraryModels {
       let element =
         name.hasPrefix("Set<")
         ? String(name.dropFirst(4).dropLast()) : String(name.dropFirst().dropLast())
-      if element == "String" { return (.stringArray, []) }
+      if element == "String" || stringTypes.contains(element) { return (.stringArray, []) }
+      let stored = storedType(element, library: library, declarations: declarations)
+      if stored?.type == .enum { return (.stringArray, []) }
+      // Defaults stores each Codable element as JSON text.
+      if library == .defaults, stored?.type == .json { return (.json, []) }
       return (.array, [])
     }
     if name.hasPrefix("["), name.contains(":") { return (.dictionary, []) }
@@ -69,6 +80,9 @@ enum LibraryModels {
       return (.integer, [])
     case "Double", "Float", "CGFloat": return (.double, [])
     case "String", "UUID": return (.string, [])
+    case "CGSize", "NSSize", "CGPoint", "NSPoint", "CGRect", "NSRect":
+      // Codable in Foundation: Defaults stores them as JSON text.
+      return library == .defaults ? (.json, []) : nil
     case "Date": return (.date, [])
     case "Data": return (.data, [])
     case "URL":
@@ -165,6 +179,11 @@ extension SwiftReader {
         : (extended.hasSuffix("Defaults.Keys") || start != value.lowerBound ? .defaults : nil)
       // The call's `(` follows the generic arguments' `>`.
       start = close - 1
+    } else if t.isText(start, "Key"), t.isPunctuation(start + 1, 0x28),
+      extended.hasSuffix("Defaults.Keys") || start != value.lowerBound
+    {
+      // `Defaults.Key("k", default: 0)`: the type its default has.
+      library = .defaults
     } else if t.isPunctuation(start, 0x2E), t.isText(start + 1, "init"), let declared {
       if declared.hasPrefix("DefaultsKey<") {
         library = .swiftyUserDefaults
@@ -214,6 +233,7 @@ extension SwiftReader {
       }
     default: break
     }
+    if use.storedType == nil, use.type == nil, let value = use.value { use.type = value.type }
     record(use, at: -1)
     return true
   }

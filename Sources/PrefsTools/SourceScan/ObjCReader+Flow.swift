@@ -75,8 +75,7 @@ extension ObjCReader {
 
   /// `NAME ? NAME : V`, `NAME ?: V`, `NAME != nil ? NAME : V`, `NAME == nil ? V : NAME` on a
   /// local that holds a getter's answer: V is that key's fallback when absent.
-  mutating func fallbackOnLocal(at i: Int, use held: Int) {
-    guard held < facts.uses.count else { return }
+  mutating func fallbackOnLocal(at i: Int, original: SourceUse) {
     let name = t.text(i)
     var k = i + 1
     var presentFirst = true
@@ -101,7 +100,6 @@ extension ObjCReader {
       else { return }
       absent = presentFirst ? second : first
     }
-    let original = facts.uses[held]
     var use = original
     use.access = .presence
     use.type = nil
@@ -135,7 +133,7 @@ extension ObjCReader {
       r = (r.lowerBound + 1)..<r.upperBound
     }
     guard let first = r.first, t.isIdentifier(first),
-      let held = scope?.locals[t.text(first)]?.use, held >= 0, held < facts.uses.count
+      let local = scope?.locals[t.text(first)], let original = held(local)
     else { return }
     let name = t.text(first)
     var absentFirst: Bool
@@ -153,7 +151,6 @@ extension ObjCReader {
     if t.isPunctuation(k, 0x7B) { k += 1 }
     guard t.text(k) == name, t.isPunctuation(k + 1, 0x3D) else { return }
     let value = expressionRange(from: k + 2)
-    let original = facts.uses[held]
     var use = original
     use.access = .presence
     use.type = nil

@@ -146,6 +146,8 @@ extension ObjCReader {
         return .standard
       }
       if m.selector == "values", receiverOf(inner) == .standard { return .standard }
+      // `[[d dictionaryRepresentation] objectForKey:K]`: d's keys.
+      if m.selector == "dictionaryRepresentation" { return receiverOf(inner) }
       if m.selector == "initWithSuiteName:", let arg = m.arguments.first {
         if t.isText(arg.lowerBound, "nil"), arg.count == 1 { return .standard }
         return .suite(keyOf(arg))
@@ -300,7 +302,11 @@ extension ObjCReader {
     guard api.key < m.arguments.count else { return }
     let receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
-    if !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) { return }
+    // A receiver not known either way is kept only where it may be user defaults (a name is
+    // looked up across the tree first).
+    if case .unknown = receiver, !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) {
+      return
+    }
     let key = keyOf(m.arguments[api.key])
     var use = SourceUse(
       key: key, receiver: receiver, access: api.access, method: m.selector, type: api.type,
@@ -323,6 +329,9 @@ extension ObjCReader {
         if t.contains(valueRange, "dataWithJSONObject") { use.takeJSONType() }
       }
       if case .value = value { use.value = value }
+      if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
+        use.valueParameter = t.text(valueRange.lowerBound)
+      }
       use.name = valueName(valueRange)
     } else if api.access == .get {
       use.name = assignedName(before: m.open)
@@ -432,7 +441,7 @@ extension ObjCReader {
     var use = use
     use.file = 0
     if scope?.isTemplate(use) == true {
-      scope?.templates.append(use)
+      appendTemplate(use, at: open)
       return
     }
     // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
@@ -445,7 +454,7 @@ extension ObjCReader {
           line: use.line)) == true
     {
       use.key = throughLocals
-      scope?.templates.append(use)
+      appendTemplate(use, at: open)
       return
     }
     // A key an instance variable or property holds (`_key`, `self.key`): its class's.
@@ -478,6 +487,23 @@ extension ObjCReader {
         }
       }
     }
+  }
+
+  /// A wrapper's template: the variable its answer goes into holds it.
+  mutating func appendTemplate(_ use: SourceUse, at open: Int) {
+    guard let s = scope else { return }
+    var use = use
+    let index = s.templates.count
+    for (name, local) in s.locals where open >= 0 && local.use == -(open + 1) {
+      scope?.locals[name]?.use = nil
+      scope?.locals[name]?.template = index
+      if use.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
+        use.type = planType
+        use.typeReason = "assigned to \(type) *"
+      }
+    }
+    if open >= 0 { templateAt[open] = index }
+    scope?.templates.append(use)
   }
 
   /// A message that is not one of the defaults methods: it may say what an `objectForKey:`'s
@@ -524,6 +550,27 @@ extension ObjCReader {
       target = useOf(arg)
       type = .data
       reason = "unarchived by NSKeyedUnarchiver"
+    }
+    if target == nil, let type {
+      // A wrapper's own getter (`[[d objectForKey:key] boolValue]`, `key` a parameter).
+      let range =
+        m.selector.hasPrefix("JSONObjectWithData:")
+          || m.selector.hasPrefix("unarchive") ? (m.arguments.first ?? m.receiver) : m.receiver
+      var r = range
+      while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28), isCastEnd(t.match(r.lowerBound)) {
+        r = (t.match(r.lowerBound) + 1)..<r.upperBound
+      }
+      if let first = r.first, let index = templateAt[first], let count = scope?.templates.count,
+        index < count, scope?.templates[index].type == nil
+      {
+        scope?.templates[index].type = type
+        scope?.templates[index].typeReason = reason
+      } else if r.count == 1, let first = r.first, t.isIdentifier(first),
+        let local = scope?.locals[t.text(first)], local.template != nil
+      {
+        refineHeld(local, type, reason: reason)
+      }
+      return
     }
     guard let target, let type, target < facts.uses.count else { return }
     let current = facts.uses[target]

@@ -76,8 +76,14 @@ extension ObjCReader {
       t.match(first + 1) == r.upperBound - 1,
       !isKeyword(first), !t.isText(first, "NSStringFromSelector")
     {
-      let arguments = t.commaSeparated((first + 2)..<(r.upperBound - 1)).map(keyOf)
-      return .call(t.text(first) + "()", arguments, source: t.source(r))
+      // `Str(@"%@%@", a, b)`: a format, written by a function of the app's own.
+      let parts = t.commaSeparated((first + 2)..<(r.upperBound - 1))
+      if let format = parts.first, format.count == 1, let text = t.stringValue(format.lowerBound),
+        FormatPieces.specifiers(text) == parts.count - 1, parts.count > 1
+      {
+        return FormatPieces.split(text, arguments: parts.dropFirst().map { t.source(inner($0)) })
+      }
+      return .call(t.text(first) + "()", parts.map(keyOf), source: t.source(r))
     }
     if t.isText(first, "NSStringFromSelector"), t.isText(first + 2, "@selector"),
       t.isIdentifier(first + 4)
@@ -122,6 +128,10 @@ extension ObjCReader {
       case "stringWithString:", "initWithString:", "copy", "mutableCopy":
         if let arg = m.arguments.first { return keyOf(arg) }
         return keyOf(m.receiver)
+      case "pathForResource:ofType:", "URLForResource:withExtension:":
+        // A bundle resource: its file name (`Defaults.plist`).
+        guard m.arguments.count == 2 else { return .runtime(t.source(r)) }
+        return .concat([keyOf(m.arguments[0]), .literal("."), keyOf(m.arguments[1])])
       case "objectAtIndex:", "firstObject", "lastObject", "objectAtIndexedSubscript:",
         "anyObject":
         // An element of a collection.

@@ -23,6 +23,8 @@ struct ObjCReader: SourceReader {
   var readEarly: Set<Int> = []
   /// In an initializer (`initWith…`): the members it sets from its parameters.
   var initMembers: [String: String] = [:]
+  /// The template each send made, by its `[` token (a wrapper's own getter).
+  var templateAt: [Int: Int] = [:]
 
   init(_ input: SourceInput) {
     self.input = input
@@ -152,10 +154,10 @@ struct ObjCReader: SourceReader {
         recordReturn(expressionRange(from: i + 1))
         return nil
       }
-      if let local = scope?.locals[t.text(i)], let held = local.use, held >= 0,
+      if let local = scope?.locals[t.text(i)], let original = held(local),
         t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
       {
-        fallbackOnLocal(at: i, use: held)
+        fallbackOnLocal(at: i, original: original)
       }
     }
     if scope == nil, t.isPunctuation(i + 1, 0x28), !isKeyword(i) {
@@ -492,6 +494,7 @@ struct ObjCReader: SourceReader {
       }
       if let resource = resourceName(in: value) { variable.resource = resource }
       if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
+      if let file = loadedFile(value) { variable.file = file }
       if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
         variable.json = true
       }
@@ -547,6 +550,22 @@ struct ObjCReader: SourceReader {
       return name.contains(".") ? name : name + ".plist"
     }
     return scope?.resource(in: range, t)
+  }
+
+  func loadedFile(_ range: Range<Int>) -> KeyExpr? {
+    let r = inner(range)
+    if r.count == 1, t.isIdentifier(r.lowerBound) {
+      return scope?.locals[t.text(r.lowerBound)]?.file
+    }
+    for k in r
+    where t.isText(k, "dictionaryWithContentsOfFile") || t.isText(k, "initWithContentsOfFile")
+      || t.isText(k, "dictionaryWithContentsOfURL") || t.isText(k, "initWithContentsOfURL")
+    {
+      guard t.isPunctuation(k + 1, 0x3A) else { continue }
+      let file = localKey(expressionRange(from: k + 2))
+      return file.isRuntime ? nil : file
+    }
+    return nil
   }
 
   func resourceParameter(in range: Range<Int>) -> KeyExpr? {

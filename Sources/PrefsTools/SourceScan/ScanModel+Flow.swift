@@ -87,10 +87,29 @@ extension ScanModel {
   func wrappersFor(_ call: WrapperCall) -> [SourceWrapper] {
     var found = wrappers[call.selector] ?? []
     if let open = call.selector.firstIndex(of: "(") {
-      let type = String(call.selector[..<open])
-      found += (wrappers[type + "("] ?? []).filter { Self.argumentIndices($0, call) != nil }
+      let base = String(call.selector[...open])
+      found += (wrappers[base] ?? []).filter { Self.argumentIndices($0, call) != nil }
+      // A function whose defaulted parameters or trailing closure the call leaves out.
+      for (selector, list) in wrappers
+      where selector != call.selector && selector != base
+        && selector.hasPrefix(base)
+      {
+        found += list.filter { !$0.labels.isEmpty && Self.argumentIndices($0, call) != nil }
+      }
     }
     return found
+  }
+
+  /// Whether `type` is `ancestor` or one of its subclasses.
+  func isKind(_ type: String, of ancestor: String) -> Bool {
+    var current = type
+    var seen: Set<String> = []
+    while seen.insert(current).inserted {
+      if current == ancestor { return true }
+      guard let parent = superclasses[current] else { return false }
+      current = parent
+    }
+    return false
   }
 
   /// For each parameter of `wrapper`, the index of the call's argument that gives it (nil
@@ -117,6 +136,12 @@ extension ScanModel {
   /// becomes a wrapper too (its calls are gathered in the next round).
   mutating func instantiate(_ wrapper: SourceWrapper, _ call: WrapperCall) {
     guard let indices = Self.argumentIndices(wrapper, call) else { return }
+    // `Other.setInt(key:value:)` is another class's method of the same name.
+    if case .type(let type) = call.receiver, let owner = wrapper.className, type != owner,
+      !isKind(type, of: owner)
+    {
+      return
+    }
     called.insert(wrapper.selector)
     func argumentIndex(_ name: String) -> (parameter: Int, argument: Int?)? {
       guard let p = wrapper.parameters.firstIndex(of: name) else { return nil }
@@ -159,7 +184,40 @@ extension ScanModel {
         use.receiver = given
       }
     }
-    if use.storedType == nil, let declared = call.declaredType { use.storedType = declared }
+    // The property's type (`@Stored(…) var x: Bool`) where the wrapper's own is generic.
+    if let declared = call.declaredType,
+      use.storedType.map({
+        LibraryModels.storedType($0, library: use.library, declarations: declarations) == nil
+      }) ?? true
+    {
+      use.storedType = declared
+    }
+    // A setter of a parameter's value: typed by what the call gives (a constant, or its own
+    // parameter's declared type one level up).
+    if let parameter = use.valueParameter, let (_, a) = argumentIndex(parameter) {
+      use.valueParameter = nil
+      if let a, a < call.values.count, let given = call.values[a] {
+        if use.type == nil, let type = given.type { use.type = type }
+        if case .name(let n) = given, let enclosing = call.enclosing,
+          let p = enclosing.parameters.firstIndex(of: n)
+        {
+          use.valueParameter = n
+          if use.type == nil, p < enclosing.parameterTypes.count,
+            let declared = enclosing.parameterTypes[p]
+          {
+            use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+          }
+        }
+      }
+    }
+    if let enclosing = call.enclosing, use.type == nil, case .name(let n)? = use.value,
+      let p = enclosing.parameters.firstIndex(of: n), p < enclosing.parameterTypes.count,
+      let declared = enclosing.parameterTypes[p]
+    {
+      // `setDate(key:value: Date)` passing its `value` on: the type its parameter declares.
+      use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+      if use.type == nil { use.storedType = declared }
+    }
     if let enclosing = call.enclosing, enclosing.selector != wrapper.selector,
       use.key.names.contains(where: { enclosing.parameters.contains($0) })
     {
@@ -168,6 +226,12 @@ extension ScanModel {
       derived.file = call.file
       derived.line = call.line
       derived.method = call.selector + " → " + use.method
+      if let fallback = call.fallback, use.access == .get || use.access == .presence {
+        // `return T(rawValue: getString(key: key)) ?? defaultValue`: the outer fallback is
+        // what the function's callers see.
+        derived.value = fallback
+        derived.defaultSource = .fallback
+      }
       let made = SourceWrapper(
         selector: enclosing.selector, className: enclosing.className,
         parameters: enclosing.parameters, key: derived.key, use: derived,
@@ -199,6 +263,19 @@ extension ScanModel {
       return
     }
     uses.append((use, domain))
+    // `getInt(key: K) ?? 0`: what the caller falls back to when the wrapper answers nil.
+    if let fallback = call.fallback, use.access == .get || use.access == .presence {
+      var absent = use
+      absent.access = .presence
+      absent.value = fallback
+      absent.defaultSource = .fallback
+      absent.method = call.selector + " ?? …"
+      if absent.type == nil { absent.type = fallback.type }
+      absent.weakType = true
+      if !uses.contains(where: { $0.use.method == absent.method && $0.use.line == absent.line }) {
+        uses.append((absent, domain))
+      }
+    }
   }
 
   /// A use whose key (or default, or receiver) names a member of its type: each of the type's

@@ -161,7 +161,10 @@ struct ScanModel {
     where !called.contains(selector) {
       for wrapper in list {
         guard case .concat(let parts) = wrapper.use.key,
-          parts.contains(where: { if case .literal = $0 { return true } else { return false } })
+          parts.contains(where: { part in
+            if case .name(let n) = part { return !wrapper.parameters.contains(n) }
+            return true
+          })
         else { continue }
         var use = wrapper.use
         use.key = use.key.substituting { name in
@@ -203,11 +206,17 @@ struct ScanModel {
       {
         return resolve(bound, file: file, depth: depth + 1)
       }
-      // `Settings.shared`: an instance of a type.
+      // `Settings.shared`: an instance of a type; `Manager.shared.storage`: its member.
       if let dot = n.firstIndex(of: "."), n.first?.isUppercase == true {
         let type = String(n[..<dot])
         let member = String(n[n.index(after: dot)...])
-        if let bound = receivers[type + "." + member] ?? receivers[member], n.contains(".") {
+        let last = String(n[n.index(after: n.lastIndex(of: ".") ?? dot)...])
+        if let bound = receivers[type + "." + member] ?? receivers[member]
+          ?? receivers[type + "." + last], n.contains(".")
+        {
+          return resolve(bound, file: file, depth: depth + 1)
+        }
+        if member.contains("."), let bound = receivers[last] {
           return resolve(bound, file: file, depth: depth + 1)
         }
         return resolve(.type(type), file: file, depth: depth + 1)
@@ -331,8 +340,9 @@ struct ScanModel {
       if let dot = n.lastIndex(of: "."), let v = valueConstants[String(n[n.index(after: dot)...])] {
         return resolveValue(v, depth: depth + 1)
       }
-      // A string constant (`kThemeLight`), an enum case's raw value (`.light`).
-      if let c = lookup(n), case .key(let s) = resolveKey(c) { return .constant(.string(s)) }
+      // A string constant (`kThemeLight`), an enum case's raw value (`.light`,
+      // `Theme.light`): the name as written, never another of the same last part.
+      if let c = constants[n], case .key(let s) = resolveKey(c) { return .constant(.string(s)) }
       return .computed(n)
     case .array(let items):
       var out: [PlistValue] = []

@@ -167,7 +167,11 @@ extension ScanModel {
     for (use, d) in uses {
       for resolved in resolveKeys(use.key) {
         switch resolved {
-        case .key(let k):
+        case .key(var k):
+          // The shared user defaults controller's key path (`values.KEY`), observed.
+          if use.access == .observe, k.hasPrefix("values."), k.count > 7 {
+            k = String(k.dropFirst(7).split(separator: ".", maxSplits: 1).first ?? "")
+          }
           guard !k.isEmpty else { continue }
           if byKey[d]?[k] == nil { order[d, default: []].append(k) }
           byKey[d, default: [:]][k, default: []].append(use)
@@ -357,12 +361,26 @@ extension ScanModel {
           + ": typed any, copied as it is; `plan check` over real files shows which one they hold")
     }
 
+    // A string whose default is a case of a String enum of the tree (`Theme.pink`): that enum,
+    // its cases the values.
+    if type == .string || type == .any && strong.isEmpty && weak.isEmpty {
+      for use in uses {
+        guard case .name(let n)? = use.value, let dot = n.lastIndex(of: "."), dot != n.startIndex,
+          let declaration = declarations[String(n[..<dot])], declaration.rawType == "String"
+        else { continue }
+        type = .enum
+        enumValues = declaration.cases.map(\.raw)
+        break
+      }
+    }
     // The default: the tier the running app sees first, one constant value in it.
     var found: [SourceScanResult.FoundDefault] = []
     var tiers: [DefaultSource: [(ResolvedValue, SourceUse)]] = [:]
     for use in uses {
       guard let source = use.defaultSource, let value = use.value else { continue }
       let resolved = resolveValue(value)
+      // `return nil` when absent: no default (the caller's own fallback is one).
+      if case .computed(let text) = resolved, ["nil", "NULL", "Nil"].contains(text) { continue }
       tiers[source, default: []].append((resolved, use))
       let text: String
       switch resolved {

@@ -148,6 +148,9 @@ struct SourceUse: Sendable {
   /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
   /// stores a type, and a note in the evidence.
   var library: LibraryModels.Library?
+  /// A setter's value when it is a parameter of a wrapper (`set(value, forKey: key)`): typed
+  /// by what each call gives it.
+  var valueParameter: String?
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -190,8 +193,12 @@ struct WrapperCall: Sendable {
   var labels: [String] = []
   /// Each argument as a receiver (`store: .group`), where it names one.
   var receivers: [ReceiverRef?] = []
-  /// The type of the property a property wrapper's attribute declares (`var x: Bool`).
+  /// The type of the property a property wrapper's attribute declares (`var x: Bool`), or
+  /// that a function returning the call's answer declares.
   var declaredType: String?
+  /// What the caller gives when the call answers nil (`getInt(key: K) ?? 0`,
+  /// `T(rawValue: getString(key: k)) ?? fallback`): the key's fallback when absent.
+  var fallback: ValueExpr?
   /// The function the call is in, when an argument names one of its parameters: the call
   /// then makes that function a wrapper too (two levels of wrappers).
   var enclosing: EnclosingFunction?

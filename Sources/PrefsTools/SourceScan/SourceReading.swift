@@ -21,6 +21,8 @@ struct FunctionScope {
   var end: Int
   /// The property a Swift accessor or an Objective-C getter or setter method stands for.
   var property: String?
+  /// Swift: the type the function returns (`-> LockDelay`).
+  var returnType: String?
   var locals: [String: LocalVariable] = [:]
   /// Uses whose key names a parameter: the wrapper's templates.
   var templates: [SourceUse] = []
@@ -99,7 +101,7 @@ protocol SourceReader {
   var input: SourceInput { get }
   var facts: FileFacts { get set }
   /// The function (or method) being read, and where it ends.
-  var scope: FunctionScope? { get }
+  var scope: FunctionScope? { get set }
   /// Enclosing `if` blocks: where each ends, and its condition's tokens.
   var ifs: [(end: Int, condition: Range<Int>)] { get set }
   /// Leaves ``scope``: what it gathered becomes facts.
@@ -118,10 +120,36 @@ protocol SourceReader {
   /// The resource a dictionary in `range` is loaded from when a parameter of the function
   /// names it (`pathForResource:name ofType:@"plist"`): the parameter, as a key.
   func resourceParameter(in range: Range<Int>) -> KeyExpr?
+  /// The file a dictionary in `range` is loaded from (`dictionaryWithContentsOfFile:path`,
+  /// `NSDictionary(contentsOfFile: path)`, a variable made so), its name as a key to follow.
+  func loadedFile(_ range: Range<Int>) -> KeyExpr?
 }
 
 extension SourceReader {
   var t: SourceTokens { input.tokens }
+
+  /// The use (or wrapper's template) whose answer `local` holds.
+  func held(_ local: LocalVariable) -> SourceUse? {
+    if let use = local.use, use >= 0, use < facts.uses.count { return facts.uses[use] }
+    if let template = local.template, let s = scope, template < s.templates.count {
+      return s.templates[template]
+    }
+    return nil
+  }
+
+  /// Gives the use (or template) `local` holds the type the code shows, where it has none.
+  mutating func refineHeld(_ local: LocalVariable, _ type: MigrationPlan.ValueType, reason: String)
+  {
+    if let use = local.use, use >= 0, use < facts.uses.count {
+      guard facts.uses[use].type == nil else { return }
+      facts.uses[use].type = type
+      facts.uses[use].typeReason = reason
+    } else if let template = local.template, let count = scope?.templates.count, template < count {
+      guard scope?.templates[template].type == nil else { return }
+      scope?.templates[template].type = type
+      scope?.templates[template].typeReason = reason
+    }
+  }
   var wrapperSelectors: Set<String> { input.wrapperSelectors }
   var gatherOnly: Bool { input.gatherOnly }
 
@@ -161,7 +189,7 @@ extension SourceReader {
       facts.registeredFiles.append((resource, base))
       return
     }
-    if let file = resourceParameter(in: arg) {
+    if let file = resourceParameter(in: arg) ?? loadedFile(arg) {
       // A file its caller names (`registerDefaultsFromFile:name`): made a registration at
       // each call.
       var use = base
@@ -210,6 +238,9 @@ struct LocalVariable {
   var key: KeyExpr?
   /// The use whose value the variable holds (`NSData *d = [defaults dataForKey:K]`).
   var use: Int?
+  /// In a wrapper: the template whose value the variable holds (`id v = [d objectForKey:key]`
+  /// with `key` a parameter), by its index in the function's templates.
+  var template: Int?
   /// A dictionary built here (for `registerDefaults:`).
   var entries: [ValueEntry]?
   /// What the variable was made from: a resource name (`pathForResource:ofType:`), a JSON
@@ -217,6 +248,11 @@ struct LocalVariable {
   var resource: String?
   /// A resource named by a parameter of the function (`pathForResource:name …`).
   var resourceParameter: String?
+  /// The file a dictionary was loaded from, as a key (see ``SourceReader/loadedFile(_:)``).
+  var file: KeyExpr?
+  /// A presence test it holds (`let exists = d.object(forKey: K) != nil`): the test's use, and
+  /// whether the variable is true when the key is there.
+  var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
 }
 
@@ -385,6 +421,25 @@ extension ValueExpr {
 /// Splits a printf-style format (`@"Flag%@Image"`) into its literal pieces and the run-time
 /// pieces each specifier stands for.
 enum FormatPieces {
+  /// How many arguments a format takes (`%%` takes none).
+  static func specifiers(_ format: String) -> Int {
+    var count = 0
+    var percent = false
+    for c in format.unicodeScalars {
+      if percent {
+        if c == "%" {
+          percent = false
+        } else if c.properties.isAlphabetic || c == "@" {
+          count += 1
+          percent = false
+        }
+        continue
+      }
+      if c == "%" { percent = true }
+    }
+    return count
+  }
+
   /// Whether an argument's source is a plain name (a variable, a parameter, a constant).
   static func isName(_ source: String) -> Bool {
     guard let first = source.unicodeScalars.first, first == "_" || first.properties.isAlphabetic

@@ -134,13 +134,19 @@ package enum SourceScan {
     // files that name them (a second read of those files only).
     var rounds = 0
     var done: Set<String> = []
-    while rounds < 3 {
+    while rounds < 4 {
       rounds += 1
-      let selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
+      var selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
         .subtracting(DefaultsAPI.swift.keys).subtracting(done)
       guard !selectors.isEmpty else { break }
       done.formUnion(selectors)
-      let words = selectors.map(Self.searchWord)
+      // A Swift function is called by its name and the labels of the arguments given (a
+      // defaulted parameter or a trailing closure left out): its name is gathered.
+      for selector in selectors where selector.hasSuffix(")") {
+        if let open = selector.firstIndex(of: "(") { selectors.insert(String(selector[...open])) }
+      }
+      let gathered = selectors
+      let words = gathered.map(Self.searchWord)
       let calls = Locked([WrapperCall]())
       let cursor = Locked(0)
       Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
@@ -153,7 +159,7 @@ package enum SourceScan {
           guard list[index].kind == .objc || list[index].kind == .swift else { continue }
           guard
             let (read, _) = readFacts(
-              list[index], limit: options.fileLimit, reading: .wrapperCalls(selectors, words: words)
+              list[index], limit: options.fileLimit, reading: .wrapperCalls(gathered, words: words)
             ),
             !read.wrapperCalls.isEmpty
           else { continue }

@@ -84,6 +84,40 @@ extension SwiftReader {
     return 0
   }
 
+  /// What a call's answer falls back to when nil: `call(…) ?? V`, `T(rawValue: call(…)) ?? V`.
+  func fallbackAfter(_ c: Call) -> ValueExpr? {
+    var k = c.close + 1
+    // Out of the conversions around the call (`Mode(rawValue: …)`).
+    while t.isPunctuation(k, 0x29) {
+      let open = t.match(k)
+      guard open > 0, t.isIdentifier(open - 1), t.isText(open + 1, "rawValue") else { break }
+      k += 1
+    }
+    if t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) { k = typeEnd(from: k + 2) }
+    guard t.isText(k, "??") else { return nil }
+    return valueOf(expressionRange(from: k + 1))
+  }
+
+  /// The type a function declares it returns, when the call (or the conversion around it) is
+  /// what it returns.
+  func returnedType(_ c: Call) -> String? {
+    guard let type = scope?.returnType else { return nil }
+    var start = c.receiver?.lowerBound ?? c.name
+    // `return Mode(rawValue: call(…))`: back out of the conversion.
+    if t.isText(start - 1, "rawValue") || t.isPunctuation(start - 1, 0x3A),
+      t.isPunctuation(start - 2, 0x3A) || t.isPunctuation(start - 1, 0x3A)
+    {
+      var k = start - 1
+      while k > 0, !t.isPunctuation(k, 0x28) { k -= 1 }
+      start = k - 1
+    }
+    if t.isText(start - 1, "return") { return type }
+    if t.isPunctuation(start - 1, 0x7B), let s = scope, t.match(start - 1) + 1 == s.end {
+      return type
+    }
+    return nil
+  }
+
   /// The type of the property a call initializes (`let x: Setting<Int> = Setting(…)`,
   /// `var x: Bool = …`), or nil.
   func declaredType(before c: Call) -> String? {
@@ -167,12 +201,32 @@ extension SwiftReader {
       call.labels = c.labels
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
-      call.declaredType = declaredType(before: c)
+      call.declaredType = declaredType(before: c) ?? returnedType(c)
+      call.fallback = fallbackAfter(c)
       facts.wrapperCalls.append(call)
     }
     if gatherOnly { return }
     if let api = DefaultsAPI.swift[c.selector] {
       use(c, api)
+      return
+    }
+    if c.selector == "dictionaryRepresentation()", t.isPunctuation(c.close + 1, 0x5B) {
+      // `d.dictionaryRepresentation()[K]`: a getter of K.
+      let close = t.match(c.close + 1)
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return }
+      var use = SourceUse(
+        key: localKey((c.close + 2)..<close), receiver: receiver, access: .get,
+        method: "dictionaryRepresentation()[…]", line: t.line(i))
+      if t.isText(close + 1, "as"),
+        t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
+      {
+        let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
+        use.type = DefaultsAPI.type(ofClass: type)
+        if use.type != nil { use.typeReason = "as? \(type)" }
+      }
+      use.condition = conditionText(at: i)
+      record(use, at: i)
       return
     }
     if c.selector == "register(defaults:)" {
@@ -212,7 +266,8 @@ extension SwiftReader {
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
     let receiver = receiverOf(c.receiver)
-    guard receiver != .none, DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) else {
+    guard receiver != .none else { return }
+    if case .unknown = receiver, !DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) {
       return
     }
     var use = SourceUse(
@@ -236,6 +291,9 @@ extension SwiftReader {
       }
       if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
       if case .value = value { use.value = value }
+      if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
+        use.valueParameter = t.text(valueRange.lowerBound)
+      }
       if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound) {
         let name = t.text(valueRange.lowerBound)
         use.name =
@@ -255,6 +313,9 @@ extension SwiftReader {
         if let planType = DefaultsAPI.type(ofClass: type) {
           use.type = planType
           use.typeReason = "as? \(type)"
+        } else if type.hasSuffix(".RawValue") {
+          // `as? Mode.RawValue`: an enum stored by its raw value.
+          use.storedType = String(type.dropLast(9))
         }
         k = end
       }
@@ -281,9 +342,23 @@ extension SwiftReader {
       if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
       return nil
     }
+    if let pending = pendingPresence, i >= pending.start, i <= pending.start + 8 {
+      // The getter of a presence test a variable holds.
+      use2.access = .presence
+      use2.type = nil
+      scope?.locals[pending.name]?.presence = (use2, pending.whenPresent)
+      pendingPresence = nil
+    }
     // A key a parameter makes (through a local too: `let key = "done.\(name)"`): the
     // wrapper's template.
     if scope?.isTemplate(use2) == true {
+      if let s = scope, i >= 0 {
+        for (name, local) in s.locals
+        where local.use.map({ $0 < 0 && -($0 + 1) <= i && i <= -($0 + 1) + 6 }) == true {
+          scope?.locals[name]?.use = nil
+          scope?.locals[name]?.template = s.templates.count
+        }
+      }
       scope?.templates.append(use2)
       return
     }
@@ -295,6 +370,7 @@ extension SwiftReader {
     }
     if i >= 0 { useAt[i] = facts.uses.count }
     facts.uses.append(use2)
+
     if let s = scope, i >= 0 {
       let start = i
       for (name, local) in s.locals
@@ -432,16 +508,35 @@ extension SwiftReader {
         absent: absent, condition: conditionText(at: getter))
       return true
     }
+    // `if exists {`, `guard exists else {`: a presence test held in a variable.
+    var negated = false
+    var n = i + 1
+    if t.isPunctuation(n, 0x21) {
+      negated = true
+      n += 1
+    }
+    if t.isIdentifier(n), n + 1 == end, let test = scope?.locals[t.text(n)]?.presence {
+      let trueWhenPresent = test.whenPresent != negated
+      let absentFirst = trueWhenPresent == guardStatement
+      let original = test.use
+      guard let absent = absentFirst ? body : elseBody,
+        let (v, name) = absentValue(in: absent, key: original.key)
+      else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property ?? original.name, key: original.key,
+        receiver: original.receiver, getter: original.method, absent: absent,
+        condition: conditionText(at: i))
+      return true
+    }
     // `x == nil` on a local that holds a getter's answer.
     guard t.isIdentifier(i + 1), t.isText(i + 2, "==") || t.isText(i + 2, "!="),
       t.isText(i + 3, "nil"), i + 4 == end,
-      let held = scope?.locals[t.text(i + 1)]?.use, held >= 0, held < facts.uses.count
+      let local = scope?.locals[t.text(i + 1)], let original = held(local)
     else { return false }
     let absentFirst = t.isText(i + 2, "==") != guardStatement
     guard let absent = absentFirst ? body : elseBody,
-      let (v, name) = absentValue(in: absent, key: facts.uses[held].key)
+      let (v, name) = absentValue(in: absent, key: original.key)
     else { return true }
-    let original = facts.uses[held]
     recordFallback(
       v, name: name ?? original.name, key: original.key, receiver: original.receiver,
       getter: original.method, absent: absent, condition: conditionText(at: i))

@@ -152,6 +152,13 @@ extension SwiftReader {
       return FormatPieces.split(format, arguments: args)
     }
     if let call = callOf(r) {
+      // A bundle resource: its file name (`Defaults.plist`).
+      if call.selector == "path(forResource:ofType:)"
+        || call.selector == "url(forResource:withExtension:)",
+        call.arguments.count == 2
+      {
+        return .concat([keyOf(call.arguments[0]), .literal("."), keyOf(call.arguments[1])])
+      }
       return .call(call.selector, call.arguments.map(keyOf), source: t.source(r))
     }
     return .runtime(t.source(r))

@@ -102,8 +102,7 @@ extension SwiftReader {
       !t.isText(i - 1, "var")
     else { return }
     let name = t.text(i)
-    if t.isText(i + 1, "??"), let held = local.use, held >= 0, held < facts.uses.count {
-      var use = facts.uses[held]
+    if t.isText(i + 1, "??"), var use = held(local) {
       use.access = .presence
       use.typeReason = nil
       use.method += " ?? …"
@@ -116,8 +115,19 @@ extension SwiftReader {
       record(use, at: -1)
       return
     }
+    if t.isText(i + 1, "as"), t.isPunctuation(i + 2, 0x3F) || t.isPunctuation(i + 2, 0x21),
+      held(local) != nil
+    {
+      // `value as? Date` on a variable that holds `object(forKey:)`'s answer.
+      let type = t.source((i + 3)..<typeEnd(from: i + 3)).replacing(" ", with: "")
+      if let planType = DefaultsAPI.type(ofClass: type) {
+        refineHeld(local, planType, reason: "as? \(type)")
+      }
+      return
+    }
     if t.isPunctuation(i + 1, 0x3D) {
       scope?.locals[name]?.use = nil
+      scope?.locals[name]?.template = nil
       let key = localKey(expressionRange(from: i + 2))
       scope?.locals[name]?.key = key.isRuntime ? nil : key
       return
@@ -180,6 +190,13 @@ extension SwiftReader {
         let bound = scope?.locals[t.text(range.lowerBound)]?.receiver
       {
         return bound
+      }
+      // A name (`preferencesSuite`, `Self.group`): looked up across the tree.
+      if range.allSatisfy({ t.isIdentifier($0) || t.isPunctuation($0, 0x2E) }),
+        t.isIdentifier(range.lowerBound), scope?.locals[t.text(range.lowerBound)] == nil
+      {
+        let name = t.source(range).replacing(" ", with: "")
+        return .name(name.hasPrefix("self.") ? String(name.dropFirst(5)) : name)
       }
       return nil
     }

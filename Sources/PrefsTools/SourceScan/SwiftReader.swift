@@ -52,6 +52,10 @@ struct SwiftReader: SourceReader {
   }
 
   var readEarly: Set<Int> = []
+  /// A variable given a presence test (`let exists = d.object(forKey: K) != nil`), until its
+  /// getter's use is recorded: its name, where its value starts, whether it is true when the
+  /// key is there.
+  var pendingPresence: (name: String, start: Int, whenPresent: Bool)?
 
   // MARK: - The walk
 
@@ -203,8 +207,12 @@ struct SwiftReader: SourceReader {
     }
     // The body: the first `{` after the signature (`-> Bool`, `throws`, `where …`).
     var b = close + 1
+    var returnType: String?
     while b < t.count, !t.isPunctuation(b, 0x7B), !t.isPunctuation(b, 0x7D), b < close + 30 {
       if t.isText(b, "func") || t.isText(b, "var") || t.isText(b, "let") { return close + 1 }
+      if t.isText(b, "->"), t.isIdentifier(b + 1) || t.isPunctuation(b + 1, 0x5B) {
+        returnType = t.source((b + 1)..<typeEnd(from: b + 1)).replacing(" ", with: "")
+      }
       b += 1
     }
     guard t.isPunctuation(b, 0x7B) else { return close + 1 }
@@ -212,7 +220,7 @@ struct SwiftReader: SourceReader {
     let selector = name + "(" + labels.map { $0 + ":" }.joined() + ")"
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
-      labels: labels, end: t.match(b) + 1)
+      labels: labels, end: t.match(b) + 1, returnType: returnType)
     for (parameter, type) in zip(parameters, parameterTypes) {
       // A `UserDefaults` parameter: the defaults its caller gives (the standard ones, as far
       // as the code shows).
@@ -229,6 +237,19 @@ struct SwiftReader: SourceReader {
     }
     singleExpressionReturn(body: b)
     return close + 1
+  }
+
+  /// The user defaults a closure that initializes a property makes (its first
+  /// `UserDefaults(suiteName:)` or `UserDefaults.standard`).
+  func madeInClosure(_ range: Range<Int>) -> ReceiverRef? {
+    for k in range where t.isText(k, "UserDefaults") {
+      if t.isPunctuation(k + 1, 0x28) {
+        let receiver = receiverOf(k..<(t.match(k + 1) + 1))
+        if receiver != .none { return receiver }
+      }
+      if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "standard") { return .standard }
+    }
+    return nil
   }
 
   /// `init(key: String) { self.key = key }`: the members an initializer sets from its
@@ -323,6 +344,19 @@ struct SwiftReader: SourceReader {
     if rawType == "String", let cases = facts.declarations[type]?.cases {
       facts.constants[type + ".allCases"] = .oneOf(cases.map { .literal($0.raw) })
     }
+    // A nested enum (`Search.Mode`): its cases under the qualified name too.
+    let qualified = types.map(\.name).joined(separator: ".")
+    if qualified != type, let declaration = facts.declarations[type] {
+      facts.declarations[qualified] = declaration
+      for c in declaration.cases {
+        if let key = facts.constants[type + "." + c.name] {
+          facts.constants[qualified + "." + c.name] = key
+        }
+        if let value = facts.valueConstants[type + "." + c.name] {
+          facts.valueConstants[qualified + "." + c.name] = value
+        }
+      }
+    }
   }
 
   /// `let name = "key"`, `static let name = "key"`, `let defaults = UserDefaults.standard`,
@@ -390,7 +424,12 @@ struct SwiftReader: SourceReader {
       return nil
     }
     if libraryKey(named: name, declared: declared, value: value) { return nil }
-    let receiver = receiverOf(value)
+    var receiver = receiverOf(value)
+    if t.isPunctuation(value.lowerBound, 0x7B), receiver != .standard {
+      // `let storage: UserDefaults = { … UserDefaults(suiteName: G) … }()`: what the closure
+      // makes.
+      receiver = madeInClosure(value) ?? receiver
+    }
     switch receiver {
     case .standard, .suite:
       bind(name, receiver)
@@ -408,12 +447,18 @@ struct SwiftReader: SourceReader {
         if facts.constants[name] == nil { facts.constants[name] = key }
       default: break
       }
-      if case .dictionary = valueOf(value) {
-        facts.valueConstants[(typeName.map { $0 + "." } ?? "") + name] = valueOf(value)
+      var given = valueOf(value)
+      // `static let mode: Mode = .center`: that type's case.
+      if case .name(let n) = given, n.hasPrefix("."), let declared {
+        given = .name(declared.replacing("?", with: "") + n)
       }
-      if case .value = valueOf(value) {
-        facts.valueConstants[name] = valueOf(value)
-        if let type = typeName { facts.valueConstants[type + "." + name] = valueOf(value) }
+      switch given {
+      case .dictionary:
+        facts.valueConstants[(typeName.map { $0 + "." } ?? "") + name] = given
+      case .value, .name:
+        if case .value = given { facts.valueConstants[name] = given }
+        if let type = typeName { facts.valueConstants[type + "." + name] = given }
+      default: break
       }
       return nil
     }
@@ -431,9 +476,21 @@ struct SwiftReader: SourceReader {
     }
     if let resource = resourceName(in: value) { local.resource = resource }
     if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
-    // `let data = defaults.data(forKey: K)`: the variable holds that use's value.
+    if let file = loadedFile(value) { local.file = file }
+    // `let data = defaults.data(forKey: K)`: the variable holds that use's value; `let v =
+    // other` the value another holds; `let exists = d.object(forKey: K) != nil` a test of it.
     local.use = -(value.lowerBound + 1)
+    if value.count == 1, let other = scope?.locals[t.text(value.lowerBound)] {
+      local.use = other.use
+      local.template = other.template
+      local.key = local.key ?? other.key
+    }
     scope?.locals[name] = local
+    if value.count >= 3, t.isText(value.upperBound - 1, "nil"),
+      t.isText(value.upperBound - 2, "!=") || t.isText(value.upperBound - 2, "==")
+    {
+      pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
+    }
     return nil
   }
 
@@ -474,6 +531,18 @@ struct SwiftReader: SourceReader {
       return name.contains(".") ? name : name + ".plist"
     }
     return scope?.resource(in: range, t)
+  }
+
+  func loadedFile(_ range: Range<Int>) -> KeyExpr? {
+    if range.count == 1, t.isIdentifier(range.lowerBound) {
+      return scope?.locals[t.text(range.lowerBound)]?.file
+    }
+    for k in range where t.isText(k, "contentsOfFile") || t.isText(k, "contentsOf") {
+      guard t.isPunctuation(k + 1, 0x3A) else { continue }
+      let file = localKey(expressionRange(from: k + 2))
+      return file.isRuntime ? nil : file
+    }
+    return nil
   }
 
   func resourceParameter(in range: Range<Int>) -> KeyExpr? {

@@ -32,7 +32,7 @@ extension Defaults.Keys {
   static let layout = Key<Layout>("layout", default: .grid)  // enum, "grid"
   static let density = Key<Density>("density", default: .comfortable)  // integer, 2
   static let unit = Key<Unit>("unit", default: .metric)  // json, "metric"
-  static let bookmarks = Key<[Bookmark]>("bookmarks", default: [])  // array, []
+  static let bookmarks = Key<[Bookmark]>("bookmarks", default: [])  // json (each item JSON text), []
   static let tags = Key<[String]>("tags", default: ["inbox"])  // string-array, ["inbox"]
   static let sharedCount = Key<Int>("sharedCount", default: 0, suite: .group)  // the suite's
 }
