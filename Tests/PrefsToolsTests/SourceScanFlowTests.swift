@@ -57,6 +57,7 @@ import Testing
         ("nick", .string, .string("Player")), ("theme", .string, .string("Light")),
         ("layout", .string, .string("grid")), ("sort", .string, .string("name")),
         ("later.count", .integer, nil),
+        ("grid.columns", .integer, .integer(4)), ("grid.scale", .double, .real(1.5)),
         // Receivers.m: a parameter of type NSUserDefaults.
         ("param.synced", .bool, nil),
       ])
@@ -95,7 +96,8 @@ import Testing
         ("list.one", .double, nil), ("list.two", .double, nil),
         // Locals.swift.
         ("sw.theme", .string, .string("Light")), ("sw.name", .string, .string("Anonymous")),
-        ("sw.zoom", .double, .real(1.25)),
+        ("sw.zoom", .double, .real(1.25)), ("sw.columns", .integer, .integer(3)),
+        ("sw.fontSize", .integer, .integer(12)),
       ])
   }
 

@@ -79,10 +79,10 @@ extension ObjCReader {
     let name = t.text(i)
     var k = i + 1
     var presentFirst = true
-    if t.isText(k, "!=") || t.isText(k, "==") {
-      guard t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") else { return }
-      presentFirst = t.isText(k, "!=")
-      k += 2
+    if !t.isPunctuation(k, 0x3F) {
+      guard let test = absenceTest(at: k, of: original) else { return }
+      presentFirst = !test.whenAbsent
+      k += test.length
       if t.isPunctuation(k, 0x29) { k += 1 }
     }
     guard t.isPunctuation(k, 0x3F) else { return }
@@ -139,9 +139,8 @@ extension ObjCReader {
     var absentFirst: Bool
     if r.count == 1 {
       absentFirst = negated
-    } else if r.count == 3, !negated, t.isText(first + 2, "nil") || t.isText(first + 2, "NULL") {
-      absentFirst = t.isText(first + 1, "==")
-      guard absentFirst || t.isText(first + 1, "!=") else { return }
+    } else if r.count == 3, !negated, let test = absenceTest(at: first + 1, of: original) {
+      absentFirst = test.whenAbsent
     } else {
       return
     }

@@ -156,6 +156,7 @@ struct ObjCReader: SourceReader {
       }
       if let local = scope?.locals[t.text(i)], let original = held(local),
         t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
+          || t.isText(i + 1, "<=") || t.isPunctuation(i + 1, 0x3E)
       {
         fallbackOnLocal(at: i, original: original)
       }
@@ -487,8 +488,14 @@ struct ObjCReader: SourceReader {
         variable.key = key
       }
       // The use whose value it holds: the message it is given (a value given later is not
-      // that use's any more).
-      variable.use = t.isPunctuation(value.lowerBound, 0x5B) ? -(value.lowerBound + 1) : nil
+      // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
+      if t.isPunctuation(value.lowerBound, 0x5B) {
+        variable.use = -(value.lowerBound + 1)
+        variable.template = nil
+      } else if !value.contains(where: { t.isIdentifier($0) && t.text($0) == name }) {
+        variable.use = nil
+        variable.template = nil
+      }
       if type == "NSDictionary" || type == "NSMutableDictionary" || type == "id" {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }

@@ -137,6 +137,27 @@ extension SourceReader {
     return nil
   }
 
+  /// The test after a variable at `k - 1` that tells the key absent: `== nil`, `!= nil`, and
+  /// for a number getter's answer (0 when absent) `== 0`, `!= 0`, `<= 0`, `> 0`. The tokens it
+  /// takes, and whether it is true when the key is absent; nil for none.
+  func absenceTest(at k: Int, of original: SourceUse) -> (length: Int, whenAbsent: Bool)? {
+    if t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") {
+      if t.isText(k, "==") { return (2, true) }
+      if t.isText(k, "!=") { return (2, false) }
+      return nil
+    }
+    let number =
+      original.type == .integer || original.type == .double
+      || [
+        "integerForKey:", "doubleForKey:", "floatForKey:", "integer(forKey:)", "double(forKey:)",
+        "float(forKey:)",
+      ].contains(original.method)
+    guard number, t.text(k + 1) == "0" || t.text(k + 1) == "0.0" else { return nil }
+    if t.isText(k, "==") || t.isText(k, "<=") { return (2, true) }
+    if t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false) }
+    return nil
+  }
+
   /// Gives the use (or template) `local` holds the type the code shows, where it has none.
   mutating func refineHeld(_ local: LocalVariable, _ type: MigrationPlan.ValueType, reason: String)
   {

@@ -529,11 +529,11 @@ extension SwiftReader {
       return true
     }
     // `x == nil` on a local that holds a getter's answer.
-    guard t.isIdentifier(i + 1), t.isText(i + 2, "==") || t.isText(i + 2, "!="),
-      t.isText(i + 3, "nil"), i + 4 == end,
-      let local = scope?.locals[t.text(i + 1)], let original = held(local)
+    guard t.isIdentifier(i + 1), i + 4 == end,
+      let local = scope?.locals[t.text(i + 1)], let original = held(local),
+      let test = absenceTest(at: i + 2, of: original)
     else { return false }
-    let absentFirst = t.isText(i + 2, "==") != guardStatement
+    let absentFirst = test.whenAbsent != guardStatement
     guard let absent = absentFirst ? body : elseBody,
       let (v, name) = absentValue(in: absent, key: original.key)
     else { return true }

@@ -115,6 +115,28 @@ extension SwiftReader {
       record(use, at: -1)
       return
     }
+    if let original = held(local), let test = absenceTest(at: i + 1, of: original),
+      t.isPunctuation(i + 1 + test.length, 0x3F)
+    {
+      // `v == 0 ? X : v`, `v != nil ? v : X`: X when the key is absent.
+      let rest = expressionRange(from: i + 2 + test.length)
+      guard let colon = t.colonAtTop(rest) else { return }
+      let first = rest.lowerBound..<colon
+      let second = (colon + 1)..<rest.upperBound
+      let (present, absent) = test.whenAbsent ? (second, first) : (first, second)
+      guard present.count == 1, t.text(present.lowerBound) == name else { return }
+      var use = original
+      use.access = .presence
+      use.typeReason = nil
+      use.method += " test ? …"
+      let value = valueOf(absent)
+      use.value = value
+      use.defaultSource = .fallback
+      use.line = t.line(i)
+      use.condition = conditionText(at: i)
+      record(use, at: -1)
+      return
+    }
     if t.isText(i + 1, "as"), t.isPunctuation(i + 2, 0x3F) || t.isPunctuation(i + 2, 0x21),
       held(local) != nil
     {

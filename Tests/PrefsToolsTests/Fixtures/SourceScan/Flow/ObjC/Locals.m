@@ -28,6 +28,13 @@
     s = @"name";                                     // sort: string, default "name"
   }
 
+  // A number getter answers 0 when the key is absent: a test of 0 is the fallback's.
+  NSInteger columns = [defaults integerForKey:@"grid.columns"];
+  if (columns == 0) columns = 4;                     // grid.columns: integer, default 4
+  double scale = [defaults doubleForKey:@"grid.scale"];
+  scale = scale > 0 ? scale : 1.5;                   // grid.scale: double, default 1.5
+  (void)columns;
+
   // Set from the unrelated ternary's result: an integer, never any.
   [defaults setInteger:start forKey:@"later.count"];
   (void)s;

@@ -14,6 +14,17 @@ func userName() -> String {
   return name
 }
 
+func columns() -> Int {
+  var count = UserDefaults.standard.integer(forKey: "sw.columns")
+  if count == 0 { count = 3 }  // sw.columns: integer, default 3 (0 when absent)
+  return count
+}
+
+func fontSize() -> Int {
+  let size = UserDefaults.standard.integer(forKey: "sw.fontSize")
+  return size > 0 ? size : 12  // sw.fontSize: integer, default 12
+}
+
 func zoom() -> Double {
   var level = UserDefaults.standard.object(forKey: "sw.zoom") as? Double
   if level == nil { level = 1.25 }  // sw.zoom: double, default 1.25
