@@ -7,19 +7,41 @@ import PropertyList
 extension ObjCReader {
   /// `return EXPR;`: what the function returns, in terms of its parameters.
   mutating func recordReturn(_ range: Range<Int>) {
-    guard let s = scope, let selector = s.selector, !range.isEmpty else { return }
+    guard let selector = scope?.selector, let first = range.first else { return }
+    let parameters = scope?.parameters ?? []
+    let noted = scope?.returns == true
+    // Most returns are of none of the kinds a key or a registration can come from.
+    // (A function that returns something is noted once; what it returns only when asked.)
+    let wanted = input.returnsWanted.contains(selector)
+    guard wanted || !noted else { return }
+    guard
+      t.isString(first) || t.isPunctuation(first, 0x40) || t.isPunctuation(first, 0x5B)
+        || t.isIdentifier(first) && !FunctionReturn.trivial.contains(t.text(first))
+    else { return }
     // `- (NSUserDefaults *)defaults { return [NSUserDefaults standardUserDefaults]; }`: the
     // method names user defaults, as a property would.
-    switch receiverOf(range) {
-    case .standard, .suite:
-      if s.parameters.isEmpty { facts.receivers[selector] = receiverOf(range) }
-      return
-    default: break
+    if parameters.isEmpty, t.isPunctuation(first, 0x5B),
+      range.contains(where: {
+        t.isText($0, "standardUserDefaults") || t.isText($0, "initWithSuiteName")
+      })
+    {
+      switch receiverOf(range) {
+      case .standard, .suite:
+        facts.receivers[selector] = receiverOf(range)
+        return
+      default: break
+      }
     }
+    if !noted {
+      facts.returnsDefined.insert(selector)
+      scope?.returns = true
+    }
+    guard wanted else { return }
     let key = localKey(range)
     let value = valueOf(range)
+    guard FunctionReturn.mayMatter(key, value) else { return }
     facts.returns[selector, default: []].append(
-      FunctionReturn(parameters: s.parameters, key: key, value: value))
+      FunctionReturn(parameters: parameters, key: key, value: value))
   }
 
   /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.
@@ -165,14 +187,17 @@ extension ObjCReader {
   /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
   /// builds: its entries.
   mutating func buildEntries(_ m: Message) -> Bool {
-    guard m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound) else { return false }
+    guard
+      m.selector == "setObject:forKey:" || m.selector == "setValue:forKey:"
+        || m.selector == "addEntriesFromDictionary:",
+      m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound)
+    else { return false }
     let name = t.text(m.receiver.lowerBound)
     guard scope?.locals[name]?.entries != nil else { return false }
     switch m.selector {
     case "setObject:forKey:", "setValue:forKey:":
       guard m.arguments.count == 2 else { return true }
-      let entry = ValueEntry(key: localKey(m.arguments[1]), value: valueOf(m.arguments[0]))
-      scope?.locals[name]?.entries?.append(entry)
+      scope?.locals[name]?.added.append((m.arguments[1], m.arguments[0]))
     case "addEntriesFromDictionary:":
       if let arg = m.arguments.first, case .dictionary(let entries) = valueOf(arg) {
         scope?.locals[name]?.entries? += entries

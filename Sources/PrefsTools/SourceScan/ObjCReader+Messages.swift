@@ -161,7 +161,7 @@ extension ObjCReader {
         if name == "self", m.arguments.isEmpty { return .name(m.selector) }
       }
       // A message's answer the code does not say the class of (`[self store]`).
-      return .unknown(t.source(r))
+      return .unknown("")
     }
     if t.isIdentifier(first) {
       let name = t.text(first)
@@ -300,12 +300,14 @@ extension ObjCReader {
   /// A use of a key through one of the defaults methods.
   mutating func use(_ m: Message, _ api: DefaultsAPI.Method) {
     guard api.key < m.arguments.count else { return }
-    let receiver = receiverOfMessage(m)
+    var receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
     // A receiver not known either way is kept only where it may be user defaults (a name is
     // looked up across the tree first).
-    if case .unknown = receiver, !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) {
-      return
+    if case .unknown = receiver {
+      // Its text only now (most receivers are never reported).
+      receiver = .unknown(t.source(m.receiver))
+      if !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) { return }
     }
     let key = keyOf(m.arguments[api.key])
     var use = SourceUse(
@@ -318,7 +320,13 @@ extension ObjCReader {
     }
     if let v = api.value, v < m.arguments.count {
       let valueRange = m.arguments[v]
-      let value = valueOf(valueRange)
+      // A dictionary the function builds, set as a whole: a dictionary (its entries are not
+      // read for a value a setter stores).
+      let built =
+        valueRange.count == 1 && t.isIdentifier(valueRange.lowerBound)
+        && scope?.locals[t.text(valueRange.lowerBound)]?.entries != nil
+      let value =
+        built ? .computed(t.text(valueRange.lowerBound), .dictionary) : valueOf(valueRange)
       if api.type == nil {
         use.type = value.type
         if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
@@ -446,7 +454,10 @@ extension ObjCReader {
     }
     // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
     // name]`): the wrapper's template too.
-    let throughLocals = use.key.substituting { name in scope?.locals[name]?.key }
+    let locals = scope?.locals ?? [:]
+    let selector = scope?.selector
+    let throughLocals =
+      locals.isEmpty ? use.key : use.key.substituting { name in locals[name]?.key }
     if throughLocals != use.key,
       scope?.isTemplate(
         SourceUse(
@@ -458,9 +469,9 @@ extension ObjCReader {
       return
     }
     // A key an instance variable or property holds (`_key`, `self.key`): its class's.
-    if let className, let s = scope,
+    if let className, scope != nil,
       use.key.names.contains(where: {
-        ($0.hasPrefix("_") || $0.hasPrefix("self.")) && s.locals[$0] == nil
+        ($0.hasPrefix("_") || $0.hasPrefix("self.")) && locals[$0] == nil
       })
     {
       use.ownerType = className
@@ -469,17 +480,17 @@ extension ObjCReader {
     // a constant.
     var use2 = use
     use2.key = use.key.substituting { name in
-      if let local = scope?.locals[name] {
+      if let local = locals[name] {
         return local.key ?? .runtime(name)
       }
-      if name == "_cmd", let selector = scope?.selector { return .literal(selector) }
+      if name == "_cmd", let selector { return .literal(selector) }
       return nil
     }
     if open >= 0 { useAt[open] = facts.uses.count }
     facts.uses.append(use2)
     // The variable the value went into: what the code does with it later refines the type.
-    if let s = scope {
-      for (name, local) in s.locals where local.use == -(open + 1) {
+    if open >= 0 {
+      for (name, local) in locals where local.use == -(open + 1) {
         scope?.locals[name]?.use = facts.uses.count - 1
         if use2.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
           facts.uses[facts.uses.count - 1].type = planType

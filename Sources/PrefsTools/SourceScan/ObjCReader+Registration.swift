@@ -25,7 +25,7 @@ extension ObjCReader {
       if arg.count == 1, t.isIdentifier(arg.lowerBound),
         let local = scope?.locals[t.text(arg.lowerBound)]
       {
-        entries = local.entries
+        if case .dictionary(let e) = valueOf(arg) { entries = e } else { entries = local.entries }
       } else if case .name = value {
         elsewhere = value
       }

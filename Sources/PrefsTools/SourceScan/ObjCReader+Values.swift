@@ -193,7 +193,11 @@ extension ObjCReader {
         default:
           let name = t.text(first)
           if let local = scope?.locals[name] {
-            if let entries = local.entries { return .dictionary(entries) }
+            if let entries = local.entries {
+              return .dictionary(
+                entries
+                  + local.added.map { ValueEntry(key: localKey($0.key), value: valueOf($0.value)) })
+            }
             return .computed(name, local.type.flatMap(DefaultsAPI.type(ofClass:)))
           }
           if scope?.parameters.contains(name) == true { return .name(name) }
@@ -341,7 +345,8 @@ extension ObjCReader {
       if isOwnReceiver(m.receiver), !m.selector.hasPrefix("init"), m.selector != "alloc",
         m.selector != "new"
       {
-        return .call(m.selector, m.arguments.map(keyOf), source: text)
+        // (Its arguments are not read: a value a function returns takes none the model follows.)
+        return .call(m.selector, [], source: text)
       }
     }
     return .computed(text, nil)

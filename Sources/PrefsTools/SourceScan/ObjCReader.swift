@@ -26,8 +26,11 @@ struct ObjCReader: SourceReader {
   /// The template each send made, by its `[` token (a wrapper's own getter).
   var templateAt: [Int: Int] = [:]
 
+  let t: SourceTokens
+
   init(_ input: SourceInput) {
     self.input = input
+    t = input.tokens
     facts = FileFacts(path: input.path)
   }
 
@@ -57,17 +60,18 @@ struct ObjCReader: SourceReader {
   }
 
   mutating func endScope() {
-    guard let s = scope else { return }
-    if let selector = s.selector, let className, selector.hasPrefix("init"), !initMembers.isEmpty,
-      !gatherOnly
-    {
-      facts.members[className, default: TypeMembers()].initializers.append(
-        TypeMembers.Initializer(
-          selector: selector, parameters: s.parameters, parameterTypes: s.parameterTypes,
-          members: initMembers))
+    // (The scope's fields read where needed: a copy of it retains them all.)
+    guard scope != nil else { return }
+    if !initMembers.isEmpty {
+      if let selector = scope?.selector, let className, selector.hasPrefix("init"), !gatherOnly {
+        facts.members[className, default: TypeMembers()].initializers.append(
+          TypeMembers.Initializer(
+            selector: selector, parameters: scope?.parameters ?? [],
+            parameterTypes: scope?.parameterTypes ?? [], members: initMembers))
+      }
+      initMembers = [:]
     }
-    initMembers = [:]
-    if let selector = s.selector, !s.templates.isEmpty, !gatherOnly {
+    if scope?.templates.isEmpty == false, let s = scope, let selector = s.selector, !gatherOnly {
       facts.wrappers.append(
         SourceWrapper(
           selector: selector, className: className, parameters: s.parameters,
@@ -151,12 +155,17 @@ struct ObjCReader: SourceReader {
     }
     if scope != nil, !gatherOnly {
       if length == 6, t.isText(i, "return") {
-        recordReturn(expressionRange(from: i + 1))
+        if scope?.returns == false
+          || scope?.selector.map(input.returnsWanted.contains) == true
+        {
+          recordReturn(expressionRange(from: i + 1))
+        }
         return nil
       }
-      if let local = scope?.locals[t.text(i)], let original = held(local),
-        t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
-          || t.isText(i + 1, "<=") || t.isPunctuation(i + 1, 0x3E)
+      // (The tokens after it first: most names are none of these.)
+      if t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
+        || t.isText(i + 1, "<=") || t.isPunctuation(i + 1, 0x3E),
+        let local = scope?.locals[t.text(i)], let original = held(local)
       {
         fallbackOnLocal(at: i, original: original)
       }
@@ -288,7 +297,9 @@ struct ObjCReader: SourceReader {
     let bare = Self.bare(name)
     if type == "NSUserDefaults" {
       if facts.receivers[bare] == nil { facts.receivers[bare] = .standard }
-    } else if type.first?.isUppercase == true {
+    } else if type.first?.isUppercase == true,
+      !Self.isFrameworkType(type) || Self.keyedStores.contains(type)
+    {
       facts.types[bare] = type
     }
   }
@@ -324,6 +335,13 @@ struct ObjCReader: SourceReader {
     }
     return Set(words.map(hash))
   }()
+
+  /// Framework classes with user defaults' methods that are not user defaults (a property of
+  /// one of these is never reported as a receiver that may be).
+  static let keyedStores: Set<String> = [
+    "NSUbiquitousKeyValueStore", "NSDictionary", "NSMutableDictionary", "NSCache", "NSCoder",
+    "NSMapTable",
+  ]
 
   static func isFrameworkType(_ type: String) -> Bool {
     type != "NSUserDefaults"
@@ -368,9 +386,8 @@ struct ObjCReader: SourceReader {
       let close = t.match(i + 1)
       if t.isPunctuation(close + 1, 0x3D) {
         let value = expressionRange(from: close + 2)
-        let entry = ValueEntry(key: localKey((i + 2)..<close), value: valueOf(value))
         let name = t.text(i)
-        scope?.locals[name]?.entries?.append(entry)
+        scope?.locals[name]?.added.append(((i + 2)..<close, value))
       }
       return
     }
@@ -477,15 +494,18 @@ struct ObjCReader: SourceReader {
     if local || (scope != nil && scope?.locals[name] != nil && !member) {
       var variable = scope?.locals[name] ?? LocalVariable()
       if let type { variable.type = type }
-      let key = localKey(value)
       if type == "NSString" || type == "NSMutableString" || !isDeclaration
         || Self.collectionTypes.contains(type ?? "")
       {
         // A variable given a constant (a key, a collection of keys) holds it; given anything
         // else (again), it holds what only the run knows.
+        let key = localKey(value)
         if case .runtime = key { variable.key = nil } else { variable.key = key }
-      } else if case .oneOf = key {
-        variable.key = key
+      } else if t.isPunctuation(value.lowerBound, 0x40), t.isPunctuation(value.lowerBound + 1, 0x5B)
+      {
+        // `id keys = @[…]`
+        let key = localKey(value)
+        if case .oneOf = key { variable.key = key }
       }
       // The use whose value it holds: the message it is given (a value given later is not
       // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
@@ -502,6 +522,9 @@ struct ObjCReader: SourceReader {
       if let resource = resourceName(in: value) { variable.resource = resource }
       if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
       if let file = loadedFile(value) { variable.file = file }
+      if variable.resource != nil || variable.resourceParameter != nil || variable.file != nil {
+        scope?.holdsResources = true
+      }
       if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
         variable.json = true
       }
@@ -531,8 +554,11 @@ struct ObjCReader: SourceReader {
   /// A key written in `range` with this function's variables looked up (their keys, or what
   /// only the run knows).
   func localKey(_ range: Range<Int>) -> KeyExpr {
-    keyOf(range).substituting { name in
-      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
+    let key = keyOf(range)
+    // (The variables copied out first: a closure over `self` would copy the reader.)
+    guard let locals = scope?.locals, !locals.isEmpty, !key.names.isEmpty else { return key }
+    return key.substituting { name in
+      if let local = locals[name] { return local.key ?? .runtime(name) }
       return nil
     }
   }
@@ -562,6 +588,7 @@ struct ObjCReader: SourceReader {
   func loadedFile(_ range: Range<Int>) -> KeyExpr? {
     let r = inner(range)
     if r.count == 1, t.isIdentifier(r.lowerBound) {
+      guard scope?.holdsResources == true else { return nil }
       return scope?.locals[t.text(r.lowerBound)]?.file
     }
     for k in r

@@ -265,12 +265,15 @@ struct MacroTable: Sendable {
   private var filesByName: [String: [Int]] = [:]
 
   init(_ macros: [[String: FunctionMacro]], includes: [[String]], paths: [String]) {
-    self.includes = includes
-    for (file, own) in macros.enumerated() {
+    self.includes = []
+    for (file, own) in macros.enumerated() where !own.isEmpty {
       for (name, macro) in own.sorted(by: { $0.key < $1.key }) {
         definitions[name, default: []].append((file, macro))
       }
     }
+    // The files' names and includes only matter where a macro has two definitions.
+    guard definitions.values.contains(where: { $0.count > 1 }) else { return }
+    self.includes = includes
     for (file, path) in paths.enumerated() {
       filesByName[String(path.split(separator: "/").last ?? ""), default: []].append(file)
     }

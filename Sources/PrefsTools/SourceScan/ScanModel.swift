@@ -60,7 +60,7 @@ struct ScanModel {
       receivers.merge(f.receivers) { a, _ in a }
       superclasses.merge(f.superclasses) { a, _ in a }
       types.merge(f.types) { a, _ in a }
-      returns.merge(f.returns) { a, b in a + b }
+      for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations) { a, _ in a }
       for (type, found) in f.members {
         var known = members[type] ?? TypeMembers()
@@ -70,20 +70,20 @@ struct ScanModel {
         members[type] = known
       }
     }
-    for (n, f) in files.enumerated() {
-      for w in f.wrappers {
+    for n in files.indices {
+      for w in files[n].wrappers {
         var w = w
         w.use.file = n
         wrappers[w.selector, default: []].append(w)
       }
-      for (name, use) in f.registeredFiles {
+      for (name, use) in files[n].registeredFiles {
         var use = use
         use.file = n
         registeredFiles.append((name, use))
       }
     }
-    for (n, f) in files.enumerated() {
-      for use in f.uses {
+    for n in files.indices {
+      for use in files[n].uses {
         // A key a member holds: a template of each initializer that sets the member, else a
         // use like any other (a constant of that name, or a pattern).
         if use.ownerType != nil {
@@ -222,7 +222,7 @@ struct ScanModel {
         return resolve(.type(type), file: file, depth: depth + 1)
       }
       // A property whose class the code declares: user defaults or not.
-      let bare = n.split(separator: ".").last.map(String.init) ?? n
+      let bare = n.lastIndex(of: ".").map { String(n[n.index(after: $0)...]) } ?? n
       if let type = (file < files.count ? files[file].types[bare] : nil) ?? types[bare] {
         return resolve(.type(type), file: file, depth: depth + 1)
       }

@@ -42,6 +42,16 @@ indirect enum KeyExpr: Sendable, Hashable {
     }
   }
 
+  /// The functions it calls.
+  var calls: [String] {
+    switch self {
+    case .literal, .runtime, .name: []
+    case .concat(let parts): parts.flatMap(\.calls)
+    case .oneOf(let items): items.flatMap(\.calls)
+    case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
+    }
+  }
+
   /// Whether the key is known only at run time (no name, literal or call in it can make it
   /// one).
   var isRuntime: Bool {
@@ -63,6 +73,16 @@ indirect enum ValueExpr: Sendable, Hashable {
   /// What a function or method of the tree returns (`[self defaultValues]`,
   /// `makeDefaults()`): looked up when the whole tree is read; else computed, its source.
   case call(String, [KeyExpr], source: String)
+
+  /// The functions it calls.
+  var calls: [String] {
+    switch self {
+    case .value, .name, .computed: []
+    case .array(let items): items.flatMap(\.calls)
+    case .dictionary(let entries): entries.flatMap { $0.key.calls + $0.value.calls }
+    case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
+    }
+  }
 }
 
 struct ValueEntry: Sendable, Hashable {
@@ -219,6 +239,26 @@ struct FunctionReturn: Sendable {
   var parameters: [String]
   var key: KeyExpr
   var value: ValueExpr
+
+  /// Whether a return can name a key or a value a registration takes (not `self`, `nil`, a
+  /// flag, what only the run knows): most functions' returns are kept by none.
+  static func mayMatter(_ key: KeyExpr, _ value: ValueExpr) -> Bool {
+    switch value {
+    case .dictionary, .array, .call: return true
+    case .value(.string), .value(.array), .value(.dictionary): return true
+    default: break
+    }
+    switch key {
+    case .runtime: return false
+    case .name(let n): return !trivial.contains(n)
+    default: return true
+    }
+  }
+
+  /// Names a function's return never makes a key of.
+  static let trivial: Set<String> = [
+    "self", "super", "nil", "Nil", "NULL", "YES", "NO", "true", "false",
+  ]
 }
 
 /// A type's members that its initializers set from their parameters: how an object that keeps
@@ -281,8 +321,32 @@ struct FileFacts: Sendable {
   /// this one includes (`#import "Keys.h"`), whose macros it sees first.
   var functionMacros: [String: FunctionMacro] = [:]
   var includes: [String] = []
-  /// What each function returns, by its selector.
+  /// What each function returns, by its selector (only those a key or a registration calls,
+  /// worked out on a second read); and every function that returns something.
   var returns: [String: [FunctionReturn]] = [:]
+  var returnsDefined: Set<String> = []
+
+  /// The functions its keys and values call (whose returns the model needs).
+  var calls: Set<String> {
+    var found: Set<String> = []
+    for use in uses {
+      found.formUnion(use.key.calls)
+      if let value = use.value { found.formUnion(value.calls) }
+    }
+    for wrapper in wrappers {
+      found.formUnion(wrapper.use.key.calls)
+      if let value = wrapper.use.value { found.formUnion(value.calls) }
+    }
+    for call in wrapperCalls {
+      for argument in call.arguments { if let argument { found.formUnion(argument.calls) } }
+    }
+    for c in constants.values { found.formUnion(c.calls) }
+    for v in valueConstants.values { found.formUnion(v.calls) }
+    for list in returns.values {
+      for r in list { found.formUnion(r.key.calls + r.value.calls) }
+    }
+    return found
+  }
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 

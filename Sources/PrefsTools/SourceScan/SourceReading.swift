@@ -24,6 +24,11 @@ struct FunctionScope {
   /// Swift: the type the function returns (`-> LockDelay`).
   var returnType: String?
   var locals: [String: LocalVariable] = [:]
+  /// Whether a variable holds a resource's name or a loaded file's (most functions have none:
+  /// their variables are not looked through for one).
+  var holdsResources = false
+  /// Whether a return of the function was noted.
+  var returns = false
   /// Uses whose key names a parameter: the wrapper's templates.
   var templates: [SourceUse] = []
 }
@@ -39,6 +44,7 @@ extension FunctionScope {
   /// The resource a local variable named in `range` was made from (`NSString *path =
   /// [[NSBundle mainBundle] pathForResource:…]`).
   func resource(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    guard holdsResources else { return nil }
     for k in range where t.isIdentifier(k) {
       if let resource = locals[t.text(k)]?.resource { return resource }
     }
@@ -47,6 +53,7 @@ extension FunctionScope {
 
   /// The parameter a local variable named in `range` was made from as a resource's name.
   func resourceParameter(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    guard holdsResources else { return nil }
     for k in range where t.isIdentifier(k) {
       if let name = locals[t.text(k)]?.resourceParameter { return name }
     }
@@ -94,11 +101,17 @@ struct SourceInput {
   /// Phase 2: only the calls of these wrappers are gathered.
   var wrapperSelectors: Set<String> = []
   var gatherOnly = false
+  /// What these functions return is worked out (the first read only notes which functions
+  /// return something that may be a key: most of their returns are never asked for).
+  var returnsWanted: Set<String> = []
 }
 
 /// What the Objective-C and Swift readers do alike with what they read.
 protocol SourceReader {
   var input: SourceInput { get }
+  /// The file's tokens (the input's, held as a stored property: read through a computed one
+  /// they would be copied, their arrays retained, at every look).
+  var t: SourceTokens { get }
   var facts: FileFacts { get set }
   /// The function (or method) being read, and where it ends.
   var scope: FunctionScope? { get set }
@@ -126,7 +139,6 @@ protocol SourceReader {
 }
 
 extension SourceReader {
-  var t: SourceTokens { input.tokens }
 
   /// The use (or wrapper's template) whose answer `local` holds.
   func held(_ local: LocalVariable) -> SourceUse? {
@@ -264,6 +276,9 @@ struct LocalVariable {
   var template: Int?
   /// A dictionary built here (for `registerDefaults:`).
   var entries: [ValueEntry]?
+  /// Entries added in steps (`d[K] = V;`, `[d setObject:V forKey:K]`), as the tokens of each
+  /// key and value: read only if the dictionary is registered or returned (most are not).
+  var added: [(key: Range<Int>, value: Range<Int>)] = []
   /// What the variable was made from: a resource name (`pathForResource:ofType:`), a JSON
   /// encoding.
   var resource: String?
@@ -370,8 +385,28 @@ enum DefaultsAPI {
     default: return true
     }
     if defaultsOnly.contains(selector) { return true }
-    let lowered = text.lowercased()
-    return ["default", "pref", "setting", "store", "suite"].contains { lowered.contains($0) }
+    return namesDefaults(text)
+  }
+
+  /// Whether a name says defaults, preferences, settings, a store or a suite (ASCII letters,
+  /// any case).
+  static func namesDefaults(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    for word in defaultsWords where bytes.count >= word.count {
+      var i = 0
+      while i + word.count <= bytes.count {
+        var k = 0
+        // ASCII letters in either case (`| 0x20` makes a capital small).
+        while k < word.count, bytes[i + k] | 0x20 == word[k] { k += 1 }
+        if k == word.count { return true }
+        i += 1
+      }
+    }
+    return false
+  }
+
+  static let defaultsWords: [[UInt8]] = ["default", "pref", "setting", "store", "suite"].map {
+    Array($0.utf8)
   }
 
   /// What a method called on an `objectForKey:` result says of its type.

@@ -105,7 +105,7 @@ package enum SourceScan {
     // Function-like macros defined in one file and called in another (a header's): the files
     // that name one are read again, whole, with every macro of the tree expanded.
     let table = MacroTable(
-      all.map(\.functionMacros), includes: all.map(\.includes), paths: list.map(\.path))
+      all.map { $0.functionMacros }, includes: all.map { $0.includes }, paths: list.map(\.path))
     if !table.isEmpty {
       macros = table
       let words = table.names.map { Array($0.utf8) }
@@ -116,6 +116,51 @@ package enum SourceScan {
           } ?? false)
       }
       if !calling.isEmpty { readAll(calling, .whole) }
+    }
+    // What the functions the keys and registrations call return: worked out on a second
+    // read of the files that define them only (the first read notes which functions return
+    // something), the functions those returns call in turn.
+    var asked: Set<String> = []
+    /// The returns of the functions `needed` names (those not asked before), read from the
+    /// files that define them.
+    func readReturns(_ needed: Set<String>) -> [(Int, [String: [FunctionReturn]])] {
+      let wanted = needed.subtracting(asked)
+      let defining = files.indices.filter { !all[$0].returnsDefined.isDisjoint(with: wanted) }
+      guard !defining.isEmpty else { return [] }
+      asked.formUnion(wanted)
+      let found = Locked([(Int, [String: [FunctionReturn]])]())
+      let cursor = Locked(0)
+      let table = macros
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, defining.count))) { _ in
+        while true {
+          let n = cursor.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard n < defining.count else { break }
+          let index = defining[n]
+          var lookup: (@Sendable (String) -> FunctionMacro?)?
+          if let table { lookup = { table.lookup($0, in: index) } }
+          guard
+            let (read, _) = readFacts(
+              list[index], limit: options.fileLimit, reading: .returns(wanted), macros: lookup)
+          else { continue }
+          found.withLock { $0.append((index, read.returns)) }
+        }
+      }
+      return found.withLock { $0 }
+    }
+    for _ in 0..<4 {
+      var needed: Set<String> = []
+      // (A file read for its constants only calls nothing.)
+      for n in all.indices where whole[n] || !all[n].returns.isEmpty {
+        needed.formUnion(all[n].calls)
+      }
+      let found = readReturns(needed)
+      if found.isEmpty { break }
+      for (index, returns) in found {
+        for (selector, list) in returns { all[index].returns[selector, default: []] += list }
+      }
     }
     all = all.enumerated().map { n, f -> FileFacts in
       var f = f
@@ -171,8 +216,16 @@ package enum SourceScan {
           calls.withLock { $0 += found }
         }
       }
-      model.addWrapperCalls(
-        calls.withLock { $0 }.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
+      let gatheredCalls = calls.withLock { $0 }
+      // What the calls' arguments call (`[store flagForKey:[self keyFor:@"x"]]`).
+      var needed: Set<String> = []
+      for call in gatheredCalls {
+        for argument in call.arguments { if let argument { needed.formUnion(argument.calls) } }
+      }
+      for (_, returns) in readReturns(needed) {
+        for (selector, list) in returns { model.returns[selector, default: []] += list }
+      }
+      model.addWrapperCalls(gatheredCalls.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
     }
     // Registered bundle files (the code's, and those a wrapper's call names): resolved to the
     // property lists in the tree by their names.
@@ -242,6 +295,8 @@ package enum SourceScan {
     case automatic(names: [[UInt8]])
     /// All of the file (one that calls a macro of another file).
     case whole
+    /// All of the file, for what these functions return.
+    case returns(Set<String>)
     /// The calls of these wrappers, in a file that names one (`words`).
     case wrapperCalls(Set<String>, words: [[UInt8]])
   }
@@ -250,7 +305,7 @@ package enum SourceScan {
   static let triggers: [[UInt8]] = [
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
     // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
-    "WithDefaultsKey", "registerDefaultShortcuts",
+    "ShortcutBinder",
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
@@ -318,7 +373,7 @@ package enum SourceScan {
         return nil
       }
       wrappers = selectors
-    case .whole:
+    case .whole, .returns:
       whole = true
     }
     // A file of constants only: the definitions, without lexing the rest.
@@ -363,8 +418,9 @@ package enum SourceScan {
           ))
         return (facts, true)
       }
-      let input = SourceInput(
+      var input = SourceInput(
         tokens: tokens, path: file.path, wrapperSelectors: wrappers, gatherOnly: !wrappers.isEmpty)
+      if case .returns(let wanted) = reading { input.returnsWanted = wanted }
       if file.kind == .objc {
         var reader = ObjCReader(input)
         facts = reader.read()

@@ -186,7 +186,7 @@ extension SwiftReader {
       if head == "NSUbiquitousKeyValueStore" { return .none }
       return .name(head + "." + member)
     }
-    return .unknown(t.source(r))
+    return .unknown("")
   }
 
   mutating func call(at i: Int) {
@@ -265,10 +265,11 @@ extension SwiftReader {
 
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
-    let receiver = receiverOf(c.receiver)
+    var receiver = receiverOf(c.receiver)
     guard receiver != .none else { return }
-    if case .unknown = receiver, !DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) {
-      return
+    if case .unknown = receiver {
+      receiver = .unknown(c.receiver.map { t.source($0) } ?? "")
+      if !DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) { return }
     }
     var use = SourceUse(
       key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,

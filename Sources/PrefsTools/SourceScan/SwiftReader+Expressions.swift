@@ -278,7 +278,7 @@ extension SwiftReader {
       call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
     {
       // `makeDefaults()`, `Self.makeDefaults()`: what the function returns.
-      return .call(call.selector, call.arguments.map(keyOf), source: text)
+      return .call(call.selector, [], source: text)
     }
     return .computed(text, nil)
   }

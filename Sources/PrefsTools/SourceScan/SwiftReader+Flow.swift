@@ -7,8 +7,11 @@ import PropertyList
 extension SwiftReader {
   /// A key written in `range` with this function's variables looked up.
   func localKey(_ range: Range<Int>) -> KeyExpr {
-    keyOf(range).substituting { name in
-      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
+    let key = keyOf(range)
+    // (The variables copied out first: a closure over `self` would copy the reader.)
+    guard let locals = scope?.locals, !locals.isEmpty, !key.names.isEmpty else { return key }
+    return key.substituting { name in
+      if let local = locals[name] { return local.key ?? .runtime(name) }
       return nil
     }
   }
@@ -16,8 +19,13 @@ extension SwiftReader {
   /// `return EXPR`: what the function (or computed property) returns.
   mutating func recordReturn(_ range: Range<Int>) {
     guard let s = scope, let name = s.selector ?? s.property, !range.isEmpty else { return }
+    facts.returnsDefined.insert(name)
+    guard input.returnsWanted.contains(name) else { return }
+    let key = localKey(range)
+    let value = valueOf(range)
+    guard FunctionReturn.mayMatter(key, value) else { return }
     facts.returns[name, default: []].append(
-      FunctionReturn(parameters: s.parameters, key: localKey(range), value: valueOf(range)))
+      FunctionReturn(parameters: s.parameters, key: key, value: value))
   }
 
   /// `var keys: [String] { ["a", "b"] }`: a computed property of one expression is a constant
@@ -36,8 +44,11 @@ extension SwiftReader {
       if facts.constants[name] == nil { facts.constants[name] = key }
     default: break
     }
-    facts.returns[name, default: []].append(
-      FunctionReturn(parameters: [], key: key, value: valueOf(range)))
+    facts.returnsDefined.insert(name)
+    if input.returnsWanted.contains(name) {
+      facts.returns[name, default: []].append(
+        FunctionReturn(parameters: [], key: key, value: valueOf(range)))
+    }
   }
 
   /// `for key in EXPR {`, `for (i, key) in EXPR.enumerated() {`: the variable is any one of

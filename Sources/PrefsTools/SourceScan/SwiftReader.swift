@@ -17,8 +17,11 @@ struct SwiftReader: SourceReader {
   var ifs: [(end: Int, condition: Range<Int>)] = []
   var useAt: [Int: Int] = [:]
 
+  let t: SourceTokens
+
   init(_ input: SourceInput) {
     self.input = input
+    t = input.tokens
     facts = FileFacts(path: input.path)
   }
 
@@ -477,6 +480,9 @@ struct SwiftReader: SourceReader {
     if let resource = resourceName(in: value) { local.resource = resource }
     if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
     if let file = loadedFile(value) { local.file = file }
+    if local.resource != nil || local.resourceParameter != nil || local.file != nil {
+      scope?.holdsResources = true
+    }
     // `let data = defaults.data(forKey: K)`: the variable holds that use's value; `let v =
     // other` the value another holds; `let exists = d.object(forKey: K) != nil` a test of it.
     local.use = -(value.lowerBound + 1)
@@ -535,6 +541,7 @@ struct SwiftReader: SourceReader {
 
   func loadedFile(_ range: Range<Int>) -> KeyExpr? {
     if range.count == 1, t.isIdentifier(range.lowerBound) {
+      guard scope?.holdsResources == true else { return nil }
       return scope?.locals[t.text(range.lowerBound)]?.file
     }
     for k in range where t.isText(k, "contentsOfFile") || t.isText(k, "contentsOf") {
