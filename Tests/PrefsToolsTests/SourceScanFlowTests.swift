@@ -46,7 +46,7 @@ import Testing
         // Parameters.m: a wrapper, its fallback parameter, two levels, a member, a category.
         ("wrapped.flag", .bool, nil), ("wrapped.count", .integer, .integer(7)),
         ("feature.beta", .bool, nil), ("autoplay", .bool, .bool(true)),
-        ("compactMode", .bool, nil),
+        ("compactMode", .bool, nil), ("boundFlag", .any, nil),
         // Collections.m: an array a method returns, one a C function returns, a local array
         // indexed, one enumerated by a block.
         ("panel.left", .bool, nil), ("panel.right", .bool, nil),

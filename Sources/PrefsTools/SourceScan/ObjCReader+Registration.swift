@@ -41,9 +41,14 @@ extension ObjCReader {
   /// withKeyPath:@"values.KEY" options:…]`.
   mutating func binding(_ m: Message) {
     guard m.arguments.count >= 3, receiverOf(m.arguments[1]) == .standard else { return }
-    var key = keyOf(m.arguments[2])
-    guard let stripped = Self.droppingValuesPrefix(key) else { return }
-    key = stripped
+    var key = localKey(m.arguments[2])
+    if let stripped = Self.droppingValuesPrefix(key) {
+      key = stripped
+    } else {
+      // A key path a function builds (`[self controllerPathForKey:K]`): `values.` is taken
+      // off once the model knows it.
+      guard case .call = key else { return }
+    }
     let name = t.stringValue(m.arguments[0].lowerBound) ?? ""
     var use = SourceUse(
       key: key, receiver: .standard, access: .bind, method: "bind:@\"\(name)\" (values.KEY)",

@@ -168,8 +168,8 @@ extension ScanModel {
       for resolved in resolveKeys(use.key) {
         switch resolved {
         case .key(var k):
-          // The shared user defaults controller's key path (`values.KEY`), observed.
-          if use.access == .observe, k.hasPrefix("values."), k.count > 7 {
+          // The shared user defaults controller's key path (`values.KEY`), observed or bound.
+          if use.access == .observe || use.access == .bind, k.hasPrefix("values."), k.count > 7 {
             k = String(k.dropFirst(7).split(separator: ".", maxSplits: 1).first ?? "")
           }
           guard !k.isEmpty else { continue }

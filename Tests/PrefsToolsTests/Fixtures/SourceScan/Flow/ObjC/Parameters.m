@@ -78,3 +78,20 @@ static NSString *const kCompactMode = @"compactMode";
   (void)flag; (void)count; (void)beta; (void)autoplay; (void)compact;
 }
 @end
+
+// A helper building the shared controller's key path for a binding.
+@interface BindingsController : NSObject
+@end
+
+@implementation BindingsController
+- (NSString *)controllerPathForKey:(NSString *)key {
+  return [@"values." stringByAppendingString:key];
+}
+
+- (void)awake:(NSButton *)check {
+  [check bind:@"value"
+       toObject:[NSUserDefaultsController sharedUserDefaultsController]
+    withKeyPath:[self controllerPathForKey:@"boundFlag"]  // boundFlag: a binding's key
+        options:nil];
+}
+@end
