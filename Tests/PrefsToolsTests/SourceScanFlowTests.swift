@@ -83,7 +83,7 @@ import Testing
         // Parameters.swift: a property wrapper, a setting object, a helper, two levels, a
         // UserDefaults parameter, #function in an extension.
         ("wrapper.volume", .double, .real(0.5)), ("wrapper.showTips", .bool, .bool(true)),
-        ("setting.maxItems", .integer, .integer(20)),
+        ("setting.maxItems", .integer, .integer(20)), ("flag.autoHide", .bool, nil),
         ("done.intro", .bool, nil), ("done.tour", .bool, nil), ("done.firstSync", .bool, nil),
         ("done.screen.settings", .bool, nil),
         ("counter.today", .integer, nil), ("showsRuler", .bool, nil),
@@ -97,7 +97,7 @@ import Testing
         // Locals.swift.
         ("sw.theme", .string, .string("Light")), ("sw.name", .string, .string("Anonymous")),
         ("sw.zoom", .double, .real(1.25)), ("sw.columns", .integer, .integer(3)),
-        ("sw.fontSize", .integer, .integer(12)),
+        ("sw.fontSize", .integer, .integer(12)), ("sw.optionalCount", .integer, nil),
       ])
   }
 
@@ -125,6 +125,9 @@ import Testing
         // Swift: a local filled in steps, a function's dictionary.
         ("swreg.count", .integer, .integer(4)), ("swreg.on", .bool, .bool(true)),
         ("swreg.fromFunc", .string, .string("abc")),
+        // A static dictionary made in a block, of enum constants; a file read as data.
+        ("reg.mode", .integer, .integer(4)), ("reg.modes", .integer, .integer(12)),
+        ("more.fromData", .integer, .integer(11)),
       ])
   }
 
@@ -148,6 +151,7 @@ import Testing
         ("SUEnableAutomaticChecks", .bool, nil),
         // @AppStorage: the standard store, an enum.
         ("standardFlag", .bool, .bool(true)), ("appLayout", .enum, .string("list")),
+        ("recentQueries", .json, .array([])),
       ])
     // The enum's cases are the entry's values.
     let layout = try #require(result.keys.first { $0.entry.from == "layout" })

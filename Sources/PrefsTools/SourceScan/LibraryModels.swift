@@ -62,6 +62,12 @@ enum LibraryModels {
     if name.hasPrefix("Optional<"), name.hasSuffix(">") {
       name = String(name.dropFirst(9).dropLast())
     }
+    // `extension Array: RawRepresentable` (@AppStorage of an array): its raw value is text.
+    if library == .appStorage, name.hasPrefix("["), !name.contains(":"),
+      let array = declarations["Array"], array.conformances.contains("RawRepresentable")
+    {
+      return array.rawType == "String" || array.rawType == nil ? (.json, []) : nil
+    }
     if name.hasPrefix("Set<") || name.hasPrefix("[") && !name.contains(":") {
       let element =
         name.hasPrefix("Set<")

@@ -39,9 +39,10 @@ extension ObjCReader {
     guard wanted else { return }
     let key = localKey(range)
     let value = valueOf(range)
-    guard FunctionReturn.mayMatter(key, value) else { return }
+    let file = loadedFile(range)
+    guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
     facts.returns[selector, default: []].append(
-      FunctionReturn(parameters: parameters, key: key, value: value))
+      FunctionReturn(parameters: parameters, key: key, value: value, file: file))
   }
 
   /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.
@@ -101,9 +102,11 @@ extension ObjCReader {
     let name = t.text(i)
     var k = i + 1
     var presentFirst = true
+    var zero = false
     if !t.isPunctuation(k, 0x3F) {
       guard let test = absenceTest(at: k, of: original) else { return }
       presentFirst = !test.whenAbsent
+      zero = test.zero
       k += test.length
       if t.isPunctuation(k, 0x29) { k += 1 }
     }
@@ -129,6 +132,7 @@ extension ObjCReader {
     use.method = original.method + " == nil ? …"
     use.value = valueOf(absent)
     use.defaultSource = .fallback
+    use.zeroTest = zero
     use.line = t.line(i)
     use.name = assignedName(before: i) ?? original.name
     use.condition = condition(at: i)
@@ -148,6 +152,13 @@ extension ObjCReader {
   mutating func fallbackBranchOnLocal(
     condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?
   ) {
+    // `if (override != 0 && value == 0)`: each test joined by `&&` (any one of them telling the
+    // key absent makes the branch the absent one).
+    let parts = conjuncts(condition)
+    if parts.count > 1 {
+      for part in parts { fallbackBranchOnLocal(condition: part, then: then, else: nil) }
+      return
+    }
     var r = condition
     var negated = false
     if t.isPunctuation(r.lowerBound, 0x21) {
@@ -159,14 +170,18 @@ extension ObjCReader {
     else { return }
     let name = t.text(first)
     var absentFirst: Bool
+    var zero = false
     if r.count == 1 {
       absentFirst = negated
     } else if r.count == 3, !negated, let test = absenceTest(at: first + 1, of: original) {
       absentFirst = test.whenAbsent
+      zero = test.zero
     } else {
       return
     }
     guard let absent = absentFirst ? then : elseRange else { return }
+    // A toggle (`if (x == 0) x = 1; else x = 0;`) gives both branches a value: no fallback.
+    if let other = absentFirst ? elseRange : then, Self.assigns(other, name, t) { return }
     // The branch gives the local (or the key) its value.
     var k = absent.lowerBound
     if t.isPunctuation(k, 0x7B) { k += 1 }
@@ -179,9 +194,51 @@ extension ObjCReader {
     use.method = original.method + " == nil"
     use.value = valueOf(value)
     use.defaultSource = .fallback
+    use.zeroTest = zero
     use.line = t.line(k)
     use.condition = self.condition(at: k)
     record(use, at: -1)
+  }
+
+  /// The tests of a condition joined by `&&` at its own level (the whole, when none).
+  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
+    var range = whole
+    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
+      t.match(range.lowerBound) == range.upperBound - 1
+    {
+      range = (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+    var parts: [Range<Int>] = []
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if t.isText(k, "&&") {
+        parts.append(start..<k)
+        start = k + 1
+      } else if t.isText(k, "||") {
+        return [range]
+      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map { part in
+      var p = part
+      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
+        t.match(p.lowerBound) == p.upperBound - 1
+      {
+        p = (p.lowerBound + 1)..<(p.upperBound - 1)
+      }
+      return p
+    }
+  }
+
+  /// Whether a branch assigns `name` (`name = …`).
+  static func assigns(_ range: Range<Int>, _ name: String, _ t: SourceTokens) -> Bool {
+    range.contains { k in
+      t.isIdentifier(k) && t.isPunctuation(k + 1, 0x3D) && t.text(k) == name
+    }
   }
 
   /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function

@@ -143,6 +143,9 @@ struct ObjCReader: SourceReader {
       }
       return nil
     }
+    if scope == nil, !gatherOnly, Self.enumKeywords.contains(t.text(i)) {
+      return enumConstants(at: i)
+    }
     if length == 2, t.isText(i, "if"), scope != nil, t.isPunctuation(i + 1, 0x28) {
       ifStatement(at: i)
       return nil
@@ -336,6 +339,86 @@ struct ObjCReader: SourceReader {
     return Set(words.map(hash))
   }()
 
+  static let enumKeywords: Set<String> = [
+    "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "CF_ENUM", "CF_OPTIONS", "enum",
+  ]
+
+  /// `typedef NS_ENUM(NSInteger, Mode) { ModeAsk, ModeUse = 4, ModeAll = ModeAsk | ModeUse };`:
+  /// each constant's value (a registration names them: `@(ModeAsk)`). Returns where to go on.
+  mutating func enumConstants(at i: Int) -> Int? {
+    var k = i + 1
+    while k < t.count, k < i + 12, !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x3B) {
+      if t.isPunctuation(k, 0x28) { k = t.match(k) }
+      k += 1
+    }
+    guard t.isPunctuation(k, 0x7B) else { return nil }
+    let close = t.match(k)
+    var next: Int64 = 0
+    for part in t.commaSeparated((k + 1)..<close) where !part.isEmpty {
+      guard t.isIdentifier(part.lowerBound) else { continue }
+      let name = t.text(part.lowerBound)
+      var value = next
+      if t.isPunctuation(part.lowerBound + 1, 0x3D) {
+        guard let v = constantInteger((part.lowerBound + 2)..<part.upperBound) else {
+          next = 0
+          continue
+        }
+        value = v
+      }
+      facts.valueConstants[name] = .value(.integer(value))
+      next = value &+ 1
+    }
+    return close + 1
+  }
+
+  /// A constant integer expression of the code: numbers, constants known in this file, `-`,
+  /// `|`, `+`, `<<`, parentheses; nil for anything else.
+  func constantInteger(_ range: Range<Int>) -> Int64? {
+    var r = inner(range)
+    guard !r.isEmpty else { return nil }
+    // The operator of lowest precedence at the top level, from the right.
+    for ops in [["|"], ["+", "-"], ["<<"]] {
+      var k = r.upperBound - 1
+      while k > r.lowerBound {
+        if t.isPunctuation(k, 0x29) {
+          k = t.match(k) - 1
+          continue
+        }
+        let text = t.text(k)
+        if ops.contains(text), t.token(k).kind == .punctuation {
+          guard let a = constantInteger(r.lowerBound..<k),
+            let b = constantInteger((k + 1)..<r.upperBound)
+          else { return nil }
+          switch text {
+          case "|": return a | b
+          case "+": return a &+ b
+          case "-": return a &- b
+          default: return b >= 0 && b < 63 ? a << b : nil
+          }
+        }
+        k -= 1
+      }
+    }
+    if r.count == 2, t.isPunctuation(r.lowerBound, 0x2D),
+      let v = constantInteger((r.lowerBound + 1)..<r.upperBound)
+    {
+      return -v
+    }
+    guard r.count == 1 else { return nil }
+    r = r.lowerBound..<r.upperBound
+    if t.token(r.lowerBound).kind == .number,
+      case .value(.integer(let v))? = number(t.text(r.lowerBound))
+    {
+      return v
+    }
+    if t.isIdentifier(r.lowerBound),
+      case .value(.integer(let v))? = facts.valueConstants[t.text(r.lowerBound)]
+    {
+      return v
+    }
+    return nil
+  }
+
   /// Framework classes with user defaults' methods that are not user defaults (a property of
   /// one of these is never reported as a receiver that may be).
   static let keyedStores: Set<String> = [
@@ -415,8 +498,14 @@ struct ObjCReader: SourceReader {
           && !t.isPunctuation(k, 0x2E) && !t.isText(k, "->")
       {
         if t.isPunctuation(k, 0x3B), let n = name, let ty = type, isDeclaration {
-          // `NSUserDefaults *defaults;`, `Settings *settings;`
+          // `NSUserDefaults *defaults;`, `Settings *settings;`; in a function, a variable given
+          // its value later (`static NSDictionary *defaults;`).
           bindType(ty, to: n)
+          if scope != nil, scope?.locals[n] == nil {
+            var variable = LocalVariable()
+            variable.type = ty
+            scope?.locals[n] = variable
+          }
         }
         return
       }
@@ -491,6 +580,21 @@ struct ObjCReader: SourceReader {
       }
       return
     }
+    // `gStatus = (int)status;`: a global (or member) given a variable that holds a getter's
+    // answer holds it too, in this function.
+    if !local, scope != nil, scope?.locals[name] == nil {
+      let r = inner(value)
+      if r.count == 1, t.isIdentifier(r.lowerBound),
+        let other = scope?.locals[t.text(r.lowerBound)],
+        other.use != nil || other.template != nil
+      {
+        var variable = LocalVariable()
+        variable.use = other.use
+        variable.template = other.template
+        scope?.locals[name] = variable
+        return
+      }
+    }
     if local || (scope != nil && scope?.locals[name] != nil && !member) {
       var variable = scope?.locals[name] ?? LocalVariable()
       if let type { variable.type = type }
@@ -516,7 +620,9 @@ struct ObjCReader: SourceReader {
         variable.use = nil
         variable.template = nil
       }
-      if type == "NSDictionary" || type == "NSMutableDictionary" || type == "id" {
+      if let held = variable.type,
+        held == "NSDictionary" || held == "NSMutableDictionary" || held == "id"
+      {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }
       if let resource = resourceName(in: value) { variable.resource = resource }
@@ -591,16 +697,39 @@ struct ObjCReader: SourceReader {
       guard scope?.holdsResources == true else { return nil }
       return scope?.locals[t.text(r.lowerBound)]?.file
     }
-    for k in r
-    where t.isText(k, "dictionaryWithContentsOfFile") || t.isText(k, "initWithContentsOfFile")
-      || t.isText(k, "dictionaryWithContentsOfURL") || t.isText(k, "initWithContentsOfURL")
+    // `[NSPropertyListSerialization propertyListFromData:data mutabilityOption:…]`: its first
+    // argument.
+    if let first = r.first, t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
+      let m = parseMessage(at: first), let argument = m.arguments.first,
+      let part = m.selector.split(separator: ":").first.map(String.init)
     {
-      guard t.isPunctuation(k + 1, 0x3A) else { continue }
-      let file = localKey(expressionRange(from: k + 2))
-      return file.isRuntime ? nil : file
+      if Self.fileReaders.contains(part) {
+        let file = localKey(argument)
+        return file.isRuntime ? nil : file
+      }
+      if part == "propertyListFromData" || part == "propertyListWithData" {
+        return loadedFile(argument)
+      }
+    }
+    for k in r where t.isIdentifier(k) && t.isPunctuation(k + 1, 0x3A) {
+      let word = t.text(k)
+      if Self.fileReaders.contains(word) {
+        let file = localKey(expressionRange(from: k + 2))
+        return file.isRuntime ? nil : file
+      }
+      // `propertyListFromData:data …`: what the data was read from.
+      if word.hasPrefix("propertyListFromData") || word.hasPrefix("propertyListWithData") {
+        return loadedFile(expressionRange(from: k + 2))
+      }
     }
     return nil
   }
+
+  /// The selectors (their first part) that read a file into a dictionary or data.
+  static let fileReaders: Set<String> = [
+    "dictionaryWithContentsOfFile", "initWithContentsOfFile", "dictionaryWithContentsOfURL",
+    "initWithContentsOfURL", "contentsAtPath", "dataWithContentsOfFile", "dataWithContentsOfURL",
+  ]
 
   func resourceParameter(in range: Range<Int>) -> KeyExpr? {
     for k in range where t.isText(k, "pathForResource") || t.isText(k, "URLForResource") {

@@ -41,6 +41,15 @@ extension ScanModel {
         let key = Self.alternatives(found, arguments: arguments)
       else { return [.runtime(source)] }
       return expand(key, depth: depth + 1)
+    case .member(let base, let member):
+      // Each element's property, looked up as a name (`leftHalf.name`).
+      return expand(base, depth: depth + 1).map { element in
+        switch element {
+        case .name(let n): return .name(n + "." + member)
+        case .literal(let s): return .name(s + "." + member)
+        default: return .runtime("…." + member)
+        }
+      }
     case .concat(let parts):
       var results: [[KeyExpr]] = [[]]
       for part in parts {
@@ -59,7 +68,7 @@ extension ScanModel {
     guard depth < 16 else { return false }
     switch expr {
     case .literal, .runtime: return false
-    case .oneOf, .call: return true
+    case .oneOf, .call, .member: return true
     case .name(let n): return lookup(n).map { hasChoice($0, depth: depth + 1) } ?? false
     case .concat(let parts): return parts.contains { hasChoice($0, depth: depth + 1) }
     }

@@ -112,6 +112,13 @@ struct ScanModel {
       default:
         if case .dictionary(let entries) = registeredEntries(value) {
           for u in use.registering(entries) { add(u) }
+        } else if case .call(let f, _, _) = value {
+          // A dictionary a function reads from a bundle file (`+cleanDefaults` returning
+          // `[NSPropertyListSerialization propertyListFromData:[… contentsAtPath:path] …]`).
+          for r in returnsOf(f) ?? [] {
+            guard let file = r.file, case .key(let name) = resolveKey(file) else { continue }
+            registeredFiles.append((name.contains(".") ? name : name + ".plist", use))
+          }
         }
       }
       return
@@ -288,6 +295,7 @@ struct ScanModel {
       case .oneOf(let items):
         if let first = items.first { walk(first, depth + 1) } else { wildcard("…") }
       case .call(_, _, let source): wildcard(source)
+      case .member(_, let name): wildcard("…." + name)
       }
     }
     walk(expr, 0)
@@ -298,6 +306,13 @@ struct ScanModel {
   /// what a function or computed property of that name without parameters returns.
   func lookup(_ name: String) -> KeyExpr? {
     if let c = constants[name] { return c }
+    // `Keys.sound`, `.sound`: a type's constant, by its last part; `client.id` (a variable's
+    // property) is none.
+    if let first = name.first, first.isLowercase, name.contains("."),
+      !name.hasPrefix("self.")
+    {
+      return nil
+    }
     if let dot = name.lastIndex(of: ".") {
       let last = String(name[name.index(after: dot)...])
       if let c = constants["." + last] ?? constants[last] { return c }

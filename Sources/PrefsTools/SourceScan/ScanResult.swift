@@ -290,9 +290,13 @@ extension ScanModel {
     // enum's cases; a default written `.case` is that type's case.
     for n in uses.indices {
       guard let stored = uses[n].storedType else { continue }
-      let bare = stored.replacing("?", with: "").replacing("!", with: "")
+      var bare = stored.replacing("?", with: "").replacing("!", with: "")
+      if declarations[bare] == nil, let dot = bare.lastIndex(of: ".") {
+        // `Models.Visibility`: a type of another module, declared `Visibility` in the tree.
+        bare = String(bare[bare.index(after: dot)...])
+      }
       if case .name(let v)? = uses[n].value, v.hasPrefix(".") { uses[n].value = .name(bare + v) }
-      guard uses[n].type == nil || uses[n].weakType,
+      guard uses[n].type == nil || uses[n].weakType || uses[n].library == .appStorage,
         let (type, values) = LibraryModels.storedType(
           stored, library: uses[n].library, declarations: declarations)
       else { continue }
@@ -340,8 +344,28 @@ extension ScanModel {
       }
       return found
     }
-    let strong = types(uses.filter { !$0.weakType })
+    var strong = types(uses.filter { !$0.weakType })
     let weak = types(uses.filter(\.weakType))
+    // A library that stores the key decides its type (`bindShortcut(withDefaultsKey:)` over
+    // a migration's `data(forKey:)` of an older format).
+    let libraryTypes = types(uses.filter { $0.library != nil && !$0.weakType })
+    if strong.count > 1, libraryTypes.count == 1 {
+      notes.append(
+        "used as \(strong.keys.map(\.rawValue).sorted().joined(separator: " and ")): typed as the library that stores it says"
+      )
+      strong = libraryTypes
+    }
+    // Written as one type and read as another the getter converts (`setInteger:` then
+    // `boolForKey:`): the getter's, as the app reads it.
+    let getterTypes = types(uses.filter { !$0.weakType && $0.access == .get })
+    if strong.count > 1, getterTypes.count == 1, let read = getterTypes.keys.first,
+      strong.keys.allSatisfy({ $0 == read || Self.reads(read, $0) })
+    {
+      notes.append(
+        "written as \(strong.keys.filter { $0 != read }.map(\.rawValue).sorted().joined(separator: " and ")), read as \(read.rawValue): typed as the getter reads it"
+      )
+      strong = getterTypes
+    }
     let chosen = strong.isEmpty ? weak : strong
     var type: MigrationPlan.ValueType
     if chosen.count == 1, let only = chosen.keys.first {
@@ -381,6 +405,12 @@ extension ScanModel {
       let resolved = resolveValue(value)
       // `return nil` when absent: no default (the caller's own fallback is one).
       if case .computed(let text) = resolved, ["nil", "NULL", "Nil"].contains(text) { continue }
+      // `if (n == 0) n = 0`: the getter's own 0, no default.
+      if use.zeroTest, case .constant(let v) = resolved,
+        v == .integer(0) || v == .real(0) || v == .bool(false)
+      {
+        continue
+      }
       tiers[source, default: []].append((resolved, use))
       let text: String
       switch resolved {
@@ -454,6 +484,13 @@ extension ScanModel {
         from: key, to: to, type: type, defaultValue: defaultValue,
         values: type == .enum ? enumValues : []),
       places: places, defaults: found, notes: notes)
+  }
+
+  /// Whether the getter of `read` reads a value written as `written` (the legacy getters
+  /// convert numbers, booleans and strings among themselves).
+  static func reads(_ read: MigrationPlan.ValueType, _ written: MigrationPlan.ValueType) -> Bool {
+    let scalars: Set<MigrationPlan.ValueType> = [.bool, .integer, .double, .string]
+    return scalars.contains(read) && scalars.contains(written) && read != .string
   }
 
   static let genericNames: Set<String> = [

@@ -19,6 +19,10 @@ indirect enum KeyExpr: Sendable, Hashable {
   /// `key(for: x)`, `ShortcutKeys()`): looked up when the whole tree is read; its source text
   /// when the tree has no such function.
   case call(String, [KeyExpr], source: String)
+  /// A property of each key of a collection (`action.name` for a loop over
+  /// `WindowAction.active`): the property of each element, looked up as a name
+  /// (`leftHalf.name`).
+  case member(KeyExpr, String)
 
   /// `self` with every `.name(n)` that `substitute` answers for replaced.
   func substituting(_ substitute: (String) -> KeyExpr?) -> KeyExpr {
@@ -29,6 +33,7 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .oneOf(let items): return .oneOf(items.map { $0.substituting(substitute) })
     case .call(let f, let arguments, let source):
       return .call(f, arguments.map { $0.substituting(substitute) }, source: source)
+    case .member(let base, let name): return .member(base.substituting(substitute), name)
     }
   }
 
@@ -39,6 +44,7 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .concat(let parts): parts.flatMap(\.names)
     case .oneOf(let items): items.flatMap(\.names)
     case .call(_, let arguments, _): arguments.flatMap(\.names)
+    case .member(let base, _): base.names
     }
   }
 
@@ -49,7 +55,18 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .concat(let parts): parts.flatMap(\.calls)
     case .oneOf(let items): items.flatMap(\.calls)
     case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
+    case .member(let base, _): base.calls
     }
+  }
+
+  /// A variable's key for `name`, or for `local.member` a member of it: how a function's
+  /// variables are looked up in a key (`lookup` gives a variable's key).
+  static func local(_ name: String, _ lookup: (String) -> KeyExpr??) -> KeyExpr? {
+    if let found = lookup(name) { return found ?? .runtime(name) }
+    guard let dot = name.firstIndex(of: "."), dot != name.startIndex,
+      let found = lookup(String(name[..<dot])), let key = found
+    else { return nil }
+    return .member(key, String(name[name.index(after: dot)...]))
   }
 
   /// Whether the key is known only at run time (no name, literal or call in it can make it
@@ -171,6 +188,9 @@ struct SourceUse: Sendable {
   /// A setter's value when it is a parameter of a wrapper (`set(value, forKey: key)`): typed
   /// by what each call gives it.
   var valueParameter: String?
+  /// A fallback found by a test of a number getter's 0 (`if (n == 0) n = V;`): a V of 0 is the
+  /// getter's own answer, no default.
+  var zeroTest = false
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -239,6 +259,8 @@ struct FunctionReturn: Sendable {
   var parameters: [String]
   var key: KeyExpr
   var value: ValueExpr
+  /// The file a returned dictionary was read from (`dictionaryWithContentsOfFile:`), as a key.
+  var file: KeyExpr? = nil
 
   /// Whether a return can name a key or a value a registration takes (not `self`, `nil`, a
   /// flag, what only the run knows): most functions' returns are kept by none.
@@ -282,6 +304,8 @@ struct TypeMembers: Sendable {
   /// Swift: the stored properties without a value, in order (a struct's memberwise
   /// initializer takes them by name).
   var stored: [String] = []
+  /// The declared type of each stored property that says one (`var value: Float`).
+  var declared: [String: String] = [:]
   var isStruct = false
 }
 

@@ -152,10 +152,12 @@ extension SourceReader {
   /// The test after a variable at `k - 1` that tells the key absent: `== nil`, `!= nil`, and
   /// for a number getter's answer (0 when absent) `== 0`, `!= 0`, `<= 0`, `> 0`. The tokens it
   /// takes, and whether it is true when the key is absent; nil for none.
-  func absenceTest(at k: Int, of original: SourceUse) -> (length: Int, whenAbsent: Bool)? {
+  func absenceTest(at k: Int, of original: SourceUse) -> (
+    length: Int, whenAbsent: Bool, zero: Bool
+  )? {
     if t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") {
-      if t.isText(k, "==") { return (2, true) }
-      if t.isText(k, "!=") { return (2, false) }
+      if t.isText(k, "==") { return (2, true, false) }
+      if t.isText(k, "!=") { return (2, false, false) }
       return nil
     }
     let number =
@@ -165,8 +167,8 @@ extension SourceReader {
         "float(forKey:)",
       ].contains(original.method)
     guard number, t.text(k + 1) == "0" || t.text(k + 1) == "0.0" else { return nil }
-    if t.isText(k, "==") || t.isText(k, "<=") { return (2, true) }
-    if t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false) }
+    if t.isText(k, "==") || t.isText(k, "<=") { return (2, true, true) }
+    if t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false, true) }
     return nil
   }
 
@@ -252,7 +254,7 @@ extension SourceReader {
   /// there) gives `name`, as the key's default; `getter` the presence test's.
   mutating func recordFallback(
     _ value: ValueExpr, name: String?, key: KeyExpr, receiver: ReceiverRef, getter: String,
-    absent: Range<Int>, condition: String?
+    absent: Range<Int>, condition: String?, zeroTest: Bool = false
   ) {
     var use = SourceUse(
       key: key, receiver: receiver, access: .presence, method: getter + " == nil",
@@ -261,6 +263,7 @@ extension SourceReader {
     use.defaultSource = .fallback
     use.name = name
     use.condition = condition
+    use.zeroTest = zeroTest
     record(use, at: -1)
   }
 }

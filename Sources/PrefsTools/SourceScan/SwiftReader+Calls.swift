@@ -210,6 +210,18 @@ extension SwiftReader {
       use(c, api)
       return
     }
+    if c.selector == "bindShortcut(withDefaultsKey:toAction:)", let key = c.arguments.first {
+      // MASShortcut's binder: the key holds an archived shortcut (or a dictionary).
+      let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
+      var use = SourceUse(
+        key: localKey(key), receiver: .standard, access: .bind,
+        method: "MASShortcut " + c.selector, type: dictionary ? .dictionary : .data,
+        line: t.line(i))
+      use.library = .masShortcut
+      use.condition = conditionText(at: i)
+      record(use, at: i)
+      return
+    }
     if c.selector == "dictionaryRepresentation()", t.isPunctuation(c.close + 1, 0x5B) {
       // `d.dictionaryRepresentation()[K]`: a getter of K.
       let close = t.match(c.close + 1)
@@ -290,6 +302,15 @@ extension SwiftReader {
       {
         use.takeType(of: local)
       }
+      if use.type == nil,
+        valueRange.count == 1 || valueRange.count == 3 && t.isText(valueRange.lowerBound, "self"),
+        let type = types.last?.name,
+        let declared = facts.members[type]?.declared[t.text(valueRange.upperBound - 1)]
+      {
+        // `set(value, forKey: key)` of a stored property declared `var value: Float`.
+        use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+        if use.type == nil { use.storedType = declared }
+      }
       if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
       if case .value = value { use.value = value }
       if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
@@ -320,7 +341,9 @@ extension SwiftReader {
         }
         k = end
       }
-      if t.isText(k, "??") {
+      // (After a getter that answers a number or a flag, `??` is the optional receiver's: the
+      // key's absence gives 0 or false, never nil.)
+      if t.isText(k, "??"), DefaultsAPI.presenceGetters.contains(c.selector) {
         let range = expressionRange(from: k + 1)
         use.value = valueOf(range)
         use.defaultSource = .fallback
@@ -339,10 +362,8 @@ extension SwiftReader {
 
   mutating func record(_ use: SourceUse, at i: Int) {
     var use2 = use
-    use2.key = use.key.substituting { name in
-      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
-      return nil
-    }
+    let locals = scope?.locals ?? [:]
+    use2.key = use.key.substituting { name in KeyExpr.local(name) { locals[$0].map { $0.key } } }
     if let pending = pendingPresence, i >= pending.start, i <= pending.start + 8 {
       // The getter of a presence test a variable holds.
       use2.access = .presence
@@ -529,19 +550,68 @@ extension SwiftReader {
         condition: conditionText(at: i))
       return true
     }
-    // `x == nil` on a local that holds a getter's answer.
-    guard t.isIdentifier(i + 1), i + 4 == end,
-      let local = scope?.locals[t.text(i + 1)], let original = held(local),
-      let test = absenceTest(at: i + 2, of: original)
-    else { return false }
-    let absentFirst = test.whenAbsent != guardStatement
-    guard let absent = absentFirst ? body : elseBody,
-      let (v, name) = absentValue(in: absent, key: original.key)
-    else { return true }
-    recordFallback(
-      v, name: name ?? original.name, key: original.key, receiver: original.receiver,
-      getter: original.method, absent: absent, condition: conditionText(at: i))
-    return true
+    // `x == nil` on a local that holds a getter's answer; among tests joined by `&&`
+    // (`if override != 0 && value == 0`), in an `if`.
+    var found = false
+    for part in conjuncts((i + 1)..<end) where part.count == 3 || part.count == 2 {
+      guard t.isIdentifier(part.lowerBound), part.count == 3 || guardStatement == false,
+        let local = scope?.locals[t.text(part.lowerBound)], let original = held(local),
+        let test = absenceTest(at: part.lowerBound + 1, of: original)
+      else { continue }
+      if guardStatement, part.upperBound != end { continue }
+      found = true
+      let absentFirst = test.whenAbsent != guardStatement
+      guard let absent = absentFirst ? body : elseBody else { continue }
+      // A toggle (`if x == 0 { x = 1 } else { x = 0 }`) gives both branches a value.
+      let name = t.text(part.lowerBound)
+      if let other = absentFirst ? elseBody : body,
+        other.contains(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x3D) && t.text($0) == name
+        })
+      {
+        continue
+      }
+      guard let (v, assigned) = absentValue(in: absent, key: original.key) else { continue }
+      recordFallback(
+        v, name: assigned ?? original.name, key: original.key, receiver: original.receiver,
+        getter: original.method, absent: absent, condition: conditionText(at: i),
+        zeroTest: test.zero)
+    }
+    return found
+  }
+
+  /// The tests of a condition joined by `&&` or `,` at its own level.
+  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
+    var range = whole
+    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
+      t.match(range.lowerBound) == range.upperBound - 1
+    {
+      range = (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+    var parts: [Range<Int>] = []
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if t.isText(k, "&&") || t.isPunctuation(k, 0x2C) {
+        parts.append(start..<k)
+        start = k + 1
+      } else if t.isText(k, "||") {
+        return [range]
+      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map { part in
+      var p = part
+      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
+        t.match(p.lowerBound) == p.upperBound - 1
+      {
+        p = (p.lowerBound + 1)..<(p.upperBound - 1)
+      }
+      return p
+    }
   }
 
   func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
@@ -598,8 +668,9 @@ extension SwiftReader {
       key: keyOf(keyRange), receiver: receiver, access: .get, method: "@AppStorage", type: type,
       line: t.line(i))
     use.name = name
-    if type == nil, !typeText.isEmpty {
-      // An enum, stored by its raw value: typed through its declaration.
+    if !typeText.isEmpty {
+      // An enum stored by its raw value, an array the tree makes RawRepresentable: typed
+      // through the declarations.
       use.storedType = typeText
       use.library = .appStorage
     }

@@ -10,10 +10,7 @@ extension SwiftReader {
     let key = keyOf(range)
     // (The variables copied out first: a closure over `self` would copy the reader.)
     guard let locals = scope?.locals, !locals.isEmpty, !key.names.isEmpty else { return key }
-    return key.substituting { name in
-      if let local = locals[name] { return local.key ?? .runtime(name) }
-      return nil
-    }
+    return key.substituting { name in KeyExpr.local(name) { locals[$0].map { $0.key } } }
   }
 
   /// `return EXPR`: what the function (or computed property) returns.
@@ -23,9 +20,10 @@ extension SwiftReader {
     guard input.returnsWanted.contains(name) else { return }
     let key = localKey(range)
     let value = valueOf(range)
-    guard FunctionReturn.mayMatter(key, value) else { return }
+    let file = loadedFile(range)
+    guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
     facts.returns[name, default: []].append(
-      FunctionReturn(parameters: s.parameters, key: key, value: value))
+      FunctionReturn(parameters: s.parameters, key: key, value: value, file: file))
   }
 
   /// `var keys: [String] { ["a", "b"] }`: a computed property of one expression is a constant
@@ -48,6 +46,53 @@ extension SwiftReader {
     if input.returnsWanted.contains(name) {
       facts.returns[name, default: []].append(
         FunctionReturn(parameters: [], key: key, value: valueOf(range)))
+    }
+  }
+
+  /// `var name: String { switch self { case .leftHalf: return "leftHalf" … } }` in an enum: a
+  /// string a case gives, a constant named after the case (`WindowAction.leftHalf.name`,
+  /// `leftHalf.name`, `.leftHalf.name`), for a key taken from each case of a list.
+  mutating func caseStrings(_ property: String, body open: Int, of type: String) {
+    let close = t.match(open)
+    var k = open + 1
+    if t.isText(k, "return") { k += 1 }
+    guard t.isText(k, "switch"), t.isText(k + 1, "self"), t.isPunctuation(k + 2, 0x7B) else {
+      return
+    }
+    let end = t.match(k + 2)
+    guard end <= close else { return }
+    var cases: [String] = []
+    var i = k + 3
+    while i < end {
+      if t.isText(i, "case") {
+        // `case .a, .b:`
+        cases = []
+        i += 1
+        while i < end, !t.isPunctuation(i, 0x3A) {
+          if t.isIdentifier(i), t.isPunctuation(i - 1, 0x2E) { cases.append(t.text(i)) }
+          i += 1
+        }
+        // `return "x"` or `"x"`, alone in the case.
+        var v = i + 1
+        if t.isText(v, "return") { v += 1 }
+        if let s = t.stringValue(v), !t.token(v).interpolated,
+          t.isText(v + 1, "case") || t.isText(v + 1, "default") || v + 1 == end
+        {
+          for c in cases {
+            for name in [
+              type + "." + c + "." + property, c + "." + property, "." + c + "." + property,
+            ]
+            where facts.constants[name] == nil {
+              facts.constants[name] = .literal(s)
+            }
+          }
+        }
+        continue
+      }
+      if t.isPunctuation(i, 0x7B) || t.isPunctuation(i, 0x28) || t.isPunctuation(i, 0x5B) {
+        i = t.match(i)
+      }
+      i += 1
     }
   }
 
@@ -143,6 +188,7 @@ extension SwiftReader {
       let value = valueOf(absent)
       use.value = value
       use.defaultSource = .fallback
+      use.zeroTest = test.zero
       use.line = t.line(i)
       use.condition = conditionText(at: i)
       record(use, at: -1)

@@ -37,14 +37,23 @@ struct SwiftReader: SourceReader {
   }
 
   mutating func endScope() {
-    guard let s = scope else { return }
-    if let selector = s.selector, !gatherOnly {
-      for template in s.templates {
-        facts.wrappers.append(
-          SourceWrapper(
-            selector: selector, className: types.last?.name, parameters: s.parameters,
-            key: template.key, use: template, parameterTypes: s.parameterTypes))
-      }
+    guard scope?.templates.isEmpty == false, let s = scope, var selector = s.selector, !gatherOnly
+    else {
+      scope = nil
+      return
+    }
+    // An initializer's calls are `Type(label: …)`: found by the type's name and the labels.
+    var initializer = false
+    if selector.hasPrefix("init("), let type = types.last, type.kind != "extension" {
+      initializer = true
+      selector = type.name + "("
+    }
+    for template in s.templates {
+      facts.wrappers.append(
+        SourceWrapper(
+          selector: selector, className: types.last?.name, parameters: s.parameters,
+          key: template.key, use: template, parameterTypes: s.parameterTypes,
+          labels: initializer ? s.labels : []))
     }
     scope = nil
   }
@@ -108,8 +117,21 @@ struct SwiftReader: SourceReader {
         facts.declarations[name] = TypeDeclaration(
           kind: word, rawType: rawType, conformances: conformances)
         if word == "struct" { facts.members[name, default: TypeMembers()].isStruct = true }
-      } else if word == "extension", !gatherOnly, var known = facts.declarations[name] {
+      } else if word == "extension", !gatherOnly, !conformances.isEmpty {
+        // `extension Color: RawRepresentable { init?(rawValue: Int) … }`: a framework type
+        // the app stores by a raw value of its own (or, `Array: RawRepresentable`, as text).
+        var known =
+          facts.declarations[name]
+          ?? TypeDeclaration(kind: "extension", rawType: nil, conformances: [])
         known.conformances += conformances
+        if known.rawType == nil, conformances.contains("RawRepresentable"),
+          let raw = (k..<t.match(k)).first(where: {
+            t.isText($0, "rawValue") && t.isPunctuation($0 + 1, 0x3A) && t.isIdentifier($0 + 2)
+              && t.isPunctuation($0 - 1, 0x28)
+          })
+        {
+          known.rawType = t.text(raw + 2)
+        }
         facts.declarations[name] = known
       }
       types.append((name, t.match(k) + 1, word, word == "enum" && rawType == "String", full))
@@ -149,6 +171,16 @@ struct SwiftReader: SourceReader {
       closure(at: i)
     } else if let local = scope?.locals[word] {
       localAfter(i, local)
+    } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
+      scope?.parameters.contains(word) == false,
+      expressionRange(from: i + 2).contains(where: { t.isText($0, "forKey") })
+    {
+      // `value = d.float(forKey: key)`: a property given a getter's answer holds it, in
+      // this function (a fallback may follow: `if value == 0 { value = 1 }`).
+      var local = LocalVariable()
+      local.use = -(i + 2 + 1)
+      scope?.locals[word] = local
     }
     return nil
   }
@@ -384,6 +416,12 @@ struct SwiftReader: SourceReader {
         facts.members[type.name, default: TypeMembers()].stored.append(name)
       }
     }
+    // The declared type of a property (stored, or with observers: `var on: Bool { didSet … }`).
+    if scope == nil, let type = types.last, let declared, !gatherOnly,
+      !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
+    {
+      facts.members[type.name, default: TypeMembers()].declared[name] = declared
+    }
     if t.isPunctuation(k, 0x7B), scope == nil || scope?.selector == nil {
       // A computed property: the uses inside stand for it; one expression is what it
       // returns (`var keys: [String] { ["a", "b"] }`).
@@ -405,6 +443,9 @@ struct SwiftReader: SourceReader {
           !libraryKey(named: name, declared: declared, value: (k + 1)..<t.match(k))
         {
           computedConstant(name, body: k)
+          if let type = types.last, type.kind == "enum" {
+            caseStrings(name, body: k, of: type.name)
+          }
         }
       }
       return k + 1
@@ -544,10 +585,15 @@ struct SwiftReader: SourceReader {
       guard scope?.holdsResources == true else { return nil }
       return scope?.locals[t.text(range.lowerBound)]?.file
     }
-    for k in range where t.isText(k, "contentsOfFile") || t.isText(k, "contentsOf") {
-      guard t.isPunctuation(k + 1, 0x3A) else { continue }
-      let file = localKey(expressionRange(from: k + 2))
-      return file.isRuntime ? nil : file
+    for k in range where t.isPunctuation(k + 1, 0x3A) {
+      if t.isText(k, "contentsOfFile") || t.isText(k, "contentsOf") || t.isText(k, "atPath") {
+        let file = localKey(expressionRange(from: k + 2))
+        return file.isRuntime ? nil : file
+      }
+      // `PropertyListSerialization.propertyList(from: data, …)`: what the data was read from.
+      if t.isText(k, "from"), t.isText(k - 2, "propertyList") {
+        return loadedFile(expressionRange(from: k + 2))
+      }
     }
     return nil
   }

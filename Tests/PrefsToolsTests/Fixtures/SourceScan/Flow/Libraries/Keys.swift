@@ -48,7 +48,14 @@ extension KeyboardShortcuts.Name {
   static let togglePanel = Self("togglePanel")
 }
 
+// The app makes arrays RawRepresentable (their JSON text): @AppStorage stores one as a string.
+extension Array: RawRepresentable where Element: Codable {
+  public init?(rawValue: String) { nil }
+  public var rawValue: String { "[]" }
+}
+
 struct SettingsView: View {
+  @AppStorage("recentQueries") var recentQueries: [String] = []  // json, []
   @AppStorage("groupFlag", store: .group) var groupFlag = false  // the suite's, bool
   @AppStorage("standardFlag", store: .standard) var standardFlag = true  // bool, true
   @AppStorage("appLayout") var appLayout: Layout = .list  // enum, "list"

@@ -13,6 +13,12 @@
 }
 @end
 
+typedef NS_ENUM(NSInteger, FlowMode) {
+  FlowModeAsk,
+  FlowModeAlways = 4,
+  FlowModeAll = FlowModeAsk | FlowModeAlways | 8,
+};
+
 @interface AppPrefs : NSObject
 @end
 
@@ -26,10 +32,29 @@
   return values;
 }
 
+// A dictionary made once, in a block, kept in a static variable; enum constants as values.
++ (NSDictionary *)standardDefaults {
+  static NSDictionary *standard;
+  static dispatch_once_t once;
+  dispatch_once(&once, ^{
+    standard = @{ @"reg.mode" : @(FlowModeAlways), @"reg.modes" : @(FlowModeAll) };
+  });
+  return standard;
+}
+
+// A bundle file read as data, then parsed: its keys are registered.
++ (NSDictionary *)bundleDefaults {
+  NSString *path = [[NSBundle mainBundle] pathForResource:@"More" ofType:@"plist"];
+  NSData *data = [[NSFileManager defaultManager] contentsAtPath:path];
+  return [NSPropertyListSerialization propertyListWithData:data options:0 format:NULL error:NULL];
+}
+
 + (void)initialize {
   NSUserDefaults *defaults = [NSUserDefaults standardUserDefaults];
   [defaults registerDefaults:[self defaultValues]];  // reg.step 3, reg.flag YES, reg.style
   [defaults registerDefaultsFromFile:@"FlowDefaults"];  // FlowDefaults.plist's keys
+  [defaults registerDefaults:[self standardDefaults]];  // reg.mode 4, reg.modes 12
+  [defaults registerDefaults:[self bundleDefaults]];  // More.plist: more.fromData 11
 }
 
 - (void)paint {

@@ -25,6 +25,11 @@ func fontSize() -> Int {
   return size > 0 ? size : 12  // sw.fontSize: integer, default 12
 }
 
+/// `??` after a number getter is the optional receiver's, not the key's: no default.
+func optionalCount(_ store: UserDefaults?) -> Int {
+  store?.integer(forKey: "sw.optionalCount") ?? 5  // sw.optionalCount: integer, none
+}
+
 func zoom() -> Double {
   var level = UserDefaults.standard.object(forKey: "sw.zoom") as? Double
   if level == nil { level = 1.25 }  // sw.zoom: double, default 1.25

@@ -44,6 +44,22 @@ final class Setting<T> {
 
 let maxItems = Setting("setting.maxItems", fallback: 20)  // integer, 20
 
+/// A setting object that reads its key in its initializer and writes it when its property
+/// changes.
+final class FlagDefault {
+  private(set) var key: String
+  var enabled: Bool {
+    didSet { UserDefaults.standard.set(enabled, forKey: key) }
+  }
+
+  init(key: String) {
+    self.key = key
+    enabled = UserDefaults.standard.bool(forKey: key)
+  }
+}
+
+let autoHide = FlagDefault(key: "flag.autoHide")  // bool
+
 /// A helper that builds the key from its parameter: done.intro, done.tour (bool).
 @discardableResult
 func once(_ name: String) -> Bool {
