@@ -20,9 +20,10 @@ enum Write {
       Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
       Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
       Each VALUE of -array and -dict is read the same way, or given as a type and its word
-      (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-      "2011-03-14 15:09:26 +0000"; -data takes hex digits; -float a number a double holds
-      (inf and nan as words); -json takes any value as typed JSON
+      (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z,
+      "2011-03-14 15:09:26 +0000" or 2011-03-14T16:09:26+01:00 (no offset: UTC; a day alone:
+      its midnight); -data takes hex digits; -float a number a double holds (inf and nan as
+      words); -json takes any value as typed JSON
       (read --typed prints it: '{"a": [1, 2.5], "when": {"$date": "2011-03-14T15:09:26Z"}}'),
       also as one element of -array or -dict. A date with a fraction of a second
       is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
