@@ -84,10 +84,11 @@ options:
   state:
     description:
       - V(present) sets the value, V(absent) removes it (or the whole domain without
-        O(key)), V(read) reads it and changes nothing; V(list) is V(read), as
-        C(community.general.osx_defaults) names it.
+        O(key)), V(read) reads it and changes nothing (C(community.general.osx_defaults)
+        calls it V(list), a word Ansible's module rules keep out of a O(state) option's
+        choices).
     type: str
-    choices: [present, absent, read, list]
+    choices: [present, absent, read]
     default: present
   array_add:
     description:
@@ -283,7 +284,7 @@ def main():
             type=dict(type="str", choices=TYPES),
             value=dict(type="raw"),
             values=dict(type="dict"),
-            state=dict(type="str", default="present", choices=["present", "absent", "read", "list"]),
+            state=dict(type="str", default="present", choices=["present", "absent", "read"]),
             array_add=dict(type="bool", default=False),
             dict_add=dict(type="bool", default=False),
             check_type=dict(type="bool", default=True),
@@ -370,8 +371,7 @@ class Defaults:
         p = self.module.params
         if p["values"] is not None:
             self.set_values()
-        # osx_defaults' word for read.
-        state = "read" if p["state"] == "list" else p["state"]
+        state = p["state"]
         exists, current = self.read()
         if state == "read":
             self.module.exit_json(
