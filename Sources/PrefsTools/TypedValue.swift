@@ -301,6 +301,7 @@ package enum TypedValue {
     let zone = Array(utf8[end...])
     var offset = 0
     switch zone.count {
+    case 0: offset = 0  // no offset: UTC, as YAML reads `2014-04-24 02:40:00.5`
     case 1 where zone[0] == UInt8(ascii: "Z"): offset = 0
     case 5, 6:
       let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }

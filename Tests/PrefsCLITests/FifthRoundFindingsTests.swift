@@ -133,7 +133,10 @@ import Testing
       ("2011-03-14T16:09:26+01:00", "2011-03-14T15:09:26"),
       ("2011-03-14 10:09:26-05:00", "2011-03-14T15:09:26"),
       ("2011-03-14T15:09:26", "2011-03-14T15:09:26"), ("2011-03-14", "2011-03-14T00:00:00"),
+      ("2011-03-14 15:09:26.5", "2011-03-14T15:09:26.500000"),
     ]
+    // A binary file, which holds a date's fraction of a second.
+    try PropertyList.write([:], as: .binary).write(to: folder.file("com.example.app.plist"))
     for (n, (text, _)) in cases.enumerated() {
       let result = try Self.run(["write", "com.example.app", "d\(n)", "-date", text], in: folder)
       #expect(result.status == 0, "\(text): \(result.stderr)")
