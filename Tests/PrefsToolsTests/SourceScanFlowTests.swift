@@ -131,6 +131,25 @@ import Testing
       ])
   }
 
+  /// What the third set of never-seen apps showed (GitX, Clipy, HexFiend, Kiwix): numbers a
+  /// macro or another header's enum names, boxed; a bound above the getter's 0; points kept as
+  /// text; a method's declared return type; a dictionary filled by updateValue(_:forKey:);
+  /// defaults reached through a chain of members or a protocol UserDefaults conforms to; an
+  /// @AppStorage enum with observers; sets of UUIDs.
+  @Test func boxedNumbersBoundsChainsAndProtocols() {
+    Self.expectExactly(
+      Self.scan("Boxed"),
+      [
+        ("bx.lineLength", .integer, .integer(50)), ("bx.searchMode", .integer, .integer(2)),
+        ("bx.panelWidth", .double, .real(250)), ("bx.split", .double, .real(200)),
+        ("bx.origin", .string, nil), ("bx.lastTemplate", .string, nil), ("bx.store", .any, nil),
+        ("bx.maxHistory", .integer, .integer(30)), ("bx.showIcon", .bool, .bool(true)),
+        ("bx.migrated.v2", .bool, nil),
+        ("bx.colorChoice", .integer, .integer(0)),
+        ("bx.hotspots", .stringArray, .array([])), ("bx.languages", .stringArray, .array([])),
+      ])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

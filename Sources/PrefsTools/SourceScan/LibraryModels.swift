@@ -74,7 +74,7 @@ enum LibraryModels {
         ? String(name.dropFirst(4).dropLast()) : String(name.dropFirst().dropLast())
       if element == "String" || stringTypes.contains(element) { return (.stringArray, []) }
       let stored = storedType(element, library: library, declarations: declarations)
-      if stored?.type == .enum { return (.stringArray, []) }
+      if stored?.type == .enum || stored?.type == .string { return (.stringArray, []) }
       // Defaults stores each Codable element as JSON text.
       if library == .defaults, stored?.type == .json { return (.json, []) }
       return (.array, [])

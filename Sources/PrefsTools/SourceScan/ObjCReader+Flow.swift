@@ -17,6 +17,8 @@ extension ObjCReader {
     guard
       t.isString(first) || t.isPunctuation(first, 0x40) || t.isPunctuation(first, 0x5B)
         || t.isIdentifier(first) && !FunctionReturn.trivial.contains(t.text(first))
+        // `+ (double)defaultWidth { return 250; }`: a number a registration may box.
+        || t.token(first).kind == .number && range.count == 1
     else { return }
     // `- (NSUserDefaults *)defaults { return [NSUserDefaults standardUserDefaults]; }`: the
     // method names user defaults, as a property would.
@@ -191,7 +193,9 @@ extension ObjCReader {
     use.access = .presence
     use.type = nil
     use.typeReason = nil
-    use.method = original.method + " == nil"
+    // As the code tests it: `== nil`, `< 1.0`.
+    use.method =
+      original.method + (r.count == 3 ? " \(t.text(first + 1)) \(t.text(first + 2))" : " == nil")
     use.value = valueOf(value)
     use.defaultSource = .fallback
     use.zeroTest = zero

@@ -409,6 +409,22 @@ extension ObjCReader {
     {
       use.type = type
       use.typeReason = "assigned to \(t.text(k - 3)) *"
+    } else if use.type == nil, t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
+      let declared = scope?.returnType,
+      let type = DefaultsAPI.type(ofClass: declared),
+      [.string, .array, .dictionary, .data, .date, .url].contains(type)
+    {
+      // `- (NSString *)lastTemplate { return [d objectForKey:K]; }`
+      use.type = type
+      use.typeReason = "returned as \(declared) *"
+    } else if use.type == nil, t.isPunctuation(k, 0x28), t.isPunctuation(m.close + 1, 0x29),
+      t.isIdentifier(k - 1),
+      t.text(k - 1).hasSuffix("FromString"),
+      t.text(k - 1).hasPrefix("NS") || t.text(k - 1).hasPrefix("CG")
+    {
+      // `NSPointFromString([d objectForKey:K])`
+      use.type = .string
+      use.typeReason = "given to \(t.text(k - 1))"
     }
   }
 

@@ -222,6 +222,23 @@ extension ObjCReader {
     {
       return messageValue(m, text: text)
     }
+    // `NSStringFromPoint(origin)`, `NSStringFromRect(frame)`: a string.
+    if t.isIdentifier(first), t.text(first).hasPrefix("NSStringFrom"),
+      t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .computed(text, .string)
+    }
+    // `self.class.defaultWidth`, `Self.defaultWidth`: a class property of the code's own, what
+    // its getter returns.
+    if r.count >= 3, r.count % 2 == 1, t.isIdentifier(r.upperBound - 1),
+      stride(from: first + 1, to: r.upperBound, by: 2).allSatisfy({ t.isPunctuation($0, 0x2E) }),
+      stride(from: first, to: r.upperBound, by: 2).allSatisfy({ t.isIdentifier($0) }),
+      t.isText(first, "self") && (r.count == 3 || t.isText(first + 2, "class"))
+        || (r.count == 3 && isOwnReceiver(first..<(first + 1)))
+    {
+      return .call(t.text(r.upperBound - 1), [], source: text)
+    }
     return .computed(text, nil)
   }
 
@@ -273,6 +290,7 @@ extension ObjCReader {
         default: break
         }
       }
+      if case .name = v { return .number(v, .bool, source: text) }
       return .computed(text, .bool)
     case "numberWithInteger:", "numberWithInt:", "numberWithLong:", "numberWithLongLong:",
       "numberWithUnsignedInteger:", "numberWithUnsignedInt:", "numberWithShort:",
@@ -282,12 +300,14 @@ extension ObjCReader {
       let v = valueOf(a)
       if case .value(.integer) = v { return v }
       if case .value(.bool(let b)) = v { return .value(.integer(b ? 1 : 0)) }
+      if case .name = v { return .number(v, .integer, source: text) }
       return .computed(text, .integer)
     case "numberWithFloat:", "numberWithDouble:", "initWithFloat:", "initWithDouble:":
       guard let a = args.first else { break }
       let v = valueOf(a)
       if case .value(.integer(let i)) = v { return .value(.real(Double(i))) }
       if case .value(.real) = v { return v }
+      if case .name = v { return .number(v, .double, source: text) }
       return .computed(text, .double)
     case "arrayWithObjects:":
       guard let a = args.first else { break }

@@ -377,6 +377,19 @@ struct ScanModel {
         out[k] = v
       }
       return .constant(.dictionary(out))
+    case .number(let inner, let type, let source):
+      guard case .constant(let v) = resolveValue(inner, depth: depth + 1) else {
+        return .computed(source)
+      }
+      let converted: PlistValue? =
+        switch (type, v) {
+        case (.bool, .bool), (.integer, .integer), (.double, .real): v
+        case (.bool, .integer(let i)): .bool(i != 0)
+        case (.integer, .bool(let b)): .integer(b ? 1 : 0)
+        case (.double, .integer(let i)): .real(Double(i))
+        default: nil
+        }
+      return converted.map { .constant($0) } ?? .computed(source)
     case .call(let f, _, let source):
       // What the function returns, when every return gives the same constant.
       let found = (returns[f] ?? []).map { resolveValue($0.value, depth: depth + 1) }

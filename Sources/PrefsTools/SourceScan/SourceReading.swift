@@ -166,10 +166,25 @@ extension SourceReader {
         "integerForKey:", "doubleForKey:", "floatForKey:", "integer(forKey:)", "double(forKey:)",
         "float(forKey:)",
       ].contains(original.method)
-    guard number, t.text(k + 1) == "0" || t.text(k + 1) == "0.0" else { return nil }
-    if t.isText(k, "==") || t.isText(k, "<=") { return (2, true, true) }
-    if t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false, true) }
+    // The getter's 0 when absent: `== 0`, `<= 0`, and a bound above it (`if (width < 1.0)
+    // width = 200;`: no stored width is below 1).
+    guard number, t.token(k + 1).kind == .number,
+      let bound = Self.decimal(t.text(k + 1)), bound >= 0
+    else { return nil }
+    if bound == 0, t.isText(k, "==") || t.isText(k, "<=") { return (2, true, true) }
+    if bound == 0, t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false, true) }
+    if bound > 0, t.isPunctuation(k, 0x3C) || t.isText(k, "<=") { return (2, true, true) }
+    if bound > 0, t.isText(k, ">=") { return (2, false, true) }
     return nil
+  }
+
+  /// A decimal number's value, its C suffix (`1.0f`, `5UL`) and Swift's `_` left out; nil for
+  /// a hexadecimal or octal one.
+  static func decimal(_ text: String) -> Double? {
+    guard !text.hasPrefix("0x"), !text.hasPrefix("0X") else { return nil }
+    var s = Substring(text.replacing("_", with: ""))
+    while let last = s.last, "fFlLuU".contains(last) { s = s.dropLast() }
+    return Double(s)
   }
 
   /// Gives the use (or template) `local` holds the type the code shows, where it has none.
@@ -466,6 +481,7 @@ extension ValueExpr {
       }
     case .name, .call: return nil
     case .computed(_, let type): return type
+    case .number(_, let type, _): return type
     case .array(let items):
       let strings = items.allSatisfy {
         if case .value(.string) = $0 { return true }

@@ -176,6 +176,15 @@ extension SwiftReader {
         if let type = local.type { return type.hasPrefix("UserDefaults") ? .standard : .type(type) }
         return .unknown(name)
       }
+      // A parameter of the app's own type (`_ d: UserDefaulting`, a protocol UserDefaults is
+      // made to conform to): that type, which the model follows.
+      if let s = scope, let index = s.parameters.firstIndex(of: name),
+        index < s.parameterTypes.count,
+        let type = s.parameterTypes[index], let first = type.first, first.isUppercase,
+        type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      {
+        return .type(type)
+      }
       if name.first?.isUppercase == true { return .type(name) }
       return .name(name)
     }
@@ -185,6 +194,14 @@ extension SwiftReader {
       if head == "self" { return .name(member) }
       if head == "NSUbiquitousKeyValueStore" { return .none }
       return .name(head + "." + member)
+    }
+    // `AppEnvironment.current.defaults`: a chain of members, named as written.
+    if r.count >= 5, r.count % 2 == 1,
+      stride(from: first, to: r.upperBound, by: 2).allSatisfy({ t.isIdentifier($0) }),
+      stride(from: first + 1, to: r.upperBound, by: 2).allSatisfy({ t.isPunctuation($0, 0x2E) })
+    {
+      let names = stride(from: first, to: r.upperBound, by: 2).map { t.text($0) }
+      return .name((names.first == "self" ? names.dropFirst() : names[...]).joined(separator: "."))
     }
     return .unknown("")
   }

@@ -28,6 +28,12 @@ extension SwiftReader {
       {
         break
       }
+      // A property's observers (`var x: Mode = .system { didSet { … } }`): not the value's.
+      if t.isPunctuation(k, 0x7B), k > start,
+        t.isText(k + 1, "didSet") || t.isText(k + 1, "willSet")
+      {
+        break
+      }
       if t.isPunctuation(k, 0x7B), k > start, t.isPunctuation(k - 1, 0x29) || t.isIdentifier(k - 1)
       {
         // A trailing closure or a block: part of the expression only when it follows a call.
@@ -249,6 +255,33 @@ extension SwiftReader {
         default: break
         }
       }
+    }
+    // `Set()`, `Set<UUID>()`, `[String]()`, `Array<Int>()`: an empty array.
+    if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
+      t.isPunctuation(r.upperBound - 2, 0x28),
+      t.isText(first, "Set") || t.isText(first, "Array")
+        || (t.isPunctuation(first, 0x5B) && t.match(first) == r.upperBound - 3
+          && t.colonAtTop((first + 1)..<(r.upperBound - 3)) == nil)
+    {
+      return .value(.array([]))
+    }
+    // `[String: Any]()`, `Dictionary<String, Any>()`: an empty dictionary.
+    if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
+      t.isPunctuation(r.upperBound - 2, 0x28)
+    {
+      let type = t.source(r.lowerBound..<(r.upperBound - 2)).replacing(" ", with: "")
+      if type.hasPrefix("Dictionary<")
+        || (type.hasPrefix("[") && t.colonAtTop((first + 1)..<(r.upperBound - 3)) != nil)
+      {
+        return .dictionary([])
+      }
+    }
+    // `NSNumber(value: 30)`: the number it boxes.
+    if t.isText(first, "NSNumber"), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1, r.count > 5, t.isPunctuation(first + 3, 0x3A),
+      ["value", "booleanLiteral", "integerLiteral", "floatLiteral"].contains(t.text(first + 2))
+    {
+      return valueOf((first + 4)..<(r.upperBound - 1))
     }
     if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
       let inner = (first + 1)..<(r.upperBound - 1)

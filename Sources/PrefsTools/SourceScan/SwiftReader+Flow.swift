@@ -151,8 +151,8 @@ extension SwiftReader {
   }
 
   /// A local named at `i`: `NAME ?? V` gives the key whose answer it holds a fallback;
-  /// `NAME = …` gives it another value; `NAME[K] = V` adds an entry to a dictionary the
-  /// function builds.
+  /// `NAME = …` gives it another value; `NAME[K] = V` and `NAME.updateValue(V, forKey: K)` add
+  /// an entry to a dictionary the function builds.
   mutating func localAfter(_ i: Int, _ local: LocalVariable) {
     guard !gatherOnly, !t.isPunctuation(i - 1, 0x2E), !t.isText(i - 1, "let"),
       !t.isText(i - 1, "var")
@@ -209,6 +209,14 @@ extension SwiftReader {
       scope?.locals[name]?.template = nil
       let key = localKey(expressionRange(from: i + 2))
       scope?.locals[name]?.key = key.isRuntime ? nil : key
+      return
+    }
+    if t.isPunctuation(i + 1, 0x2E), local.entries != nil, let c = parseCall(at: i + 2),
+      ["updateValue(_:forKey:)", "setValue(_:forKey:)", "setObject(_:forKey:)"].contains(c.selector)
+    {
+      // `NAME.updateValue(V, forKey: K)`: an entry too.
+      let entry = ValueEntry(key: localKey(c.arguments[1]), value: valueOf(c.arguments[0]))
+      scope?.locals[name]?.entries?.append(entry)
       return
     }
     if t.isPunctuation(i + 1, 0x5B), local.entries != nil {

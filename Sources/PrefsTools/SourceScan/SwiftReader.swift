@@ -117,7 +117,15 @@ struct SwiftReader: SourceReader {
         facts.declarations[name] = TypeDeclaration(
           kind: word, rawType: rawType, conformances: conformances)
         if word == "struct" { facts.members[name, default: TypeMembers()].isStruct = true }
-      } else if word == "extension", !gatherOnly, !conformances.isEmpty {
+      }
+      if word == "extension", full == "UserDefaults" || full == "Foundation.UserDefaults" {
+        // `extension UserDefaults: UserDefaulting {}`: a value of the app's protocol is user
+        // defaults, as far as the code shows (a parameter `_ d: UserDefaulting`).
+        for p in conformances where p.first?.isUppercase == true && p != "Sendable" {
+          facts.superclasses[p] = "UserDefaults"
+        }
+      }
+      if word == "extension", !gatherOnly, !conformances.isEmpty {
         // `extension Color: RawRepresentable { init?(rawValue: Int) … }`: a framework type
         // the app stores by a raw value of its own (or, `Array: RawRepresentable`, as text).
         var known =
