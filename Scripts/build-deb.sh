@@ -38,6 +38,8 @@ install -d "$root/usr/lib/prefs/macos-bin" "$root/usr/sbin" "$root/usr/share/lin
 ln -s ../../../bin/prefs "$root/usr/lib/prefs/macos-bin/defaults"
 ln -s ../../../bin/prefs "$root/usr/lib/prefs/macos-bin/plutil"
 install -m 0755 Packaging/debian/prefs-names "$root/usr/sbin/prefs-names"
+install -d "$root/usr/share/man/man8"
+gzip -9n < Packaging/debian/prefs-names.8 > "$root/usr/share/man/man8/prefs-names.8.gz"
 install -m 0644 Packaging/debian/lintian-overrides "$root/usr/share/lintian/overrides/prefs"
 
 # What the binary links, as the packages dpkg-shlibdeps finds for them: nothing for the fully

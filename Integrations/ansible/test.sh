@@ -5,6 +5,11 @@
 # 2. tests/playbooks/defaults.yml and migrate.yml against localhost (local connection), as
 #    root and as an unprivileged user (nobody, through setpriv), each in a preferences folder
 #    of its own;
+# 2b. as root: tests/playbooks/values.yml, forty keys of every type in one values: task for
+#    two test users it makes (become_user through su, the system's python3 as interpreter,
+#    as the collection's README says), which must take the time of a one-key task (printed; it fails above 4 times), report
+#    changed once then ok, write nothing in check mode and diff a line a leaf; the users are
+#    removed after. Its "times:" line is the measurement;
 # 3. with DEB (Scripts/build-deb.sh), the administrator's playbook, playbooks/fleet.yml, as
 #    root over a folder of test users' homes, run twice: the second run must change nothing,
 #    and every migrated file must keep its owner and mode. (It installs DEB, and removes it
@@ -90,6 +95,28 @@ for user in root nobody; do
   fi
 done
 
+if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null && [ -x /usr/bin/python3 ]; then
+  echo "== tests/playbooks/values.yml as root, become_user over two test users"
+  users=(prefs-alice prefs-bob)
+  cleanup_users() { for u in "${users[@]}"; do userdel "$u" >/dev/null 2>&1 || true; done; }
+  trap 'cleanup_users; rm -rf "$work"' EXIT
+  for u in "${users[@]}"; do
+    userdel "$u" >/dev/null 2>&1 || true
+    useradd -M -d "$work/users/$u" -s /bin/sh -U "$u"
+    mkdir -p "$work/users/$u"
+    chown "$u:$u" "$work/users/$u"
+    chmod 0700 "$work/users/$u"
+  done
+  # Each user's own folder: XDG_CONFIG_HOME is the controller's, not the user's.
+  env -u XDG_CONFIG_HOME HOME="$work/root" ANSIBLE_LOCAL_TEMP="$work/root/tmp" \
+    ANSIBLE_REMOTE_TEMP="$work/root/tmp" \
+    "$venv/bin/ansible-playbook" "$collection/tests/playbooks/values.yml" \
+    -e "prefs_bin=$work/bin/prefs" | tee "$work/values.log"
+  grep -o 'times: .*' "$work/values.log" | tr -d '"' | sed 's/  */ /g'
+else
+  echo "== tests/playbooks/values.yml: skipped (needs root, useradd and /usr/bin/python3)"
+fi
+
 if [ -n "$deb" ]; then
   echo "== playbooks/fleet.yml, as root over the test users' homes, twice"
   homes="$work/home"
@@ -104,7 +131,7 @@ if [ -n "$deb" ]; then
     -e "backup=$work/backups" -e "plan=$work/etc/prefs/equizmo-plan.json"
     -e "package=$work/cache/prefs.deb")
   mkdir -p "$work/cache"
-  trap 'dpkg -r prefs >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+  trap 'dpkg -r prefs >/dev/null 2>&1 || true; cleanup_users 2>/dev/null || true; rm -rf "$work"' EXIT
   for round in first second; do
     playbook root "$collection/playbooks/fleet.yml" "${fleet[@]}" | tee "$work/fleet-$round.log"
   done

@@ -26,8 +26,13 @@ package enum JSONValue: Sendable, Hashable {
     package var description: String { "\(reason) at byte \(offset)" }
   }
 
-  package static func parse(_ data: Data) throws(ParseError) -> JSONValue {
-    var parser = Parser(bytes: [UInt8](data))
+  /// `exactIntegers`: an integer beyond 64 bits (no fraction, no exponent) is refused rather
+  /// than read as the nearest real, for documents whose integers must stay integers (typed
+  /// JSON).
+  package static func parse(_ data: Data, exactIntegers: Bool = false) throws(ParseError)
+    -> JSONValue
+  {
+    var parser = Parser(bytes: [UInt8](data), exactIntegers: exactIntegers)
     let value = try parser.value(depth: 0)
     parser.skipSpace()
     guard parser.i == parser.bytes.count else {
@@ -156,6 +161,7 @@ package enum JSONValue: Sendable, Hashable {
 
   private struct Parser {
     let bytes: [UInt8]
+    var exactIntegers = false
     var i = 0
 
     mutating func skipSpace() {
@@ -263,6 +269,9 @@ package enum JSONValue: Sendable, Hashable {
       let text = String(decoding: bytes[start..<i], as: UTF8.self)
       if isInteger, let integer = Int64(text) { return .integer(integer) }
       if isInteger, let unsigned = UInt64(text) { return .unsigned(unsigned) }
+      if isInteger, exactIntegers {
+        throw ParseError(offset: start, reason: "an integer beyond 64 bits")
+      }
       guard let double = Double(text) else { throw fail("not a number") }
       // `1e999` parses as infinity, which no JSON (nor a plan's default) can hold.
       guard double.isFinite else { throw ParseError(offset: start, reason: "a number too large") }

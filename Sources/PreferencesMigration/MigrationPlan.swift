@@ -151,6 +151,26 @@ extension MigrationPlan.Entry {
   public static func map(_ from: String, to key: Key<URL?>) -> Self {
     Self(from: from, to: key.name, type: .url)
   }
+  /// A legacy date (`objectForKey:` of an `NSDate`) into an optional `Date` key: no default,
+  /// so a file without it leaves the key absent.
+  public static func map(_ from: String, to key: Key<Date?>) -> Self {
+    Self(from: from, to: key.name, type: .date)
+  }
+  /// Legacy data (`dataForKey:`) into an optional `Data` key: no default.
+  public static func map(_ from: String, to key: Key<Data?>) -> Self {
+    Self(from: from, to: key.name, type: .data)
+  }
+  /// A legacy dictionary (`dictionaryForKey:`) into a key of property-list values, kept as
+  /// they are (what `prefs plan swift` writes for a `dictionary` entry).
+  public static func map(_ from: String, to key: Key<[String: PlistValue]>) -> Self {
+    Self(
+      from: from, to: key.name, type: .dictionary,
+      defaultValue: .dictionary(PlistDictionary(key.defaultValue)))
+  }
+  /// A legacy array (`arrayForKey:`) into a key of property-list values, kept as they are.
+  public static func map(_ from: String, to key: Key<[PlistValue]>) -> Self {
+    Self(from: from, to: key.name, type: .array, defaultValue: .array(key.defaultValue))
+  }
   public static func map(_ from: String, to key: Key<[String]>) -> Self {
     Self(
       from: from, to: key.name, type: .stringArray,

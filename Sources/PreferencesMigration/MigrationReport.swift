@@ -26,10 +26,12 @@ public struct MigrationReport: Sendable, Hashable {
 
   public func count(_ status: FileStatus) -> Int { files.lazy.filter { $0.status == status }.count }
 
-  /// How many keys, over every file, ended in each action.
+  /// How many keys, over every file that was not already migrated, ended in each action: the
+  /// keys of an `unchanged` file (listed, in the JSON report) are not counted, since nothing
+  /// happened to them (a run that finds every file migrated counts no key).
   public var actions: [KeyAction: Int] {
     var counts: [KeyAction: Int] = [:]
-    for file in files {
+    for file in files where file.status != .unchanged {
       for key in file.keys { counts[key.action, default: 0] += 1 }
     }
     return counts
@@ -102,8 +104,7 @@ extension MigrationReport {
           + (file.message.map { " (\($0.withControlsEscaped))" } ?? "") + "\n"
         continue
       }
-      let status =
-        report.dryRun && file.status == .migrated ? "would migrate (dry run)" : file.status.rawValue
+      let status = report.said(file.status)
       out += "\(path)\(target): \(status)\n"
       if let message = file.message { out += "  \(message.withControlsEscaped)\n" }
       // A backup made before the write failed stays: said, so no one looks for it.
@@ -114,10 +115,12 @@ extension MigrationReport {
       let tos = file.keys.map { ($0.to ?? "–").shownSafely }
       let fromWidth = min(32, froms.map(\.count).max() ?? 0)
       let toWidth = min(32, tos.map(\.count).max() ?? 0)
+      // Two spaces at least between the action and what follows (`unconvertible` is 13).
+      let actionWidth = max(13, (file.keys.map(\.action.rawValue.count).max() ?? 0) + 2)
       for (index, key) in file.keys.enumerated() where listingKeys {
         let from = froms[index].padded(to: fromWidth)
         let to = tos[index].padded(to: toWidth)
-        let action = key.action.rawValue.padded(to: 13)
+        let action = key.action.rawValue.padded(to: actionWidth)
         var detail = ""
         switch (key.legacy, key.value) {
         case (nil, nil): detail = ""
@@ -143,10 +146,7 @@ extension MigrationReport {
       let n = report.count(status)
       return n > 0 ? "\(n) \(status.rawValue)" : nil
     }.joined(separator: ", ")
-    var actions: [KeyAction: Int] = [:]
-    for file in report.files where file.status != .unchanged {
-      for key in file.keys { actions[key.action, default: 0] += 1 }
-    }
+    let actions = report.actions
     let keyCounts = KeyAction.allCases.compactMap { action in
       actions[action].map { "\($0) \(action.rawValue)" }
     }
@@ -156,6 +156,12 @@ extension MigrationReport {
       summary += ". Interrupted: \(report.notStarted) not started (run it again to migrate them)"
     }
     return out + summary + ".\n"
+  }
+
+  /// A file's status as the report says it to a person: a dry run's `migrated` is "would
+  /// migrate (dry run)" (the JSON report keeps `migrated`, with `dryRun`).
+  public func said(_ status: FileStatus) -> String {
+    dryRun && status == .migrated ? "would migrate (dry run)" : status.rawValue
   }
 
   package static func short(_ value: PlistValue) -> String {

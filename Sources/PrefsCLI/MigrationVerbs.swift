@@ -113,7 +113,7 @@ enum Migrate {
     }
     for file in outcomes where file.message != nil && file.status != .unchanged {
       console.message(
-        DatePolicy.hint("\(file.path): \(file.status.rawValue): \(file.message ?? "")"))
+        DatePolicy.hint("\(file.path): \(report.said(file.status)): \(file.message ?? "")"))
     }
     if let signal = interruption.signal {
       console.message(

@@ -3,23 +3,27 @@ import PrefsTools
 import PropertyList
 
 /// `prefs write [OPTIONS] FILE KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE`,
-/// `-array V…`, `-dict K V…`, `-array-add V…`, `-array-union V…`, `-dict-add K V…`
+/// `-array V…`, `-dict K V…`, `-array-add V…`, `-array-union V…`, `-dict-add K V…`; and
+/// `prefs write [OPTIONS] --values FILE|- DOMAIN`: several keys in one locked write.
 enum Write {
   static let spec = CommandSpec(
-    name: "write", summary: "set one key and synchronize",
+    name: "write", summary: "set one key, or several, and synchronize",
     synopsis: [
       "FILE|DOMAIN KEY [-bool|-int|-float|-string|-date|-data|-json] VALUE [--truncate-dates]",
       "FILE|DOMAIN KEY -array VALUE...",
       "FILE|DOMAIN KEY -dict KEY VALUE...",
       "FILE|DOMAIN KEY -array-add|-array-union VALUE... · -dict-add KEY VALUE...",
-      "[--key-path] [--dry-run] [--json | --typed] [--] FILE|DOMAIN KEY ...",
+      "--values VALUES|- FILE|DOMAIN",
+      "[--key-path] [--dry-run] [--json | --typed] [--same-type] [--] FILE|DOMAIN KEY ...",
     ],
     discussion: """
       Sets one key and synchronizes (locked, merged, atomic), as `defaults write` does.
       Without a type, a VALUE starting with { ( < " is read as a property list, else a string.
       Each VALUE of -array and -dict is read the same way, or given as a type and its word
-      (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z or
-      "2011-03-14 15:09:26 +0000"; -data takes hex digits; -json takes any value as typed JSON
+      (-dict General -bool true; a -dict key may follow -string). -bool takes YES/NO/true/false/1/0; -date takes 2011-03-14T15:09:26Z,
+      "2011-03-14 15:09:26 +0000" or 2011-03-14T16:09:26+01:00 (no offset: UTC; a day alone:
+      its midnight); -data takes hex digits; -float a number a double holds (inf and nan as
+      words); -json takes any value as typed JSON
       (read --typed prints it: '{"a": [1, 2.5], "when": {"$date": "2011-03-14T15:09:26Z"}}'),
       also as one element of -array or -dict. A date with a fraction of a second
       is refused by an XML or GNUstep text file unless --truncate-dates (first or last).
@@ -27,50 +31,99 @@ enum Write {
       the dictionary there, as `defaults write` does; -array-union appends each value the
       array does not hold yet (compared exactly), so that adding again changes nothing. A KEY
       that holds nothing takes the value; one that holds another type is refused.
+      --values VALUES sets several keys in one locked write (- reads standard input): a JSON
+      array of assignments, [{"key": "quota", "type": "int", "value": "8589934592"},
+      {"key": ["window", "frame", 2], "value": 1440}, {"key": "langs", "add": "array-union",
+      "value": ["pt-BR"]}]. "key" is one key or a key path (keys and array indices); without
+      "type" the value is typed JSON; with a type (the flags' names without the dash: bool,
+      int, float, string, date, data, array, dict) a string value is read as that flag reads
+      its word (data as base64), another value must be of the type (a real takes an integer,
+      a bool 0 or 1, a string an integer's digits); "add" is array-add, array-union or
+      dict-add. Every assignment is typed before the lock is taken (65 for one that is not,
+      naming it); they are made in order, and the domain written once, when any key changed.
       Before FILE: --key-path takes KEY as a key path into nested values (as read
       --key-path; each dictionary missing on the way is made, an array index is replaced or,
       at the array's count, appended); --dry-run changes nothing; --json prints the changes
       made (or, with --dry-run, that would be) as diff --json does, nothing when none (an
-      equal value is not written); --typed prints them with typed JSON values. `--` before
+      equal value is not written); --typed prints them with typed JSON values; --same-type
+      refuses (64, nothing written) to replace a value of another type. `--` before
       FILE ends the options: FILE, KEY and VALUE are then taken as they are (`--help` too).
       """,
     options: [
       Options.truncateDates.spec, Options.keyPath.spec, Options.dryRunChange.spec,
-      Options.json.spec, Options.typed.spec,
+      Options.json.spec, Options.typed.spec, Options.sameType.spec, Options.values.spec,
     ], operands: [.domain, .key, .value], syntax: .words,
     run: { (i, c) throws(CommandFailure) in try Write.run(i.raw, console: c) })
 
   /// The options `write` takes before FILE (`--truncate-dates` also last, as it always has).
   static let leading = [
     DatePolicy.flag, Options.keyPath.spec.name, Options.dryRunChange.spec.name,
-    Options.json.spec.name, Options.typed.spec.name,
+    Options.json.spec.name, Options.typed.spec.name, Options.sameType.spec.name,
   ]
 
   static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
     var arguments = arguments
     var flags: [String] = []
-    while let first = arguments.first, leading.contains(first) {
-      flags.append(arguments.removeFirst())
+    var values: String?
+    while let first = arguments.first {
+      if leading.contains(first) {
+        flags.append(arguments.removeFirst())
+      } else if first == Options.values.spec.name {
+        arguments.removeFirst()
+        guard values == nil, let file = arguments.first else {
+          throw CommandFailure(
+            .usage, "--values takes one file of assignments (- for standard input)")
+        }
+        values = file
+        arguments.removeFirst()
+      } else {
+        break
+      }
     }
     // `--` ends the options: what follows is FILE, KEY and the value, whatever they spell.
     let ended = arguments.first == "--"
     if ended { arguments.removeFirst() }
-    if !ended, arguments.last == DatePolicy.flag, arguments.count > 3 {
+    if !ended, arguments.last == DatePolicy.flag, arguments.count > 3 || values != nil {
       arguments.removeLast()
       flags.append(DatePolicy.flag)
+    }
+    let change = ChangeFlags(flags)
+    let truncating = flags.contains(DatePolicy.flag)
+    if let values {
+      guard arguments.count == 1 else {
+        throw CommandFailure(
+          .usage,
+          "write --values takes the assignments' file and one domain (see prefs write --help)")
+      }
+      if change.keyPath {
+        throw CommandFailure(
+          .usage, "--key-path goes with one KEY: in --values a key path is an array of keys")
+      }
+      let assignments = try attempt { () throws(ToolError) in
+        let input = values == "-" ? "standard input" : values
+        return try Assignment.list(parsing: try InputFile.bytes(values), path: input)
+      }
+      let editor = try Run.editor(arguments[0])
+      let outcome = try attempt { () throws(ToolError) in
+        try editor.apply(
+          assignments, dryRun: change.dryRun, truncatingDates: truncating,
+          sameType: change.sameType)
+      }
+      try change.report(outcome, word: arguments[0], editor: editor, console: console)
+      return .ok
     }
     guard arguments.count >= 3 else {
       throw CommandFailure(.usage, "write takes a file, a key and a value (see prefs write --help)")
     }
-    let change = ChangeFlags(flags)
     let editor = try Run.editor(arguments[0])
     let path = change.path(arguments[1])
     let words = Array(arguments.dropFirst(2))
     let outcome = try attempt { () throws(ToolError) in
-      let truncating = flags.contains(DatePolicy.flag)
       switch try TypedValue.parse(words, spelling: .prefs) {
       case .set(let value):
-        return try editor.set(value, at: path, dryRun: change.dryRun, truncatingDates: truncating)
+        return try editor.apply(
+          [Assignment(path: path, value: value)], dryRun: change.dryRun,
+          truncatingDates: truncating, sameType: change.sameType)
       case .add(let value, let addition):
         return try editor.add(
           value, at: path, as: addition, dryRun: change.dryRun, truncatingDates: truncating)
@@ -88,9 +141,11 @@ struct ChangeFlags {
   var dryRun: Bool
   var json: Bool
   var typed: Bool
+  var sameType = false
 
   init(_ flags: [String]) {
     keyPath = flags.contains(Options.keyPath.spec.name)
+    sameType = flags.contains(Options.sameType.spec.name)
     dryRun = flags.contains(Options.dryRunChange.spec.name)
     typed = flags.contains(Options.typed.spec.name)
     json = typed || flags.contains(Options.json.spec.name)
@@ -167,6 +222,11 @@ extension Options {
     help: "KEY is a key path: keys and array indices by dots, \\. a dot in a key (as plutil)")
   static let dryRunChange = Option<Bool>.flag(
     "--dry-run", help: "change nothing; with --json, print what would change")
+  static let sameType = Option<Bool>.flag(
+    "--same-type", help: "refuse to replace a value of another type (nothing written)")
+  static let values = Option<String>.text(
+    "--values", value: "VALUES", files: true,
+    help: "set the keys of a JSON array of assignments in one write (- for standard input)")
 }
 
 /// `prefs rename FILE OLD NEW`

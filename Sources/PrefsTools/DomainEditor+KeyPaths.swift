@@ -117,30 +117,38 @@ extension DomainEditor {
     try Self.validate(value, at: path)
     return try change(dryRun: dryRun, truncatingDates: truncatingDates) {
       current throws(ToolError) in
-      let old = path.value(in: .dictionary(current.values))
-      let new: PlistValue
-      switch (old, value, addition) {
-      case (.array(let old)?, .array(let added), .append): new = .array(old + added)
-      case (.array(let old)?, .array(let added), .union):
-        var result = old
-        for element in added where !result.contains(where: { DomainDiff.same($0, element) }) {
-          result.append(element)
-        }
-        new = .array(result)
-      case (.dictionary(let old)?, .dictionary(let added), .merge):
-        new = .dictionary(old.merging(added) { $1 })
-      case (nil, _, _): new = value
-      case (let old?, _, _):
-        let wanted = addition == .merge ? "a dictionary" : "an array"
-        // A key as it was given (`defaults write D a.b -array-add x` names `a.b`).
-        let key = path.components.count == 1 ? path.components[0] : path.text
-        throw .usage(
-          "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults "
-            + "unchanged. (\(domain.name): it holds a value of type \(old.typeName))")
-      }
+      let new = try added(
+        value, to: path.value(in: .dictionary(current.values)), at: path, as: addition)
       return try keyPathChanges(path, in: current.values) { (root) throws(KeyPathError) in
         try path.set(new, in: &root)
       }
+    }
+  }
+
+  /// What the container `old` at `path` holds once `value`'s elements or entries are added
+  /// (`value` itself where `old` is nil); anything else there is refused, with macOS
+  /// `defaults`' words.
+  func added(_ value: PlistValue, to old: PlistValue?, at path: KeyPath, as addition: Addition)
+    throws(ToolError) -> PlistValue
+  {
+    switch (old, value, addition) {
+    case (.array(let old)?, .array(let added), .append): return .array(old + added)
+    case (.array(let old)?, .array(let added), .union):
+      var result = old
+      for element in added where !result.contains(where: { DomainDiff.same($0, element) }) {
+        result.append(element)
+      }
+      return .array(result)
+    case (.dictionary(let old)?, .dictionary(let added), .merge):
+      return .dictionary(old.merging(added) { $1 })
+    case (nil, _, _): return value
+    case (let old?, _, _):
+      let wanted = addition == .merge ? "a dictionary" : "an array"
+      // A key as it was given (`defaults write D a.b -array-add x` names `a.b`).
+      let key = path.components.count == 1 ? path.components[0] : path.text
+      throw .usage(
+        "Value for key \(key) is not \(wanted); cannot append.  Leaving defaults "
+          + "unchanged. (\(domain.name): it holds a value of type \(old.typeName))")
     }
   }
 

@@ -72,7 +72,7 @@ package enum TypedJSON {
   package static func value(parsing text: String, flag: String) throws(ToolError) -> PlistValue {
     let parsed: JSONValue
     do {
-      parsed = try JSONValue.parse(Data(text.utf8))
+      parsed = try JSONValue.parse(Data(text.utf8), exactIntegers: true)
     } catch {
       throw .invalidValue(flag: flag, text: text, expected: "typed JSON (\(error))")
     }
@@ -126,7 +126,7 @@ package enum TypedJSON {
     let here = path + [tag]
     switch (tag, inner) {
     case ("$date", .string(let text)):
-      guard let date = PropertyList.date(fromText: text) else {
+      guard let date = TypedValue.date(text) else {
         throw Failure(
           path: here, reason: "\(text) is not a date (2011-03-14T15:09:26Z, or seconds since 2001)")
       }

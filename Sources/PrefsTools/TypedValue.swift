@@ -114,12 +114,20 @@ package enum TypedValue {
       guard let d = Double(text), spelling != .plutil || isDecimal(text) else {
         throw invalid("a number")
       }
+      // A number written out that no double holds (`1e400`) is not infinity: only the words
+      // inf and nan say a value that is not finite (and plutil takes neither).
+      guard d.isFinite || !isDecimal(text) else {
+        throw invalid("a number within a double's range (±1.8e308)")
+      }
       return .real(d)
     case .string:
       return .string(text)
     case .date:
-      guard let date = PropertyList.date(fromText: text) else {
-        throw invalid("2011-03-14T15:09:26Z or \"2011-03-14 15:09:26 +0000\"")
+      // plutil's port reads a property list's date only (and crashes on anything else).
+      let read = spelling == .plutil ? PropertyList.date(fromText: text) : date(text)
+      guard let date = read else {
+        throw invalid(
+          "2011-03-14T15:09:26Z, 2011-03-14T16:09:26+01:00 or \"2011-03-14 15:09:26 +0000\"")
       }
       return .date(date)
     case .data:
@@ -166,7 +174,13 @@ package enum TypedValue {
     let rest = Array(words.dropFirst())
     guard let kind = kind(ofFlag: first, in: spelling) else {
       guard words.count == 1 else {
-        throw .usage("unknown type \(first) (see prefs write --help)")
+        // `write D K hello world`: a value of two words, or a type flag misspelt.
+        if first.hasPrefix("-"), first.count > 1, Double(first) == nil {
+          throw .usage("unknown type \(first) (\(typeFlagList(spelling)))")
+        }
+        throw .usage(
+          "one value after the key, and \(words[1]) is a second: quote a value with spaces "
+            + "('\(first) \(words[1])'), or give a type flag first (-string, -int, -array …)")
       }
       return .set(try literal(first))
     }
@@ -257,6 +271,59 @@ package enum TypedValue {
     } catch {
       throw .usage("the value is not a property list: \(error)")
     }
+  }
+
+  /// A date's text as the command line takes it: a property list's (`2011-03-14T15:09:26Z`,
+  /// GNUstep's `2011-03-14 15:09:26 +0000`), or ISO 8601 with an offset from UTC
+  /// (`2011-03-14T16:09:26+01:00`, `T` or a space before the time: Python's and YAML's
+  /// timestamps; without an offset, UTC, as YAML reads one), or a day alone (`2011-03-14`,
+  /// its midnight in UTC).
+  package static func date(_ text: String) -> Date? {
+    if let date = PropertyList.date(fromText: text) { return date }
+    let utf8 = Array(text.utf8)
+    if utf8.count == 10 { return PropertyList.date(fromText: text + "T00:00:00Z") }
+    // A time without an offset is UTC, as YAML reads a timestamp (`2014-04-24 02:40:00`).
+    if utf8.count == 19 { return date(text + "Z") }
+    // The time and its offset: `…T16:09:26[.fff]+01:00` (or `+0100`, or `Z` after a space).
+    guard utf8.count > 19, utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " ") else {
+      return nil
+    }
+    var end = 19
+    if utf8[end] == UInt8(ascii: ".") {
+      end += 1
+      while end < utf8.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[end]) {
+        end += 1
+      }
+    }
+    let local =
+      String(decoding: utf8[0..<10], as: UTF8.self) + "T"
+      + String(decoding: utf8[11..<end], as: UTF8.self) + "Z"
+    let zone = Array(utf8[end...])
+    var offset = 0
+    switch zone.count {
+    case 0: offset = 0  // no offset: UTC, as YAML reads `2014-04-24 02:40:00.5`
+    case 1 where zone[0] == UInt8(ascii: "Z"): offset = 0
+    case 5, 6:
+      let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }
+      guard zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), digits.count == 4,
+        zone.count == 5 || zone[3] == UInt8(ascii: ":"),
+        let hhmm = Int(String(decoding: digits, as: UTF8.self)), hhmm / 100 < 24, hhmm % 100 < 60
+      else { return nil }
+      offset = (hhmm / 100 * 3600 + hhmm % 100 * 60) * (zone[0] == UInt8(ascii: "-") ? -1 : 1)
+    default: return nil
+    }
+    guard let date = PropertyList.date(fromText: local) else { return nil }
+    return Date(
+      timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate - Double(offset))
+  }
+
+  /// The type flags of `spelling`, for a message: `-bool, -int, …`.
+  static func typeFlagList(_ spelling: Spelling) -> String {
+    var words: [String] = []
+    for flag in flags where flag.spellings.contains(spelling) && !words.contains(flag.word) {
+      words.append(flag.word)
+    }
+    return words.joined(separator: " ")
   }
 
   /// Whether `text` is a decimal number (`-1.5e3`, `.5`): no `inf`, `nan` or hexadecimal.

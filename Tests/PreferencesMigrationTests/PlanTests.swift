@@ -137,3 +137,45 @@ struct Unencodable: CodablePreference, Hashable, Sendable {
     }
   }
 }
+
+/// `Key<[String: PlistValue]>`, `Key<[PlistValue]>`, `Key<Date?>` and `Key<Data?>` have a
+/// `.map` of their own (the key types `prefs plan swift` writes): each entry of the plan's
+/// type for it, with the key's default, and a migration reads back through the same keys.
+@Suite struct MapOverloadTests {
+  static let settings = Key<[String: PlistValue]>("settings", default: ["mode": "auto"])
+  static let recent = Key<[PlistValue]>("recent", default: [])
+  static let lastSync = Key<Date?>("lastSync")
+  static let token = Key<Data?>("token")
+
+  @Test func eachKeyTypeMapsToItsPlanType() throws {
+    let plan = MigrationPlan(
+      schemaVersion: 1,
+      entries: [
+        .map("Settings", to: Self.settings), .map("Recent", to: Self.recent),
+        .map("LastSync", to: Self.lastSync), .map("Token", to: Self.token),
+      ])
+    #expect(plan.entries.map(\.type) == [.dictionary, .array, .date, .data])
+    #expect(plan.entries[0].defaultValue == ["mode": "auto"])
+    #expect(plan.entries[1].defaultValue == [])
+    #expect(plan.entries[2].defaultValue == nil && plan.entries[3].defaultValue == nil)
+
+    let when = Date(timeIntervalSinceReferenceDate: 321_814_166)
+    let legacy: [String: PlistValue] = [
+      "Settings": ["mode": "manual", "size": 3], "Recent": ["a", 1],
+      "LastSync": .date(when), "Token": .data(Data([0xCA, 0xFE])),
+    ]
+    let store = try PreferencesStore(storage: InMemoryStorage())
+    let report = try store.migrate(plan, from: InMemoryStorage(legacy))
+    #expect(report.files.first?.status == .migrated, "\(report.text())")
+    #expect(store[Self.settings] == ["mode": "manual", "size": 3])
+    #expect(store[Self.recent] == ["a", 1])
+    #expect(store[Self.lastSync] == when)
+    #expect(store[Self.token] == Data([0xCA, 0xFE]))
+
+    // A file without them: the optional keys stay absent, the others read their defaults.
+    let empty = try PreferencesStore(storage: InMemoryStorage())
+    _ = try empty.migrate(plan, from: InMemoryStorage(["Other": 1]))
+    #expect(empty[Self.lastSync] == nil && empty[Self.token] == nil)
+    #expect(empty[Self.settings] == ["mode": "auto"])
+  }
+}

@@ -469,6 +469,7 @@ enum PlutilOracleCases {
         OracleLine(words: ["-insert", newKey, "-bool", "maybe", file], difference: boolText),
         OracleLine(words: ["-insert", newKey, "-bool", "1", file], difference: boolText),
         OracleLine(words: ["-insert", newKey, "-float", "pi", file], difference: floatText),
+        OracleLine(words: ["-insert", newKey, "-float", "1e400", file], difference: floatText),
         OracleLine(words: ["-replace", newKey, "-date", "garbage", file], difference: dateText),
         OracleLine(
           words: ["-insert", newKey, "-date", "2011-03-14T15:09:26.5Z", file],

@@ -20,6 +20,8 @@ import Testing
     var key: String
     var type: String
     var `default`: JSONValueBox?
+    /// The suite the key lives in (an app group's); none for the standard domain.
+    var suite: String?
   }
 
   struct Labels: Decodable {
@@ -55,23 +57,26 @@ import Testing
   }
 
   /// The four measures of one app: recall and precision of its keys, and the share of the
-  /// keys found whose type and default are the labels'.
+  /// keys found whose type and default are the labels'. A key the scan proposes for `drop`
+  /// (the code only removes it) is found; it has no type or default to compare.
   struct Measures: CustomStringConvertible {
     var labelled = 0
     var found = 0
     var both = 0
+    /// The keys found and compared for their type and default (not only removed).
+    var compared = 0
     var typed = 0
     var defaulted = 0
     var misses: [String] = []
 
     var recall: Double { Double(both) / Double(max(1, labelled)) }
     var precision: Double { Double(both) / Double(max(1, found)) }
-    var types: Double { Double(typed) / Double(max(1, both)) }
-    var defaults: Double { Double(defaulted) / Double(max(1, both)) }
+    var types: Double { Double(typed) / Double(max(1, compared)) }
+    var defaults: Double { Double(defaulted) / Double(max(1, compared)) }
 
     var description: String {
-      "recall \(both)/\(labelled), precision \(both)/\(found), types \(typed)/\(both), "
-        + "defaults \(defaulted)/\(both); \(misses.joined(separator: "; "))"
+      "recall \(both)/\(labelled), precision \(both)/\(found), types \(typed)/\(compared), "
+        + "defaults \(defaulted)/\(compared); \(misses.joined(separator: "; "))"
     }
   }
 
@@ -88,15 +93,26 @@ import Testing
     let result = SourceScan.scan(
       labels.scanned.map { root.appendingPathComponent($0).path },
       options: SourceScan.Options(jobs: 2))
-    let found = Dictionary(
-      result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
+    // The keys of every domain the code uses, each under its domain (`suite|key` for a
+    // suite's), as a porting developer scans each (`--suite`).
+    var all = result.keys.map { ($0.entry.from, $0.entry) }
+    for (domain, keys) in result.otherDomains {
+      guard case .suite(let name) = domain else { continue }
+      all += keys.map { (name + "|" + $0.entry.from, $0.entry) }
+    }
+    let removed = Set(result.removed.map(\.entry.from))
+    all += result.removed.map { ($0.entry.from, $0.entry) }
+    let found = Dictionary(all, uniquingKeysWith: { a, _ in a })
     var m = Measures(labelled: labels.keys.count, found: found.count)
     for label in labels.keys {
-      guard let entry = found[label.key] else {
-        m.misses.append("\(label.key) not found")
+      let id = label.suite.map { $0 + "|" + label.key } ?? label.key
+      guard let entry = found[id] else {
+        m.misses.append("\(id) not found")
         continue
       }
       m.both += 1
+      if removed.contains(id) { continue }
+      m.compared += 1
       if entry.type.rawValue == label.type {
         m.typed += 1
       } else {
@@ -113,7 +129,7 @@ import Testing
         )
       }
     }
-    let labelled = Set(labels.keys.map(\.key))
+    let labelled = Set(labels.keys.map { l in l.suite.map { $0 + "|" + l.key } ?? l.key })
     for key in found.keys where !labelled.contains(key) { m.misses.append("\(key) is not a key") }
     return m
   }
@@ -181,6 +197,7 @@ import Testing
       all.labelled += m.labelled
       all.found += m.found
       all.both += m.both
+      all.compared += m.compared
       all.typed += m.typed
       all.defaulted += m.defaulted
     }

@@ -24,6 +24,9 @@ enum DefinitionSkimmer {
     var statement: Int?
     var hasString = false
     var hasEquals = false
+    /// A top-level enum (`typedef NS_ENUM(NSInteger, Mode) { … };`): where it starts, its
+    /// constants being values a registration may name (`@(ModeAsk)`).
+    var enumStatement: Int?
     // Open conditions: whether each is active, and whether a branch was taken.
     var conditions: [(active: Bool, taken: Bool, certain: Bool)] = []
     var active = true
@@ -198,6 +201,7 @@ enum DefinitionSkimmer {
         i = k + 1
         continue
       case 0x7B:
+        if depth == 0, let s = statement, Self.startsEnum(bytes, s) { enumStatement = s }
         depth += 1
         statement = nil
       case 0x7D:
@@ -207,7 +211,9 @@ enum DefinitionSkimmer {
         hasEquals = true
       case 0x3B where depth == 0:
         if let s = statement, hasString, hasEquals { out.append(s..<(i + 1)) }
+        if let e = enumStatement { out.append(e..<(i + 1)) }
         statement = nil
+        enumStatement = nil
       default:
         if depth == 0, statement == nil, isIdentifier(b) {
           statement = i
@@ -219,6 +225,22 @@ enum DefinitionSkimmer {
     }
     return out
   }
+
+  /// Whether the statement at `start` declares an enum (`typedef NS_ENUM`, `enum`,
+  /// `NS_OPTIONS`, `typedef enum`).
+  static func startsEnum(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+    for word in enumWords where start + word.count <= bytes.count {
+      var k = 0
+      while k < word.count, bytes[start + k] == word[k] { k += 1 }
+      if k == word.count { return true }
+    }
+    return false
+  }
+
+  static let enumWords: [[UInt8]] = [
+    "typedef", "enum", "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "CF_ENUM",
+  ]
+  .map { Array($0.utf8) }
 
   /// The bytes that matter inside a function's body: a line's end, a comment's, string's or
   /// character's start, a brace.
@@ -236,8 +258,9 @@ enum DefinitionSkimmer {
       var piece = Array(bytes[range])
       if String(validating: piece, as: UTF8.self) == nil { piece = SourceText.macRoman(piece) }
       if piece.contains(0x0D) { piece = SourceText.lineFeeds(piece) }
-      var reader = ObjCReader(
-        SourceInput(tokens: SourceLexer.tokens(of: piece, swift: false), path: path))
+      let tokens = SourceLexer.tokens(of: piece, swift: false)
+      facts.functionMacros.merge(tokens.functionMacros) { a, _ in a }
+      var reader = ObjCReader(SourceInput(tokens: tokens, path: path))
       let found = reader.read()
       facts.constants.merge(found.constants) { a, _ in a }
       facts.valueConstants.merge(found.valueConstants) { a, _ in a }

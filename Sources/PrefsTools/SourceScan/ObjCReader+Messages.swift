@@ -146,15 +146,22 @@ extension ObjCReader {
         return .standard
       }
       if m.selector == "values", receiverOf(inner) == .standard { return .standard }
+      // `[[d dictionaryRepresentation] objectForKey:K]`: d's keys.
+      if m.selector == "dictionaryRepresentation" { return receiverOf(inner) }
       if m.selector == "initWithSuiteName:", let arg = m.arguments.first {
         if t.isText(arg.lowerBound, "nil"), arg.count == 1 { return .standard }
         return .suite(keyOf(arg))
       }
       if inner.count == 1, t.isIdentifier(inner.lowerBound) {
         let name = t.text(inner.lowerBound)
-        if name.first?.isUppercase == true { return .type(name) }
+        if name.first?.isUppercase == true {
+          return Self.isFrameworkType(name) ? .none : .type(name)
+        }
+        // `[self defaults]`: a method or property of the class, looked up like one.
+        if name == "self", m.arguments.isEmpty { return .name(m.selector) }
       }
-      return .none
+      // A message's answer the code does not say the class of (`[self store]`).
+      return .unknown("")
     }
     if t.isIdentifier(first) {
       let name = t.text(first)
@@ -178,6 +185,8 @@ extension ObjCReader {
           if let type = bound.type, type.first?.isUppercase == true, !Self.isFrameworkType(type) {
             return .type(type)
           }
+          // `id`, or a variable without a declared class: it may be.
+          if bound.type == nil || bound.type == "id" { return .unknown(name) }
           return .none
         }
         if name.first?.isUppercase == true, facts.receivers[name] == nil, !name.contains("_"),
@@ -209,7 +218,9 @@ extension ObjCReader {
     if wrapperSelectors.contains(m.selector) {
       gatherWrapperCall(m)
     }
+    if m.selector.hasPrefix("enumerateObjects") { bindBlockParameter(m) }
     if gatherOnly { return }
+    if buildEntries(m) { return }
     if let api = DefaultsAPI.objc[m.selector] {
       use(m, api)
       return
@@ -220,7 +231,11 @@ extension ObjCReader {
     case "bind:toObject:withKeyPath:options:":
       binding(m)
     default:
-      refine(m)
+      if LibraryModels.objcKeySelectors[m.selector] != nil {
+        libraryMessage(m)
+      } else {
+        refine(m)
+      }
     }
   }
 
@@ -285,8 +300,15 @@ extension ObjCReader {
   /// A use of a key through one of the defaults methods.
   mutating func use(_ m: Message, _ api: DefaultsAPI.Method) {
     guard api.key < m.arguments.count else { return }
-    let receiver = receiverOfMessage(m)
+    var receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
+    // A receiver not known either way is kept only where it may be user defaults (a name is
+    // looked up across the tree first).
+    if case .unknown = receiver {
+      // Its text only now (most receivers are never reported).
+      receiver = .unknown(t.source(m.receiver))
+      if !DefaultsAPI.mayBeDefaults(receiver, selector: m.selector) { return }
+    }
     let key = keyOf(m.arguments[api.key])
     var use = SourceUse(
       key: key, receiver: receiver, access: api.access, method: m.selector, type: api.type,
@@ -298,7 +320,13 @@ extension ObjCReader {
     }
     if let v = api.value, v < m.arguments.count {
       let valueRange = m.arguments[v]
-      let value = valueOf(valueRange)
+      // A dictionary the function builds, set as a whole: a dictionary (its entries are not
+      // read for a value a setter stores).
+      let built =
+        valueRange.count == 1 && t.isIdentifier(valueRange.lowerBound)
+        && scope?.locals[t.text(valueRange.lowerBound)]?.entries != nil
+      let value =
+        built ? .computed(t.text(valueRange.lowerBound), .dictionary) : valueOf(valueRange)
       if api.type == nil {
         use.type = value.type
         if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound),
@@ -309,6 +337,9 @@ extension ObjCReader {
         if t.contains(valueRange, "dataWithJSONObject") { use.takeJSONType() }
       }
       if case .value = value { use.value = value }
+      if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
+        use.valueParameter = t.text(valueRange.lowerBound)
+      }
       use.name = valueName(valueRange)
     } else if api.access == .get {
       use.name = assignedName(before: m.open)
@@ -378,6 +409,22 @@ extension ObjCReader {
     {
       use.type = type
       use.typeReason = "assigned to \(t.text(k - 3)) *"
+    } else if use.type == nil, t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
+      let declared = scope?.returnType,
+      let type = DefaultsAPI.type(ofClass: declared),
+      [.string, .array, .dictionary, .data, .date, .url].contains(type)
+    {
+      // `- (NSString *)lastTemplate { return [d objectForKey:K]; }`
+      use.type = type
+      use.typeReason = "returned as \(declared) *"
+    } else if use.type == nil, t.isPunctuation(k, 0x28), t.isPunctuation(m.close + 1, 0x29),
+      t.isIdentifier(k - 1),
+      t.text(k - 1).hasSuffix("FromString"),
+      t.text(k - 1).hasPrefix("NS") || t.text(k - 1).hasPrefix("CG")
+    {
+      // `NSPointFromString([d objectForKey:K])`
+      use.type = .string
+      use.typeReason = "given to \(t.text(k - 1))"
     }
   }
 
@@ -418,24 +465,48 @@ extension ObjCReader {
     var use = use
     use.file = 0
     if scope?.isTemplate(use) == true {
-      scope?.templates.append(use)
+      appendTemplate(use, at: open)
       return
+    }
+    // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
+    // name]`): the wrapper's template too.
+    let locals = scope?.locals ?? [:]
+    let selector = scope?.selector
+    let throughLocals =
+      locals.isEmpty ? use.key : use.key.substituting { name in locals[name]?.key }
+    if throughLocals != use.key,
+      scope?.isTemplate(
+        SourceUse(
+          key: throughLocals, receiver: use.receiver, access: use.access, method: use.method,
+          line: use.line)) == true
+    {
+      use.key = throughLocals
+      appendTemplate(use, at: open)
+      return
+    }
+    // A key an instance variable or property holds (`_key`, `self.key`): its class's.
+    if let className, scope != nil,
+      use.key.names.contains(where: {
+        ($0.hasPrefix("_") || $0.hasPrefix("self.")) && locals[$0] == nil
+      })
+    {
+      use.ownerType = className
     }
     // A variable of the function named as the key: known only at run time, unless it holds
     // a constant.
     var use2 = use
     use2.key = use.key.substituting { name in
-      if let local = scope?.locals[name] {
+      if let local = locals[name] {
         return local.key ?? .runtime(name)
       }
-      if name == "_cmd", let selector = scope?.selector { return .literal(selector) }
+      if name == "_cmd", let selector { return .literal(selector) }
       return nil
     }
     if open >= 0 { useAt[open] = facts.uses.count }
     facts.uses.append(use2)
     // The variable the value went into: what the code does with it later refines the type.
-    if let s = scope {
-      for (name, local) in s.locals where local.use == -(open + 1) {
+    if open >= 0 {
+      for (name, local) in locals where local.use == -(open + 1) {
         scope?.locals[name]?.use = facts.uses.count - 1
         if use2.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
           facts.uses[facts.uses.count - 1].type = planType
@@ -443,6 +514,23 @@ extension ObjCReader {
         }
       }
     }
+  }
+
+  /// A wrapper's template: the variable its answer goes into holds it.
+  mutating func appendTemplate(_ use: SourceUse, at open: Int) {
+    guard let s = scope else { return }
+    var use = use
+    let index = s.templates.count
+    for (name, local) in s.locals where open >= 0 && local.use == -(open + 1) {
+      scope?.locals[name]?.use = nil
+      scope?.locals[name]?.template = index
+      if use.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
+        use.type = planType
+        use.typeReason = "assigned to \(type) *"
+      }
+    }
+    if open >= 0 { templateAt[open] = index }
+    scope?.templates.append(use)
   }
 
   /// A message that is not one of the defaults methods: it may say what an `objectForKey:`'s
@@ -489,6 +577,27 @@ extension ObjCReader {
       target = useOf(arg)
       type = .data
       reason = "unarchived by NSKeyedUnarchiver"
+    }
+    if target == nil, let type {
+      // A wrapper's own getter (`[[d objectForKey:key] boolValue]`, `key` a parameter).
+      let range =
+        m.selector.hasPrefix("JSONObjectWithData:")
+          || m.selector.hasPrefix("unarchive") ? (m.arguments.first ?? m.receiver) : m.receiver
+      var r = range
+      while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28), isCastEnd(t.match(r.lowerBound)) {
+        r = (t.match(r.lowerBound) + 1)..<r.upperBound
+      }
+      if let first = r.first, let index = templateAt[first], let count = scope?.templates.count,
+        index < count, scope?.templates[index].type == nil
+      {
+        scope?.templates[index].type = type
+        scope?.templates[index].typeReason = reason
+      } else if r.count == 1, let first = r.first, t.isIdentifier(first),
+        let local = scope?.locals[t.text(first)], local.template != nil
+      {
+        refineHeld(local, type, reason: reason)
+      }
+      return
     }
     guard let target, let type, target < facts.uses.count else { return }
     let current = facts.uses[target]

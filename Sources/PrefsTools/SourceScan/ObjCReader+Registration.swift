@@ -16,29 +16,39 @@ extension ObjCReader {
     let receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
     var entries: [ValueEntry]?
-    switch valueOf(arg) {
+    var elsewhere: ValueExpr?
+    let value = valueOf(arg)
+    switch value {
     case .dictionary(let e): entries = e
+    case .call: elsewhere = value
     default:
       if arg.count == 1, t.isIdentifier(arg.lowerBound),
         let local = scope?.locals[t.text(arg.lowerBound)]
       {
-        entries = local.entries
+        if case .dictionary(let e) = valueOf(arg) { entries = e } else { entries = local.entries }
+      } else if case .name = value {
+        elsewhere = value
       }
     }
     let line = t.line(m.open)
     let base = SourceUse(
       key: .literal(""), receiver: receiver, access: .register, method: "registerDefaults:",
       condition: condition(at: m.open), line: line)
-    recordRegistration(base, entries: entries, in: arg)
+    recordRegistration(base, entries: entries, in: arg, madeElsewhere: elsewhere)
   }
 
   /// `[control bind:@"value" toObject:[NSUserDefaultsController sharedUserDefaultsController]
   /// withKeyPath:@"values.KEY" options:…]`.
   mutating func binding(_ m: Message) {
     guard m.arguments.count >= 3, receiverOf(m.arguments[1]) == .standard else { return }
-    var key = keyOf(m.arguments[2])
-    guard let stripped = Self.droppingValuesPrefix(key) else { return }
-    key = stripped
+    var key = localKey(m.arguments[2])
+    if let stripped = Self.droppingValuesPrefix(key) {
+      key = stripped
+    } else {
+      // A key path a function builds (`[self controllerPathForKey:K]`): `values.` is taken
+      // off once the model knows it.
+      guard case .call = key else { return }
+    }
     let name = t.stringValue(m.arguments[0].lowerBound) ?? ""
     var use = SourceUse(
       key: key, receiver: .standard, access: .bind, method: "bind:@\"\(name)\" (values.KEY)",
@@ -82,7 +92,10 @@ extension ObjCReader {
     guard let (send, present) = presenceTest((open + 1)..<close),
       let m = parseMessage(at: send), DefaultsAPI.presenceGetters.contains(m.selector),
       let keyRange = m.arguments.first
-    else { return }
+    else {
+      fallbackBranchOnLocal(condition: (open + 1)..<close, then: thenRange, else: elseRange)
+      return
+    }
     let receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
     presence.insert(send)
@@ -195,11 +208,12 @@ extension ObjCReader {
     if wrapperSelectors.contains(name + "()") {
       let close = t.match(i + 1)
       let arguments = t.commaSeparated((i + 2)..<close)
-      facts.wrapperCalls.append(
-        WrapperCall(
-          selector: name + "()", receiver: .none, arguments: arguments.map { keyOf($0) },
-          values: arguments.map { valueOf($0) }, name: assignedName(before: i),
-          condition: condition(at: i), line: t.line(i)))
+      var call = WrapperCall(
+        selector: name + "()", receiver: .none, arguments: arguments.map { localKey($0) },
+        values: arguments.map { valueOf($0) }, name: assignedName(before: i),
+        condition: condition(at: i), line: t.line(i))
+      call.enclosing = enclosing(of: call.arguments)
+      facts.wrapperCalls.append(call)
     }
     guard !gatherOnly, name.hasPrefix("CFPreferences") else { return }
     let close = t.match(i + 1)
@@ -260,11 +274,29 @@ extension ObjCReader {
   }
 
   mutating func gatherWrapperCall(_ m: Message) {
-    facts.wrapperCalls.append(
-      WrapperCall(
-        selector: m.selector, receiver: receiverOfMessage(m),
-        arguments: m.arguments.map { keyOf($0) },
-        values: m.arguments.map { valueOf($0) }, name: assignedName(before: m.open),
-        condition: condition(at: m.open), line: t.line(m.open)))
+    var call = WrapperCall(
+      selector: m.selector, receiver: receiverOfMessage(m),
+      arguments: m.arguments.map { localKey($0) },
+      values: m.arguments.map { valueOf($0) }, name: assignedName(before: m.open),
+      condition: condition(at: m.open), line: t.line(m.open))
+    call.receivers = m.arguments.map { arg -> ReceiverRef? in
+      switch receiverOf(arg) {
+      case .standard, .suite: return receiverOf(arg)
+      default: return nil
+      }
+    }
+    call.enclosing = enclosing(of: call.arguments)
+    facts.wrapperCalls.append(call)
+  }
+
+  /// The function a wrapper call is made in, when one of its arguments names a parameter of
+  /// that function.
+  func enclosing(of arguments: [KeyExpr?]) -> EnclosingFunction? {
+    guard let s = scope, let selector = s.selector, !s.parameters.isEmpty,
+      arguments.contains(where: { $0?.names.contains(where: s.parameters.contains) == true })
+    else { return nil }
+    return EnclosingFunction(
+      selector: selector, className: className, parameters: s.parameters,
+      parameterTypes: s.parameterTypes, labels: [])
   }
 }

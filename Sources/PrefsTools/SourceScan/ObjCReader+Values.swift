@@ -52,6 +52,39 @@ extension ObjCReader {
     if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
       return .literal(s)
     }
+    // `self.key`, `self->_key`: a member.
+    if r.count == 3, t.isText(first, "self"),
+      t.isPunctuation(first + 1, 0x2E) || t.isText(first + 1, "->"),
+      t.isIdentifier(first + 2)
+    {
+      return .name("self." + Self.bare(t.text(first + 2)))
+    }
+    // `@[a, b]`: any one of its elements (the array a loop takes its keys from).
+    if t.isPunctuation(first, 0x40), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .oneOf(items((first + 2)..<(r.upperBound - 1)).map(keyOf))
+    }
+    // `keys[i]`: an element of a collection.
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .call("[]", [keyOf(first..<(first + 1))], source: t.source(r))
+    }
+    // `ShortcutKeys()`, `KeyFor(x)`: what a C function of the tree returns.
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1,
+      !isKeyword(first), !t.isText(first, "NSStringFromSelector")
+    {
+      // `Str(@"%@%@", a, b)`: a format, written by a function of the app's own.
+      let parts = t.commaSeparated((first + 2)..<(r.upperBound - 1))
+      if let format = parts.first, format.count == 1, let text = t.stringValue(format.lowerBound),
+        FormatPieces.specifiers(text) == parts.count - 1, parts.count > 1
+      {
+        return FormatPieces.split(text, arguments: parts.dropFirst().map { t.source(inner($0)) })
+      }
+      return .call(t.text(first) + "()", parts.map(keyOf), source: t.source(r))
+    }
     if t.isText(first, "NSStringFromSelector"), t.isText(first + 2, "@selector"),
       t.isIdentifier(first + 4)
     {
@@ -92,10 +125,28 @@ extension ObjCReader {
           }
         }
         return .concat([head, .runtime(t.source(r))])
-      case "stringWithString:", "initWithString:", "copy":
+      case "stringWithString:", "initWithString:", "copy", "mutableCopy":
         if let arg = m.arguments.first { return keyOf(arg) }
         return keyOf(m.receiver)
+      case "pathForResource:ofType:", "URLForResource:withExtension:":
+        // A bundle resource: its file name (`Defaults.plist`).
+        guard m.arguments.count == 2 else { return .runtime(t.source(r)) }
+        return .concat([keyOf(m.arguments[0]), .literal("."), keyOf(m.arguments[1])])
+      case "objectAtIndex:", "firstObject", "lastObject", "objectAtIndexedSubscript:",
+        "anyObject":
+        // An element of a collection.
+        return .call("[]", [keyOf(m.receiver)], source: t.source(r))
+      case "arrayWithObjects:", "setWithObjects:", "arrayWithArray:":
+        guard let a = m.arguments.first else { return .runtime(t.source(r)) }
+        let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }
+        if m.selector == "arrayWithArray:" { return keyOf(a) }
+        return .oneOf(elements.map(keyOf))
       default:
+        // A method of the tree (`[self keyForName:x]`, `[Prefs shortcutNames]`): what it
+        // returns.
+        if isOwnReceiver(m.receiver) {
+          return .call(m.selector, m.arguments.map(keyOf), source: t.source(r))
+        }
         return .runtime(t.source(r))
       }
     }
@@ -142,7 +193,11 @@ extension ObjCReader {
         default:
           let name = t.text(first)
           if let local = scope?.locals[name] {
-            if let entries = local.entries { return .dictionary(entries) }
+            if let entries = local.entries {
+              return .dictionary(
+                entries
+                  + local.added.map { ValueEntry(key: localKey($0.key), value: valueOf($0.value)) })
+            }
             return .computed(name, local.type.flatMap(DefaultsAPI.type(ofClass:)))
           }
           if scope?.parameters.contains(name) == true { return .name(name) }
@@ -167,7 +222,41 @@ extension ObjCReader {
     {
       return messageValue(m, text: text)
     }
+    // `NSStringFromPoint(origin)`, `NSStringFromRect(frame)`: a string.
+    if t.isIdentifier(first), t.text(first).hasPrefix("NSStringFrom"),
+      t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .computed(text, .string)
+    }
+    // `self.class.defaultWidth`, `Self.defaultWidth`: a class property of the code's own, what
+    // its getter returns.
+    if r.count >= 3, r.count % 2 == 1, t.isIdentifier(r.upperBound - 1),
+      stride(from: first + 1, to: r.upperBound, by: 2).allSatisfy({ t.isPunctuation($0, 0x2E) }),
+      stride(from: first, to: r.upperBound, by: 2).allSatisfy({ t.isIdentifier($0) }),
+      t.isText(first, "self") && (r.count == 3 || t.isText(first + 2, "class"))
+        || (r.count == 3 && isOwnReceiver(first..<(first + 1)))
+    {
+      return .call(t.text(r.upperBound - 1), [], source: text)
+    }
     return .computed(text, nil)
+  }
+
+  /// Whether a message's receiver is the code's own (`self`, `[self class]`, a class of the
+  /// tree, `super`): a method whose returns the model can follow.
+  func isOwnReceiver(_ range: Range<Int>) -> Bool {
+    guard let first = range.first else { return false }
+    if range.count == 1 {
+      let name = t.text(first)
+      return name == "self" || name == "super"
+        || (name.first?.isUppercase == true && !Self.isFrameworkType(name)
+          && scope?.locals[name] == nil)
+    }
+    // `[self class]`, `[[self class] x]`.
+    if t.isPunctuation(first, 0x5B), let m = parseMessage(at: first), m.selector == "class" {
+      return isOwnReceiver(m.receiver)
+    }
+    return false
   }
 
   func number(_ text: String) -> ValueExpr? {
@@ -201,6 +290,7 @@ extension ObjCReader {
         default: break
         }
       }
+      if case .name = v { return .number(v, .bool, source: text) }
       return .computed(text, .bool)
     case "numberWithInteger:", "numberWithInt:", "numberWithLong:", "numberWithLongLong:",
       "numberWithUnsignedInteger:", "numberWithUnsignedInt:", "numberWithShort:",
@@ -210,12 +300,14 @@ extension ObjCReader {
       let v = valueOf(a)
       if case .value(.integer) = v { return v }
       if case .value(.bool(let b)) = v { return .value(.integer(b ? 1 : 0)) }
+      if case .name = v { return .number(v, .integer, source: text) }
       return .computed(text, .integer)
     case "numberWithFloat:", "numberWithDouble:", "initWithFloat:", "initWithDouble:":
       guard let a = args.first else { break }
       let v = valueOf(a)
       if case .value(.integer(let i)) = v { return .value(.real(Double(i))) }
       if case .value(.real) = v { return v }
+      if case .name = v { return .number(v, .double, source: text) }
       return .computed(text, .double)
     case "arrayWithObjects:":
       guard let a = args.first else { break }
@@ -260,7 +352,22 @@ extension ObjCReader {
       return .computed(text, .json)
     case "URLWithString:", "fileURLWithPath:":
       return .computed(text, .url)
-    default: break
+    case "boolValue", "integerValue", "intValue", "doubleValue", "floatValue", "longValue",
+      "longLongValue", "unsignedIntegerValue", "copy":
+      // A member or parameter converted on the way (`[_defaultValue boolValue]`): the value it
+      // holds, as a name the model follows.
+      if m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound),
+        scope?.locals[t.text(m.receiver.lowerBound)] == nil
+      {
+        return .name(Self.bare(t.text(m.receiver.lowerBound)))
+      }
+    default:
+      if isOwnReceiver(m.receiver), !m.selector.hasPrefix("init"), m.selector != "alloc",
+        m.selector != "new"
+      {
+        // (Its arguments are not read: a value a function returns takes none the model follows.)
+        return .call(m.selector, [], source: text)
+      }
     }
     return .computed(text, nil)
   }

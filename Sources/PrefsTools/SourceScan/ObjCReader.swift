@@ -21,9 +21,16 @@ struct ObjCReader: SourceReader {
   var useAt: [Int: Int] = [:]
   /// Inner messages already read for an outer one (``pendingUse(at:)``): not read again.
   var readEarly: Set<Int> = []
+  /// In an initializer (`initWith…`): the members it sets from its parameters.
+  var initMembers: [String: String] = [:]
+  /// The template each send made, by its `[` token (a wrapper's own getter).
+  var templateAt: [Int: Int] = [:]
+
+  let t: SourceTokens
 
   init(_ input: SourceInput) {
     self.input = input
+    t = input.tokens
     facts = FileFacts(path: input.path)
   }
 
@@ -53,8 +60,18 @@ struct ObjCReader: SourceReader {
   }
 
   mutating func endScope() {
-    guard let s = scope else { return }
-    if let selector = s.selector, !s.templates.isEmpty, !gatherOnly {
+    // (The scope's fields read where needed: a copy of it retains them all.)
+    guard scope != nil else { return }
+    if !initMembers.isEmpty {
+      if let selector = scope?.selector, let className, selector.hasPrefix("init"), !gatherOnly {
+        facts.members[className, default: TypeMembers()].initializers.append(
+          TypeMembers.Initializer(
+            selector: selector, parameters: scope?.parameters ?? [],
+            parameterTypes: scope?.parameterTypes ?? [], members: initMembers))
+      }
+      initMembers = [:]
+    }
+    if scope?.templates.isEmpty == false, let s = scope, let selector = s.selector, !gatherOnly {
       facts.wrappers.append(
         SourceWrapper(
           selector: selector, className: className, parameters: s.parameters,
@@ -126,9 +143,35 @@ struct ObjCReader: SourceReader {
       }
       return nil
     }
+    if scope == nil, !gatherOnly, Self.enumKeywords.contains(t.text(i)) {
+      return enumConstants(at: i)
+    }
     if length == 2, t.isText(i, "if"), scope != nil, t.isPunctuation(i + 1, 0x28) {
       ifStatement(at: i)
       return nil
+    }
+    if scope != nil {
+      if length == 3, t.isText(i, "for"), t.isPunctuation(i + 1, 0x28) {
+        forIn(at: i)
+        return nil
+      }
+    }
+    if scope != nil, !gatherOnly {
+      if length == 6, t.isText(i, "return") {
+        if scope?.returns == false
+          || scope?.selector.map(input.returnsWanted.contains) == true
+        {
+          recordReturn(expressionRange(from: i + 1))
+        }
+        return nil
+      }
+      // (The tokens after it first: most names are none of these.)
+      if t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
+        || t.isText(i + 1, "<=") || t.isPunctuation(i + 1, 0x3E),
+        let local = scope?.locals[t.text(i)], let original = held(local)
+      {
+        fallbackOnLocal(at: i, original: original)
+      }
     }
     if scope == nil, t.isPunctuation(i + 1, 0x28), !isKeyword(i) {
       // A C function's definition: NAME(params) { … } at the top level.
@@ -144,7 +187,8 @@ struct ObjCReader: SourceReader {
     if t.isPunctuation(i + 1, 0x28), word.kind == .identifier {
       cCall(at: i)
     }
-    if !gatherOnly, isStatementStart(i) { declaration(at: i) }
+    // Declarations are read in a wrapper-call pass too: the variables a call's key comes from.
+    if isStatementStart(i) { declaration(at: i) }
     return nil
   }
 
@@ -159,6 +203,7 @@ struct ObjCReader: SourceReader {
     return t.isPunctuation(i - 1, 0x3B) || t.isPunctuation(i - 1, 0x7B)
       || t.isPunctuation(i - 1, 0x7D)
       || t.token(i - 1).kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
+      || t.isText(i - 1, "@end")
   }
 
   /// The parameter names of a C parameter list: the last name of each comma-separated part.
@@ -222,11 +267,15 @@ struct ObjCReader: SourceReader {
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: types,
       end: t.match(k) + 1, property: property)
+    if !returnsNothing, t.isPunctuation(i + 1, 0x28), t.isIdentifier(i + 2) {
+      scope?.returnType = t.text(i + 2)
+    }
     // A parameter declared `(NSUserDefaults *)defaults` holds user defaults (the standard
     // ones, as far as the code shows).
     for (name, type) in zip(parameters, types) where type == "NSUserDefaults" {
       scope?.locals[name, default: LocalVariable()].receiver = .standard
     }
+    initMembers = [:]
     return k + 1
   }
 
@@ -254,7 +303,9 @@ struct ObjCReader: SourceReader {
     let bare = Self.bare(name)
     if type == "NSUserDefaults" {
       if facts.receivers[bare] == nil { facts.receivers[bare] = .standard }
-    } else if type.first?.isUppercase == true, !type.hasPrefix("NS"), !type.hasPrefix("UI") {
+    } else if type.first?.isUppercase == true,
+      !Self.isFrameworkType(type) || Self.keyedStores.contains(type)
+    {
       facts.types[bare] = type
     }
   }
@@ -282,10 +333,101 @@ struct ObjCReader: SourceReader {
     }
     words.formUnion([
       "registerDefaults", "bind", "isKindOfClass", "JSONObjectWithData", "unarchiveObjectWithData",
-      "unarchivedObjectOfClass",
+      "unarchivedObjectOfClass", "enumerateObjectsUsingBlock", "enumerateObjectsWithOptions",
+      "addEntriesFromDictionary",
     ])
+    for key in LibraryModels.objcKeySelectors.keys {
+      if let w = key.split(separator: ":").first { words.insert(w) }
+    }
     return Set(words.map(hash))
   }()
+
+  static let enumKeywords: Set<String> = [
+    "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "CF_ENUM", "CF_OPTIONS", "enum",
+  ]
+
+  /// `typedef NS_ENUM(NSInteger, Mode) { ModeAsk, ModeUse = 4, ModeAll = ModeAsk | ModeUse };`:
+  /// each constant's value (a registration names them: `@(ModeAsk)`). Returns where to go on.
+  mutating func enumConstants(at i: Int) -> Int? {
+    var k = i + 1
+    while k < t.count, k < i + 12, !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x3B) {
+      if t.isPunctuation(k, 0x28) { k = t.match(k) }
+      k += 1
+    }
+    guard t.isPunctuation(k, 0x7B) else { return nil }
+    let close = t.match(k)
+    var next: Int64 = 0
+    for part in t.commaSeparated((k + 1)..<close) where !part.isEmpty {
+      guard t.isIdentifier(part.lowerBound) else { continue }
+      let name = t.text(part.lowerBound)
+      var value = next
+      if t.isPunctuation(part.lowerBound + 1, 0x3D) {
+        guard let v = constantInteger((part.lowerBound + 2)..<part.upperBound) else {
+          next = 0
+          continue
+        }
+        value = v
+      }
+      facts.valueConstants[name] = .value(.integer(value))
+      next = value &+ 1
+    }
+    return close + 1
+  }
+
+  /// A constant integer expression of the code: numbers, constants known in this file, `-`,
+  /// `|`, `+`, `<<`, parentheses; nil for anything else.
+  func constantInteger(_ range: Range<Int>) -> Int64? {
+    var r = inner(range)
+    guard !r.isEmpty else { return nil }
+    // The operator of lowest precedence at the top level, from the right.
+    for ops in [["|"], ["+", "-"], ["<<"]] {
+      var k = r.upperBound - 1
+      while k > r.lowerBound {
+        if t.isPunctuation(k, 0x29) {
+          k = t.match(k) - 1
+          continue
+        }
+        let text = t.text(k)
+        if ops.contains(text), t.token(k).kind == .punctuation {
+          guard let a = constantInteger(r.lowerBound..<k),
+            let b = constantInteger((k + 1)..<r.upperBound)
+          else { return nil }
+          switch text {
+          case "|": return a | b
+          case "+": return a &+ b
+          case "-": return a &- b
+          default: return b >= 0 && b < 63 ? a << b : nil
+          }
+        }
+        k -= 1
+      }
+    }
+    if r.count == 2, t.isPunctuation(r.lowerBound, 0x2D),
+      let v = constantInteger((r.lowerBound + 1)..<r.upperBound)
+    {
+      return -v
+    }
+    guard r.count == 1 else { return nil }
+    r = r.lowerBound..<r.upperBound
+    if t.token(r.lowerBound).kind == .number,
+      case .value(.integer(let v))? = number(t.text(r.lowerBound))
+    {
+      return v
+    }
+    if t.isIdentifier(r.lowerBound),
+      case .value(.integer(let v))? = facts.valueConstants[t.text(r.lowerBound)]
+    {
+      return v
+    }
+    return nil
+  }
+
+  /// Framework classes with user defaults' methods that are not user defaults (a property of
+  /// one of these is never reported as a receiver that may be).
+  static let keyedStores: Set<String> = [
+    "NSUbiquitousKeyValueStore", "NSDictionary", "NSMutableDictionary", "NSCache", "NSCoder",
+    "NSMapTable",
+  ]
 
   static func isFrameworkType(_ type: String) -> Bool {
     type != "NSUserDefaults"
@@ -323,6 +465,18 @@ struct ObjCReader: SourceReader {
       }
       break
     }
+    // `values[@"k"] = @3;`: an entry of a dictionary the function builds.
+    if scope != nil, t.isIdentifier(i), t.isPunctuation(i + 1, 0x5B),
+      scope?.locals[t.text(i)]?.entries != nil
+    {
+      let close = t.match(i + 1)
+      if t.isPunctuation(close + 1, 0x3D) {
+        let value = expressionRange(from: close + 2)
+        let name = t.text(i)
+        scope?.locals[name]?.added.append(((i + 2)..<close, value))
+      }
+      return
+    }
     guard t.isPunctuation(scan, 0x3D) || t.isPunctuation(scan, 0x3B) && star else { return }
     // In a function, only a value that can be user defaults, a key, a dictionary, a getter's
     // answer or a resource matters: a message, a literal, a name, a cast.
@@ -347,8 +501,14 @@ struct ObjCReader: SourceReader {
           && !t.isPunctuation(k, 0x2E) && !t.isText(k, "->")
       {
         if t.isPunctuation(k, 0x3B), let n = name, let ty = type, isDeclaration {
-          // `NSUserDefaults *defaults;`, `Settings *settings;`
+          // `NSUserDefaults *defaults;`, `Settings *settings;`; in a function, a variable given
+          // its value later (`static NSDictionary *defaults;`).
           bindType(ty, to: n)
+          if scope != nil, scope?.locals[n] == nil {
+            var variable = LocalVariable()
+            variable.type = ty
+            scope?.locals[n] = variable
+          }
         }
         return
       }
@@ -381,7 +541,22 @@ struct ObjCReader: SourceReader {
     let value = (k + 1)..<min(end, t.count)
     guard !value.isEmpty else { return }
     let member = t.isPunctuation(k - 2, 0x2E) || t.isText(k - 2, "->") || name.hasPrefix("_")
+    if member, name == "associatedUserDefaultsKey", !gatherOnly {
+      associatedKey(value, at: i)
+      return
+    }
     let local = scope != nil && isDeclaration
+    if let s = scope, s.selector?.hasPrefix("init") == true, !local, s.locals[name] == nil,
+      !s.parameters.contains(name)
+    {
+      // `_key = [key copy];`, `self.key = key;` in an initializer: the member holds the
+      // parameter.
+      if case .name(let p) = keyOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      } else if case .name(let p) = valueOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      }
+    }
     let receiver = receiverOf(value)
     var receiverFound = false
     switch receiver {
@@ -408,20 +583,57 @@ struct ObjCReader: SourceReader {
       }
       return
     }
+    // `gStatus = (int)status;`: a global (or member) given a variable that holds a getter's
+    // answer holds it too, in this function.
+    if !local, scope != nil, scope?.locals[name] == nil {
+      let r = inner(value)
+      if r.count == 1, t.isIdentifier(r.lowerBound),
+        let other = scope?.locals[t.text(r.lowerBound)],
+        other.use != nil || other.template != nil
+      {
+        var variable = LocalVariable()
+        variable.use = other.use
+        variable.template = other.template
+        scope?.locals[name] = variable
+        return
+      }
+    }
     if local || (scope != nil && scope?.locals[name] != nil && !member) {
       var variable = scope?.locals[name] ?? LocalVariable()
       if let type { variable.type = type }
-      if type == "NSString" || type == "NSMutableString" || !isDeclaration {
-        // A variable given a constant holds it; given anything else (again), it holds what
-        // only the run knows.
-        let key = keyOf(value)
+      if type == "NSString" || type == "NSMutableString" || !isDeclaration
+        || Self.collectionTypes.contains(type ?? "")
+      {
+        // A variable given a constant (a key, a collection of keys) holds it; given anything
+        // else (again), it holds what only the run knows.
+        let key = localKey(value)
         if case .runtime = key { variable.key = nil } else { variable.key = key }
+      } else if t.isPunctuation(value.lowerBound, 0x40), t.isPunctuation(value.lowerBound + 1, 0x5B)
+      {
+        // `id keys = @[…]`
+        let key = localKey(value)
+        if case .oneOf = key { variable.key = key }
       }
-      if t.isPunctuation(value.lowerBound, 0x5B) { variable.use = -(value.lowerBound + 1) }
-      if type == "NSDictionary" || type == "NSMutableDictionary" || type == "id" {
+      // The use whose value it holds: the message it is given (a value given later is not
+      // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
+      if t.isPunctuation(value.lowerBound, 0x5B) {
+        variable.use = -(value.lowerBound + 1)
+        variable.template = nil
+      } else if !value.contains(where: { t.isIdentifier($0) && t.text($0) == name }) {
+        variable.use = nil
+        variable.template = nil
+      }
+      if let held = variable.type,
+        held == "NSDictionary" || held == "NSMutableDictionary" || held == "id"
+      {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }
       if let resource = resourceName(in: value) { variable.resource = resource }
+      if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
+      if let file = loadedFile(value) { variable.file = file }
+      if variable.resource != nil || variable.resourceParameter != nil || variable.file != nil {
+        scope?.holdsResources = true
+      }
       if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
         variable.json = true
       }
@@ -440,6 +652,23 @@ struct ObjCReader: SourceReader {
     {
       // A function's `static NSString *const K = @"k";` is a constant like any other.
       if case .literal = keyOf(value) { facts.constants[name] = keyOf(value) }
+    }
+  }
+
+  /// Declared types of a variable that may hold a collection of keys.
+  static let collectionTypes: Set<String> = [
+    "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "id",
+  ]
+
+  /// A key written in `range` with this function's variables looked up (their keys, or what
+  /// only the run knows).
+  func localKey(_ range: Range<Int>) -> KeyExpr {
+    let key = keyOf(range)
+    // (The variables copied out first: a closure over `self` would copy the reader.)
+    guard let locals = scope?.locals, !locals.isEmpty, !key.names.isEmpty else { return key }
+    return key.substituting { name in
+      if let local = locals[name] { return local.key ?? .runtime(name) }
+      return nil
     }
   }
 
@@ -463,6 +692,56 @@ struct ObjCReader: SourceReader {
       return name.contains(".") ? name : name + ".plist"
     }
     return scope?.resource(in: range, t)
+  }
+
+  func loadedFile(_ range: Range<Int>) -> KeyExpr? {
+    let r = inner(range)
+    if r.count == 1, t.isIdentifier(r.lowerBound) {
+      guard scope?.holdsResources == true else { return nil }
+      return scope?.locals[t.text(r.lowerBound)]?.file
+    }
+    // `[NSPropertyListSerialization propertyListFromData:data mutabilityOption:…]`: its first
+    // argument.
+    if let first = r.first, t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
+      let m = parseMessage(at: first), let argument = m.arguments.first,
+      let part = m.selector.split(separator: ":").first.map(String.init)
+    {
+      if Self.fileReaders.contains(part) {
+        let file = localKey(argument)
+        return file.isRuntime ? nil : file
+      }
+      if part == "propertyListFromData" || part == "propertyListWithData" {
+        return loadedFile(argument)
+      }
+    }
+    for k in r where t.isIdentifier(k) && t.isPunctuation(k + 1, 0x3A) {
+      let word = t.text(k)
+      if Self.fileReaders.contains(word) {
+        let file = localKey(expressionRange(from: k + 2))
+        return file.isRuntime ? nil : file
+      }
+      // `propertyListFromData:data …`: what the data was read from.
+      if word.hasPrefix("propertyListFromData") || word.hasPrefix("propertyListWithData") {
+        return loadedFile(expressionRange(from: k + 2))
+      }
+    }
+    return nil
+  }
+
+  /// The selectors (their first part) that read a file into a dictionary or data.
+  static let fileReaders: Set<String> = [
+    "dictionaryWithContentsOfFile", "initWithContentsOfFile", "dictionaryWithContentsOfURL",
+    "initWithContentsOfURL", "contentsAtPath", "dataWithContentsOfFile", "dataWithContentsOfURL",
+  ]
+
+  func resourceParameter(in range: Range<Int>) -> KeyExpr? {
+    for k in range where t.isText(k, "pathForResource") || t.isText(k, "URLForResource") {
+      guard t.isPunctuation(k + 1, 0x3A), t.isIdentifier(k + 2),
+        scope?.parameters.contains(t.text(k + 2)) == true
+      else { continue }
+      return .name(t.text(k + 2))
+    }
+    return scope?.resourceParameter(in: range, t).map { .name($0) }
   }
 
 }

@@ -154,6 +154,7 @@ enum InterfaceReader {
     var buttonType: [String?] = []
     var uses: [SourceUse] = []
     var pending: (use: SourceUse, depth: Int)?
+    var cellType: String?
     for tag in tags {
       if tag.closing {
         if let p = pending, stack.count == p.depth {
@@ -165,6 +166,7 @@ enum InterfaceReader {
         continue
       }
       if tag.name == "button" { buttonType.append(nil) }
+      if tag.name == "buttonCell" { cellType = tag.attributes["type"] ?? "push" }
       if tag.name == "buttonCell", !buttonType.isEmpty, buttonType[buttonType.count - 1] == nil {
         buttonType[buttonType.count - 1] = tag.attributes["type"] ?? "push"
       }
@@ -178,6 +180,8 @@ enum InterfaceReader {
         var control =
           stack.count >= 2 && stack[stack.count - 1] == "connections" ? stack[stack.count - 2] : nil
         if control == "button", let type = buttonType.last ?? nil { control = "button-" + type }
+        // A cell of a matrix bound on its own (`<buttonCell type="check">`).
+        if control == "buttonCell", let cellType { control = "button-" + cellType }
         var use = SourceUse(
           key: .literal(key), receiver: .standard, access: .bind,
           method: "binding \"\(name)\"" + (control.map { " of a \($0)" } ?? ""), line: tag.line)

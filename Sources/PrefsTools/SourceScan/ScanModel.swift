@@ -23,6 +23,12 @@ package enum ScanDomain: Sendable, Hashable, CustomStringConvertible {
 
 /// The tree's facts put together: names looked up across files, receivers resolved to
 /// domains, wrappers' calls made uses, then each key's type and default decided.
+///
+/// Values are followed from where the code writes them to the call that uses them: a name to
+/// its constant (a macro, a `let`, an enum case, a collection of keys), a call to what the
+/// function returns for its arguments, a parameter to each call's argument (a wrapper, and a
+/// function calling a wrapper with its own parameter), a member to what the type's
+/// initializers set it from (an object that keeps its key, a property wrapper).
 struct ScanModel {
   var files: [FileFacts]
   let dialect: Dialect
@@ -30,11 +36,20 @@ struct ScanModel {
   var valueConstants: [String: ValueExpr] = [:]
   var receivers: [String: ReceiverRef] = [:]
   var superclasses: [String: String] = [:]
+  var types: [String: String] = [:]
   var wrappers: [String: [SourceWrapper]] = [:]
-  /// Each wrapper's file, for its receivers.
-  var wrapperFiles: [String: Int] = [:]
+  /// What each function returns, by its selector.
+  var returns: [String: [FunctionReturn]] = [:]
+  var members: [String: TypeMembers] = [:]
+  var declarations: [String: TypeDeclaration] = [:]
   var uses: [(use: SourceUse, domain: ScanDomain)] = []
+  /// Uses whose receiver may be user defaults but is not known to be: the evidence's.
+  var unknown: [SourceUse] = []
+  /// The bundle files the code registers (`Defaults.plist`), with the use that registers each.
+  var registeredFiles: [(name: String, use: SourceUse)] = []
   var extraNotes: [String] = []
+  /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
+  var called: Set<String> = []
 
   init(files: [FileFacts], dialect: Dialect) {
     self.files = files
@@ -44,31 +59,84 @@ struct ScanModel {
       valueConstants.merge(f.valueConstants) { a, _ in a }
       receivers.merge(f.receivers) { a, _ in a }
       superclasses.merge(f.superclasses) { a, _ in a }
+      types.merge(f.types) { a, _ in a }
+      for (selector, found) in f.returns { returns[selector, default: []] += found }
+      declarations.merge(f.declarations) { a, _ in a }
+      for (type, found) in f.members {
+        var known = members[type] ?? TypeMembers()
+        known.initializers += found.initializers
+        if known.stored.isEmpty { known.stored = found.stored }
+        known.isStruct = known.isStruct || found.isStruct
+        members[type] = known
+      }
     }
-    for (n, f) in files.enumerated() {
-      for w in f.wrappers {
+    for n in files.indices {
+      for w in files[n].wrappers {
         var w = w
         w.use.file = n
         wrappers[w.selector, default: []].append(w)
       }
+      for (name, use) in files[n].registeredFiles {
+        var use = use
+        use.file = n
+        registeredFiles.append((name, use))
+      }
     }
-    for (n, f) in files.enumerated() {
-      _ = n
-      for use in f.uses { add(use) }
+    for n in files.indices {
+      for use in files[n].uses {
+        // A key a member holds: a template of each initializer that sets the member, else a
+        // use like any other (a constant of that name, or a pattern).
+        if use.ownerType != nil {
+          var template = use
+          template.file = n
+          if addMemberWrappers(template) { continue }
+        }
+        add(use)
+      }
     }
   }
 
-  /// A use whose receiver is resolved: kept with its domain, made a wrapper call, or
-  /// dropped (not user defaults).
-  private mutating func add(_ use: SourceUse) {
-    // A registered dictionary named here and made elsewhere (Swift `register(defaults: x)`).
-    if use.access == .register, case .runtime = use.key, case .name(let n)? = use.value {
-      guard case .dictionary(let entries)? = valueConstants[n] else { return }
-      for u in use.registering(entries) { add(u) }
+  /// A use whose receiver is resolved: kept with its domain, made a wrapper call, reported as
+  /// a receiver that may be user defaults, or dropped (not user defaults).
+  mutating func add(_ use: SourceUse) {
+    // A registered dictionary named here and made elsewhere (Swift `register(defaults: x)`,
+    // `[d registerDefaults:[self defaultValues]]`).
+    if use.access == .register, case .runtime = use.key, let value = use.value {
+      switch resolveValue(value) {
+      case .constant(.dictionary(let d)):
+        for u in use.registering(
+          d.map { ValueEntry(key: .literal($0.key), value: .value($0.value)) })
+        {
+          add(u)
+        }
+      default:
+        if case .dictionary(let entries) = registeredEntries(value) {
+          for u in use.registering(entries) { add(u) }
+        } else if case .call(let f, _, _) = value {
+          // A dictionary a function reads from a bundle file (`+cleanDefaults` returning
+          // `[NSPropertyListSerialization propertyListFromData:[… contentsAtPath:path] …]`).
+          for r in returnsOf(f) ?? [] {
+            guard let file = r.file, case .key(let name) = resolveKey(file) else { continue }
+            registeredFiles.append((name.contains(".") ? name : name + ".plist", use))
+          }
+        }
+      }
+      return
+    }
+    if use.access == .registerFile {
+      switch resolveKey(use.key) {
+      case .key(let name):
+        registeredFiles.append((name.contains(".") ? name : name + ".plist", use))
+      case .pattern: break
+      }
       return
     }
     switch resolve(use.receiver, file: use.file) {
     case .domain(let domain): uses.append((use, domain))
+    case .unknown:
+      if use.access != .register, DefaultsAPI.mayBeDefaults(use.receiver, selector: use.method) {
+        unknown.append(use)
+      }
     case .wrapper(let type):
       // A wrapper class's own method with a defaults selector (`[[Settings shared]
       // boolForKey:K]`): its body's uses, with this key.
@@ -88,9 +156,40 @@ struct ScanModel {
     }
   }
 
+  /// Registered files' uses, read by the scan once every wrapper is followed.
+  mutating func addRegistered(_ registered: [SourceUse]) {
+    for use in registered { add(use) }
+  }
+
+  /// The wrappers no call made a use of, whose key the wrapper builds (`@"Flag" + name`):
+  /// patterns, the parameters what only the run knows.
+  mutating func addUncalledWrappers() {
+    for (selector, list) in wrappers.sorted(by: { $0.key < $1.key })
+    where !called.contains(selector) {
+      for wrapper in list {
+        guard case .concat(let parts) = wrapper.use.key,
+          parts.contains(where: { part in
+            if case .name(let n) = part { return !wrapper.parameters.contains(n) }
+            return true
+          })
+        else { continue }
+        var use = wrapper.use
+        use.key = use.key.substituting { name in
+          wrapper.parameters.contains(name) ? .runtime(name) : nil
+        }
+        use.ownerType = nil
+        if case .domain(let domain) = resolve(use.receiver, file: use.file) {
+          uses.append((use, domain))
+        }
+      }
+    }
+  }
+
   enum Resolved {
     case domain(ScanDomain)
     case wrapper(String)
+    /// May be user defaults, not known to be.
+    case unknown
     case none
   }
 
@@ -108,16 +207,33 @@ struct ScanModel {
         return resolve(bound, file: file, depth: depth + 1)
       }
       if let bound = receivers[n] { return resolve(bound, file: file, depth: depth + 1) }
-      // `Settings.shared`: an instance of a type.
+      // `.group` (`@AppStorage(…, store: .group)`): a static member of UserDefaults.
+      if n.hasPrefix("."),
+        let bound = receivers["UserDefaults" + n] ?? receivers[String(n.dropFirst())]
+      {
+        return resolve(bound, file: file, depth: depth + 1)
+      }
+      // `Settings.shared`: an instance of a type; `Manager.shared.storage`: its member.
       if let dot = n.firstIndex(of: "."), n.first?.isUppercase == true {
         let type = String(n[..<dot])
         let member = String(n[n.index(after: dot)...])
-        if let bound = receivers[type + "." + member] ?? receivers[member], n.contains(".") {
+        let last = String(n[n.index(after: n.lastIndex(of: ".") ?? dot)...])
+        if let bound = receivers[type + "." + member] ?? receivers[member]
+          ?? receivers[type + "." + last], n.contains(".")
+        {
+          return resolve(bound, file: file, depth: depth + 1)
+        }
+        if member.contains("."), let bound = receivers[last] {
           return resolve(bound, file: file, depth: depth + 1)
         }
         return resolve(.type(type), file: file, depth: depth + 1)
       }
-      return .none
+      // A property whose class the code declares: user defaults or not.
+      let bare = n.lastIndex(of: ".").map { String(n[n.index(after: $0)...]) } ?? n
+      if let type = (file < files.count ? files[file].types[bare] : nil) ?? types[bare] {
+        return resolve(.type(type), file: file, depth: depth + 1)
+      }
+      return .unknown
     case .type(let name):
       var type = name
       var seen: Set<String> = []
@@ -130,6 +246,7 @@ struct ScanModel {
         return .wrapper(name)
       }
       return .none
+    case .unknown: return .unknown
     case .none: return .none
     }
   }
@@ -140,7 +257,14 @@ struct ScanModel {
     case pattern(String, [String])
   }
 
-  func resolveKey(_ expr: KeyExpr, depth: Int = 0) -> ResolvedKey {
+  /// The key an expression names (the first, for one that names several).
+  func resolveKey(_ expr: KeyExpr) -> ResolvedKey {
+    resolveKeys(expr).first ?? .pattern("*", ["…"])
+  }
+
+  /// The one key of an expression without alternatives: its literal pieces, the constants
+  /// its names stand for, `*` for what only the run knows.
+  func resolveSingle(_ expr: KeyExpr) -> ResolvedKey {
     if case .literal(let s) = expr { return .key(s) }
     var text = ""
     var runtime: [String] = []
@@ -168,21 +292,51 @@ struct ScanModel {
         } else {
           wildcard(n)
         }
+      case .oneOf(let items):
+        if let first = items.first { walk(first, depth + 1) } else { wildcard("…") }
+      case .call(_, _, let source): wildcard(source)
+      case .member(_, let name): wildcard("…." + name)
       }
     }
-    walk(expr, depth)
+    walk(expr, 0)
     return runtime.isEmpty ? .key(text) : .pattern(text, runtime)
   }
 
-  /// A name's constant: as written, then (`Keys.sound`, `.sound`) by its last part.
+  /// A name's constant: as written, then (`Keys.sound`, `.sound`) by its last part; then
+  /// what a function or computed property of that name without parameters returns.
   func lookup(_ name: String) -> KeyExpr? {
     if let c = constants[name] { return c }
-    if name.hasPrefix("."), let c = constants[name] { return c }
+    // `Keys.sound`, `.sound`: a type's constant, by its last part; `client.id` (a variable's
+    // property) is none.
+    if let first = name.first, first.isLowercase, name.contains("."),
+      !name.hasPrefix("self.")
+    {
+      return nil
+    }
     if let dot = name.lastIndex(of: ".") {
       let last = String(name[name.index(after: dot)...])
       if let c = constants["." + last] ?? constants[last] { return c }
+      if let found = returns[last], let key = Self.alternatives(found, arguments: []) {
+        return key
+      }
     }
+    if let found = returns[name], let key = Self.alternatives(found, arguments: []) { return key }
     return nil
+  }
+
+  /// What the returns of a function give for `arguments`: one key, or one of several.
+  static func alternatives(_ found: [FunctionReturn], arguments: [KeyExpr]) -> KeyExpr? {
+    var keys: [KeyExpr] = []
+    for r in found {
+      let key = r.key.substituting { name in
+        guard let index = r.parameters.firstIndex(of: name) else { return nil }
+        return index < arguments.count ? arguments[index] : .runtime(name)
+      }
+      if case .runtime = key { continue }
+      if !keys.contains(key) { keys.append(key) }
+    }
+    if keys.isEmpty { return nil }
+    return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
 
   /// A value with its names looked up: a constant, or the source text of what is not one.
@@ -201,8 +355,9 @@ struct ScanModel {
       if let dot = n.lastIndex(of: "."), let v = valueConstants[String(n[n.index(after: dot)...])] {
         return resolveValue(v, depth: depth + 1)
       }
-      // A string constant (`kThemeLight`), an enum case's raw value (`.light`).
-      if let c = lookup(n), case .key(let s) = resolveKey(c) { return .constant(.string(s)) }
+      // A string constant (`kThemeLight`), an enum case's raw value (`.light`,
+      // `Theme.light`): the name as written, never another of the same last part.
+      if let c = constants[n], case .key(let s) = resolveKey(c) { return .constant(.string(s)) }
       return .computed(n)
     case .array(let items):
       var out: [PlistValue] = []
@@ -222,51 +377,45 @@ struct ScanModel {
         out[k] = v
       }
       return .constant(.dictionary(out))
-    }
-  }
-
-  // MARK: - Wrappers
-
-  mutating func addWrapperCalls(_ calls: [WrapperCall]) {
-    for call in calls {
-      for wrapper in wrappers[call.selector] ?? [] { instantiate(wrapper, call) }
-    }
-  }
-
-  /// A wrapper's use, made for one call: its parameters replaced by the call's arguments.
-  private mutating func instantiate(_ wrapper: SourceWrapper, _ call: WrapperCall) {
-    func argument(_ name: String) -> KeyExpr? {
-      guard let index = wrapper.parameters.firstIndex(of: name) else { return nil }
-      guard index < call.arguments.count, var arg = call.arguments[index] else {
-        return .runtime(name)
+    case .number(let inner, let type, let source):
+      guard case .constant(let v) = resolveValue(inner, depth: depth + 1) else {
+        return .computed(source)
       }
-      // `.sound` for a parameter of type PrefKey: PrefKey.sound.
-      if case .name(let n) = arg, n.hasPrefix("."), index < wrapper.parameterTypes.count,
-        let type = wrapper.parameterTypes[index]
+      let converted: PlistValue? =
+        switch (type, v) {
+        case (.bool, .bool), (.integer, .integer), (.double, .real): v
+        case (.bool, .integer(let i)): .bool(i != 0)
+        case (.integer, .bool(let b)): .integer(b ? 1 : 0)
+        case (.double, .integer(let i)): .real(Double(i))
+        default: nil
+        }
+      return converted.map { .constant($0) } ?? .computed(source)
+    case .call(let f, _, let source):
+      // What the function returns, when every return gives the same constant.
+      let found = (returns[f] ?? []).map { resolveValue($0.value, depth: depth + 1) }
+      if let first = found.first, found.allSatisfy({ $0 == first }),
+        case .constant = first
       {
-        arg = .name(type + n)
+        return first
       }
-      return arg
+      return .computed(source)
     }
-    var use = wrapper.use
-    use.key = use.key.substituting(argument)
-    if case .name(let n)? = use.value, let index = wrapper.parameters.firstIndex(of: n) {
-      use.value = index < call.values.count ? call.values[index] : nil
-      if use.value == nil { use.defaultSource = nil }
+  }
+
+  /// The entries a registered value holds, each its own (a dictionary some of whose values
+  /// are computed still registers its constant ones); nil when it is not a dictionary.
+  func registeredEntries(_ value: ValueExpr, depth: Int = 0) -> ValueExpr? {
+    guard depth < 8 else { return nil }
+    switch value {
+    case .dictionary: return value
+    case .name(let n):
+      return valueConstants[n].flatMap { registeredEntries($0, depth: depth + 1) }
+    case .call(let f, _, _):
+      for r in returns[f] ?? [] {
+        if let d = registeredEntries(r.value, depth: depth + 1) { return d }
+      }
+      return nil
+    default: return nil
     }
-    if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
-    // The receiver is the wrapper's: resolved in its file.
-    let domain: ScanDomain
-    switch resolve(use.receiver, file: wrapper.use.file) {
-    case .domain(let d): domain = d
-    default: return
-    }
-    use.method = call.selector + " → " + use.method
-    use.file = call.file
-    use.line = call.line
-    use.place = nil
-    if let name = call.name { use.name = name }
-    if let condition = call.condition { use.condition = condition }
-    uses.append((use, domain))
   }
 }

@@ -47,6 +47,15 @@ package struct SourceScanResult: Sendable {
     package var pieces: [String]
   }
 
+  /// A use whose receiver may be user defaults but is not known to be (`[self.store
+  /// boolForKey:K]` of a property of type `id`): never in the plan, listed for review.
+  package struct UnknownReceiver: Sendable, Hashable {
+    /// The key, or its pattern.
+    package var key: String
+    package var receiver: String
+    package var place: Place
+  }
+
   package var domain: ScanDomain
   package var dialect: Dialect
   package var keys: [Key]
@@ -58,6 +67,7 @@ package struct SourceScanResult: Sendable {
   package var warnings: [ScanWarning]
   /// How many source and interface files were read.
   package var filesRead: Int
+  package var unknownReceivers: [UnknownReceiver] = []
 
   /// The plan: every key of the domain, its typed key named after the property the code keeps
   /// it in (else the key itself).
@@ -123,6 +133,12 @@ package struct SourceScanResult: Sendable {
         for place in key.places { out += "    \(place.location)  \(place.method)\n" }
       }
     }
+    if !unknownReceivers.isEmpty {
+      out += "receiver unknown (may be user defaults, not known to be: not in the plan):\n"
+      for u in unknownReceivers {
+        out += "  \(u.key)  \(u.place.location)  \(u.place.method) on `\(u.receiver)`\n"
+      }
+    }
     for warning in warnings { out += "warning: \(warning)\n" }
     out +=
       "\(keys.count) key\(keys.count == 1 ? "" : "s") of \(domain) in \(filesRead) file\(filesRead == 1 ? "" : "s")"
@@ -147,22 +163,51 @@ extension ScanModel {
     var byKey: [ScanDomain: [String: [SourceUse]]] = [:]
     var patterns: [String: SourceScanResult.Pattern] = [:]
     var patternOrder: [String] = []
+    var patternUses: [String: [SourceUse]] = [:]
     for (use, d) in uses {
-      switch resolveKey(use.key) {
-      case .key(let k):
-        guard !k.isEmpty else { continue }
-        if byKey[d]?[k] == nil { order[d, default: []].append(k) }
-        byKey[d, default: [:]][k, default: []].append(use)
-      case .pattern(let p, let pieces):
-        let id = "\(d)\u{0}\(p)\u{0}" + pieces.joined(separator: "\u{0}")
-        if patterns[id] == nil {
-          patternOrder.append(id)
-          patterns[id] = SourceScanResult.Pattern(pattern: p, domain: d, places: [], pieces: pieces)
+      for resolved in resolveKeys(use.key) {
+        switch resolved {
+        case .key(var k):
+          // The shared user defaults controller's key path (`values.KEY`), observed or bound.
+          if use.access == .observe || use.access == .bind, k.hasPrefix("values."), k.count > 7 {
+            k = String(k.dropFirst(7).split(separator: ".", maxSplits: 1).first ?? "")
+          }
+          guard !k.isEmpty else { continue }
+          if byKey[d]?[k] == nil { order[d, default: []].append(k) }
+          byKey[d, default: [:]][k, default: []].append(use)
+        case .pattern(let p, let pieces):
+          let id = "\(d)\u{0}\(p)\u{0}" + pieces.joined(separator: "\u{0}")
+          if patterns[id] == nil {
+            patternOrder.append(id)
+            patterns[id] = SourceScanResult.Pattern(
+              pattern: p, domain: d, places: [], pieces: pieces)
+          }
+          patterns[id]?.places.append(
+            SourceScanResult.Place(
+              location: location(use, paths: paths), method: use.method, detail: ""))
+          patternUses[id, default: []].append(use)
         }
-        patterns[id]?.places.append(
-          SourceScanResult.Place(
-            location: location(use, paths: paths), method: use.method, detail: ""))
       }
+    }
+    // A pattern the registered defaults or a Settings pane name concretely (`Slot%dColor`,
+    // registered `Slot0Color`, `Slot1Color`): its uses are those keys' too.
+    for id in patternOrder {
+      guard let pattern = patterns[id], pattern.pattern != "*" else { continue }
+      let d = pattern.domain
+      let named = (order[d] ?? []).filter { k in
+        Self.matches(pattern.pattern, k)
+          && (byKey[d]?[k] ?? []).contains {
+            $0.defaultSource == .registration || $0.defaultSource == .settingsBundle
+          }
+      }
+      guard !named.isEmpty else { continue }
+      for k in named {
+        for var use in patternUses[id] ?? [] {
+          use.method += " (as \(pattern.pattern))"
+          byKey[d]?[k]?.append(use)
+        }
+      }
+      patterns[id] = nil
     }
     var keys: [SourceScanResult.Key] = []
     var removed: [SourceScanResult.Key] = []
@@ -184,10 +229,49 @@ extension ScanModel {
         (d, list.map { decide($0, byKey[d]?[$0] ?? [], paths: paths, usedNames: &names) }))
     }
     others.sort { "\($0.0)" < "\($1.0)" }
-    return SourceScanResult(
+    var unknownReceivers: [SourceScanResult.UnknownReceiver] = []
+    for use in unknown {
+      let receiver: String
+      switch use.receiver {
+      case .unknown(let text), .name(let text): receiver = text
+      default: receiver = "?"
+      }
+      for resolved in resolveKeys(use.key) {
+        let key: String
+        switch resolved {
+        case .key(let k): key = k
+        case .pattern(let p, _): key = p
+        }
+        let entry = SourceScanResult.UnknownReceiver(
+          key: key, receiver: receiver,
+          place: SourceScanResult.Place(
+            location: location(use, paths: paths), method: use.method, detail: ""))
+        if !unknownReceivers.contains(entry) { unknownReceivers.append(entry) }
+      }
+    }
+    var result = SourceScanResult(
       domain: domain, dialect: dialect, keys: keys, removed: removed,
       patterns: patternOrder.compactMap { patterns[$0] }, otherDomains: others, warnings: warnings,
       filesRead: sourceFiles)
+    result.unknownReceivers = unknownReceivers
+    return result
+  }
+
+  /// Whether `key` is one `pattern` (`Slot*Color`) stands for.
+  static func matches(_ pattern: String, _ key: String) -> Bool {
+    let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+    guard parts.count > 1, let head = parts.first, let tail = parts.last else {
+      return pattern == key
+    }
+    guard key.hasPrefix(head), key.hasSuffix(tail), key.count >= head.count + tail.count else {
+      return false
+    }
+    var rest = key.dropFirst(head.count).dropLast(tail.count)
+    for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
+      guard let found = rest.firstRange(of: middle) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return true
   }
 
   /// One key's entry from its uses: the type its getters and setters say, the default the
@@ -197,10 +281,37 @@ extension ScanModel {
   {
     var notes: [String] = []
     var places: [SourceScanResult.Place] = []
-    let uses = uses.enumerated().sorted {
+    var enumValues: [String] = []
+    var uses = uses.enumerated().sorted {
       ($0.element.file, $0.element.line, $0.offset) < ($1.element.file, $1.element.line, $1.offset)
     }
     .map(\.element)
+    // A Swift type a library (or @AppStorage, a property wrapper) stores: its plan type, an
+    // enum's cases; a default written `.case` is that type's case.
+    for n in uses.indices {
+      guard let stored = uses[n].storedType else { continue }
+      var bare = stored.replacing("?", with: "").replacing("!", with: "")
+      if declarations[bare] == nil, let dot = bare.lastIndex(of: ".") {
+        // `Models.Visibility`: a type of another module, declared `Visibility` in the tree.
+        bare = String(bare[bare.index(after: dot)...])
+      }
+      if case .name(let v)? = uses[n].value, v.hasPrefix(".") { uses[n].value = .name(bare + v) }
+      guard uses[n].type == nil || uses[n].weakType || uses[n].library == .appStorage,
+        let (type, values) = LibraryModels.storedType(
+          stored, library: uses[n].library, declarations: declarations)
+      else { continue }
+      uses[n].type = type
+      uses[n].weakType = false
+      uses[n].typeReason = "stored as \(stored)"
+      if type == .enum { enumValues = values }
+    }
+    if let library = uses.compactMap(\.library).first {
+      notes.append("the key of \(library.rawValue): the library reads and writes it")
+    }
+    if LibraryModels.isSparkleKey(key) {
+      notes.append(
+        "one of Sparkle's own keys: the updater reads and writes it (plan infer keeps it)")
+    }
     for use in uses {
       var detail: [String] = []
       if let type = use.type {
@@ -233,8 +344,28 @@ extension ScanModel {
       }
       return found
     }
-    let strong = types(uses.filter { !$0.weakType })
+    var strong = types(uses.filter { !$0.weakType })
     let weak = types(uses.filter(\.weakType))
+    // A library that stores the key decides its type (`bindShortcut(withDefaultsKey:)` over
+    // a migration's `data(forKey:)` of an older format).
+    let libraryTypes = types(uses.filter { $0.library != nil && !$0.weakType })
+    if strong.count > 1, libraryTypes.count == 1 {
+      notes.append(
+        "used as \(strong.keys.map(\.rawValue).sorted().joined(separator: " and ")): typed as the library that stores it says"
+      )
+      strong = libraryTypes
+    }
+    // Written as one type and read as another the getter converts (`setInteger:` then
+    // `boolForKey:`): the getter's, as the app reads it.
+    let getterTypes = types(uses.filter { !$0.weakType && $0.access == .get })
+    if strong.count > 1, getterTypes.count == 1, let read = getterTypes.keys.first,
+      strong.keys.allSatisfy({ $0 == read || Self.reads(read, $0) })
+    {
+      notes.append(
+        "written as \(strong.keys.filter { $0 != read }.map(\.rawValue).sorted().joined(separator: " and ")), read as \(read.rawValue): typed as the getter reads it"
+      )
+      strong = getterTypes
+    }
     let chosen = strong.isEmpty ? weak : strong
     var type: MigrationPlan.ValueType
     if chosen.count == 1, let only = chosen.keys.first {
@@ -254,12 +385,32 @@ extension ScanModel {
           + ": typed any, copied as it is; `plan check` over real files shows which one they hold")
     }
 
+    // A string whose default is a case of a String enum of the tree (`Theme.pink`): that enum,
+    // its cases the values.
+    if type == .string || type == .any && strong.isEmpty && weak.isEmpty {
+      for use in uses {
+        guard case .name(let n)? = use.value, let dot = n.lastIndex(of: "."), dot != n.startIndex,
+          let declaration = declarations[String(n[..<dot])], declaration.rawType == "String"
+        else { continue }
+        type = .enum
+        enumValues = declaration.cases.map(\.raw)
+        break
+      }
+    }
     // The default: the tier the running app sees first, one constant value in it.
     var found: [SourceScanResult.FoundDefault] = []
     var tiers: [DefaultSource: [(ResolvedValue, SourceUse)]] = [:]
     for use in uses {
       guard let source = use.defaultSource, let value = use.value else { continue }
       let resolved = resolveValue(value)
+      // `return nil` when absent: no default (the caller's own fallback is one).
+      if case .computed(let text) = resolved, ["nil", "NULL", "Nil"].contains(text) { continue }
+      // `if (n == 0) n = 0`: the getter's own 0, no default.
+      if use.zeroTest, case .constant(let v) = resolved,
+        v == .integer(0) || v == .real(0) || v == .bool(false)
+      {
+        continue
+      }
       tiers[source, default: []].append((resolved, use))
       let text: String
       switch resolved {
@@ -329,8 +480,17 @@ extension ScanModel {
     if usedNames.contains(to) { to = key }
     usedNames.insert(to)
     return SourceScanResult.Key(
-      entry: MigrationPlan.Entry(from: key, to: to, type: type, defaultValue: defaultValue),
+      entry: MigrationPlan.Entry(
+        from: key, to: to, type: type, defaultValue: defaultValue,
+        values: type == .enum ? enumValues : []),
       places: places, defaults: found, notes: notes)
+  }
+
+  /// Whether the getter of `read` reads a value written as `written` (the legacy getters
+  /// convert numbers, booleans and strings among themselves).
+  static func reads(_ read: MigrationPlan.ValueType, _ written: MigrationPlan.ValueType) -> Bool {
+    let scalars: Set<MigrationPlan.ValueType> = [.bool, .integer, .double, .string]
+    return scalars.contains(read) && scalars.contains(written) && read != .string
   }
 
   static let genericNames: Set<String> = [
@@ -348,10 +508,8 @@ extension ScanModel {
       if legacy == .url, case .string(let s) = value, s.contains("://") { return .string(s) }
       return reading.value
     case .json:
-      switch value {
-      case .dictionary, .array: return Self.jsonSafe(value) ? value : nil
-      default: return nil
-      }
+      // Any JSON value but null (the plan format's `json` default).
+      return Self.jsonSafe(value) ? value : nil
     case .asIs:
       return Self.jsonSafe(value) ? value : nil
     case .oneOf:

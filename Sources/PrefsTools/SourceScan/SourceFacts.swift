@@ -12,6 +12,17 @@ indirect enum KeyExpr: Sendable, Hashable {
   /// A piece only known at run time (a format's `%@`, an interpolation, a variable): its
   /// source text.
   case runtime(String)
+  /// Any one of these: an element of a collection the code writes (an array literal, an
+  /// enum's cases, the list a function returns), each a key.
+  case oneOf([KeyExpr])
+  /// What a function or method of the tree returns for these arguments (`[self keyFor:x]`,
+  /// `key(for: x)`, `ShortcutKeys()`): looked up when the whole tree is read; its source text
+  /// when the tree has no such function.
+  case call(String, [KeyExpr], source: String)
+  /// A property of each key of a collection (`action.name` for a loop over
+  /// `WindowAction.active`): the property of each element, looked up as a name
+  /// (`leftHalf.name`).
+  case member(KeyExpr, String)
 
   /// `self` with every `.name(n)` that `substitute` answers for replaced.
   func substituting(_ substitute: (String) -> KeyExpr?) -> KeyExpr {
@@ -19,6 +30,10 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .literal, .runtime: return self
     case .name(let n): return substitute(n) ?? self
     case .concat(let parts): return .concat(parts.map { $0.substituting(substitute) })
+    case .oneOf(let items): return .oneOf(items.map { $0.substituting(substitute) })
+    case .call(let f, let arguments, let source):
+      return .call(f, arguments.map { $0.substituting(substitute) }, source: source)
+    case .member(let base, let name): return .member(base.substituting(substitute), name)
     }
   }
 
@@ -27,7 +42,38 @@ indirect enum KeyExpr: Sendable, Hashable {
     case .literal, .runtime: []
     case .name(let n): [n]
     case .concat(let parts): parts.flatMap(\.names)
+    case .oneOf(let items): items.flatMap(\.names)
+    case .call(_, let arguments, _): arguments.flatMap(\.names)
+    case .member(let base, _): base.names
     }
+  }
+
+  /// The functions it calls.
+  var calls: [String] {
+    switch self {
+    case .literal, .runtime, .name: []
+    case .concat(let parts): parts.flatMap(\.calls)
+    case .oneOf(let items): items.flatMap(\.calls)
+    case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
+    case .member(let base, _): base.calls
+    }
+  }
+
+  /// A variable's key for `name`, or for `local.member` a member of it: how a function's
+  /// variables are looked up in a key (`lookup` gives a variable's key).
+  static func local(_ name: String, _ lookup: (String) -> KeyExpr??) -> KeyExpr? {
+    if let found = lookup(name) { return found ?? .runtime(name) }
+    guard let dot = name.firstIndex(of: "."), dot != name.startIndex,
+      let found = lookup(String(name[..<dot])), let key = found
+    else { return nil }
+    return .member(key, String(name[name.index(after: dot)...]))
+  }
+
+  /// Whether the key is known only at run time (no name, literal or call in it can make it
+  /// one).
+  var isRuntime: Bool {
+    if case .runtime = self { return true }
+    return false
   }
 }
 
@@ -41,6 +87,23 @@ indirect enum ValueExpr: Sendable, Hashable {
   case computed(String, MigrationPlan.ValueType?)
   case array([ValueExpr])
   case dictionary([ValueEntry])
+  /// What a function or method of the tree returns (`[self defaultValues]`,
+  /// `makeDefaults()`): looked up when the whole tree is read; else computed, its source.
+  case call(String, [KeyExpr], source: String)
+  /// A named constant boxed as a number of a type (`[NSNumber numberWithInt:kWidth]`,
+  /// `NSNumber(value: Mode.basic.rawValue)`): the constant converted when it is one.
+  case number(ValueExpr, MigrationPlan.ValueType, source: String)
+
+  /// The functions it calls.
+  var calls: [String] {
+    switch self {
+    case .value, .name, .computed: []
+    case .array(let items): items.flatMap(\.calls)
+    case .dictionary(let entries): entries.flatMap { $0.key.calls + $0.value.calls }
+    case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
+    case .number(let inner, _, _): inner.calls
+    }
+  }
 }
 
 struct ValueEntry: Sendable, Hashable {
@@ -57,6 +120,9 @@ enum ReceiverRef: Sendable, Hashable {
   case suite(KeyExpr)
   /// A variable, property, global or macro, looked up in the file, then in the tree.
   case name(String)
+  /// Not known to be user defaults, nor known not to be (a property of type `id`, a value
+  /// of a type the code does not say): reported as such, never taken. Its source text.
+  case unknown(String)
   /// An instance or the class of a type (`[Settings shared]`, `Settings *s`, `self` in a
   /// class): user defaults when the type is `NSUserDefaults`, a subclass or a wrapper.
   case type(String)
@@ -66,6 +132,8 @@ enum ReceiverRef: Sendable, Hashable {
 /// How a key is used at one place.
 enum KeyAccess: String, Sendable, Hashable {
   case get, set, remove, observe, bind, register, settings, presence
+  /// A bundle file registered as defaults, its name the key (made at a wrapper's call).
+  case registerFile
 }
 
 /// Where a default comes from, in the order the running app sees them: a registration hides
@@ -111,6 +179,22 @@ struct SourceUse: Sendable {
   var line: Int
   /// Where in a resource, when it has no lines to count (`PreferenceSpecifiers[3]`).
   var place: String?
+  /// The type whose method made the use, when its key names a member of that type (`_key`,
+  /// `self.key`): ``ScanModel`` makes each initializer that sets the member from a parameter
+  /// a wrapper, the use a template.
+  var ownerType: String?
+  /// A Swift type the value is stored as (`Key<Layout>`, `@AppStorage var x: Layout`), for
+  /// the model to type through the tree's declarations and the library's storage.
+  var storedType: String?
+  /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
+  /// stores a type, and a note in the evidence.
+  var library: LibraryModels.Library?
+  /// A setter's value when it is a parameter of a wrapper (`set(value, forKey: key)`): typed
+  /// by what each call gives it.
+  var valueParameter: String?
+  /// A fallback found by a test of a number getter's 0 (`if (n == 0) n = V;`): a V of 0 is the
+  /// getter's own answer, no default.
+  var zeroTest = false
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -131,6 +215,12 @@ struct SourceWrapper: Sendable {
   var valueParameter: Int?
   /// Swift: the parameters' types (an enum's cases named `.case` at the call).
   var parameterTypes: [String?] = []
+  /// Swift: the parameters' argument labels (`_` for none), by which a call's arguments are
+  /// matched when it may leave some out (an initializer's defaulted parameters).
+  var labels: [String] = []
+  /// Swift: the parameters a call may leave out, with the value each then has (a receiver
+  /// for `store: UserDefaults = .standard`).
+  var parameterDefaults: [String: ReceiverRef] = [:]
 }
 
 /// A call of a wrapper found in the tree.
@@ -143,6 +233,95 @@ struct WrapperCall: Sendable {
   var condition: String?
   var file: Int = 0
   var line: Int
+  /// Swift: each argument's label (`_` for none).
+  var labels: [String] = []
+  /// Each argument as a receiver (`store: .group`), where it names one.
+  var receivers: [ReceiverRef?] = []
+  /// The type of the property a property wrapper's attribute declares (`var x: Bool`), or
+  /// that a function returning the call's answer declares.
+  var declaredType: String?
+  /// What the caller gives when the call answers nil (`getInt(key: K) ?? 0`,
+  /// `T(rawValue: getString(key: k)) ?? fallback`): the key's fallback when absent.
+  var fallback: ValueExpr?
+  /// The function the call is in, when an argument names one of its parameters: the call
+  /// then makes that function a wrapper too (two levels of wrappers).
+  var enclosing: EnclosingFunction?
+}
+
+/// The function a wrapper call is made in.
+struct EnclosingFunction: Sendable, Hashable {
+  var selector: String
+  var className: String?
+  var parameters: [String]
+  var parameterTypes: [String?]
+  var labels: [String]
+}
+
+/// What a function or method returns, in terms of its parameters (a key it builds, a list of
+/// keys, a dictionary of defaults): each `return`.
+struct FunctionReturn: Sendable {
+  var parameters: [String]
+  var key: KeyExpr
+  var value: ValueExpr
+  /// The file a returned dictionary was read from (`dictionaryWithContentsOfFile:`), as a key.
+  var file: KeyExpr? = nil
+
+  /// Whether a return can name a key or a value a registration takes (not `self`, `nil`, a
+  /// flag, what only the run knows): most functions' returns are kept by none.
+  static func mayMatter(_ key: KeyExpr, _ value: ValueExpr) -> Bool {
+    switch value {
+    case .dictionary, .array, .call: return true
+    case .value(.string), .value(.array), .value(.dictionary): return true
+    case .value(.integer), .value(.real): return true
+    default: break
+    }
+    switch key {
+    case .runtime: return false
+    case .name(let n): return !trivial.contains(n)
+    default: return true
+    }
+  }
+
+  /// Names a function's return never makes a key of.
+  static let trivial: Set<String> = [
+    "self", "super", "nil", "Nil", "NULL", "YES", "NO", "true", "false",
+  ]
+}
+
+/// A type's members that its initializers set from their parameters: how an object that keeps
+/// a key (`Setting(key:)`, a property wrapper) is followed.
+struct TypeMembers: Sendable {
+  /// One initializer: its selector (`initWithKey:`, or `Setting(` for Swift, whose calls are
+  /// matched by their labels), parameters, labels and types, what each member is set from,
+  /// and the receivers its defaulted parameters give.
+  struct Initializer: Sendable {
+    var selector: String
+    var parameters: [String]
+    var labels: [String] = []
+    var parameterTypes: [String?] = []
+    var members: [String: String]
+    var defaults: [String: ReceiverRef] = [:]
+  }
+
+  /// Each initializer's selector (`initWithKey:defaultValue:`, `Setting(key:fallback:)`) with
+  /// its parameters, labels and what each member is set from.
+  var initializers: [Initializer] = []
+  /// Swift: the stored properties without a value, in order (a struct's memberwise
+  /// initializer takes them by name).
+  var stored: [String] = []
+  /// The declared type of each stored property that says one (`var value: Float`).
+  var declared: [String: String] = [:]
+  var isStruct = false
+}
+
+/// A type the code declares, as far as storing its values goes: an enum's raw type and cases,
+/// what it conforms to.
+struct TypeDeclaration: Sendable {
+  var kind: String
+  var rawType: String?
+  var conformances: [String]
+  /// An enum's cases and their raw values (the name, for a String enum that writes none).
+  var cases: [(name: String, raw: String)] = []
 }
 
 /// What one file says: the constants it defines, the receivers it binds, the uses it makes,
@@ -167,6 +346,38 @@ struct FileFacts: Sendable {
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var warnings: [ScanWarning] = []
   var encoding: String = "UTF-8"
+  /// Function-like macros (`#define KEY(x) …`), expanded by ``Preprocessor``; and the files
+  /// this one includes (`#import "Keys.h"`), whose macros it sees first.
+  var functionMacros: [String: FunctionMacro] = [:]
+  var includes: [String] = []
+  /// What each function returns, by its selector (only those a key or a registration calls,
+  /// worked out on a second read); and every function that returns something.
+  var returns: [String: [FunctionReturn]] = [:]
+  var returnsDefined: Set<String> = []
+
+  /// The functions its keys and values call (whose returns the model needs).
+  var calls: Set<String> {
+    var found: Set<String> = []
+    for use in uses {
+      found.formUnion(use.key.calls)
+      if let value = use.value { found.formUnion(value.calls) }
+    }
+    for wrapper in wrappers {
+      found.formUnion(wrapper.use.key.calls)
+      if let value = wrapper.use.value { found.formUnion(value.calls) }
+    }
+    for call in wrapperCalls {
+      for argument in call.arguments { if let argument { found.formUnion(argument.calls) } }
+    }
+    for c in constants.values { found.formUnion(c.calls) }
+    for v in valueConstants.values { found.formUnion(v.calls) }
+    for list in returns.values {
+      for r in list { found.formUnion(r.key.calls + r.value.calls) }
+    }
+    return found
+  }
+  var members: [String: TypeMembers] = [:]
+  var declarations: [String: TypeDeclaration] = [:]
 
   init(path: String) { self.path = path }
 }

@@ -102,6 +102,7 @@ extension SourceLexer {
     var i = start + (multiline ? 3 : 1)
     var raw: [UInt8] = []
     var interpolated = false
+    var pieces: [String] = []
     while i < n {
       let b = p[i]
       if multiline {
@@ -123,7 +124,11 @@ extension SourceLexer {
           interpolated = true
           raw.append(0)
           i += 2
+          let pieceStart = i
           var depth = 1
+          defer {
+            pieces.append(String(decoding: p[pieceStart..<max(pieceStart, i - 1)], as: UTF8.self))
+          }
           while i < n, depth > 0 {
             let c = p[i]
             if c == 0x28 { depth += 1 }
@@ -167,7 +172,9 @@ extension SourceLexer {
     }
     var text = String(decoding: raw, as: UTF8.self)
     if multiline { text = Self.dedent(text) }
-    emit(.string, start, i, value: addString(text), interpolated: interpolated, objc: true)
+    let value = addString(text)
+    if interpolated { out.interpolations[value] = pieces }
+    emit(.string, start, i, value: value, interpolated: interpolated, objc: true)
     return i
   }
 

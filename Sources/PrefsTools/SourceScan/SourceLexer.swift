@@ -55,7 +55,7 @@ struct SourceLexer {
         start: Int32(start), end: Int32(end), value: value))
   }
 
-  @inline(__always) private static func isIdentifierByte(_ b: UInt8) -> Bool {
+  @inline(__always) static func isIdentifierByte(_ b: UInt8) -> Bool {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
       || b == 0x24 || b >= 0x80
   }
@@ -243,8 +243,14 @@ struct SourceLexer {
       }
       guardName = nil
       guard ne > ns else { return skip() }
-      // A function-like macro (`#define F(x) …`) names no constant: skipped.
-      if ne < p.count, p[ne] == 0x28 { return skip() }
+      // A function-like macro (`#define F(x) …`) names no constant: kept for the
+      // ``Preprocessor`` to expand where it is called.
+      if ne < p.count, p[ne] == 0x28 {
+        if let macro = functionMacro(parameters: ne, end: end) {
+          out.functionMacros[String(decoding: p[ns..<ne], as: UTF8.self)] = macro
+        }
+        return skip()
+      }
       emit(.define, hash, ne)
       emit(.identifier, ns, ne)
       var i = ne
@@ -271,6 +277,17 @@ struct SourceLexer {
       let stop = max(i, end)
       if stop > end { return stop }
       return end
+    case "import",
+      "include" where !swift:
+      // `#import "Keys.h"`: the file's name, for the macros it brings.
+      var k = we
+      while k < end, p[k] == 0x20 || p[k] == 0x09 { k += 1 }
+      if k < end, p[k] == 0x22 {
+        var e = k + 1
+        while e < end, p[e] != 0x22 { e += 1 }
+        out.includes.append(String(decoding: p[(k + 1)..<e], as: UTF8.self))
+      }
+      return skip()
     default:
       if swift,
         !["warning", "error", "sourceLocation", "line"].contains(
@@ -281,6 +298,69 @@ struct SourceLexer {
       guardName = nil
       return skip()
     }
+  }
+
+  /// `#define NAME(a, b) body` from its `(` at `open` to the line's `end`: the parameters
+  /// and the body's text, line continuations and comments taken out; nil for a list that is
+  /// not one.
+  func functionMacro(parameters open: Int, end: Int) -> FunctionMacro? {
+    var i = open + 1
+    var parameters: [String] = []
+    var variadic: String?
+    var current: [UInt8] = []
+    while i < end, p[i] != 0x29 {
+      let b = p[i]
+      if b == 0x2C {
+        if !current.isEmpty { parameters.append(String(decoding: current, as: UTF8.self)) }
+        current = []
+      } else if b == 0x2E {
+        // `...` or `name...`
+        variadic = current.isEmpty ? "__VA_ARGS__" : String(decoding: current, as: UTF8.self)
+        current = []
+        while i < end, p[i] == 0x2E { i += 1 }
+        continue
+      } else if Self.isIdentifierByte(b) {
+        current.append(b)
+      } else if !(b == 0x20 || b == 0x09 || b == 0x5C || b == 0x0A || b == 0x0D) {
+        return nil
+      }
+      i += 1
+    }
+    guard i < end else { return nil }
+    if !current.isEmpty { parameters.append(String(decoding: current, as: UTF8.self)) }
+    var body: [UInt8] = []
+    i += 1
+    while i < end {
+      let b = p[i]
+      if b == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
+        body.append(0x20)
+        i += 2
+        continue
+      }
+      if b == 0x2F, i + 1 < end, p[i + 1] == 0x2F { break }
+      if b == 0x2F, i + 1 < end, p[i + 1] == 0x2A {
+        var k = i + 2
+        while k + 1 < p.count, !(p[k] == 0x2A && p[k + 1] == 0x2F) { k += 1 }
+        body.append(0x20)
+        i = k + 2
+        continue
+      }
+      if b == 0x22 || b == 0x27 {
+        // A literal: copied whole (a `//` in it is not a comment).
+        var k = i + 1
+        while k < end, p[k] != b {
+          if p[k] == 0x5C { k += 1 }
+          k += 1
+        }
+        body += p[i..<min(k + 1, end)]
+        i = k + 1
+        continue
+      }
+      body.append(b == 0x0D ? 0x20 : b)
+      i += 1
+    }
+    return FunctionMacro(
+      parameters: parameters, variadic: variadic, body: Preprocessor.trimmed(body))
   }
 
   /// One token at `i` (not white space, not a comment); returns the index after it.

@@ -15,11 +15,20 @@ struct FunctionScope {
   var selector: String?
   var parameters: [String]
   var parameterTypes: [String?] = []
+  /// Swift: the parameters' argument labels (`_` for none).
+  var labels: [String] = []
   /// The token after the body's last.
   var end: Int
   /// The property a Swift accessor or an Objective-C getter or setter method stands for.
   var property: String?
+  /// Swift: the type the function returns (`-> LockDelay`).
+  var returnType: String?
   var locals: [String: LocalVariable] = [:]
+  /// Whether a variable holds a resource's name or a loaded file's (most functions have none:
+  /// their variables are not looked through for one).
+  var holdsResources = false
+  /// Whether a return of the function was noted.
+  var returns = false
   /// Uses whose key names a parameter: the wrapper's templates.
   var templates: [SourceUse] = []
 }
@@ -35,8 +44,18 @@ extension FunctionScope {
   /// The resource a local variable named in `range` was made from (`NSString *path =
   /// [[NSBundle mainBundle] pathForResource:…]`).
   func resource(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    guard holdsResources else { return nil }
     for k in range where t.isIdentifier(k) {
       if let resource = locals[t.text(k)]?.resource { return resource }
+    }
+    return nil
+  }
+
+  /// The parameter a local variable named in `range` was made from as a resource's name.
+  func resourceParameter(in range: Range<Int>, _ t: SourceTokens) -> String? {
+    guard holdsResources else { return nil }
+    for k in range where t.isIdentifier(k) {
+      if let name = locals[t.text(k)]?.resourceParameter { return name }
     }
     return nil
   }
@@ -48,6 +67,7 @@ extension SourceUse {
   func registering(_ entries: [ValueEntry]) -> [SourceUse] {
     entries.map { entry in
       var use = self
+      use.access = .register
       use.key = entry.key
       use.value = entry.value
       use.type = entry.value.type
@@ -81,14 +101,20 @@ struct SourceInput {
   /// Phase 2: only the calls of these wrappers are gathered.
   var wrapperSelectors: Set<String> = []
   var gatherOnly = false
+  /// What these functions return is worked out (the first read only notes which functions
+  /// return something that may be a key: most of their returns are never asked for).
+  var returnsWanted: Set<String> = []
 }
 
 /// What the Objective-C and Swift readers do alike with what they read.
 protocol SourceReader {
   var input: SourceInput { get }
+  /// The file's tokens (the input's, held as a stored property: read through a computed one
+  /// they would be copied, their arrays retained, at every look).
+  var t: SourceTokens { get }
   var facts: FileFacts { get set }
   /// The function (or method) being read, and where it ends.
-  var scope: FunctionScope? { get }
+  var scope: FunctionScope? { get set }
   /// Enclosing `if` blocks: where each ends, and its condition's tokens.
   var ifs: [(end: Int, condition: Range<Int>)] { get set }
   /// Leaves ``scope``: what it gathered becomes facts.
@@ -104,10 +130,76 @@ protocol SourceReader {
   /// The resource file a dictionary in `range` is loaded from (`pathForResource:ofType:`,
   /// `path(forResource:ofType:)`), or nil.
   func resourceName(in range: Range<Int>) -> String?
+  /// The resource a dictionary in `range` is loaded from when a parameter of the function
+  /// names it (`pathForResource:name ofType:@"plist"`): the parameter, as a key.
+  func resourceParameter(in range: Range<Int>) -> KeyExpr?
+  /// The file a dictionary in `range` is loaded from (`dictionaryWithContentsOfFile:path`,
+  /// `NSDictionary(contentsOfFile: path)`, a variable made so), its name as a key to follow.
+  func loadedFile(_ range: Range<Int>) -> KeyExpr?
 }
 
 extension SourceReader {
-  var t: SourceTokens { input.tokens }
+
+  /// The use (or wrapper's template) whose answer `local` holds.
+  func held(_ local: LocalVariable) -> SourceUse? {
+    if let use = local.use, use >= 0, use < facts.uses.count { return facts.uses[use] }
+    if let template = local.template, let s = scope, template < s.templates.count {
+      return s.templates[template]
+    }
+    return nil
+  }
+
+  /// The test after a variable at `k - 1` that tells the key absent: `== nil`, `!= nil`, and
+  /// for a number getter's answer (0 when absent) `== 0`, `!= 0`, `<= 0`, `> 0`. The tokens it
+  /// takes, and whether it is true when the key is absent; nil for none.
+  func absenceTest(at k: Int, of original: SourceUse) -> (
+    length: Int, whenAbsent: Bool, zero: Bool
+  )? {
+    if t.isText(k + 1, "nil") || t.isText(k + 1, "NULL") {
+      if t.isText(k, "==") { return (2, true, false) }
+      if t.isText(k, "!=") { return (2, false, false) }
+      return nil
+    }
+    let number =
+      original.type == .integer || original.type == .double
+      || [
+        "integerForKey:", "doubleForKey:", "floatForKey:", "integer(forKey:)", "double(forKey:)",
+        "float(forKey:)",
+      ].contains(original.method)
+    // The getter's 0 when absent: `== 0`, `<= 0`, and a bound above it (`if (width < 1.0)
+    // width = 200;`: no stored width is below 1).
+    guard number, t.token(k + 1).kind == .number,
+      let bound = Self.decimal(t.text(k + 1)), bound >= 0
+    else { return nil }
+    if bound == 0, t.isText(k, "==") || t.isText(k, "<=") { return (2, true, true) }
+    if bound == 0, t.isText(k, "!=") || t.isPunctuation(k, 0x3E) { return (2, false, true) }
+    if bound > 0, t.isPunctuation(k, 0x3C) || t.isText(k, "<=") { return (2, true, true) }
+    if bound > 0, t.isText(k, ">=") { return (2, false, true) }
+    return nil
+  }
+
+  /// A decimal number's value, its C suffix (`1.0f`, `5UL`) and Swift's `_` left out; nil for
+  /// a hexadecimal or octal one.
+  static func decimal(_ text: String) -> Double? {
+    guard !text.hasPrefix("0x"), !text.hasPrefix("0X") else { return nil }
+    var s = Substring(text.replacing("_", with: ""))
+    while let last = s.last, "fFlLuU".contains(last) { s = s.dropLast() }
+    return Double(s)
+  }
+
+  /// Gives the use (or template) `local` holds the type the code shows, where it has none.
+  mutating func refineHeld(_ local: LocalVariable, _ type: MigrationPlan.ValueType, reason: String)
+  {
+    if let use = local.use, use >= 0, use < facts.uses.count {
+      guard facts.uses[use].type == nil else { return }
+      facts.uses[use].type = type
+      facts.uses[use].typeReason = reason
+    } else if let template = local.template, let count = scope?.templates.count, template < count {
+      guard scope?.templates[template].type == nil else { return }
+      scope?.templates[template].type = type
+      scope?.templates[template].typeReason = reason
+    }
+  }
   var wrapperSelectors: Set<String> { input.wrapperSelectors }
   var gatherOnly: Bool { input.gatherOnly }
 
@@ -136,7 +228,8 @@ extension SourceReader {
   /// `madeElsewhere` by that name, that one, looked up across the tree; else a warning that
   /// its defaults are not known.
   mutating func recordRegistration(
-    _ base: SourceUse, entries: [ValueEntry]?, in arg: Range<Int>, madeElsewhere name: String? = nil
+    _ base: SourceUse, entries: [ValueEntry]?, in arg: Range<Int>,
+    madeElsewhere value: ValueExpr? = nil
   ) {
     if let entries {
       for use in base.registering(entries) { record(use, at: -1) }
@@ -146,10 +239,19 @@ extension SourceReader {
       facts.registeredFiles.append((resource, base))
       return
     }
-    if let name {
+    if let file = resourceParameter(in: arg) ?? loadedFile(arg) {
+      // A file its caller names (`registerDefaultsFromFile:name`): made a registration at
+      // each call.
       var use = base
-      use.key = .runtime("registered dictionary \(name)")
-      use.value = .name(name)
+      use.key = file
+      use.access = .registerFile
+      record(use, at: -1)
+      return
+    }
+    if let value {
+      var use = base
+      use.key = .runtime("registered dictionary \(t.source(arg))")
+      use.value = value
       use.defaultSource = .registration
       facts.uses.append(use)
       return
@@ -167,7 +269,7 @@ extension SourceReader {
   /// there) gives `name`, as the key's default; `getter` the presence test's.
   mutating func recordFallback(
     _ value: ValueExpr, name: String?, key: KeyExpr, receiver: ReceiverRef, getter: String,
-    absent: Range<Int>, condition: String?
+    absent: Range<Int>, condition: String?, zeroTest: Bool = false
   ) {
     var use = SourceUse(
       key: key, receiver: receiver, access: .presence, method: getter + " == nil",
@@ -176,6 +278,7 @@ extension SourceReader {
     use.defaultSource = .fallback
     use.name = name
     use.condition = condition
+    use.zeroTest = zeroTest
     record(use, at: -1)
   }
 }
@@ -186,11 +289,24 @@ struct LocalVariable {
   var key: KeyExpr?
   /// The use whose value the variable holds (`NSData *d = [defaults dataForKey:K]`).
   var use: Int?
+  /// In a wrapper: the template whose value the variable holds (`id v = [d objectForKey:key]`
+  /// with `key` a parameter), by its index in the function's templates.
+  var template: Int?
   /// A dictionary built here (for `registerDefaults:`).
   var entries: [ValueEntry]?
+  /// Entries added in steps (`d[K] = V;`, `[d setObject:V forKey:K]`), as the tokens of each
+  /// key and value: read only if the dictionary is registered or returned (most are not).
+  var added: [(key: Range<Int>, value: Range<Int>)] = []
   /// What the variable was made from: a resource name (`pathForResource:ofType:`), a JSON
   /// encoding.
   var resource: String?
+  /// A resource named by a parameter of the function (`pathForResource:name …`).
+  var resourceParameter: String?
+  /// The file a dictionary was loaded from, as a key (see ``SourceReader/loadedFile(_:)``).
+  var file: KeyExpr?
+  /// A presence test it holds (`let exists = d.object(forKey: K) != nil`): the test's use, and
+  /// whether the variable is true when the key is there.
+  var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
 }
 
@@ -263,6 +379,54 @@ enum DefaultsAPI {
     "stringArray(forKey:)", "url(forKey:)",
   ]
 
+  /// The methods only user defaults have (of the classes apps use): a receiver the code does
+  /// not say the class of, sent one of these, may be user defaults. `objectForKey:`,
+  /// `setObject:forKey:` and their kin are a dictionary's and a cache's too.
+  static let defaultsOnly: Set<String> = [
+    "boolForKey:", "integerForKey:", "floatForKey:", "doubleForKey:", "stringForKey:",
+    "stringArrayForKey:", "arrayForKey:", "dictionaryForKey:", "dataForKey:", "URLForKey:",
+    "setBool:forKey:", "setInteger:forKey:", "setFloat:forKey:", "setDouble:forKey:",
+    "setURL:forKey:", "registerDefaults:",
+    "bool(forKey:)", "integer(forKey:)", "float(forKey:)", "double(forKey:)", "string(forKey:)",
+    "stringArray(forKey:)", "array(forKey:)", "dictionary(forKey:)", "data(forKey:)",
+    "url(forKey:)", "set(_:forKey:)", "register(defaults:)",
+  ]
+
+  /// Whether a use through `receiver` may be one of user defaults: any receiver known to be;
+  /// one not known either way when the method is one only user defaults have, or its name
+  /// says defaults, preferences, settings or a store.
+  static func mayBeDefaults(_ receiver: ReceiverRef, selector: String) -> Bool {
+    let text: String
+    switch receiver {
+    case .unknown(let t): text = t
+    case .name(let n): text = n
+    default: return true
+    }
+    if defaultsOnly.contains(selector) { return true }
+    return namesDefaults(text)
+  }
+
+  /// Whether a name says defaults, preferences, settings, a store or a suite (ASCII letters,
+  /// any case).
+  static func namesDefaults(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    for word in defaultsWords where bytes.count >= word.count {
+      var i = 0
+      while i + word.count <= bytes.count {
+        var k = 0
+        // ASCII letters in either case (`| 0x20` makes a capital small).
+        while k < word.count, bytes[i + k] | 0x20 == word[k] { k += 1 }
+        if k == word.count { return true }
+        i += 1
+      }
+    }
+    return false
+  }
+
+  static let defaultsWords: [[UInt8]] = ["default", "pref", "setting", "store", "suite"].map {
+    Array($0.utf8)
+  }
+
   /// What a method called on an `objectForKey:` result says of its type.
   static let refiners: [String: MigrationPlan.ValueType] = [
     "boolValue": .bool, "integerValue": .integer, "intValue": .integer, "longValue": .integer,
@@ -315,8 +479,9 @@ extension ValueExpr {
       case .dictionary: return .dictionary
       case .uid: return nil
       }
-    case .name: return nil
+    case .name, .call: return nil
     case .computed(_, let type): return type
+    case .number(_, let type, _): return type
     case .array(let items):
       let strings = items.allSatisfy {
         if case .value(.string) = $0 { return true }
@@ -331,6 +496,34 @@ extension ValueExpr {
 /// Splits a printf-style format (`@"Flag%@Image"`) into its literal pieces and the run-time
 /// pieces each specifier stands for.
 enum FormatPieces {
+  /// How many arguments a format takes (`%%` takes none).
+  static func specifiers(_ format: String) -> Int {
+    var count = 0
+    var percent = false
+    for c in format.unicodeScalars {
+      if percent {
+        if c == "%" {
+          percent = false
+        } else if c.properties.isAlphabetic || c == "@" {
+          count += 1
+          percent = false
+        }
+        continue
+      }
+      if c == "%" { percent = true }
+    }
+    return count
+  }
+
+  /// Whether an argument's source is a plain name (a variable, a parameter, a constant).
+  static func isName(_ source: String) -> Bool {
+    guard let first = source.unicodeScalars.first, first == "_" || first.properties.isAlphabetic
+    else { return false }
+    return source.unicodeScalars.allSatisfy {
+      $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+    }
+  }
+
   static func split(_ format: String, arguments: [String]) -> KeyExpr {
     var parts: [KeyExpr] = []
     var text = ""
@@ -354,7 +547,9 @@ enum FormatPieces {
         }
         if !text.isEmpty { parts.append(.literal(text)) }
         text = ""
-        parts.append(.runtime(argument < arguments.count ? arguments[argument] : "%"))
+        // An argument that is a name (`%@` of `name`): followed, a wrapper's parameter too.
+        let source = argument < arguments.count ? arguments[argument] : "%"
+        parts.append(Self.isName(source) ? .name(source) : .runtime(source))
         argument += 1
         i = k + 1
         continue

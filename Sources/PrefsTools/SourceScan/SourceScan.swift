@@ -50,9 +50,11 @@ package enum SourceScan {
     let list = files
     var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)
     var whole = [Bool](repeating: false, count: files.count)
+    var macros: MacroTable?
     func readAll(_ indices: [Int], _ reading: Reading) {
       let read = Locked([(Int, FileFacts, Bool)]())
       let next = Locked(0)
+      let table = macros
       Threads.concurrentPerform(iterations: max(1, min(options.jobs, indices.count))) { _ in
         var local: [(Int, FileFacts, Bool)] = []
         while true {
@@ -61,8 +63,11 @@ package enum SourceScan {
             return n
           }
           guard n < indices.count else { break }
+          let index = indices[n]
+          var lookup: (@Sendable (String) -> FunctionMacro?)?
+          if let table { lookup = { table.lookup($0, in: index) } }
           if let (facts, isWhole) = readFacts(
-            list[indices[n]], limit: options.fileLimit, reading: reading)
+            list[index], limit: options.fileLimit, reading: reading, macros: lookup)
           {
             local.append((indices[n], facts, isWhole))
           }
@@ -97,6 +102,66 @@ package enum SourceScan {
     if !names.isEmpty, !rest.isEmpty {
       readAll(rest, .automatic(names: names.sorted().map { Array($0.utf8) }))
     }
+    // Function-like macros defined in one file and called in another (a header's): the files
+    // that name one are read again, whole, with every macro of the tree expanded.
+    let table = MacroTable(
+      all.map { $0.functionMacros }, includes: all.map { $0.includes }, paths: list.map(\.path))
+    if !table.isEmpty {
+      macros = table
+      let words = table.names.map { Array($0.utf8) }
+      let calling = files.indices.filter { n in
+        list[n].kind == .objc
+          && ((try? FileAccess.readFile(list[n].path, limit: options.fileLimit))?.withUnsafeBytes {
+            raw in words.contains { Self.contains(raw, $0) }
+          } ?? false)
+      }
+      if !calling.isEmpty { readAll(calling, .whole) }
+    }
+    // What the functions the keys and registrations call return: worked out on a second
+    // read of the files that define them only (the first read notes which functions return
+    // something), the functions those returns call in turn.
+    var asked: Set<String> = []
+    /// The returns of the functions `needed` names (those not asked before), read from the
+    /// files that define them.
+    func readReturns(_ needed: Set<String>) -> [(Int, [String: [FunctionReturn]])] {
+      let wanted = needed.subtracting(asked)
+      let defining = files.indices.filter { !all[$0].returnsDefined.isDisjoint(with: wanted) }
+      guard !defining.isEmpty else { return [] }
+      asked.formUnion(wanted)
+      let found = Locked([(Int, [String: [FunctionReturn]])]())
+      let cursor = Locked(0)
+      let table = macros
+      Threads.concurrentPerform(iterations: max(1, min(options.jobs, defining.count))) { _ in
+        while true {
+          let n = cursor.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+          }
+          guard n < defining.count else { break }
+          let index = defining[n]
+          var lookup: (@Sendable (String) -> FunctionMacro?)?
+          if let table { lookup = { table.lookup($0, in: index) } }
+          guard
+            let (read, _) = readFacts(
+              list[index], limit: options.fileLimit, reading: .returns(wanted), macros: lookup)
+          else { continue }
+          found.withLock { $0.append((index, read.returns)) }
+        }
+      }
+      return found.withLock { $0 }
+    }
+    for _ in 0..<4 {
+      var needed: Set<String> = []
+      // (A file read for its constants only calls nothing.)
+      for n in all.indices where whole[n] || !all[n].returns.isEmpty {
+        needed.formUnion(all[n].calls)
+      }
+      let found = readReturns(needed)
+      if found.isEmpty { break }
+      for (index, returns) in found {
+        for (selector, list) in returns { all[index].returns[selector, default: []] += list }
+      }
+    }
     all = all.enumerated().map { n, f -> FileFacts in
       var f = f
       f.path = list[n].path
@@ -109,58 +174,24 @@ package enum SourceScan {
       $0.0.kind != .plist && $0.1.warnings.allSatisfy { !$0.message.hasSuffix("skipped") }
     }.count
 
-    // Registered bundle files: resolved to the property lists in the tree by their names.
-    var plistsByName: [String: [Int]] = [:]
-    for (n, file) in files.enumerated() where file.kind == .plist {
-      plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
-    }
-    var registered: [SourceUse] = []
-    for f in all {
-      for (name, base) in f.registeredFiles {
-        let wanted = String(name.split(separator: "/").last ?? "")
-        guard let matches = plistsByName[wanted], let first = matches.first else {
-          warnings.append(
-            ScanWarning(
-              path: f.path, line: base.line,
-              message: "registers \(name), which is not in the tree: its defaults are not known"))
-          continue
-        }
-        let path = files[first].path
-        switch readPlist(path, limit: options.fileLimit) {
-        case .failure(let warning): warnings.append(warning)
-        case .success(.dictionary(let d)):
-          // Each key of the file is registered, its place the file's, by the code's line.
-          for var use in base.registering(
-            d.map { ValueEntry(key: .literal($0.key), value: .value($0.value)) })
-          {
-            use.file = first
-            use.line = 0
-            use.place = "registered by \(f.path):\(base.line)"
-            registered.append(use)
-          }
-        case .success:
-          warnings.append(
-            ScanWarning(path: path, message: "registered as defaults, but not a dictionary"))
-        }
-      }
-    }
-    if !registered.isEmpty {
-      all.append(FileFacts(path: ""))
-      all[all.count - 1].uses = registered
-    }
-
     var model = ScanModel(files: all, dialect: options.dialect)
     // Wrappers whose selectors are not the defaults API's: their calls are gathered from the
     // files that name them (a second read of those files only).
     var rounds = 0
     var done: Set<String> = []
-    while rounds < 3 {
+    while rounds < 4 {
       rounds += 1
-      let selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
+      var selectors = Set(model.wrappers.keys).subtracting(DefaultsAPI.objc.keys)
         .subtracting(DefaultsAPI.swift.keys).subtracting(done)
       guard !selectors.isEmpty else { break }
       done.formUnion(selectors)
-      let words = selectors.map(Self.searchWord)
+      // A Swift function is called by its name and the labels of the arguments given (a
+      // defaulted parameter or a trailing closure left out): its name is gathered.
+      for selector in selectors where selector.hasSuffix(")") {
+        if let open = selector.firstIndex(of: "(") { selectors.insert(String(selector[...open])) }
+      }
+      let gathered = selectors
+      let words = gathered.map(Self.searchWord)
       let calls = Locked([WrapperCall]())
       let cursor = Locked(0)
       Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
@@ -173,7 +204,7 @@ package enum SourceScan {
           guard list[index].kind == .objc || list[index].kind == .swift else { continue }
           guard
             let (read, _) = readFacts(
-              list[index], limit: options.fileLimit, reading: .wrapperCalls(selectors, words: words)
+              list[index], limit: options.fileLimit, reading: .wrapperCalls(gathered, words: words)
             ),
             !read.wrapperCalls.isEmpty
           else { continue }
@@ -185,9 +216,54 @@ package enum SourceScan {
           calls.withLock { $0 += found }
         }
       }
-      model.addWrapperCalls(
-        calls.withLock { $0 }.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
+      let gatheredCalls = calls.withLock { $0 }
+      // What the calls' arguments call (`[store flagForKey:[self keyFor:@"x"]]`).
+      var needed: Set<String> = []
+      for call in gatheredCalls {
+        for argument in call.arguments { if let argument { needed.formUnion(argument.calls) } }
+      }
+      for (_, returns) in readReturns(needed) {
+        for (selector, list) in returns { model.returns[selector, default: []] += list }
+      }
+      model.addWrapperCalls(gatheredCalls.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
     }
+    // Registered bundle files (the code's, and those a wrapper's call names): resolved to the
+    // property lists in the tree by their names.
+    var plistsByName: [String: [Int]] = [:]
+    for (n, file) in files.enumerated() where file.kind == .plist {
+      plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
+    }
+    var registered: [SourceUse] = []
+    for (name, base) in model.registeredFiles {
+      let wanted = String(name.split(separator: "/").last ?? "")
+      let by = base.file < list.count ? list[base.file].path : "?"
+      guard let matches = plistsByName[wanted], let first = matches.first else {
+        warnings.append(
+          ScanWarning(
+            path: by, line: base.line,
+            message: "registers \(name), which is not in the tree: its defaults are not known"))
+        continue
+      }
+      let path = files[first].path
+      switch readPlist(path, limit: options.fileLimit) {
+      case .failure(let warning): warnings.append(warning)
+      case .success(.dictionary(let d)):
+        // Each key of the file is registered, its place the file's, by the code's line.
+        for var use in base.registering(
+          d.map { ValueEntry(key: .literal($0.key), value: .value($0.value)) })
+        {
+          use.file = first
+          use.line = 0
+          use.place = "registered by \(by):\(base.line)"
+          registered.append(use)
+        }
+      case .success:
+        warnings.append(
+          ScanWarning(path: path, message: "registered as defaults, but not a dictionary"))
+      }
+    }
+    model.addRegistered(registered)
+    model.addUncalledWrappers()
     return model.result(
       target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
   }
@@ -217,6 +293,10 @@ package enum SourceScan {
     /// All of a file that names user defaults (or a receiver bound to them elsewhere);
     /// only the constants of one that does not.
     case automatic(names: [[UInt8]])
+    /// All of the file (one that calls a macro of another file).
+    case whole
+    /// All of the file, for what these functions return.
+    case returns(Set<String>)
     /// The calls of these wrappers, in a file that names one (`words`).
     case wrapperCalls(Set<String>, words: [[UInt8]])
   }
@@ -224,6 +304,8 @@ package enum SourceScan {
   /// The words that make a file worth reading whole: it names user defaults.
   static let triggers: [[UInt8]] = [
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
+    // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
+    "ShortcutBinder",
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
@@ -252,7 +334,10 @@ package enum SourceScan {
   }
 
   /// What one file says, and whether it was read whole; nil for a file the reading skips.
-  static func readFacts(_ file: SourceFile, limit: Int, reading: Reading) -> (FileFacts, Bool)? {
+  static func readFacts(
+    _ file: SourceFile, limit: Int, reading: Reading,
+    macros: (@Sendable (String) -> FunctionMacro?)? = nil
+  ) -> (FileFacts, Bool)? {
     var facts = FileFacts(path: file.path)
     if file.kind == .plist {
       // Only a Settings pane is read now (the caller chose them); a registered file when the
@@ -288,6 +373,8 @@ package enum SourceScan {
         return nil
       }
       wrappers = selectors
+    case .whole, .returns:
+      whole = true
     }
     // A file of constants only: the definitions, without lexing the rest.
     if !whole, file.kind == .objc, !data.starts(with: [0xFF, 0xFE]),
@@ -310,7 +397,18 @@ package enum SourceScan {
       return (facts, true)
     }
     if file.kind == .objc || file.kind == .swift {
-      let tokens = SourceLexer.tokens(of: bytes, swift: file.kind == .swift)
+      var tokens = SourceLexer.tokens(of: bytes, swift: file.kind == .swift)
+      if file.kind == .objc, macros != nil || !tokens.functionMacros.isEmpty {
+        // The file's own function-like macros, then the tree's.
+        let own = tokens.functionMacros
+        let expanded = Preprocessor.expand(bytes, tokens: tokens) { own[$0] ?? macros?($0) }
+        if let expanded {
+          let includes = tokens.includes
+          tokens = SourceLexer.tokens(of: expanded, swift: false)
+          tokens.functionMacros = own
+          tokens.includes = includes
+        }
+      }
       guard tokens.depth <= SourceTokens.nestingLimit else {
         facts.warnings.append(
           ScanWarning(
@@ -320,8 +418,9 @@ package enum SourceScan {
           ))
         return (facts, true)
       }
-      let input = SourceInput(
+      var input = SourceInput(
         tokens: tokens, path: file.path, wrapperSelectors: wrappers, gatherOnly: !wrappers.isEmpty)
+      if case .returns(let wanted) = reading { input.returnsWanted = wanted }
       if file.kind == .objc {
         var reader = ObjCReader(input)
         facts = reader.read()
@@ -329,6 +428,8 @@ package enum SourceScan {
         var reader = SwiftReader(input)
         facts = reader.read()
       }
+      facts.functionMacros = tokens.functionMacros
+      facts.includes = tokens.includes
       facts.encoding = encoding
       return (facts, whole)
     }

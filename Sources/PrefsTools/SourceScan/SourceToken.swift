@@ -52,6 +52,12 @@ struct SourceTokens: Sendable {
   /// deeper than ``nestingLimit`` is not read (named instead), never a stack overflow.
   var depth = 0
   static let nestingLimit = 256
+  /// The function-like macros the file defines, and the files it includes (`#import "K.h"`,
+  /// `#include "k.h"`: the name as written).
+  var functionMacros: [String: FunctionMacro] = [:]
+  var includes: [String] = []
+  /// The source of each interpolation of a Swift string, by the string's value index.
+  var interpolations: [Int32: [String]] = [:]
 
   var count: Int { tokens.count }
 
@@ -195,7 +201,22 @@ struct SourceTokens: Sendable {
     }
     let start = Int(tokens[range.lowerBound].start)
     let end = Int(tokens[range.upperBound - 1].end)
+    // The usual text: short, on one line, one space at most between tokens: as it is.
+    if end - start <= limit {
+      let slice = bytes[start..<end]
+      var plain = true
+      var previous: UInt8 = 0
+      for byte in slice {
+        if byte == 0x09 || byte == 0x0A || byte == 0x0D || (byte == 0x20 && previous == 0x20) {
+          plain = false
+          break
+        }
+        previous = byte
+      }
+      if plain { return String(decoding: slice, as: UTF8.self) }
+    }
     var out: [UInt8] = []
+    out.reserveCapacity(min(end - start, limit + 1))
     var space = false
     for byte in bytes[start..<end] {
       if byte == 0x20 || byte == 0x09 || byte == 0x0A {

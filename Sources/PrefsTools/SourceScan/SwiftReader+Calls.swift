@@ -84,6 +84,60 @@ extension SwiftReader {
     return 0
   }
 
+  /// What a call's answer falls back to when nil: `call(…) ?? V`, `T(rawValue: call(…)) ?? V`.
+  func fallbackAfter(_ c: Call) -> ValueExpr? {
+    var k = c.close + 1
+    // Out of the conversions around the call (`Mode(rawValue: …)`).
+    while t.isPunctuation(k, 0x29) {
+      let open = t.match(k)
+      guard open > 0, t.isIdentifier(open - 1), t.isText(open + 1, "rawValue") else { break }
+      k += 1
+    }
+    if t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) { k = typeEnd(from: k + 2) }
+    guard t.isText(k, "??") else { return nil }
+    return valueOf(expressionRange(from: k + 1))
+  }
+
+  /// The type a function declares it returns, when the call (or the conversion around it) is
+  /// what it returns.
+  func returnedType(_ c: Call) -> String? {
+    guard let type = scope?.returnType else { return nil }
+    var start = c.receiver?.lowerBound ?? c.name
+    // `return Mode(rawValue: call(…))`: back out of the conversion.
+    if t.isText(start - 1, "rawValue") || t.isPunctuation(start - 1, 0x3A),
+      t.isPunctuation(start - 2, 0x3A) || t.isPunctuation(start - 1, 0x3A)
+    {
+      var k = start - 1
+      while k > 0, !t.isPunctuation(k, 0x28) { k -= 1 }
+      start = k - 1
+    }
+    if t.isText(start - 1, "return") { return type }
+    if t.isPunctuation(start - 1, 0x7B), let s = scope, t.match(start - 1) + 1 == s.end {
+      return type
+    }
+    return nil
+  }
+
+  /// The type of the property a call initializes (`let x: Setting<Int> = Setting(…)`,
+  /// `var x: Bool = …`), or nil.
+  func declaredType(before c: Call) -> String? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D) else { return nil }
+    var k = start - 2
+    // Back over the type to its `:`.
+    var depth = 0
+    while k > 0, k > start - 20 {
+      if t.isPunctuation(k, 0x3E) || t.isPunctuation(k, 0x5D) { depth += 1 }
+      if t.isPunctuation(k, 0x3C) || t.isPunctuation(k, 0x5B) { depth -= 1 }
+      if depth == 0, t.isPunctuation(k, 0x3A) {
+        return t.source((k + 1)..<(start - 1)).replacing(" ", with: "")
+      }
+      if depth == 0, t.isText(k, "let") || t.isText(k, "var") { return nil }
+      k -= 1
+    }
+    return nil
+  }
+
   func receiverOf(_ range: Range<Int>?) -> ReceiverRef {
     guard let range else {
       return inDefaultsExtension ? .standard : .none
@@ -95,6 +149,10 @@ extension SwiftReader {
     }
     if r.isEmpty { return inDefaultsExtension ? .standard : .none }
     let first = r.lowerBound
+    // `.standard` where a UserDefaults is expected.
+    if r.count == 2, t.isPunctuation(first, 0x2E), t.isText(first + 1, "standard") {
+      return .standard
+    }
     if t.isText(first, "UserDefaults") {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
         return .standard
@@ -114,7 +172,18 @@ extension SwiftReader {
       if name == "self" { return inDefaultsExtension ? .standard : .type(typeName ?? "") }
       if let local = scope?.locals[name] {
         if let receiver = local.receiver { return receiver }
-        return .none
+        // A variable of a declared class is that class; one without may be user defaults.
+        if let type = local.type { return type.hasPrefix("UserDefaults") ? .standard : .type(type) }
+        return .unknown(name)
+      }
+      // A parameter of the app's own type (`_ d: UserDefaulting`, a protocol UserDefaults is
+      // made to conform to): that type, which the model follows.
+      if let s = scope, let index = s.parameters.firstIndex(of: name),
+        index < s.parameterTypes.count,
+        let type = s.parameterTypes[index], let first = type.first, first.isUppercase,
+        type.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      {
+        return .type(type)
       }
       if name.first?.isUppercase == true { return .type(name) }
       return .name(name)
@@ -123,24 +192,70 @@ extension SwiftReader {
       let head = t.text(first)
       let member = t.text(first + 2)
       if head == "self" { return .name(member) }
+      if head == "NSUbiquitousKeyValueStore" { return .none }
       return .name(head + "." + member)
     }
-    return .none
+    // `AppEnvironment.current.defaults`: a chain of members, named as written.
+    if r.count >= 5, r.count % 2 == 1,
+      stride(from: first, to: r.upperBound, by: 2).allSatisfy({ t.isIdentifier($0) }),
+      stride(from: first + 1, to: r.upperBound, by: 2).allSatisfy({ t.isPunctuation($0, 0x2E) })
+    {
+      let names = stride(from: first, to: r.upperBound, by: 2).map { t.text($0) }
+      return .name((names.first == "self" ? names.dropFirst() : names[...]).joined(separator: "."))
+    }
+    return .unknown("")
   }
 
   mutating func call(at i: Int) {
     guard !readEarly.contains(i), let c = parseCall(at: i) else { return }
-    if wrapperSelectors.contains(c.selector) {
+    let typePrefix = String(c.selector.prefix { $0 != "(" }) + "("
+    if wrapperSelectors.contains(c.selector) || wrapperSelectors.contains(typePrefix) {
       let receiver = receiverOf(c.receiver)
-      facts.wrapperCalls.append(
-        WrapperCall(
-          selector: c.selector, receiver: receiver, arguments: c.arguments.map { keyOf($0) },
-          values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
-          condition: conditionText(at: i), line: t.line(i)))
+      var call = WrapperCall(
+        selector: c.selector, receiver: receiver, arguments: c.arguments.map { localKey($0) },
+        values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
+        condition: conditionText(at: i), line: t.line(i))
+      call.labels = c.labels
+      call.receivers = c.arguments.map(argumentReceiver)
+      call.enclosing = enclosing(of: call.arguments)
+      call.declaredType = declaredType(before: c) ?? returnedType(c)
+      call.fallback = fallbackAfter(c)
+      facts.wrapperCalls.append(call)
     }
     if gatherOnly { return }
     if let api = DefaultsAPI.swift[c.selector] {
       use(c, api)
+      return
+    }
+    if c.selector == "bindShortcut(withDefaultsKey:toAction:)", let key = c.arguments.first {
+      // MASShortcut's binder: the key holds an archived shortcut (or a dictionary).
+      let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
+      var use = SourceUse(
+        key: localKey(key), receiver: .standard, access: .bind,
+        method: "MASShortcut " + c.selector, type: dictionary ? .dictionary : .data,
+        line: t.line(i))
+      use.library = .masShortcut
+      use.condition = conditionText(at: i)
+      record(use, at: i)
+      return
+    }
+    if c.selector == "dictionaryRepresentation()", t.isPunctuation(c.close + 1, 0x5B) {
+      // `d.dictionaryRepresentation()[K]`: a getter of K.
+      let close = t.match(c.close + 1)
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return }
+      var use = SourceUse(
+        key: localKey((c.close + 2)..<close), receiver: receiver, access: .get,
+        method: "dictionaryRepresentation()[…]", line: t.line(i))
+      if t.isText(close + 1, "as"),
+        t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
+      {
+        let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
+        use.type = DefaultsAPI.type(ofClass: type)
+        if use.type != nil { use.typeReason = "as? \(type)" }
+      }
+      use.condition = conditionText(at: i)
+      record(use, at: i)
       return
     }
     if c.selector == "register(defaults:)" {
@@ -179,8 +294,12 @@ extension SwiftReader {
 
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
-    let receiver = receiverOf(c.receiver)
+    var receiver = receiverOf(c.receiver)
     guard receiver != .none else { return }
+    if case .unknown = receiver {
+      receiver = .unknown(c.receiver.map { t.source($0) } ?? "")
+      if !DefaultsAPI.mayBeDefaults(receiver, selector: c.selector) { return }
+    }
     var use = SourceUse(
       key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,
       method: c.selector, type: api.type, line: t.line(c.name))
@@ -200,8 +319,20 @@ extension SwiftReader {
       {
         use.takeType(of: local)
       }
+      if use.type == nil,
+        valueRange.count == 1 || valueRange.count == 3 && t.isText(valueRange.lowerBound, "self"),
+        let type = types.last?.name,
+        let declared = facts.members[type]?.declared[t.text(valueRange.upperBound - 1)]
+      {
+        // `set(value, forKey: key)` of a stored property declared `var value: Float`.
+        use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+        if use.type == nil { use.storedType = declared }
+      }
       if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
       if case .value = value { use.value = value }
+      if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
+        use.valueParameter = t.text(valueRange.lowerBound)
+      }
       if valueRange.count == 1, t.isIdentifier(valueRange.lowerBound) {
         let name = t.text(valueRange.lowerBound)
         use.name =
@@ -221,10 +352,15 @@ extension SwiftReader {
         if let planType = DefaultsAPI.type(ofClass: type) {
           use.type = planType
           use.typeReason = "as? \(type)"
+        } else if type.hasSuffix(".RawValue") {
+          // `as? Mode.RawValue`: an enum stored by its raw value.
+          use.storedType = String(type.dropLast(9))
         }
         k = end
       }
-      if t.isText(k, "??") {
+      // (After a getter that answers a number or a flag, `??` is the optional receiver's: the
+      // key's absence gives 0 or false, never nil.)
+      if t.isText(k, "??"), DefaultsAPI.presenceGetters.contains(c.selector) {
         let range = expressionRange(from: k + 1)
         use.value = valueOf(range)
         use.defaultSource = .fallback
@@ -242,17 +378,38 @@ extension SwiftReader {
   }
 
   mutating func record(_ use: SourceUse, at i: Int) {
-    if scope?.isTemplate(use) == true {
-      scope?.templates.append(use)
+    var use2 = use
+    let locals = scope?.locals ?? [:]
+    use2.key = use.key.substituting { name in KeyExpr.local(name) { locals[$0].map { $0.key } } }
+    if let pending = pendingPresence, i >= pending.start, i <= pending.start + 8 {
+      // The getter of a presence test a variable holds.
+      use2.access = .presence
+      use2.type = nil
+      scope?.locals[pending.name]?.presence = (use2, pending.whenPresent)
+      pendingPresence = nil
+    }
+    // A key a parameter makes (through a local too: `let key = "done.\(name)"`): the
+    // wrapper's template.
+    if scope?.isTemplate(use2) == true {
+      if let s = scope, i >= 0 {
+        for (name, local) in s.locals
+        where local.use.map({ $0 < 0 && -($0 + 1) <= i && i <= -($0 + 1) + 6 }) == true {
+          scope?.locals[name]?.use = nil
+          scope?.locals[name]?.template = s.templates.count
+        }
+      }
+      scope?.templates.append(use2)
       return
     }
-    var use2 = use
-    use2.key = use.key.substituting { name in
-      if let local = scope?.locals[name] { return local.key ?? .runtime(name) }
-      return nil
+    // A key a stored property holds (`self.key`): its type's.
+    if let type = types.last?.name, let stored = facts.members[type]?.stored,
+      use2.key.names.contains(where: stored.contains)
+    {
+      use2.ownerType = type
     }
     if i >= 0 { useAt[i] = facts.uses.count }
     facts.uses.append(use2)
+
     if let s = scope, i >= 0 {
       let start = i
       for (name, local) in s.locals
@@ -296,11 +453,12 @@ extension SwiftReader {
     let receiver = receiverOf(c.receiver)
     guard receiver != .none else { return }
     var entries: [ValueEntry]?
-    var named: String?
-    switch valueOf(arg) {
+    var named: ValueExpr?
+    let value = valueOf(arg)
+    switch value {
     case .dictionary(let e): entries = e
     case .name(let n):
-      named = n
+      named = value
       if let local = scope?.locals[n] { entries = local.entries }
       if entries == nil,
         case .dictionary(let e)? = facts.valueConstants[n]
@@ -308,6 +466,7 @@ extension SwiftReader {
       {
         entries = e
       }
+    case .call: named = value
     default: break
     }
     let base = SourceUse(
@@ -332,6 +491,7 @@ extension SwiftReader {
       elseBody = (body.upperBound + 1)..<(t.match(body.upperBound + 1) + 1)
     }
     ifs.append((end: (elseBody ?? body).upperBound, condition: (i + 1)..<end))
+    if optionalBinding(at: i, end: end, body: body, elseBody: elseBody) { return }
     // The presence test: NAME.object(forKey: K) == nil (or != nil).
     while k < end {
       if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
@@ -355,6 +515,119 @@ extension SwiftReader {
         return
       }
       k += 1
+    }
+  }
+
+  /// `guard let x = d.string(forKey: K) else { return V }`, `if let x = … { } else { x = V }`,
+  /// and `if x == nil { x = V }` on a local holding a getter's answer: V is the key's
+  /// fallback. True when the condition was one of these.
+  mutating func optionalBinding(at i: Int, end: Int, body: Range<Int>, elseBody: Range<Int>?)
+    -> Bool
+  {
+    let guardStatement = t.isText(i, "guard")
+    if t.isText(i + 1, "let") || t.isText(i + 1, "var"), t.isIdentifier(i + 2),
+      t.isPunctuation(i + 3, 0x3D)
+    {
+      let value = expressionRange(from: i + 4)
+      // The getter in the value (`d.string(forKey: K)`, `… as? Int`).
+      guard
+        let getter = (value.lowerBound..<min(value.upperBound, end)).first(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x28)
+            && parseCall(at: $0).map { DefaultsAPI.swift[$0.selector]?.access == .get } == true
+        }), let c = parseCall(at: getter), let keyRange = c.arguments.first
+      else { return false }
+      let absent = guardStatement ? body : elseBody
+      guard let absent else { return true }
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return true }
+      let key = localKey(keyRange)
+      guard let (v, name) = absentValue(in: absent, key: key) else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+        absent: absent, condition: conditionText(at: getter))
+      return true
+    }
+    // `if exists {`, `guard exists else {`: a presence test held in a variable.
+    var negated = false
+    var n = i + 1
+    if t.isPunctuation(n, 0x21) {
+      negated = true
+      n += 1
+    }
+    if t.isIdentifier(n), n + 1 == end, let test = scope?.locals[t.text(n)]?.presence {
+      let trueWhenPresent = test.whenPresent != negated
+      let absentFirst = trueWhenPresent == guardStatement
+      let original = test.use
+      guard let absent = absentFirst ? body : elseBody,
+        let (v, name) = absentValue(in: absent, key: original.key)
+      else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property ?? original.name, key: original.key,
+        receiver: original.receiver, getter: original.method, absent: absent,
+        condition: conditionText(at: i))
+      return true
+    }
+    // `x == nil` on a local that holds a getter's answer; among tests joined by `&&`
+    // (`if override != 0 && value == 0`), in an `if`.
+    var found = false
+    for part in conjuncts((i + 1)..<end) where part.count == 3 || part.count == 2 {
+      guard t.isIdentifier(part.lowerBound), part.count == 3 || guardStatement == false,
+        let local = scope?.locals[t.text(part.lowerBound)], let original = held(local),
+        let test = absenceTest(at: part.lowerBound + 1, of: original)
+      else { continue }
+      if guardStatement, part.upperBound != end { continue }
+      found = true
+      let absentFirst = test.whenAbsent != guardStatement
+      guard let absent = absentFirst ? body : elseBody else { continue }
+      // A toggle (`if x == 0 { x = 1 } else { x = 0 }`) gives both branches a value.
+      let name = t.text(part.lowerBound)
+      if let other = absentFirst ? elseBody : body,
+        other.contains(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x3D) && t.text($0) == name
+        })
+      {
+        continue
+      }
+      guard let (v, assigned) = absentValue(in: absent, key: original.key) else { continue }
+      recordFallback(
+        v, name: assigned ?? original.name, key: original.key, receiver: original.receiver,
+        getter: original.method, absent: absent, condition: conditionText(at: i),
+        zeroTest: test.zero)
+    }
+    return found
+  }
+
+  /// The tests of a condition joined by `&&` or `,` at its own level.
+  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
+    var range = whole
+    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
+      t.match(range.lowerBound) == range.upperBound - 1
+    {
+      range = (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+    var parts: [Range<Int>] = []
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if t.isText(k, "&&") || t.isPunctuation(k, 0x2C) {
+        parts.append(start..<k)
+        start = k + 1
+      } else if t.isText(k, "||") {
+        return [range]
+      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map { part in
+      var p = part
+      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
+        t.match(p.lowerBound) == p.upperBound - 1
+      {
+        p = (p.lowerBound + 1)..<(p.upperBound - 1)
+      }
+      return p
     }
   }
 
@@ -386,8 +659,13 @@ extension SwiftReader {
     guard let keyRange = parts.first else { return }
     var receiver = ReceiverRef.standard
     for part in parts.dropFirst() where t.isText(part.lowerBound, "store") {
-      receiver = receiverOf((part.lowerBound + 2)..<part.upperBound)
-      if receiver == .none { receiver = .name(t.source((part.lowerBound + 2)..<part.upperBound)) }
+      let store = (part.lowerBound + 2)..<part.upperBound
+      receiver = receiverOf(store)
+      switch receiver {
+      case .standard, .suite: break
+      // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
+      default: receiver = .name(t.source(store).replacing(" ", with: ""))
+      }
     }
     var k = close + 1
     while k < t.count, !t.isText(k, "var"), k < close + 6 { k += 1 }
@@ -407,6 +685,12 @@ extension SwiftReader {
       key: keyOf(keyRange), receiver: receiver, access: .get, method: "@AppStorage", type: type,
       line: t.line(i))
     use.name = name
+    if !typeText.isEmpty {
+      // An enum stored by its raw value, an array the tree makes RawRepresentable: typed
+      // through the declarations.
+      use.storedType = typeText
+      use.library = .appStorage
+    }
     if type != nil { use.typeReason = "@AppStorage var \(name): \(typeText)" }
     if t.isPunctuation(k, 0x3D) {
       let value = valueOf(expressionRange(from: k + 1))

@@ -28,6 +28,12 @@ extension SwiftReader {
       {
         break
       }
+      // A property's observers (`var x: Mode = .system { didSet { … } }`): not the value's.
+      if t.isPunctuation(k, 0x7B), k > start,
+        t.isText(k + 1, "didSet") || t.isText(k + 1, "willSet")
+      {
+        break
+      }
       if t.isPunctuation(k, 0x7B), k > start, t.isPunctuation(k - 1, 0x29) || t.isIdentifier(k - 1)
       {
         // A trailing closure or a block: part of the expression only when it follows a call.
@@ -49,6 +55,8 @@ extension SwiftReader {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
     guard let first = r.first else { return .runtime("") }
+    // `keys.map(\.rawValue)`, `keys.map { $0.rawValue }`: the same keys.
+    if let inner = Self.droppingRawValueMap(r, t) { return keyOf(inner) }
     // `a + b`: each side.
     let plus = (r.lowerBound..<r.upperBound).filter {
       t.isPunctuation($0, 0x2B) && isTopLevel($0, in: r)
@@ -66,14 +74,38 @@ extension SwiftReader {
     if r.count == 1, let s = t.stringValue(first) {
       if t.token(first).interpolated {
         let pieces = s.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        let sources = t.interpolations[t.token(first).value] ?? []
         var parts: [KeyExpr] = []
         for (n, piece) in pieces.enumerated() {
           if !piece.isEmpty { parts.append(.literal(String(piece))) }
-          if n < pieces.count - 1 { parts.append(.runtime("\\(…)")) }
+          if n < pieces.count - 1 {
+            // `\(name)`, `\(key.rawValue)`: a name the scan follows; else only the run knows.
+            let source = n < sources.count ? sources[n] : "…"
+            parts.append(
+              Self.interpolatedName(source).map(KeyExpr.name) ?? .runtime("\\(\(source))"))
+          }
         }
         return .concat(parts)
       }
       return .literal(s)
+    }
+    if r.count == 1, t.isText(first, "#function") {
+      // The property (or function) it is written in.
+      if let property = scope?.property { return .literal(property) }
+      if let selector = scope?.selector { return .literal(selector) }
+    }
+    if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
+      // `["a", "b"]`: any one of its elements (a dictionary literal is no key).
+      let parts = t.commaSeparated((first + 1)..<(r.upperBound - 1))
+      if parts.allSatisfy({ t.colonAtTop($0) == nil }), !parts.isEmpty {
+        return .oneOf(parts.map(keyOf))
+      }
+    }
+    if t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      // `keys[i]`: an element of a collection.
+      return .call("[]", [keyOf(first..<(first + 1))], source: t.source(r))
     }
     // NAME, Type.NAME, .case, Type.case.rawValue, NAME.rawValue
     var names: [String] = []
@@ -104,6 +136,18 @@ extension SwiftReader {
     return .name(names.joined(separator: "."))
   }
 
+  /// `X.map(\.rawValue)` or `X.map { $0.rawValue }`: X; else nil.
+  static func droppingRawValueMap(_ r: Range<Int>, _ t: SourceTokens) -> Range<Int>? {
+    guard let last = r.last, t.isPunctuation(last, 0x29) || t.isPunctuation(last, 0x7D) else {
+      return nil
+    }
+    let open = t.match(last)
+    guard open > r.lowerBound + 1, t.isText(open - 1, "map"), t.isPunctuation(open - 2, 0x2E),
+      t.isText(last - 1, "rawValue")
+    else { return nil }
+    return r.lowerBound..<(open - 2)
+  }
+
   func runtimeKey(_ r: Range<Int>) -> KeyExpr {
     // String(format: "Flag%@Image", x)
     if t.isText(r.lowerBound, "String"), t.isPunctuation(r.lowerBound + 1, 0x28),
@@ -113,7 +157,44 @@ extension SwiftReader {
       let args = t.commaSeparated((r.lowerBound + 2)..<close).dropFirst().map { t.source($0) }
       return FormatPieces.split(format, arguments: args)
     }
+    if let call = callOf(r) {
+      // A bundle resource: its file name (`Defaults.plist`).
+      if call.selector == "path(forResource:ofType:)"
+        || call.selector == "url(forResource:withExtension:)",
+        call.arguments.count == 2
+      {
+        return .concat([keyOf(call.arguments[0]), .literal("."), keyOf(call.arguments[1])])
+      }
+      return .call(call.selector, call.arguments.map(keyOf), source: t.source(r))
+    }
     return .runtime(t.source(r))
+  }
+
+  /// `f(x)`, `Self.f(x)`, `Type.f(x)`, `self.f(x)`: a call of a function whose returns the
+  /// model follows (the whole range is the call); nil otherwise.
+  func callOf(_ r: Range<Int>) -> Call? {
+    guard let last = r.last, t.isPunctuation(last, 0x29) else { return nil }
+    let open = t.match(last)
+    guard open > r.lowerBound, open < last, t.isIdentifier(open - 1) else { return nil }
+    // Only names and dots before the call's name.
+    var k = r.lowerBound
+    while k < open - 1 {
+      guard t.isIdentifier(k) || t.isPunctuation(k, 0x2E) else { return nil }
+      k += 1
+    }
+    return parseCall(at: open - 1)
+  }
+
+  /// The name an interpolation stands for (`name`, `key.rawValue`, `self.prefix`), or nil.
+  static func interpolatedName(_ source: String) -> String? {
+    var text = source.trimmingPrefix(" ").description
+    while text.hasSuffix(" ") { text.removeLast() }
+    if text.hasSuffix(".rawValue") { text.removeLast(9) }
+    if text.hasPrefix("self.") { text.removeFirst(5) }
+    guard !text.isEmpty,
+      text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "$" })
+    else { return nil }
+    return text
   }
 
   func isTopLevel(_ k: Int, in r: Range<Int>) -> Bool {
@@ -175,6 +256,33 @@ extension SwiftReader {
         }
       }
     }
+    // `Set()`, `Set<UUID>()`, `[String]()`, `Array<Int>()`: an empty array.
+    if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
+      t.isPunctuation(r.upperBound - 2, 0x28),
+      t.isText(first, "Set") || t.isText(first, "Array")
+        || (t.isPunctuation(first, 0x5B) && t.match(first) == r.upperBound - 3
+          && t.colonAtTop((first + 1)..<(r.upperBound - 3)) == nil)
+    {
+      return .value(.array([]))
+    }
+    // `[String: Any]()`, `Dictionary<String, Any>()`: an empty dictionary.
+    if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
+      t.isPunctuation(r.upperBound - 2, 0x28)
+    {
+      let type = t.source(r.lowerBound..<(r.upperBound - 2)).replacing(" ", with: "")
+      if type.hasPrefix("Dictionary<")
+        || (type.hasPrefix("[") && t.colonAtTop((first + 1)..<(r.upperBound - 3)) != nil)
+      {
+        return .dictionary([])
+      }
+    }
+    // `NSNumber(value: 30)`: the number it boxes.
+    if t.isText(first, "NSNumber"), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1, r.count > 5, t.isPunctuation(first + 3, 0x3A),
+      ["value", "booleanLiteral", "integerLiteral", "floatLiteral"].contains(t.text(first + 2))
+    {
+      return valueOf((first + 4)..<(r.upperBound - 1))
+    }
     if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
       let inner = (first + 1)..<(r.upperBound - 1)
       if inner.count == 1, t.isPunctuation(inner.lowerBound, 0x3A) { return .dictionary([]) }
@@ -199,6 +307,12 @@ extension SwiftReader {
     }
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
     if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .url) }
+    if let call = callOf(r),
+      call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
+    {
+      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns.
+      return .call(call.selector, [], source: text)
+    }
     return .computed(text, nil)
   }
 }

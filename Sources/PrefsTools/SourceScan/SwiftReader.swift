@@ -10,14 +10,18 @@ struct SwiftReader: SourceReader {
   var facts: FileFacts
 
   /// The types being declared (`struct Keys {`), innermost last, with where each ends, and
-  /// whether an enum's raw values are strings.
-  var types: [(name: String, end: Int, kind: String, stringRaw: Bool)] = []
+  /// whether an enum's raw values are strings; `full` is the name as written
+  /// (`Defaults.Keys` of an extension).
+  var types: [(name: String, end: Int, kind: String, stringRaw: Bool, full: String)] = []
   var scope: FunctionScope?
   var ifs: [(end: Int, condition: Range<Int>)] = []
   var useAt: [Int: Int] = [:]
 
+  let t: SourceTokens
+
   init(_ input: SourceInput) {
     self.input = input
+    t = input.tokens
     facts = FileFacts(path: input.path)
   }
 
@@ -33,14 +37,23 @@ struct SwiftReader: SourceReader {
   }
 
   mutating func endScope() {
-    guard let s = scope else { return }
-    if let selector = s.selector, !gatherOnly {
-      for template in s.templates {
-        facts.wrappers.append(
-          SourceWrapper(
-            selector: selector, className: types.last?.name, parameters: s.parameters,
-            key: template.key, use: template, parameterTypes: s.parameterTypes))
-      }
+    guard scope?.templates.isEmpty == false, let s = scope, var selector = s.selector, !gatherOnly
+    else {
+      scope = nil
+      return
+    }
+    // An initializer's calls are `Type(label: …)`: found by the type's name and the labels.
+    var initializer = false
+    if selector.hasPrefix("init("), let type = types.last, type.kind != "extension" {
+      initializer = true
+      selector = type.name + "("
+    }
+    for template in s.templates {
+      facts.wrappers.append(
+        SourceWrapper(
+          selector: selector, className: types.last?.name, parameters: s.parameters,
+          key: template.key, use: template, parameterTypes: s.parameterTypes,
+          labels: initializer ? s.labels : []))
     }
     scope = nil
   }
@@ -51,6 +64,10 @@ struct SwiftReader: SourceReader {
   }
 
   var readEarly: Set<Int> = []
+  /// A variable given a presence test (`let exists = d.object(forKey: K) != nil`), until its
+  /// getter's use is recorded: its name, where its value starts, whether it is true when the
+  /// key is there.
+  var pendingPresence: (name: String, start: Int, whenPresent: Bool)?
 
   // MARK: - The walk
 
@@ -60,20 +77,32 @@ struct SwiftReader: SourceReader {
     case "class", "struct", "enum", "extension", "protocol", "actor":
       guard t.isIdentifier(i + 1) else { return nil }
       var k = i + 2
-      var stringRaw = false
-      while k < t.count, !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x3B), k < i + 40 {
-        if t.isText(k, "String") { stringRaw = true }
-        if t.isPunctuation(k, 0x3C) || t.isPunctuation(k, 0x28) {
-          // generic parameters or a `class func` call: go on
+      var conformances: [String] = []
+      var afterColon = false
+      var depth = 0
+      while k < t.count, !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x3B), k < i + 60 {
+        if t.isPunctuation(k, 0x3C) { depth += 1 }
+        if t.isPunctuation(k, 0x3E) { depth -= 1 }
+        if t.isPunctuation(k, 0x3A), depth == 0 { afterColon = true }
+        if t.isText(k, "where") { afterColon = false }
+        if afterColon, depth == 0, t.isIdentifier(k) {
+          // `Defaults.Serializable`: the whole dotted name.
+          if t.isPunctuation(k - 1, 0x2E), let last = conformances.popLast() {
+            conformances.append(last + "." + t.text(k))
+          } else {
+            conformances.append(t.text(k))
+          }
         }
         k += 1
       }
       guard t.isPunctuation(k, 0x7B) else { return nil }
       // `extension UserDefaults.Key`: the last name.
       var name = t.text(i + 1)
+      var full = name
       var n = i + 2
       while t.isPunctuation(n, 0x2E), t.isIdentifier(n + 1) {
         name = t.text(n + 1)
+        full += "." + name
         n += 2
       }
       if word == "class", let close = Optional(k), t.isPunctuation(i + 2, 0x3A),
@@ -82,32 +111,93 @@ struct SwiftReader: SourceReader {
         _ = close
         facts.superclasses[name] = t.text(i + 3)
       }
-      types.append((name, t.match(k) + 1, word, word == "enum" && stringRaw))
+      let rawType =
+        word == "enum" ? conformances.first.flatMap { Self.rawTypes.contains($0) ? $0 : nil } : nil
+      if word != "extension", word != "protocol", !gatherOnly {
+        facts.declarations[name] = TypeDeclaration(
+          kind: word, rawType: rawType, conformances: conformances)
+        if word == "struct" { facts.members[name, default: TypeMembers()].isStruct = true }
+      }
+      if word == "extension", full == "UserDefaults" || full == "Foundation.UserDefaults" {
+        // `extension UserDefaults: UserDefaulting {}`: a value of the app's protocol is user
+        // defaults, as far as the code shows (a parameter `_ d: UserDefaulting`).
+        for p in conformances where p.first?.isUppercase == true && p != "Sendable" {
+          facts.superclasses[p] = "UserDefaults"
+        }
+      }
+      if word == "extension", !gatherOnly, !conformances.isEmpty {
+        // `extension Color: RawRepresentable { init?(rawValue: Int) … }`: a framework type
+        // the app stores by a raw value of its own (or, `Array: RawRepresentable`, as text).
+        var known =
+          facts.declarations[name]
+          ?? TypeDeclaration(kind: "extension", rawType: nil, conformances: [])
+        known.conformances += conformances
+        if known.rawType == nil, conformances.contains("RawRepresentable"),
+          let raw = (k..<t.match(k)).first(where: {
+            t.isText($0, "rawValue") && t.isPunctuation($0 + 1, 0x3A) && t.isIdentifier($0 + 2)
+              && t.isPunctuation($0 - 1, 0x28)
+          })
+        {
+          known.rawType = t.text(raw + 2)
+        }
+        facts.declarations[name] = known
+      }
+      types.append((name, t.match(k) + 1, word, word == "enum" && rawType == "String", full))
       return k + 1
     case "func", "init", "subscript":
       return function(at: i)
     case "case":
-      if let type = types.last, type.kind == "enum", type.stringRaw, scope == nil, !gatherOnly {
+      if let type = types.last, type.kind == "enum", scope == nil, !gatherOnly {
         enumCases(from: i + 1, in: type.name)
       }
       return nil
     case "let", "var":
-      if !gatherOnly { return binding(at: i) }
-      return nil
+      return binding(at: i)
     case "if", "guard", "while":
       if scope != nil, !gatherOnly { condition(at: i) }
       return nil
+    case "for":
+      if scope != nil { forIn(at: i) }
+      return nil
+    case "return":
+      if scope != nil, !gatherOnly { recordReturn(expressionRange(from: i + 1)) }
+      return nil
     case "@AppStorage", "@SceneStorage":
+      // @SceneStorage is a scene's restored state, not user defaults.
       if !gatherOnly, word == "@AppStorage" { appStorage(at: i) }
       return nil
     default:
       break
     }
+    if word.hasPrefix("@"), t.isPunctuation(i + 1, 0x28) {
+      attribute(at: i)
+      return nil
+    }
     if t.isPunctuation(i + 1, 0x28) {
       call(at: i)
+    } else if t.isPunctuation(i + 1, 0x7B), t.isPunctuation(i - 1, 0x2E) {
+      closure(at: i)
+    } else if let local = scope?.locals[word] {
+      localAfter(i, local)
+    } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
+      scope?.parameters.contains(word) == false,
+      expressionRange(from: i + 2).contains(where: { t.isText($0, "forKey") })
+    {
+      // `value = d.float(forKey: key)`: a property given a getter's answer holds it, in
+      // this function (a fallback may follow: `if value == 0 { value = 1 }`).
+      var local = LocalVariable()
+      local.use = -(i + 2 + 1)
+      scope?.locals[word] = local
     }
     return nil
   }
+
+  /// The raw types an enum's values may have.
+  static let rawTypes: Set<String> = [
+    "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
+    "UInt64", "Double", "Float", "CGFloat", "Character",
+  ]
 
   /// `func name(_ key: String, default value: Bool) … {`: the function and its parameters.
   mutating func function(at i: Int) -> Int? {
@@ -124,6 +214,7 @@ struct SwiftReader: SourceReader {
     var labels: [String] = []
     var parameters: [String] = []
     var parameterTypes: [String?] = []
+    var receiverDefaults: [String: ReceiverRef] = [:]
     for part in t.commaSeparated((k + 1)..<close) {
       guard let colon = part.first(where: { t.isPunctuation($0, 0x3A) }) else { continue }
       let names = (part.lowerBound..<colon).filter { t.isIdentifier($0) }.map { t.text($0) }
@@ -138,14 +229,33 @@ struct SwiftReader: SourceReader {
         n += 1
       }
       if t.isIdentifier(n) || t.isPunctuation(n, 0x5B) {
-        type = t.source(n..<typeEnd(from: n), limit: 200).replacing(" ", with: "")
+        let end = typeEnd(from: n)
+        type = t.source(n..<end, limit: 200).replacing(" ", with: "")
+        // `store: UserDefaults = .standard`: the receiver a call that leaves it out gets.
+        if t.isPunctuation(end, 0x3D) {
+          let given = (end + 1)..<part.upperBound
+          var receiver = receiverOf(given)
+          if receiver == .none || receiver == .unknown(t.source(given)),
+            t.isPunctuation(given.lowerBound, 0x2E)
+          {
+            receiver = .name(t.source(given).replacing(" ", with: ""))
+          }
+          switch receiver {
+          case .standard, .suite, .name: receiverDefaults[last] = receiver
+          default: break
+          }
+        }
       }
       parameterTypes.append(type)
     }
     // The body: the first `{` after the signature (`-> Bool`, `throws`, `where …`).
     var b = close + 1
+    var returnType: String?
     while b < t.count, !t.isPunctuation(b, 0x7B), !t.isPunctuation(b, 0x7D), b < close + 30 {
       if t.isText(b, "func") || t.isText(b, "var") || t.isText(b, "let") { return close + 1 }
+      if t.isText(b, "->"), t.isIdentifier(b + 1) || t.isPunctuation(b + 1, 0x5B) {
+        returnType = t.source((b + 1)..<typeEnd(from: b + 1)).replacing(" ", with: "")
+      }
       b += 1
     }
     guard t.isPunctuation(b, 0x7B) else { return close + 1 }
@@ -153,25 +263,142 @@ struct SwiftReader: SourceReader {
     let selector = name + "(" + labels.map { $0 + ":" }.joined() + ")"
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
-      end: t.match(b) + 1)
+      labels: labels, end: t.match(b) + 1, returnType: returnType)
+    for (parameter, type) in zip(parameters, parameterTypes) {
+      // A `UserDefaults` parameter: the defaults its caller gives (the standard ones, as far
+      // as the code shows).
+      guard let type, type.hasPrefix("UserDefaults") else { continue }
+      scope?.locals[parameter, default: LocalVariable()].receiver =
+        receiverDefaults[parameter] ?? .standard
+    }
+    if name == "init", let type = types.last, type.kind != "enum", !gatherOnly {
+      initializer(
+        of: type.name, body: (b + 1)..<t.match(b),
+        signature: TypeMembers.Initializer(
+          selector: type.name + "(", parameters: parameters, labels: labels,
+          parameterTypes: parameterTypes, members: [:], defaults: receiverDefaults))
+    }
+    singleExpressionReturn(body: b)
     return close + 1
   }
 
-  /// `case a, b = "bee"` of a `String` enum: each case's raw value.
+  /// The user defaults a closure that initializes a property makes (its first
+  /// `UserDefaults(suiteName:)` or `UserDefaults.standard`).
+  func madeInClosure(_ range: Range<Int>) -> ReceiverRef? {
+    for k in range where t.isText(k, "UserDefaults") {
+      if t.isPunctuation(k + 1, 0x28) {
+        let receiver = receiverOf(k..<(t.match(k + 1) + 1))
+        if receiver != .none { return receiver }
+      }
+      if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "standard") { return .standard }
+    }
+    return nil
+  }
+
+  /// `init(key: String) { self.key = key }`: the members an initializer sets from its
+  /// parameters, for the type's uses that name them.
+  mutating func initializer(
+    of type: String, body: Range<Int>, signature: TypeMembers.Initializer
+  ) {
+    let parameters = signature.parameters
+    var members: [String: String] = [:]
+    var k = body.lowerBound
+    while k < body.upperBound {
+      var member: Int?
+      if t.isText(k, "self"), t.isPunctuation(k + 1, 0x2E), t.isIdentifier(k + 2),
+        t.isPunctuation(k + 3, 0x3D)
+      {
+        member = k + 2
+      } else if t.isIdentifier(k), t.isPunctuation(k + 1, 0x3D), !t.isPunctuation(k - 1, 0x2E),
+        !parameters.contains(t.text(k))
+      {
+        member = k
+      }
+      if let member, t.isIdentifier(member + 2), parameters.contains(t.text(member + 2)),
+        !t.isPunctuation(member + 3, 0x2E), !t.isPunctuation(member + 3, 0x28)
+      {
+        members[t.text(member)] = t.text(member + 2)
+      }
+      k += 1
+    }
+    guard !members.isEmpty else { return }
+    var found = signature
+    found.members = members
+    facts.members[type, default: TypeMembers()].initializers.append(found)
+  }
+
+  /// A body that is one expression (`func keys() -> [String] { ["a", "b"] }`): what it
+  /// returns.
+  mutating func singleExpressionReturn(body b: Int) {
+    guard !gatherOnly, t.isPunctuation(b, 0x7B) else { return }
+    let close = t.match(b)
+    guard close > b + 1, !t.isText(b + 1, "return"), !t.isText(b + 1, "let"),
+      !t.isText(b + 1, "var"), !t.isText(b + 1, "if"), !t.isText(b + 1, "guard"),
+      !t.isText(b + 1, "for"), !t.isText(b + 1, "get"), !t.isText(b + 1, "set"),
+      !t.isText(b + 1, "switch")
+    else { return }
+    let range = expressionRange(from: b + 1)
+    guard range.upperBound == close else { return }
+    recordReturn(range)
+  }
+
+  /// `case a, b = "bee"` of an enum: each case's raw value (a `String` enum's name when it
+  /// writes none), its constant, and the enum's `allCases`.
   mutating func enumCases(from start: Int, in type: String) {
     var k = start
+    let rawType = facts.declarations[type]?.rawType
     while k < t.count, t.isIdentifier(k) {
       let name = t.text(k)
-      var value = name
-      if t.isPunctuation(k + 1, 0x3D), let s = t.stringValue(k + 2) {
-        value = s
-        k += 2
+      if rawType == "String" {
+        var value = name
+        if t.isPunctuation(k + 1, 0x3D), let s = t.stringValue(k + 2) {
+          value = s
+          k += 2
+        }
+        facts.constants[type + "." + name] = .literal(value)
+        if facts.constants["." + name] == nil { facts.constants["." + name] = .literal(value) }
+        facts.declarations[type]?.cases.append((name, value))
+      } else if let rawType, rawType != "Character" {
+        // A number: written, else one more than the case before (from 0).
+        var value: ValueExpr
+        if t.isPunctuation(k + 1, 0x3D) {
+          let negative = t.isPunctuation(k + 2, 0x2D)
+          let end = k + (negative ? 4 : 3)
+          value = valueOf((k + 2)..<end)
+          k = end - 1
+        } else if case .value(.integer(let last))? = facts.valueConstants[
+          type + "." + (facts.declarations[type]?.cases.last?.name ?? "")]
+        {
+          value = .value(.integer(last + 1))
+        } else {
+          value = .value(.integer(0))
+        }
+        facts.valueConstants[type + "." + name] = value
+        if facts.valueConstants["." + name] == nil { facts.valueConstants["." + name] = value }
+        facts.declarations[type]?.cases.append((name, name))
+      } else {
+        facts.declarations[type]?.cases.append((name, name))
       }
-      facts.constants[type + "." + name] = .literal(value)
-      if facts.constants["." + name] == nil { facts.constants["." + name] = .literal(value) }
       k += 1
+      if t.isPunctuation(k, 0x28) { k = t.match(k) + 1 }
       guard t.isPunctuation(k, 0x2C) else { break }
       k += 1
+    }
+    if rawType == "String", let cases = facts.declarations[type]?.cases {
+      facts.constants[type + ".allCases"] = .oneOf(cases.map { .literal($0.raw) })
+    }
+    // A nested enum (`Search.Mode`): its cases under the qualified name too.
+    let qualified = types.map(\.name).joined(separator: ".")
+    if qualified != type, let declaration = facts.declarations[type] {
+      facts.declarations[qualified] = declaration
+      for c in declaration.cases {
+        if let key = facts.constants[type + "." + c.name] {
+          facts.constants[qualified + "." + c.name] = key
+        }
+        if let value = facts.valueConstants[type + "." + c.name] {
+          facts.valueConstants[qualified + "." + c.name] = value
+        }
+      }
     }
   }
 
@@ -187,11 +414,47 @@ struct SwiftReader: SourceReader {
       k = typeEnd(from: typeStart)
       declared = t.source(typeStart..<k, limit: 200).replacing(" ", with: "")
     }
+    // A stored property of a type (`let key: String`): a member its initializers may set.
+    if scope == nil, let type = types.last,
+      type.kind == "struct" || type.kind == "class"
+        || type.kind == "actor", !t.isText(i - 1, "static"), !t.isText(i - 2, "static"),
+      !t.isPunctuation(k, 0x7B), !gatherOnly
+    {
+      if !t.isPunctuation(k, 0x3D) || t.isText(i, "var") {
+        facts.members[type.name, default: TypeMembers()].stored.append(name)
+      }
+    }
+    // The declared type of a property (stored, or with observers: `var on: Bool { didSet … }`).
+    if scope == nil, let type = types.last, let declared, !gatherOnly,
+      !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
+    {
+      facts.members[type.name, default: TypeMembers()].declared[name] = declared
+    }
     if t.isPunctuation(k, 0x7B), scope == nil || scope?.selector == nil {
-      // A computed property: the uses inside stand for it.
+      // A computed property: the uses inside stand for it; one expression is what it
+      // returns (`var keys: [String] { ["a", "b"] }`).
       if scope == nil {
         scope = FunctionScope(
           selector: nil, parameters: [], end: t.match(k) + 1, property: name)
+        if declared?.hasPrefix("UserDefaults") == true {
+          // `var defaults: UserDefaults { .standard }`: what it returns, else the standard.
+          let body = (k + 1)..<t.match(k)
+          var given = body
+          if t.isText(given.lowerBound, "return") {
+            given = (given.lowerBound + 1)..<given.upperBound
+          }
+          switch receiverOf(given) {
+          case .suite(let s): bind(name, .suite(s))
+          default: bind(name, .standard)
+          }
+        } else if !gatherOnly,
+          !libraryKey(named: name, declared: declared, value: (k + 1)..<t.match(k))
+        {
+          computedConstant(name, body: k)
+          if let type = types.last, type.kind == "enum" {
+            caseStrings(name, body: k, of: type.name)
+          }
+        }
       }
       return k + 1
     }
@@ -202,7 +465,23 @@ struct SwiftReader: SourceReader {
       return nil
     }
     let value = expressionRange(from: k + 1)
-    let receiver = receiverOf(value)
+    if gatherOnly {
+      // A wrapper-call pass: only the variables a call's key may come from.
+      if scope != nil {
+        var local = scope?.locals[name] ?? LocalVariable()
+        let key = localKey(value)
+        local.key = key.isRuntime ? nil : key
+        scope?.locals[name] = local
+      }
+      return nil
+    }
+    if libraryKey(named: name, declared: declared, value: value) { return nil }
+    var receiver = receiverOf(value)
+    if t.isPunctuation(value.lowerBound, 0x7B), receiver != .standard {
+      // `let storage: UserDefaults = { … UserDefaults(suiteName: G) … }()`: what the closure
+      // makes.
+      receiver = madeInClosure(value) ?? receiver
+    }
     switch receiver {
     case .standard, .suite:
       bind(name, receiver)
@@ -214,32 +493,59 @@ struct SwiftReader: SourceReader {
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
       let key = keyOf(value)
-      if case .literal = key {
+      switch key {
+      case .literal, .oneOf:
         if let type = typeName { facts.constants[type + "." + name] = key }
         if facts.constants[name] == nil { facts.constants[name] = key }
+      default: break
       }
-      if case .dictionary = valueOf(value) {
-        facts.valueConstants[(typeName.map { $0 + "." } ?? "") + name] = valueOf(value)
+      var given = valueOf(value)
+      // `static let mode: Mode = .center`: that type's case.
+      if case .name(let n) = given, n.hasPrefix("."), let declared {
+        given = .name(declared.replacing("?", with: "") + n)
       }
-      if case .value = valueOf(value) {
-        facts.valueConstants[name] = valueOf(value)
-        if let type = typeName { facts.valueConstants[type + "." + name] = valueOf(value) }
+      switch given {
+      case .dictionary:
+        facts.valueConstants[(typeName.map { $0 + "." } ?? "") + name] = given
+      case .value, .name:
+        if case .value = given { facts.valueConstants[name] = given }
+        if let type = typeName { facts.valueConstants[type + "." + name] = given }
+      default: break
       }
       return nil
     }
     var local = LocalVariable()
     local.type = declared
-    let key = keyOf(value)
-    if case .literal = key { local.key = key }
-    if case .concat = key { local.key = key }
+    let key = localKey(value)
+    switch key {
+    case .literal, .concat, .oneOf: local.key = key
+    case .call: local.key = key
+    default: break
+    }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
     if t.contains(value, "JSONEncoder") || t.contains(value, "JSONSerialization") {
       local.json = true
     }
     if let resource = resourceName(in: value) { local.resource = resource }
-    // `let data = defaults.data(forKey: K)`: the variable holds that use's value.
+    if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
+    if let file = loadedFile(value) { local.file = file }
+    if local.resource != nil || local.resourceParameter != nil || local.file != nil {
+      scope?.holdsResources = true
+    }
+    // `let data = defaults.data(forKey: K)`: the variable holds that use's value; `let v =
+    // other` the value another holds; `let exists = d.object(forKey: K) != nil` a test of it.
     local.use = -(value.lowerBound + 1)
+    if value.count == 1, let other = scope?.locals[t.text(value.lowerBound)] {
+      local.use = other.use
+      local.template = other.template
+      local.key = local.key ?? other.key
+    }
     scope?.locals[name] = local
+    if value.count >= 3, t.isText(value.upperBound - 1, "nil"),
+      t.isText(value.upperBound - 2, "!=") || t.isText(value.upperBound - 2, "==")
+    {
+      pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
+    }
     return nil
   }
 
@@ -280,6 +586,34 @@ struct SwiftReader: SourceReader {
       return name.contains(".") ? name : name + ".plist"
     }
     return scope?.resource(in: range, t)
+  }
+
+  func loadedFile(_ range: Range<Int>) -> KeyExpr? {
+    if range.count == 1, t.isIdentifier(range.lowerBound) {
+      guard scope?.holdsResources == true else { return nil }
+      return scope?.locals[t.text(range.lowerBound)]?.file
+    }
+    for k in range where t.isPunctuation(k + 1, 0x3A) {
+      if t.isText(k, "contentsOfFile") || t.isText(k, "contentsOf") || t.isText(k, "atPath") {
+        let file = localKey(expressionRange(from: k + 2))
+        return file.isRuntime ? nil : file
+      }
+      // `PropertyListSerialization.propertyList(from: data, …)`: what the data was read from.
+      if t.isText(k, "from"), t.isText(k - 2, "propertyList") {
+        return loadedFile(expressionRange(from: k + 2))
+      }
+    }
+    return nil
+  }
+
+  func resourceParameter(in range: Range<Int>) -> KeyExpr? {
+    for k in range where t.isText(k, "path") || t.isText(k, "url") {
+      guard t.isPunctuation(k + 1, 0x28), t.isText(k + 2, "forResource"), t.isIdentifier(k + 4),
+        scope?.parameters.contains(t.text(k + 4)) == true
+      else { continue }
+      return .name(t.text(k + 4))
+    }
+    return scope?.resourceParameter(in: range, t).map { .name($0) }
   }
 
 }

@@ -1,26 +1,21 @@
 # Copyright (c) the prefs authors
-"""What the prefs.fleet modules share: finding and running the prefs binary, and the values
-they hand it, always as prefs' typed JSON (never as text a shell or defaults would parse).
+"""What the prefs.fleet modules share: finding and running the prefs binary, handing it values
+as the playbook gave them (with their type, when one is named), and reading what it prints.
 
-Typed JSON is plain JSON where JSON is exact (a string, true/false, an integer, a real
-written with a fraction or an exponent, an array, an object) and one tagged member for the
-rest: {"$date": "2011-03-14T15:09:26Z"}, {"$data": "BASE64"}, {"$real": "nan"|"inf"|"-inf"},
-{"$uid": 7}, and {"$dict": {...}} around a dictionary whose only key is one of those tags.
-`prefs read --typed` prints it and `prefs write KEY -json VALUE` takes it back.
+The modules type nothing themselves: each value goes to `prefs write --values -` as JSON, as
+the playbook gave it, beside its `type`, and prefs types it by the command line's one set of
+rules (`prefs write --help`). What prefs prints back is typed JSON: plain JSON where JSON is
+exact and one tagged member for the rest: {"$date": "2011-03-14T15:09:26Z"},
+{"$data": "BASE64"}, {"$real": "nan"|"inf"|"-inf"}, {"$uid": 7}, and {"$dict": {...}} around
+a dictionary whose only key is one of those tags.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import datetime
 import json
-import math
-import re
+import os
 
 TAGS = ("$date", "$data", "$real", "$uid", "$dict")
-INT_MIN = -(2 ** 63)
-UINT_MAX = 2 ** 64 - 1
 GLOBAL_DOMAINS = ("NSGlobalDomain", "-g", "-globalDomain")
 
 # The options every module takes to reach prefs.
@@ -30,14 +25,19 @@ COMMON_ARGS = dict(
 )
 
 
-class ValueError_(Exception):
-    """A value the module cannot hand to prefs without changing it."""
-
-
 def find_prefs(module):
-    """The prefs binary: the executable option, else prefs on PATH, /usr/bin, /usr/local/bin."""
+    """The prefs binary: the executable option, else prefs on PATH, /usr/bin, /usr/local/bin.
+    A path that is not an executable file fails the task saying so (not a Python error)."""
     given = module.params.get("executable")
     if given:
+        if os.path.isdir(given) or not os.path.isfile(given):
+            module.fail_json(
+                msg="executable: %s %s; give the path of the prefs binary (or leave executable out "
+                "to use prefs on PATH, /usr/bin or /usr/local/bin)"
+                % (given, "is a folder" if os.path.isdir(given) else "does not exist"))
+        if not os.access(given, os.X_OK):
+            module.fail_json(
+                msg="executable: %s is not executable by this user (uid %d)" % (given, os.geteuid()))
         return given
     return module.get_bin_path("prefs", required=True, opt_dirs=["/usr/bin", "/usr/local/bin"])
 
@@ -54,9 +54,12 @@ def base_command(module, host=None):
     return command
 
 
-def run(module, arguments):
-    """Runs prefs with a list of words (no shell, nothing expanded): (rc, stdout, stderr)."""
-    return module.run_command(arguments, expand_user_and_vars=False, environ_update={"LC_ALL": "C.UTF-8"})
+def run(module, arguments, data=None):
+    """Runs prefs with a list of words (no shell, nothing expanded), `data` on its standard
+    input: (rc, stdout, stderr)."""
+    return module.run_command(
+        arguments, data=data, binary_data=data is not None, expand_user_and_vars=False,
+        environ_update={"LC_ALL": "C.UTF-8"})
 
 
 def domain_word(domain):
@@ -64,35 +67,22 @@ def domain_word(domain):
     return ".GlobalPreferences" if domain in GLOBAL_DOMAINS else domain
 
 
-def key_path(key):
-    """(the KEY word, whether it is a key path): a string is one key, as it is (dots and all:
-    migrated keys such as sound.enabled are one key); a list is a key path of keys and array
-    indices, written as prefs' --key-path reads it (a dot inside a key escaped)."""
-    if isinstance(key, bool):
-        raise ValueError_("key: %s is a YAML boolean, not a key (quote it: '%s')" % (key, "off" if not key else "on"))
+def key_components(key):
+    """The key as prefs' values file takes it: a string is one key (dots and all), a list a
+    key path (keys and array indices); None when there is none."""
     if isinstance(key, (list, tuple)):
-        if not key:
-            raise ValueError_("key: an empty list names no value")
-        parts = []
-        for n, component in enumerate(key):
-            if isinstance(component, bool) or not isinstance(component, (str, int)):
-                raise ValueError_("key: each element is a key (a string) or an array index (an integer)")
-            text = str(component)
-            if text == "":
-                raise ValueError_("key: an empty key cannot be in a key path")
-            if text.endswith("\\") and n + 1 < len(key):
-                raise ValueError_("key: a key ending in a backslash can only be the last of a key path")
-            parts.append(text.replace(".", "\\."))
-        if len(parts) == 1:
-            return str(key[0]), False
-        return ".".join(parts), True
-    if key is None or str(key) == "":
-        raise ValueError_("key: give a key")
-    return str(key), False
+        return list(key)
+    return key
+
+
+def key_path_text(components):
+    """A key path as `prefs read --key-path` reads it: components joined by dots, a dot
+    inside a key escaped (`\\.`). Used to name a place, never to type a value."""
+    return ".".join(str(c).replace(".", "\\.") for c in components)
 
 
 def type_name(value):
-    """The type of a typed JSON value, as prefs names it."""
+    """The type of a typed JSON value prefs printed, as prefs names it."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -110,179 +100,17 @@ def type_name(value):
     return "dictionary"
 
 
-TYPES = {
-    "bool": "bool", "boolean": "bool",
-    "int": "integer", "integer": "integer",
-    "float": "real", "real": "real", "double": "real",
-    "string": "string", "str": "string",
-    "date": "date", "data": "data",
-    "array": "array", "list": "array",
-    "dict": "dictionary", "dictionary": "dictionary",
-}
-
-
-def typed(value, type_=None, where="value"):
-    """`value` from a playbook as typed JSON, of `type_` (one of TYPES; None: as the YAML
-    value is typed: a bool, an int, a float, a string, a list, a mapping, a datetime or date;
-    inside containers a {"$date": …} or {"$data": …} mapping says a date or data)."""
-    kind = TYPES.get(type_) if type_ else None
-    if type_ and kind is None:
-        raise ValueError_("%s: unknown type %s" % (where, type_))
-    if kind is None:
-        return _inferred(value, where)
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("yes", "true", "1", "no", "false", "0"):
-            return value.lower() in ("yes", "true", "1")
-        if isinstance(value, int) and value in (0, 1):
-            return value == 1
-        raise ValueError_("%s: %r is not a bool (true, false, yes, no, 1, 0)" % (where, value))
-    if kind == "integer":
-        if isinstance(value, str) and re.match(r"^\s*[-+]?[0-9]+\s*$", value):
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError_("%s: %r is not an integer" % (where, value))
-        return _integer(value, where)
-    if kind == "real":
-        if _tag(value) == "$real":
-            return value
-        if isinstance(value, bool):
-            raise ValueError_("%s: %r is not a number" % (where, value))
-        if isinstance(value, (int, float)):
-            return _real(float(value))
-        if isinstance(value, str):
-            try:
-                return _real(float(value))
-            except ValueError:
-                pass
-        raise ValueError_("%s: %r is not a number" % (where, value))
-    if kind == "string":
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return repr(value) if isinstance(value, float) else str(value)
-        raise ValueError_("%s: %r is not a string (quote it in YAML)" % (where, value))
-    if kind == "date":
-        return _date(value, where)
-    if kind == "data":
-        return _data(value, where)
-    if kind == "array":
-        if not isinstance(value, list):
-            raise ValueError_("%s: %r is not a list" % (where, value))
-        return [_inferred(x, "%s[%d]" % (where, n)) for n, x in enumerate(value)]
-    if not isinstance(value, dict):
-        raise ValueError_("%s: %r is not a mapping" % (where, value))
-    return _dictionary(value, where)
-
-
-def _tag(value):
-    if isinstance(value, dict) and len(value) == 1:
-        tag = next(iter(value))
-        if tag in TAGS:
-            return tag
-    return None
-
-
-def _integer(value, where):
-    if value < INT_MIN or value > UINT_MAX:
-        raise ValueError_("%s: %d does not fit in 64 bits, as a property list's integers do" % (where, value))
-    return value
-
-
-def _real(value):
-    if math.isnan(value):
-        return {"$real": "nan"}
-    if math.isinf(value):
-        return {"$real": "inf" if value > 0 else "-inf"}
-    return value
-
-
-def _date(value, where):
-    if _tag(value) == "$date":
-        value = value["$date"]
-        if not isinstance(value, str):
-            return {"$date": value}
-    if isinstance(value, str):
-        # A YAML timestamp reaches a module as Python's ISO text (2011-03-14T15:09:26+00:00):
-        # read it here; other text (GNUstep's 2011-03-14 15:09:26 +0000) is prefs' to read.
-        text = value.strip()
-        try:
-            value = datetime.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-        except ValueError:
-            return {"$date": text}
-    if isinstance(value, datetime.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-        text = value.strftime("%Y-%m-%dT%H:%M:%S")
-        if value.microsecond:
-            text += (".%06d" % value.microsecond).rstrip("0")
-        return {"$date": text + "Z"}
-    if isinstance(value, datetime.date):
-        return {"$date": value.strftime("%Y-%m-%dT00:00:00Z")}
-    raise ValueError_("%s: %r is not a date (2011-03-14T15:09:26Z)" % (where, value))
-
-
-def _data(value, where):
-    if _tag(value) == "$data":
-        return value
-    if isinstance(value, (bytes, bytearray)):
-        return {"$data": base64.b64encode(bytes(value)).decode("ascii")}
-    if isinstance(value, str):
-        text = "".join(value.split())
-        try:
-            base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            raise ValueError_("%s: data is given as base64, and this is not base64" % where)
-        return {"$data": text}
-    raise ValueError_("%s: %r is not data (base64 text)" % (where, value))
-
-
-def _dictionary(value, where):
-    result = _entries(value, where)
-    if len(result) == 1 and next(iter(result)) in TAGS:
-        return {"$dict": result}
-    return result
-
-
-def _entries(value, where):
-    if not isinstance(value, dict):
-        raise ValueError_("%s: %r is not a mapping" % (where, value))
-    result = {}
-    for k, v in value.items():
-        if not isinstance(k, str):
-            raise ValueError_("%s: the key %r is not a string (quote it in YAML)" % (where, k))
-        result[k] = _inferred(v, "%s.%s" % (where, k))
-    return result
-
-
-def _inferred(value, where):
-    if value is None:
-        raise ValueError_("%s: null has no property-list value (remove the key with state: absent)" % where)
-    if isinstance(value, bool) or isinstance(value, str):
-        return value
-    if isinstance(value, int):
-        return _integer(value, where)
-    if isinstance(value, float):
-        return _real(value)
-    if isinstance(value, (datetime.datetime, datetime.date)):
-        return _date(value, where)
-    if isinstance(value, (bytes, bytearray)):
-        return _data(value, where)
-    if isinstance(value, (list, tuple)):
-        return [_inferred(x, "%s[%d]" % (where, n)) for n, x in enumerate(value)]
-    if isinstance(value, dict):
-        tag = _tag(value)
-        if tag is not None:
-            # A tagged value as prefs prints it: handed on for prefs to read.
-            return value if tag != "$dict" else {"$dict": _entries(value["$dict"], where)}
-        return _dictionary(value, where)
-    raise ValueError_("%s: %r has no property-list value" % (where, value))
+class NoJSON(Exception):
+    """A value JSON cannot carry (a float NaN or infinity)."""
 
 
 def dumps(value):
-    """Typed JSON text of a value made by typed() (never NaN: those are tagged)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    """Compact JSON text of a value, as given. JSON has no NaN or infinity: such a float is
+    refused here (give type float and the word nan or inf, which prefs reads)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        raise NoJSON("a real that is NaN or infinite has no JSON: give type: float and the word nan, inf or -inf")
 
 
 def json_lines(text):
@@ -290,15 +118,54 @@ def json_lines(text):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+def at_path(value, components):
+    """The typed JSON value at `components` inside `value` (None where there is none)."""
+    for component in components:
+        if isinstance(value, dict):
+            value = value.get("$dict", value) if len(value) == 1 and "$dict" in value else value
+            if type_name(value) != "dictionary" or not isinstance(component, str):
+                return None
+            value = value.get(component)
+        elif isinstance(value, list):
+            try:
+                index = int(component)
+            except (TypeError, ValueError):
+                return None
+            value = value[index] if 0 <= index < len(value) else None
+        else:
+            return None
+        if value is None:
+            return None
+    return value
+
+
+def leaves(path, value):
+    """One line a leaf: `key.path = typed JSON`, the path as prefs' key paths spell it (a dot
+    inside a key escaped), each array element and dictionary entry a line of its own; a
+    scalar, a tagged value or an empty container is a leaf. Lossless: the lines give the
+    value back."""
+    if isinstance(value, dict) and len(value) == 1 and "$dict" in value:
+        value = value["$dict"]
+        if not value:
+            return ["%s = {}" % key_path_text(path)]
+        return [line for k in sorted(value) for line in leaves(path + [k], value[k])]
+    if isinstance(value, dict) and type_name(value) == "dictionary" and value:
+        return [line for k in sorted(value) for line in leaves(path + [k], value[k])]
+    if isinstance(value, list) and value:
+        return [line for n, v in enumerate(value) for line in leaves(path + [n], v)]
+    return ["%s = %s" % (key_path_text(path), dumps(value))]
+
+
 def diff_of(changes, header):
-    """Ansible's diff of a change: the defaults line that makes the state before (its revert),
-    and the one that makes the state after; empty where the key is absent."""
+    """Ansible's diff of changes prefs printed (one object a top-level key): each key's value
+    before and after, one line a leaf (see leaves()), so that a reviewer compares leaves, not
+    whole containers; nothing for a key that was absent before, or is after."""
     before, after = [], []
     for change in changes:
         if change.get("old") is not None:
-            before.append(change["revert"])
-        if change.get("change") == "set":
-            after.append(change["command"])
+            before += leaves([change["key"]], change["old"])
+        if change.get("new") is not None:
+            after += leaves([change["key"]], change["new"])
     return dict(
         before="".join(line + "\n" for line in before),
         after="".join(line + "\n" for line in after),

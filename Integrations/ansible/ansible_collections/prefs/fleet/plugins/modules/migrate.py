@@ -15,6 +15,10 @@ description:
   - Check mode runs C(prefs migrate --dry-run); the same report, nothing written.
   - A file refused by the plan, malformed, missing or failed fails the task, each with its
     reason; the others are migrated all the same (a bad file never stops the batch).
+  - What C(prefs migrate) warns about on standard error is an Ansible warning of the task,
+    each line one warning. With the plan's C(unmapped) V(keep), that is a legacy key within a typo of a key the
+    plan maps (its "did you mean"), which the plan keeps as it is while the typed key reads
+    its default.
 version_added: 0.1.0
 author:
   - The prefs maintainers (!UNKNOWN)
@@ -113,6 +117,11 @@ failed_files:
   returned: when prefs ran
   type: list
   elements: dict
+messages:
+  description: The lines C(prefs migrate) printed on standard error (each also an Ansible warning).
+  returned: when prefs ran
+  type: list
+  elements: str
 """
 
 import json
@@ -171,16 +180,23 @@ def main():
         report = json.loads(out)
     except ValueError:
         module.fail_json(msg="prefs migrate failed: %s" % (err.strip() or "exit %d" % rc), rc=rc, stderr=err)
+    # What prefs warns about (a "did you mean" under unmapped: keep, a date it truncates) is
+    # the administrator's to see: each line an Ansible warning, not only text in the report.
+    said = [line[len("prefs: "):] if line.startswith("prefs: ") else line
+            for line in err.splitlines() if line.strip()]
     files = report.get("files", [])
     migrated = [f["path"] for f in files if f.get("status") == "migrated"]
     failed = [
         dict(path=f["path"], status=f["status"], msg=f.get("message"))
         for f in files if f.get("status") in FAILED
     ]
-    result = dict(changed=bool(migrated), report=report, migrated=migrated, failed_files=failed, rc=rc)
+    result = dict(changed=bool(migrated), report=report, migrated=migrated, failed_files=failed, rc=rc,
+                  messages=said)
     if failed or rc not in (0,):
         reasons = "; ".join("%s: %s (%s)" % (f["path"], f["status"], f["msg"]) for f in failed)
         module.fail_json(msg="prefs migrate: %s" % (reasons or err.strip() or "exit %d" % rc), stderr=err, **result)
+    for line in said:
+        module.warn(line)
     module.exit_json(**result)
 
 

@@ -1,0 +1,246 @@
+import PreferencesMigration
+import PropertyList
+
+/// The libraries apps use for their defaults, each as small as what it stores: where the
+/// app's code names a key, and in what form the library stores a Swift type.
+///
+/// - sindresorhus/Defaults: `Key<T>("name", default: v, suite: s)` in `extension
+///   Defaults.Keys` (or `Defaults.Key<T>(…)`); the default is registered; a type is stored
+///   natively, a `RawRepresentable` by its raw value, a `Codable` value (an enum that is both
+///   too) as JSON text, an array element by element.
+/// - SwiftyUserDefaults: `DefaultsKey<T>("name", defaultValue: v)` (or `.init(…)` of a
+///   property declared `DefaultsKey<T>`); the default is the getter's when absent.
+/// - KeyboardShortcuts: a `KeyboardShortcuts.Name("name")` is the key
+///   `KeyboardShortcuts_name`, a shortcut stored as JSON text (`false` when disabled).
+/// - MASShortcut: the key given to `bindShortcutWithDefaultsKey:toAction:`,
+///   `associatedUserDefaultsKey`, `registerDefaultShortcuts:`: archived data, or a dictionary
+///   with `MASDictionaryTransformerName`.
+/// - Sparkle: its own keys (`SU…`) where the app names them, marked as the library's.
+/// - SwiftUI: `@AppStorage("k", store: s)`; `@SceneStorage` is a scene's state, not user
+///   defaults.
+enum LibraryModels {
+  enum Library: String, Sendable, Hashable {
+    case defaults = "sindresorhus/Defaults"
+    case swiftyUserDefaults = "SwiftyUserDefaults"
+    case keyboardShortcuts = "KeyboardShortcuts"
+    case masShortcut = "MASShortcut"
+    case appStorage = "@AppStorage"
+  }
+
+  /// MASShortcut's methods that take a defaults key, and which argument it is.
+  static let objcKeySelectors: [String: Int] = [
+    "bindShortcutWithDefaultsKey:toAction:": 0,
+    "setAssociatedUserDefaultsKey:withTransformerName:": 0,
+    "registerDefaultShortcuts:": 0,
+  ]
+
+  /// Framework types that are strings stored by their raw value
+  /// (`NSPasteboard.PasteboardType`, `Notification.Name`).
+  static let stringTypes: Set<String> = [
+    "NSPasteboard.PasteboardType", "PasteboardType", "Notification.Name", "NSNotification.Name",
+    "NSAppearance.Name", "NSImage.Name", "NSColor.Name", "UTType.Identifier",
+  ]
+
+  /// KeyboardShortcuts' prefix of its keys.
+  static let keyboardShortcutsPrefix = "KeyboardShortcuts_"
+
+  /// Whether `key` is one of Sparkle's own (`SUEnableAutomaticChecks`, `SULastCheckTime`):
+  /// the updater reads and writes it.
+  static func isSparkleKey(_ key: String) -> Bool {
+    guard key.hasPrefix("SU"), key.count > 3 else { return false }
+    let third = key[key.index(key.startIndex, offsetBy: 2)]
+    return third.isUppercase
+  }
+
+  /// The plan type (and an enum's values) of a Swift type as `library` stores it; nil when
+  /// the type says nothing the scan knows.
+  static func storedType(
+    _ written: String, library: Library?, declarations: [String: TypeDeclaration]
+  ) -> (type: MigrationPlan.ValueType, values: [String])? {
+    var name = written.replacing(" ", with: "")
+    while name.hasSuffix("?") || name.hasSuffix("!") { name.removeLast() }
+    if name.hasPrefix("Optional<"), name.hasSuffix(">") {
+      name = String(name.dropFirst(9).dropLast())
+    }
+    // `extension Array: RawRepresentable` (@AppStorage of an array): its raw value is text.
+    if library == .appStorage, name.hasPrefix("["), !name.contains(":"),
+      let array = declarations["Array"], array.conformances.contains("RawRepresentable")
+    {
+      return array.rawType == "String" || array.rawType == nil ? (.json, []) : nil
+    }
+    if name.hasPrefix("Set<") || name.hasPrefix("[") && !name.contains(":") {
+      let element =
+        name.hasPrefix("Set<")
+        ? String(name.dropFirst(4).dropLast()) : String(name.dropFirst().dropLast())
+      if element == "String" || stringTypes.contains(element) { return (.stringArray, []) }
+      let stored = storedType(element, library: library, declarations: declarations)
+      if stored?.type == .enum || stored?.type == .string { return (.stringArray, []) }
+      // Defaults stores each Codable element as JSON text.
+      if library == .defaults, stored?.type == .json { return (.json, []) }
+      return (.array, [])
+    }
+    if name.hasPrefix("["), name.contains(":") { return (.dictionary, []) }
+    switch name {
+    case "Bool": return (.bool, [])
+    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+      return (.integer, [])
+    case "Double", "Float", "CGFloat": return (.double, [])
+    case "String", "UUID": return (.string, [])
+    case "CGSize", "NSSize", "CGPoint", "NSPoint", "CGRect", "NSRect":
+      // Codable in Foundation: Defaults stores them as JSON text.
+      return library == .defaults ? (.json, []) : nil
+    case "Date": return (.date, [])
+    case "Data": return (.data, [])
+    case "URL":
+      // Defaults stores a URL as JSON text; @AppStorage and SwiftyUserDefaults as a URL.
+      return library == .defaults ? (.json, []) : (.url, [])
+    default: break
+    }
+    let last = name.split(separator: ".").last.map(String.init) ?? name
+    guard let declaration = declarations[name] ?? declarations[last] else { return nil }
+    let codable = declaration.conformances.contains { $0 == "Codable" || $0 == "Decodable" }
+    if let raw = declaration.rawType {
+      let preferRaw = declaration.conformances.contains {
+        $0.hasSuffix("PreferRawRepresentable")
+      }
+      // Defaults stores a Codable enum as JSON text, unless it prefers its raw value.
+      if library == .defaults, codable, !preferRaw { return (.json, []) }
+      switch raw {
+      case "String": return (.enum, declaration.cases.map(\.raw))
+      case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
+        "UInt64":
+        return (.integer, [])
+      case "Double", "Float", "CGFloat": return (.double, [])
+      default: return nil
+      }
+    }
+    if codable { return (.json, []) }
+    if declaration.conformances.contains(where: { $0 == "NSSecureCoding" || $0 == "NSCoding" }) {
+      return (.data, [])
+    }
+    return nil
+  }
+}
+
+extension ObjCReader {
+  /// A MASShortcut method given a defaults key (`bindShortcutWithDefaultsKey:toAction:`,
+  /// `registerDefaultShortcuts:`): a key of the standard domain, stored as archived data (or
+  /// a dictionary with `MASDictionaryTransformerName`).
+  mutating func libraryMessage(_ m: Message) {
+    guard let index = LibraryModels.objcKeySelectors[m.selector], index < m.arguments.count else {
+      return
+    }
+    let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
+    let type: MigrationPlan.ValueType = dictionary ? .dictionary : .data
+    if m.selector == "registerDefaultShortcuts:" {
+      // Its values are shortcuts archived when registered: the keys, no constant default.
+      guard case .dictionary(let entries) = valueOf(m.arguments[0]) else { return }
+      for entry in entries {
+        var use = SourceUse(
+          key: entry.key, receiver: .standard, access: .bind,
+          method: "MASShortcutBinder registerDefaultShortcuts:", type: type, line: t.line(m.open))
+        use.library = .masShortcut
+        record(use, at: -1)
+      }
+      return
+    }
+    var use = SourceUse(
+      key: localKey(m.arguments[index]), receiver: .standard, access: .bind,
+      method: "MASShortcut " + m.selector, type: type, line: t.line(m.open))
+    use.library = .masShortcut
+    use.condition = condition(at: m.open)
+    record(use, at: m.open)
+  }
+
+  /// `view.associatedUserDefaultsKey = K;`: MASShortcut's view stores its shortcut under K.
+  mutating func associatedKey(_ value: Range<Int>, at i: Int) {
+    let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
+    var use = SourceUse(
+      key: localKey(value), receiver: .standard, access: .bind,
+      method: "MASShortcutView associatedUserDefaultsKey", type: dictionary ? .dictionary : .data,
+      line: t.line(i))
+    use.library = .masShortcut
+    record(use, at: -1)
+  }
+}
+
+extension SwiftReader {
+  /// A key a library declares (`static let x = Key<Bool>("x", default: false)` in `extension
+  /// Defaults.Keys`, `DefaultsKey<Int>("n", defaultValue: 0)`, `Self("toggle")` in `extension
+  /// KeyboardShortcuts.Name`): its use, recorded; false when `value` is none of them.
+  mutating func libraryKey(named name: String, declared: String?, value: Range<Int>) -> Bool {
+    guard var start = value.first else { return false }
+    let extended = types.last?.full ?? ""
+    // `Defaults.Key<T>(`, `Key<T>(` in `extension Defaults.Keys`, `DefaultsKey<T>(`, `.init(`
+    // of a property declared one of them.
+    var library: LibraryModels.Library?
+    var generic: String?
+    if t.isText(start, "Defaults"), t.isPunctuation(start + 1, 0x2E) { start += 2 }
+    if t.isText(start, "Key") || t.isText(start, "DefaultsKey"), t.isPunctuation(start + 1, 0x3C) {
+      let close = t.angleEnd(from: start + 1)
+      generic = t.source((start + 2)..<(close - 1)).replacing(" ", with: "")
+      library =
+        t.isText(start, "DefaultsKey")
+        ? .swiftyUserDefaults
+        : (extended.hasSuffix("Defaults.Keys") || start != value.lowerBound ? .defaults : nil)
+      // The call's `(` follows the generic arguments' `>`.
+      start = close - 1
+    } else if t.isText(start, "Key"), t.isPunctuation(start + 1, 0x28),
+      extended.hasSuffix("Defaults.Keys") || start != value.lowerBound
+    {
+      // `Defaults.Key("k", default: 0)`: the type its default has.
+      library = .defaults
+    } else if t.isPunctuation(start, 0x2E), t.isText(start + 1, "init"), let declared {
+      if declared.hasPrefix("DefaultsKey<") {
+        library = .swiftyUserDefaults
+        generic = String(declared.dropFirst(12).dropLast())
+      } else if declared.hasPrefix("Key<") || declared.hasPrefix("Defaults.Key<"),
+        extended.hasSuffix("Defaults.Keys") || declared.hasPrefix("Defaults.")
+      {
+        library = .defaults
+        generic = String(declared.drop { $0 != "<" }.dropFirst().dropLast())
+      } else if extended.hasSuffix("KeyboardShortcuts.Name") {
+        library = .keyboardShortcuts
+      }
+      start += 1
+    } else if extended.hasSuffix("KeyboardShortcuts.Name"),
+      t.isText(start, "Self") || t.isText(start, "Name")
+    {
+      library = .keyboardShortcuts
+    } else if t.isText(start, "KeyboardShortcuts"), t.isText(start + 2, "Name") {
+      library = .keyboardShortcuts
+      start += 2
+    }
+    guard let library, t.isPunctuation(start + 1, 0x28), let c = parseCall(at: start),
+      let first = c.arguments.first, c.labels.first == "_"
+    else { return false }
+    var use = SourceUse(
+      key: keyOf(first), receiver: .standard, access: .get, method: library.rawValue,
+      line: t.line(start))
+    use.library = library
+    use.name = name
+    use.condition = conditionText(at: start)
+    switch library {
+    case .keyboardShortcuts:
+      use.key = .concat([.literal(LibraryModels.keyboardShortcutsPrefix), use.key])
+      use.type = .json
+      use.typeReason = "a KeyboardShortcuts shortcut: JSON text, false when disabled"
+    case .defaults, .swiftyUserDefaults:
+      use.storedType = generic
+      for (label, argument) in zip(c.labels, c.arguments) {
+        if label == "default" || label == "defaultValue" {
+          use.value = valueOf(argument)
+          // Defaults registers its default; SwiftyUserDefaults' getter gives it when absent.
+          use.defaultSource = library == .defaults ? .registration : .fallback
+        }
+        if label == "suite" {
+          use.receiver = argumentReceiver(argument) ?? .unknown(t.source(argument))
+        }
+      }
+    default: break
+    }
+    if use.storedType == nil, use.type == nil, let value = use.value { use.type = value.type }
+    record(use, at: -1)
+    return true
+  }
+}

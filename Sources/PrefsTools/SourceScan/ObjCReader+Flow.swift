@@ -1,0 +1,270 @@
+import PreferencesMigration
+import PropertyList
+
+/// Values the Objective-C reader follows through a function: what it returns, the keys a loop
+/// takes from a collection, a getter's answer held in a local and given a fallback later,
+/// dictionaries built in steps.
+extension ObjCReader {
+  /// `return EXPR;`: what the function returns, in terms of its parameters.
+  mutating func recordReturn(_ range: Range<Int>) {
+    guard let selector = scope?.selector, let first = range.first else { return }
+    let parameters = scope?.parameters ?? []
+    let noted = scope?.returns == true
+    // Most returns are of none of the kinds a key or a registration can come from.
+    // (A function that returns something is noted once; what it returns only when asked.)
+    let wanted = input.returnsWanted.contains(selector)
+    guard wanted || !noted else { return }
+    guard
+      t.isString(first) || t.isPunctuation(first, 0x40) || t.isPunctuation(first, 0x5B)
+        || t.isIdentifier(first) && !FunctionReturn.trivial.contains(t.text(first))
+        // `+ (double)defaultWidth { return 250; }`: a number a registration may box.
+        || t.token(first).kind == .number && range.count == 1
+    else { return }
+    // `- (NSUserDefaults *)defaults { return [NSUserDefaults standardUserDefaults]; }`: the
+    // method names user defaults, as a property would.
+    if parameters.isEmpty, t.isPunctuation(first, 0x5B),
+      range.contains(where: {
+        t.isText($0, "standardUserDefaults") || t.isText($0, "initWithSuiteName")
+      })
+    {
+      switch receiverOf(range) {
+      case .standard, .suite:
+        facts.receivers[selector] = receiverOf(range)
+        return
+      default: break
+      }
+    }
+    if !noted {
+      facts.returnsDefined.insert(selector)
+      scope?.returns = true
+    }
+    guard wanted else { return }
+    let key = localKey(range)
+    let value = valueOf(range)
+    let file = loadedFile(range)
+    guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
+    facts.returns[selector, default: []].append(
+      FunctionReturn(parameters: parameters, key: key, value: value, file: file))
+  }
+
+  /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.
+  mutating func forIn(at i: Int) {
+    let open = i + 1
+    let close = t.match(open)
+    guard close < t.count,
+      let inAt = (open + 1..<close).first(where: {
+        t.isText($0, "in") && isTopLevel($0, from: open)
+      }),
+      t.isIdentifier(inAt - 1)
+    else { return }
+    let name = t.text(inAt - 1)
+    var variable = scope?.locals[name] ?? LocalVariable()
+    if t.isIdentifier(open + 1), inAt - 1 > open + 1 { variable.type = t.text(open + 1) }
+    let key = localKey((inAt + 1)..<close)
+    variable.key = key.isRuntime ? nil : key
+    variable.use = nil
+    scope?.locals[name] = variable
+  }
+
+  func isTopLevel(_ k: Int, from open: Int) -> Bool {
+    var i = open + 1
+    while i < k {
+      if t.isPunctuation(i, 0x28) || t.isPunctuation(i, 0x5B) || t.isPunctuation(i, 0x7B) {
+        let close = t.match(i)
+        if close > k { return false }
+        i = close
+      }
+      i += 1
+    }
+    return true
+  }
+
+  /// `[keys enumerateObjectsUsingBlock:^(NSString *key, …) {…}]`: the block's first
+  /// parameter is any one of the collection's keys.
+  mutating func bindBlockParameter(_ m: Message) {
+    guard m.selector.hasPrefix("enumerateObjects"), let block = m.arguments.last,
+      let caret = block.first(where: { t.isPunctuation($0, 0x5E) }),
+      t.isPunctuation(caret + 1, 0x28)
+    else { return }
+    let close = t.match(caret + 1)
+    guard let part = t.commaSeparated((caret + 2)..<close).first,
+      let last = part.last, t.isIdentifier(last)
+    else { return }
+    let key = localKey(m.receiver)
+    guard !key.isRuntime else { return }
+    var variable = LocalVariable()
+    variable.key = key
+    let name = t.text(last)
+    scope?.locals[name] = variable
+  }
+
+  /// `NAME ? NAME : V`, `NAME ?: V`, `NAME != nil ? NAME : V`, `NAME == nil ? V : NAME` on a
+  /// local that holds a getter's answer: V is that key's fallback when absent.
+  mutating func fallbackOnLocal(at i: Int, original: SourceUse) {
+    let name = t.text(i)
+    var k = i + 1
+    var presentFirst = true
+    var zero = false
+    if !t.isPunctuation(k, 0x3F) {
+      guard let test = absenceTest(at: k, of: original) else { return }
+      presentFirst = !test.whenAbsent
+      zero = test.zero
+      k += test.length
+      if t.isPunctuation(k, 0x29) { k += 1 }
+    }
+    guard t.isPunctuation(k, 0x3F) else { return }
+    let absent: Range<Int>
+    if t.isPunctuation(k + 1, 0x3A) {
+      guard presentFirst else { return }
+      absent = expressionRange(from: k + 2)
+    } else {
+      let first = expressionRange(from: k + 1)
+      guard t.isPunctuation(first.upperBound, 0x3A) else { return }
+      let second = expressionRange(from: first.upperBound + 1)
+      // The present side must be the local itself (else it is a test, not a fallback).
+      let present = presentFirst ? first : second
+      guard (present.count == 1 && t.text(present.lowerBound) == name) || isValueOf(present, name)
+      else { return }
+      absent = presentFirst ? second : first
+    }
+    var use = original
+    use.access = .presence
+    use.type = nil
+    use.typeReason = nil
+    use.method = original.method + " == nil ? …"
+    use.value = valueOf(absent)
+    use.defaultSource = .fallback
+    use.zeroTest = zero
+    use.line = t.line(i)
+    use.name = assignedName(before: i) ?? original.name
+    use.condition = condition(at: i)
+    record(use, at: -1)
+  }
+
+  /// Whether `range` is `[NAME boolValue]` and its kin: the local's value, converted.
+  func isValueOf(_ range: Range<Int>, _ name: String) -> Bool {
+    guard let first = range.first, t.isPunctuation(first, 0x5B), t.text(first + 1) == name else {
+      return false
+    }
+    return DefaultsAPI.refiners[t.text(first + 2)] != nil
+  }
+
+  /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
+  /// answer: V is the fallback.
+  mutating func fallbackBranchOnLocal(
+    condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?
+  ) {
+    // `if (override != 0 && value == 0)`: each test joined by `&&` (any one of them telling the
+    // key absent makes the branch the absent one).
+    let parts = conjuncts(condition)
+    if parts.count > 1 {
+      for part in parts { fallbackBranchOnLocal(condition: part, then: then, else: nil) }
+      return
+    }
+    var r = condition
+    var negated = false
+    if t.isPunctuation(r.lowerBound, 0x21) {
+      negated = true
+      r = (r.lowerBound + 1)..<r.upperBound
+    }
+    guard let first = r.first, t.isIdentifier(first),
+      let local = scope?.locals[t.text(first)], let original = held(local)
+    else { return }
+    let name = t.text(first)
+    var absentFirst: Bool
+    var zero = false
+    if r.count == 1 {
+      absentFirst = negated
+    } else if r.count == 3, !negated, let test = absenceTest(at: first + 1, of: original) {
+      absentFirst = test.whenAbsent
+      zero = test.zero
+    } else {
+      return
+    }
+    guard let absent = absentFirst ? then : elseRange else { return }
+    // A toggle (`if (x == 0) x = 1; else x = 0;`) gives both branches a value: no fallback.
+    if let other = absentFirst ? elseRange : then, Self.assigns(other, name, t) { return }
+    // The branch gives the local (or the key) its value.
+    var k = absent.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    guard t.text(k) == name, t.isPunctuation(k + 1, 0x3D) else { return }
+    let value = expressionRange(from: k + 2)
+    var use = original
+    use.access = .presence
+    use.type = nil
+    use.typeReason = nil
+    // As the code tests it: `== nil`, `< 1.0`.
+    use.method =
+      original.method + (r.count == 3 ? " \(t.text(first + 1)) \(t.text(first + 2))" : " == nil")
+    use.value = valueOf(value)
+    use.defaultSource = .fallback
+    use.zeroTest = zero
+    use.line = t.line(k)
+    use.condition = self.condition(at: k)
+    record(use, at: -1)
+  }
+
+  /// The tests of a condition joined by `&&` at its own level (the whole, when none).
+  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
+    var range = whole
+    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
+      t.match(range.lowerBound) == range.upperBound - 1
+    {
+      range = (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+    var parts: [Range<Int>] = []
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if t.isText(k, "&&") {
+        parts.append(start..<k)
+        start = k + 1
+      } else if t.isText(k, "||") {
+        return [range]
+      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map { part in
+      var p = part
+      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
+        t.match(p.lowerBound) == p.upperBound - 1
+      {
+        p = (p.lowerBound + 1)..<(p.upperBound - 1)
+      }
+      return p
+    }
+  }
+
+  /// Whether a branch assigns `name` (`name = …`).
+  static func assigns(_ range: Range<Int>, _ name: String, _ t: SourceTokens) -> Bool {
+    range.contains { k in
+      t.isIdentifier(k) && t.isPunctuation(k + 1, 0x3D) && t.text(k) == name
+    }
+  }
+
+  /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
+  /// builds: its entries.
+  mutating func buildEntries(_ m: Message) -> Bool {
+    guard
+      m.selector == "setObject:forKey:" || m.selector == "setValue:forKey:"
+        || m.selector == "addEntriesFromDictionary:",
+      m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound)
+    else { return false }
+    let name = t.text(m.receiver.lowerBound)
+    guard scope?.locals[name]?.entries != nil else { return false }
+    switch m.selector {
+    case "setObject:forKey:", "setValue:forKey:":
+      guard m.arguments.count == 2 else { return true }
+      scope?.locals[name]?.added.append((m.arguments[1], m.arguments[0]))
+    case "addEntriesFromDictionary:":
+      if let arg = m.arguments.first, case .dictionary(let entries) = valueOf(arg) {
+        scope?.locals[name]?.entries? += entries
+      }
+    default: return false
+    }
+    return true
+  }
+}

@@ -1,0 +1,333 @@
+import PreferencesMigration
+import PropertyList
+
+/// Following values through the tree: keys with alternatives (a collection, a function's
+/// returns), wrappers' calls (one level, two, an initializer that keeps the key in a member).
+extension ScanModel {
+  // MARK: - Keys with alternatives
+
+  /// Every key an expression may name: one for a plain key, one a collection's element, one a
+  /// function's return; `*` where a piece is known only at run time.
+  func resolveKeys(_ expr: KeyExpr) -> [ResolvedKey] {
+    var out: [ResolvedKey] = []
+    for alternative in expand(expr, depth: 0) {
+      let resolved = resolveSingle(alternative)
+      if !out.contains(resolved) { out.append(resolved) }
+    }
+    return out
+  }
+
+  /// At most this many keys from one expression (a product of collections).
+  static let alternativesLimit = 512
+
+  /// `expr` as the alternatives it stands for, each without a collection or a call.
+  func expand(_ expr: KeyExpr, depth: Int) -> [KeyExpr] {
+    guard depth < 16 else { return [expr] }
+    switch expr {
+    case .literal, .runtime: return [expr]
+    case .name(let n):
+      guard let c = lookup(n), hasChoice(c, depth: depth) else { return [expr] }
+      return expand(c, depth: depth + 1)
+    case .oneOf(let items):
+      return Array(items.flatMap { expand($0, depth: depth + 1) }.prefix(Self.alternativesLimit))
+    case .call("[]", let arguments, let source):
+      // An element of a collection: one of its keys.
+      guard let collection = arguments.first, hasChoice(collection, depth: depth) else {
+        return [.runtime(source)]
+      }
+      return expand(collection, depth: depth + 1)
+    case .call(let f, let arguments, let source):
+      guard let found = returnsOf(f),
+        let key = Self.alternatives(found, arguments: arguments)
+      else { return [.runtime(source)] }
+      return expand(key, depth: depth + 1)
+    case .member(let base, let member):
+      // Each element's property, looked up as a name (`leftHalf.name`).
+      return expand(base, depth: depth + 1).map { element in
+        switch element {
+        case .name(let n): return .name(n + "." + member)
+        case .literal(let s): return .name(s + "." + member)
+        default: return .runtime("…." + member)
+        }
+      }
+    case .concat(let parts):
+      var results: [[KeyExpr]] = [[]]
+      for part in parts {
+        let options = expand(part, depth: depth + 1)
+        results = results.flatMap { r in options.map { r + [$0] } }
+        if results.count > Self.alternativesLimit {
+          results = Array(results.prefix(Self.alternativesLimit))
+        }
+      }
+      return results.map { .concat($0) }
+    }
+  }
+
+  /// Whether a key holds alternatives or a call (directly or through its names).
+  func hasChoice(_ expr: KeyExpr, depth: Int) -> Bool {
+    guard depth < 16 else { return false }
+    switch expr {
+    case .literal, .runtime: return false
+    case .oneOf, .call, .member: return true
+    case .name(let n): return lookup(n).map { hasChoice($0, depth: depth + 1) } ?? false
+    case .concat(let parts): return parts.contains { hasChoice($0, depth: depth + 1) }
+    }
+  }
+
+  /// A function's returns by its selector: as written, then by its last part (`[Prefs
+  /// defaultValues]`, `Self.keys(for:)`).
+  func returnsOf(_ selector: String) -> [FunctionReturn]? {
+    if let found = returns[selector] { return found }
+    if let dot = selector.lastIndex(of: ".") {
+      return returns[String(selector[selector.index(after: dot)...])]
+    }
+    return nil
+  }
+
+  // MARK: - Wrappers
+
+  mutating func addWrapperCalls(_ calls: [WrapperCall]) {
+    for call in calls {
+      for wrapper in wrappersFor(call) { instantiate(wrapper, call) }
+    }
+  }
+
+  /// The wrappers a call may be: by its selector, or (a Swift initializer) by its type.
+  func wrappersFor(_ call: WrapperCall) -> [SourceWrapper] {
+    var found = wrappers[call.selector] ?? []
+    if let open = call.selector.firstIndex(of: "(") {
+      let base = String(call.selector[...open])
+      found += (wrappers[base] ?? []).filter { Self.argumentIndices($0, call) != nil }
+      // A function whose defaulted parameters or trailing closure the call leaves out.
+      for (selector, list) in wrappers
+      where selector != call.selector && selector != base
+        && selector.hasPrefix(base)
+      {
+        found += list.filter { !$0.labels.isEmpty && Self.argumentIndices($0, call) != nil }
+      }
+    }
+    return found
+  }
+
+  /// Whether `type` is `ancestor` or one of its subclasses.
+  func isKind(_ type: String, of ancestor: String) -> Bool {
+    var current = type
+    var seen: Set<String> = []
+    while seen.insert(current).inserted {
+      if current == ancestor { return true }
+      guard let parent = superclasses[current] else { return false }
+      current = parent
+    }
+    return false
+  }
+
+  /// For each parameter of `wrapper`, the index of the call's argument that gives it (nil
+  /// where the call leaves it out); nil when the call's labels do not fit the parameters.
+  static func argumentIndices(_ wrapper: SourceWrapper, _ call: WrapperCall) -> [Int?]? {
+    guard !wrapper.labels.isEmpty, !call.labels.isEmpty else {
+      return wrapper.parameters.indices.map { $0 < call.arguments.count ? $0 : nil }
+    }
+    var out = [Int?](repeating: nil, count: wrapper.parameters.count)
+    var p = 0
+    for (a, label) in call.labels.enumerated() {
+      // The parameters left out before this argument must have defaults (or be the wrapped
+      // value a property wrapper's attribute gives by its `=`).
+      while p < wrapper.labels.count, wrapper.labels[p] != label { p += 1 }
+      guard p < wrapper.labels.count else { return nil }
+      out[p] = a
+      p += 1
+    }
+    return out
+  }
+
+  /// A wrapper's use, made for one call: its parameters replaced by the call's arguments.
+  /// Where the call is itself inside a function whose parameter it passes on, that function
+  /// becomes a wrapper too (its calls are gathered in the next round).
+  mutating func instantiate(_ wrapper: SourceWrapper, _ call: WrapperCall) {
+    guard let indices = Self.argumentIndices(wrapper, call) else { return }
+    // `Other.setInt(key:value:)` is another class's method of the same name.
+    if case .type(let type) = call.receiver, let owner = wrapper.className, type != owner,
+      !isKind(type, of: owner)
+    {
+      return
+    }
+    called.insert(wrapper.selector)
+    func argumentIndex(_ name: String) -> (parameter: Int, argument: Int?)? {
+      guard let p = wrapper.parameters.firstIndex(of: name) else { return nil }
+      return (p, p < indices.count ? indices[p] : nil)
+    }
+    func argument(_ name: String) -> KeyExpr? {
+      guard let (p, a) = argumentIndex(name) else { return nil }
+      guard let a, a < call.arguments.count, var arg = call.arguments[a] else {
+        return .runtime(name)
+      }
+      // `.sound` for a parameter of type PrefKey: PrefKey.sound.
+      if case .name(let n) = arg, n.hasPrefix("."), p < wrapper.parameterTypes.count,
+        let type = wrapper.parameterTypes[p]
+      {
+        arg = .name(type + n)
+      }
+      return arg
+    }
+    var use = wrapper.use
+    use.key = use.key.substituting(argument)
+    if case .name(let n)? = use.value, let (_, a) = argumentIndex(n) {
+      use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
+      if use.value == nil { use.defaultSource = nil }
+    }
+    if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
+    // A wrapper that says no type stores what its callers give (`Setting("k", fallback: 20)`):
+    // a hint the code's own getters overrule.
+    if use.type == nil, let type = use.value?.type {
+      use.type = type
+      use.weakType = true
+    }
+    // A receiver a parameter gives (`store: UserDefaults = .standard`): the call's, else the
+    // parameter's default.
+    var receiverFile = wrapper.use.file
+    if case .name(let n) = use.receiver, let (_, a) = argumentIndex(n) {
+      if let a, a < call.receivers.count, let given = call.receivers[a] {
+        use.receiver = given
+        receiverFile = call.file
+      } else if let given = wrapper.parameterDefaults[n] {
+        use.receiver = given
+      }
+    }
+    // The property's type (`@Stored(…) var x: Bool`) where the wrapper's own is generic.
+    if let declared = call.declaredType,
+      use.storedType.map({
+        LibraryModels.storedType($0, library: use.library, declarations: declarations) == nil
+      }) ?? true
+    {
+      use.storedType = declared
+    }
+    // A setter of a parameter's value: typed by what the call gives (a constant, or its own
+    // parameter's declared type one level up).
+    if let parameter = use.valueParameter, let (_, a) = argumentIndex(parameter) {
+      use.valueParameter = nil
+      if let a, a < call.values.count, let given = call.values[a] {
+        if use.type == nil, let type = given.type { use.type = type }
+        if case .name(let n) = given, let enclosing = call.enclosing,
+          let p = enclosing.parameters.firstIndex(of: n)
+        {
+          use.valueParameter = n
+          if use.type == nil, p < enclosing.parameterTypes.count,
+            let declared = enclosing.parameterTypes[p]
+          {
+            use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+          }
+        }
+      }
+    }
+    if let enclosing = call.enclosing, use.type == nil, case .name(let n)? = use.value,
+      let p = enclosing.parameters.firstIndex(of: n), p < enclosing.parameterTypes.count,
+      let declared = enclosing.parameterTypes[p]
+    {
+      // `setDate(key:value: Date)` passing its `value` on: the type its parameter declares.
+      use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
+      if use.type == nil { use.storedType = declared }
+    }
+    if let enclosing = call.enclosing, enclosing.selector != wrapper.selector,
+      use.key.names.contains(where: { enclosing.parameters.contains($0) })
+    {
+      // Two levels: the function the call is in passes its own parameter.
+      var derived = use
+      derived.file = call.file
+      derived.line = call.line
+      derived.method = call.selector + " → " + use.method
+      if let fallback = call.fallback, use.access == .get || use.access == .presence {
+        // `return T(rawValue: getString(key: key)) ?? defaultValue`: the outer fallback is
+        // what the function's callers see.
+        derived.value = fallback
+        derived.defaultSource = .fallback
+      }
+      let made = SourceWrapper(
+        selector: enclosing.selector, className: enclosing.className,
+        parameters: enclosing.parameters, key: derived.key, use: derived,
+        parameterTypes: enclosing.parameterTypes, labels: enclosing.labels)
+      if !(wrappers[enclosing.selector] ?? []).contains(where: {
+        $0.key == made.key && $0.use.method == made.use.method
+      }) {
+        wrappers[enclosing.selector, default: []].append(made)
+      }
+      return
+    }
+    // The receiver is the wrapper's: resolved in its file.
+    let domain: ScanDomain
+    switch resolve(use.receiver, file: receiverFile) {
+    case .domain(let d): domain = d
+    default: return
+    }
+    use.method = call.selector + " → " + use.method
+    use.file = call.file
+    use.line = call.line
+    use.place = nil
+    use.ownerType = nil
+    if let name = call.name { use.name = name }
+    if let condition = call.condition { use.condition = condition }
+    if use.access == .registerFile {
+      if case .key(let name) = resolveKey(use.key) {
+        registeredFiles.append((name.contains(".") ? name : name + ".plist", use))
+      }
+      return
+    }
+    uses.append((use, domain))
+    // `getInt(key: K) ?? 0`: what the caller falls back to when the wrapper answers nil.
+    if let fallback = call.fallback, use.access == .get || use.access == .presence {
+      var absent = use
+      absent.access = .presence
+      absent.value = fallback
+      absent.defaultSource = .fallback
+      absent.method = call.selector + " ?? …"
+      if absent.type == nil { absent.type = fallback.type }
+      absent.weakType = true
+      if !uses.contains(where: { $0.use.method == absent.method && $0.use.line == absent.line }) {
+        uses.append((absent, domain))
+      }
+    }
+  }
+
+  /// A use whose key (or default, or receiver) names a member of its type: each of the type's
+  /// initializers that sets that member from a parameter is a wrapper (`[[Setting alloc]
+  /// initWithKey:@"k"]`, `Setting("k", fallback: 20)`, `@Stored(key: "k") var x`).
+  @discardableResult
+  mutating func addMemberWrappers(_ template: SourceUse) -> Bool {
+    guard let type = template.ownerType, let info = members[type] else { return false }
+    var made = false
+    var initializers = info.initializers
+    if initializers.isEmpty, info.isStruct, !info.stored.isEmpty {
+      // A struct's memberwise initializer.
+      initializers = [
+        TypeMembers.Initializer(
+          selector: type + "(", parameters: info.stored, labels: info.stored,
+          members: Dictionary(info.stored.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
+      ]
+    }
+    func bare(_ name: String) -> String {
+      var n = name
+      if n.hasPrefix("self.") { n.removeFirst(5) }
+      if n.hasPrefix("_") { n.removeFirst() }
+      return n
+    }
+    for initializer in initializers {
+      func parameter(_ name: String) -> String? { initializer.members[bare(name)] }
+      var named = template.key.names
+      if case .name(let n)? = template.value { named.append(n) }
+      if case .name(let n) = template.receiver { named.append(n) }
+      guard template.key.names.contains(where: { parameter($0) != nil }) else { continue }
+      var use = template
+      use.key = use.key.substituting { n in parameter(n).map { .name($0) } }
+      if case .name(let n)? = use.value, let p = parameter(n) { use.value = .name(p) }
+      if case .name(let n) = use.receiver, let p = parameter(n) { use.receiver = .name(p) }
+      var defaults: [String: ReceiverRef] = [:]
+      for (name, receiver) in initializer.defaults { defaults[name] = receiver }
+      let wrapper = SourceWrapper(
+        selector: initializer.selector, className: type, parameters: initializer.parameters,
+        key: use.key, use: use, parameterTypes: initializer.parameterTypes,
+        labels: initializer.labels, parameterDefaults: defaults)
+      wrappers[initializer.selector, default: []].append(wrapper)
+      made = true
+    }
+    return made
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import PreferencesMigration
+import PrefsTools
+import PropertyList
+import TestSupport
+import Testing
+
+/// `prefs plan scan` following a key from where the code writes it to the call that uses it
+/// (issue 49): Fixtures/SourceScan/Flow, one folder a kind, each expected entry as the
+/// fixture's comments say the code means it.
+@Suite struct SourceScanFlowTests {
+  static let flow = External.packageRoot.appendingPathComponent(
+    "Tests/PrefsToolsTests/Fixtures/SourceScan/Flow")
+
+  static func scan(_ folder: String, suite: String? = nil) -> SourceScanResult {
+    SourceScan.scan(
+      [flow.appendingPathComponent(folder).path],
+      options: SourceScan.Options(suite: suite, jobs: 2))
+  }
+
+  typealias Expected = (String, MigrationPlan.ValueType, PlistValue?)
+
+  /// The scan's keys are exactly `expected` (no other key), each with its type and default.
+  static func expectExactly(_ result: SourceScanResult, _ expected: [Expected]) {
+    let found = Dictionary(
+      result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
+    for (key, type, value) in expected {
+      guard let entry = found[key] else {
+        Issue.record("\(key) was not found; found \(found.keys.sorted())")
+        continue
+      }
+      #expect(entry.type == type, "\(key): \(entry.type)")
+      #expect(
+        entry.defaultValue == value,
+        "\(key): \(entry.defaultValue.map(MigrationReport.short) ?? "none")")
+    }
+    let extra = Set(found.keys).subtracting(expected.map(\.0))
+    #expect(extra.isEmpty, "not keys: \(extra.sorted())")
+  }
+
+  @Test func objectiveCKeysThroughParametersCollectionsAndLocals() {
+    let result = Self.scan("ObjC")
+    Self.expectExactly(
+      result,
+      [
+        // Parameters.m: a wrapper, its fallback parameter, two levels, a member, a category.
+        ("wrapped.flag", .bool, nil), ("wrapped.count", .integer, .integer(7)),
+        ("feature.beta", .bool, nil), ("autoplay", .bool, .bool(true)),
+        ("compactMode", .bool, nil), ("boundFlag", .any, nil),
+        // Collections.m: an array a method returns, one a C function returns, a local array
+        // indexed, one enumerated by a block.
+        ("panel.left", .bool, nil), ("panel.right", .bool, nil),
+        ("shortcut.move", .data, nil), ("shortcut.resize", .data, nil),
+        ("column.0.width", .double, nil), ("column.1.width", .double, nil),
+        ("recent.files", .stringArray, nil), ("recent.folders", .stringArray, nil),
+        // Locals.m: fallbacks held in a local; an unrelated ternary before.
+        ("nick", .string, .string("Player")), ("theme", .string, .string("Light")),
+        ("layout", .string, .string("grid")), ("sort", .string, .string("name")),
+        ("later.count", .integer, nil),
+        ("grid.columns", .integer, .integer(4)), ("grid.scale", .double, .real(1.5)),
+        // Receivers.m: a parameter of type NSUserDefaults.
+        ("param.synced", .bool, nil),
+      ])
+    // The keys of a loop that only removes them: proposed for drop.
+    #expect(Set(result.removed.map(\.entry.from)) == ["legacy.one", "legacy.two"])
+  }
+
+  @Test func aReceiverThatMayBeUserDefaultsIsReportedNeverTakenNorDropped() {
+    let result = Self.scan("ObjC")
+    #expect(result.unknownReceivers.map(\.key) == ["maybe.flag"], "\(result.unknownReceivers)")
+    let evidence = result.evidenceText()
+    #expect(evidence.contains("receiver unknown"), "\(evidence)")
+    #expect(evidence.contains("maybe.flag"))
+    // iCloud's store and a dictionary are known not to be user defaults: not even reported.
+    #expect(!evidence.contains("cloud.flag"))
+    #expect(!evidence.contains("dict.key"))
+  }
+
+  @Test func swiftKeysThroughParametersCollectionsAndLocals() {
+    Self.expectExactly(
+      Self.scan("Swift"),
+      [
+        // Parameters.swift: a property wrapper, a setting object, a helper, two levels, a
+        // UserDefaults parameter, #function in an extension.
+        ("wrapper.volume", .double, .real(0.5)), ("wrapper.showTips", .bool, .bool(true)),
+        ("setting.maxItems", .integer, .integer(20)), ("flag.autoHide", .bool, nil),
+        ("done.intro", .bool, nil), ("done.tour", .bool, nil), ("done.firstSync", .bool, nil),
+        ("done.screen.settings", .bool, nil),
+        ("counter.today", .integer, nil), ("showsRuler", .bool, nil),
+        // Collections.swift: an enum's cases (`?? ""`: the fallback when absent), literal
+        // arrays, a computed list.
+        ("theme", .string, .string("")), ("font.name", .string, .string("")),
+        ("showGrid", .string, .string("")),
+        ("toggle.sound", .bool, nil), ("toggle.haptics", .bool, nil),
+        ("flag.a", .integer, nil), ("flag.b", .integer, nil),
+        ("list.one", .double, nil), ("list.two", .double, nil),
+        // Locals.swift.
+        ("sw.theme", .string, .string("Light")), ("sw.name", .string, .string("Anonymous")),
+        ("sw.zoom", .double, .real(1.25)), ("sw.columns", .integer, .integer(3)),
+        ("sw.fontSize", .integer, .integer(12)), ("sw.optionalCount", .integer, nil),
+      ])
+  }
+
+  @Test func keysTheCPreprocessorMakes() {
+    let result = Self.scan("Macros")
+    Self.expectExactly(
+      result,
+      [
+        ("showsRuler", .bool, nil), ("zoomShortcut", .data, nil), ("zoomLevel", .integer, nil),
+        ("scrollSpeed", .double, nil), ("snapToGrid", .bool, nil), ("app.mode", .string, nil),
+        ("platform.mac", .string, nil), ("platform.ios", .string, nil),
+      ])
+    #expect(!result.evidenceText().contains("neverCompiled"))
+  }
+
+  @Test func registeredDefaultsReachedThroughDataFlow() {
+    Self.expectExactly(
+      Self.scan("Registration"),
+      [
+        ("reg.step", .integer, .integer(3)), ("reg.flag", .bool, .bool(true)),
+        ("reg.style", .string, .string("compact")),
+        // The bundle file a category method loads, and the pattern it names concretely.
+        ("flow.fromFile", .integer, .integer(9)),
+        ("Slot0Color", .string, .string("red")), ("Slot1Color", .string, .string("blue")),
+        // Swift: a local filled in steps, a function's dictionary.
+        ("swreg.count", .integer, .integer(4)), ("swreg.on", .bool, .bool(true)),
+        ("swreg.fromFunc", .string, .string("abc")),
+        // A static dictionary made in a block, of enum constants; a file read as data.
+        ("reg.mode", .integer, .integer(4)), ("reg.modes", .integer, .integer(12)),
+        ("more.fromData", .integer, .integer(11)),
+      ])
+  }
+
+  /// What the third set of never-seen apps showed (GitX, Clipy, HexFiend, Kiwix): numbers a
+  /// macro or another header's enum names, boxed; a bound above the getter's 0; points kept as
+  /// text; a method's declared return type; a dictionary filled by updateValue(_:forKey:);
+  /// defaults reached through a chain of members or a protocol UserDefaults conforms to; an
+  /// @AppStorage enum with observers; sets of UUIDs.
+  @Test func boxedNumbersBoundsChainsAndProtocols() {
+    Self.expectExactly(
+      Self.scan("Boxed"),
+      [
+        ("bx.lineLength", .integer, .integer(50)), ("bx.searchMode", .integer, .integer(2)),
+        ("bx.panelWidth", .double, .real(250)), ("bx.split", .double, .real(200)),
+        ("bx.origin", .string, nil), ("bx.lastTemplate", .string, nil), ("bx.store", .any, nil),
+        ("bx.maxHistory", .integer, .integer(30)), ("bx.showIcon", .bool, .bool(true)),
+        ("bx.migrated.v2", .bool, nil),
+        ("bx.colorChoice", .integer, .integer(0)),
+        ("bx.hotspots", .stringArray, .array([])), ("bx.languages", .stringArray, .array([])),
+      ])
+  }
+
+  @Test func theLibrariesAppsUseForDefaults() throws {
+    let result = Self.scan("Libraries")
+    Self.expectExactly(
+      result,
+      [
+        // sindresorhus/Defaults: each stored form.
+        ("launchAtLogin", .bool, .bool(false)), ("refreshRate", .double, .real(1.5)),
+        ("lastOpened", .date, nil), ("layout", .enum, .string("grid")),
+        ("density", .integer, .integer(2)),
+        // A Codable enum is registered as JSON text ("\"metric\""): its default is what it holds.
+        ("unit", .json, .string("metric")), ("bookmarks", .json, .array([])),
+        ("tags", .stringArray, .array(["inbox"])),
+        // SwiftyUserDefaults.
+        ("username", .string, nil), ("launchCount", .integer, .integer(0)),
+        // KeyboardShortcuts, MASShortcut, Sparkle's key.
+        ("KeyboardShortcuts_togglePanel", .json, nil),
+        ("shortcut.toggle", .data, nil), ("shortcut.search", .data, nil),
+        ("SUEnableAutomaticChecks", .bool, nil),
+        // @AppStorage: the standard store, an enum.
+        ("standardFlag", .bool, .bool(true)), ("appLayout", .enum, .string("list")),
+        ("recentQueries", .json, .array([])),
+      ])
+    // The enum's cases are the entry's values.
+    let layout = try #require(result.keys.first { $0.entry.from == "layout" })
+    #expect(layout.entry.values == ["grid", "list"])
+    // The suite's keys, listed apart.
+    let group = result.otherDomains.first { $0.domain == .suite("group.flow.shared") }
+    #expect(Set(group?.keys.map(\.entry.from) ?? []) == ["sharedCount", "groupFlag"])
+    // Sparkle's key is marked as the library's.
+    let sparkle = try #require(result.keys.first { $0.entry.from == "SUEnableAutomaticChecks" })
+    #expect(sparkle.notes.contains { $0.contains("Sparkle") }, "\(sparkle.notes)")
+    // @SceneStorage is the scene's state, not user defaults.
+    #expect(!result.evidenceText().contains("selectedTab"))
+  }
+}
