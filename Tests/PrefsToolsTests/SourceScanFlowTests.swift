@@ -98,6 +98,8 @@ import Testing
         ("sw.theme", .string, .string("Light")), ("sw.name", .string, .string("Anonymous")),
         ("sw.zoom", .double, .real(1.25)), ("sw.columns", .integer, .integer(3)),
         ("sw.fontSize", .integer, .integer(12)), ("sw.optionalCount", .integer, nil),
+        ("sw.height", .double, .real(0.9)), ("sw.offset", .double, .real(30)),
+        ("sw.gap", .double, nil),
       ])
   }
 
@@ -183,5 +185,8 @@ import Testing
     #expect(sparkle.notes.contains { $0.contains("Sparkle") }, "\(sparkle.notes)")
     // @SceneStorage is the scene's state, not user defaults.
     #expect(!result.evidenceText().contains("selectedTab"))
+    // A key declared and never used is not in the plan: listed apart.
+    #expect(result.unused.map(\.entry.from) == ["neverUsed"])
+    #expect(result.evidenceText().contains("declared for a library, never used"))
   }
 }

@@ -48,6 +48,8 @@ struct ScanModel {
   /// The bundle files the code registers (`Defaults.plist`), with the use that registers each.
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var extraNotes: [String] = []
+  /// The properties declaring a library's key that no code names again.
+  var unusedDeclarations: Set<String> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
 
@@ -377,7 +379,7 @@ struct ScanModel {
         out[k] = v
       }
       return .constant(.dictionary(out))
-    case .number(let inner, let type, let source):
+    case .converted(let inner, let type, let source):
       guard case .constant(let v) = resolveValue(inner, depth: depth + 1) else {
         return .computed(source)
       }
@@ -387,6 +389,7 @@ struct ScanModel {
         case (.bool, .integer(let i)): .bool(i != 0)
         case (.integer, .bool(let b)): .integer(b ? 1 : 0)
         case (.double, .integer(let i)): .real(Double(i))
+        case (.url, .string(let s)): URL(string: s) == nil ? nil : .string(s)
         default: nil
         }
       return converted.map { .constant($0) } ?? .computed(source)

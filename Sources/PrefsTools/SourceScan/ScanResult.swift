@@ -68,6 +68,9 @@ package struct SourceScanResult: Sendable {
   /// How many source and interface files were read.
   package var filesRead: Int
   package var unknownReceivers: [UnknownReceiver] = []
+  /// Keys a library's property declares that no code uses (Defaults registers a key only when
+  /// its property is first used): not in the plan, listed for review.
+  package var unused: [Key] = []
 
   /// The plan: every key of the domain, its typed key named after the property the code keeps
   /// it in (else the key itself).
@@ -111,6 +114,13 @@ package struct SourceScanResult: Sendable {
     if !removed.isEmpty {
       out += "only removed by the code (proposed for drop):\n"
       for key in removed {
+        out += "  \(key.entry.from)\n"
+        printKey(key, row: nil)
+      }
+    }
+    if !unused.isEmpty {
+      out += "declared for a library, never used by the code (not in the plan):\n"
+      for key in unused {
         out += "  \(key.entry.from)\n"
         printKey(key, row: nil)
       }
@@ -211,10 +221,18 @@ extension ScanModel {
     }
     var keys: [SourceScanResult.Key] = []
     var removed: [SourceScanResult.Key] = []
+    var unused: [SourceScanResult.Key] = []
     var usedNames: Set<String> = []
     for k in order[domain] ?? [] {
       let key = decide(k, byKey[domain]?[k] ?? [], paths: paths, usedNames: &usedNames)
-      if (byKey[domain]?[k] ?? []).allSatisfy({ $0.access == .remove }) {
+      let all = byKey[domain]?[k] ?? []
+      if !unusedDeclarations.isEmpty,
+        all.allSatisfy({ use in
+          use.library != nil && use.name.map { unusedDeclarations.contains($0) } == true
+        })
+      {
+        unused.append(key)
+      } else if all.allSatisfy({ $0.access == .remove }) {
         var key = key
         key.notes = []
         removed.append(key)
@@ -254,6 +272,7 @@ extension ScanModel {
       patterns: patternOrder.compactMap { patterns[$0] }, otherDomains: others, warnings: warnings,
       filesRead: sourceFiles)
     result.unknownReceivers = unknownReceivers
+    result.unused = unused
     return result
   }
 

@@ -90,9 +90,9 @@ indirect enum ValueExpr: Sendable, Hashable {
   /// What a function or method of the tree returns (`[self defaultValues]`,
   /// `makeDefaults()`): looked up when the whole tree is read; else computed, its source.
   case call(String, [KeyExpr], source: String)
-  /// A named constant boxed as a number of a type (`[NSNumber numberWithInt:kWidth]`,
-  /// `NSNumber(value: Mode.basic.rawValue)`): the constant converted when it is one.
-  case number(ValueExpr, MigrationPlan.ValueType, source: String)
+  /// A value converted to a type on the way (`[NSNumber numberWithInt:kWidth]`, `URL(string:
+  /// "https://…")!`): the constant converted when it is one.
+  case converted(ValueExpr, MigrationPlan.ValueType, source: String)
 
   /// The functions it calls.
   var calls: [String] {
@@ -101,7 +101,7 @@ indirect enum ValueExpr: Sendable, Hashable {
     case .array(let items): items.flatMap(\.calls)
     case .dictionary(let entries): entries.flatMap { $0.key.calls + $0.value.calls }
     case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
-    case .number(let inner, _, _): inner.calls
+    case .converted(let inner, _, _): inner.calls
     }
   }
 }

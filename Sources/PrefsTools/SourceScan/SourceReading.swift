@@ -481,7 +481,7 @@ extension ValueExpr {
       }
     case .name, .call: return nil
     case .computed(_, let type): return type
-    case .number(_, let type, _): return type
+    case .converted(_, let type, _): return type
     case .array(let items):
       let strings = items.allSatisfy {
         if case .value(.string) = $0 { return true }

@@ -264,8 +264,64 @@ package enum SourceScan {
     }
     model.addRegistered(registered)
     model.addUncalledWrappers()
+    model.unusedDeclarations = Self.unusedLibraryKeys(all, list: list, limit: options.fileLimit)
     return model.result(
       target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
+  }
+
+  /// The Swift properties that declare a library's key (`static let isFirstLaunch =
+  /// Key<Bool>("isFirstLaunch", default: true)`) and that no code names again: a key the app
+  /// never reads nor writes (and Defaults, which registers a key when its property is first
+  /// used, never registers). A second read of the Swift files, only when the tree has such
+  /// keys; any other word of the same name counts as a use (so a key is never wrongly left out).
+  static func unusedLibraryKeys(_ all: [FileFacts], list: [SourceFile], limit: Int) -> Set<String> {
+    var declared: [String: Int] = [:]
+    for facts in all {
+      for use in facts.uses
+      where use.library == .defaults || use.library == .swiftyUserDefaults {
+        if let name = use.name { declared[name, default: 0] += 1 }
+      }
+    }
+    guard !declared.isEmpty else { return [] }
+    let words = declared.keys.map { Array($0.utf8) }
+    var seen = [Int](repeating: 0, count: words.count)
+    for file in list where file.kind == .swift {
+      // (A file that cannot be read was warned of on the first read: its words count as uses.)
+      guard let data = try? FileAccess.readFile(file.path, limit: limit) else { return [] }
+      let bytes = [UInt8](data)
+      for (n, word) in words.enumerated() { seen[n] += wordCount(bytes, word) }
+    }
+    var unused: Set<String> = []
+    for (n, word) in words.enumerated() {
+      let name = String(decoding: word, as: UTF8.self)
+      if seen[n] <= declared[name, default: 0] { unused.insert(name) }
+    }
+    return unused
+  }
+
+  /// How many times `word` stands in `bytes` as a whole identifier (not as a whole string).
+  static func wordCount(_ bytes: [UInt8], _ word: [UInt8]) -> Int {
+    guard let first = word.first, bytes.count >= word.count else { return 0 }
+    func isWordByte(_ b: UInt8) -> Bool {
+      b == 0x5F || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b >= 0x80
+    }
+    var count = 0
+    var i = 0
+    let last = bytes.count - word.count
+    while i <= last {
+      let end = i + word.count
+      if bytes[i] == first, bytes[i..<end].elementsEqual(word), i == 0 || !isWordByte(bytes[i - 1]),
+        end == bytes.count || !isWordByte(bytes[end]),
+        // `"isFirstLaunch"`, the key's own string: not a use of the property.
+        !(i > 0 && end < bytes.count && bytes[i - 1] == 0x22 && bytes[end] == 0x22)
+      {
+        count += 1
+        i += word.count
+      } else {
+        i += 1
+      }
+    }
+    return count
   }
 
   /// The word a file must hold to call a wrapper: the longest part of its selector.

@@ -306,7 +306,18 @@ extension SwiftReader {
       if case .name(let n) = key { return .name(n) }
     }
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
-    if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .url) }
+    if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) {
+      // `URL(string: "https://…")!`: that text, as a URL.
+      var close = r.upperBound - 1
+      if t.isPunctuation(close, 0x21), close > first + 1 { close -= 1 }
+      if t.match(first + 1) == close, t.isText(first + 2, "string"),
+        t.isPunctuation(first + 3, 0x3A),
+        close == first + 5, t.token(first + 4).kind == .string, !t.token(first + 4).interpolated
+      {
+        return .converted(valueOf((first + 4)..<(first + 5)), .url, source: text)
+      }
+      return .computed(text, .url)
+    }
     if let call = callOf(r),
       call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
     {
