@@ -58,11 +58,12 @@ import Testing
         ("layout", .string, .string("grid")), ("sort", .string, .string("name")),
         ("later.count", .integer, nil),
         ("grid.columns", .integer, .integer(4)), ("grid.scale", .double, .real(1.5)),
-        // Receivers.m: a parameter of type NSUserDefaults.
-        ("param.synced", .bool, nil),
+        // Receivers.m: a parameter of type NSUserDefaults; the registration domain.
+        ("param.synced", .bool, nil), ("launch.command", .stringArray, nil),
       ])
     // The keys of a loop that only removes them: proposed for drop.
     #expect(Set(result.removed.map(\.entry.from)) == ["legacy.one", "legacy.two"])
+    #expect(result.otherDomains.isEmpty, "\(result.otherDomains.map(\.domain))")
   }
 
   @Test func aReceiverThatMayBeUserDefaultsIsReportedNeverTakenNorDropped() {

@@ -195,11 +195,22 @@ struct ScanModel {
     case none
   }
 
+  /// Foundation's names of the volatile domains of the app's own search list.
+  static let ownVolatileDomains: Set<String> = [
+    "NSRegistrationDomain", "NSArgumentDomain", "UserDefaults.registrationDomain",
+    "UserDefaults.argumentDomain", ".registrationDomain", ".argumentDomain",
+  ]
+
   func resolve(_ receiver: ReceiverRef, file: Int, depth: Int = 0) -> Resolved {
     guard depth < 8 else { return .none }
     switch receiver {
     case .standard: return .domain(.standard)
     case .suite(let expr):
+      // `initWithSuiteName:NSRegistrationDomain`: the registered values of the app's own
+      // search list (its keys, as registered), not a suite of its own.
+      if case .name(let n) = expr, Self.ownVolatileDomains.contains(n), constants[n] == nil {
+        return .domain(.standard)
+      }
       switch resolveKey(expr) {
       case .key(let name): return .domain(.suite(name))
       case .pattern(let p, _): return .domain(.suite(p))
