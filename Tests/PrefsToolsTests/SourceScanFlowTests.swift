@@ -87,7 +87,7 @@ import Testing
         ("setting.maxItems", .integer, .integer(20)), ("flag.autoHide", .bool, nil),
         ("done.intro", .bool, nil), ("done.tour", .bool, nil), ("done.firstSync", .bool, nil),
         ("done.screen.settings", .bool, nil),
-        ("counter.today", .integer, nil), ("showsRuler", .bool, nil),
+        ("counter.today", .integer, nil), ("showsRuler", .bool, nil), ("panel.shown", .bool, nil),
         // Collections.swift: an enum's cases (`?? ""`: the fallback when absent), literal
         // arrays, a computed list.
         ("theme", .string, .string("")), ("font.name", .string, .string("")),

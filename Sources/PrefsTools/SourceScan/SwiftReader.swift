@@ -229,10 +229,12 @@ struct SwiftReader: SourceReader {
         n += 1
       }
       if t.isIdentifier(n) || t.isPunctuation(n, 0x5B) {
-        let end = typeEnd(from: n)
+        // (A generic's `,` split the parameter: `p: AnyPublisher<URL?, Never>? = nil` ends
+        // before its type does, so the type is taken no further than the part.)
+        let end = min(typeEnd(from: n), part.upperBound)
         type = t.source(n..<end, limit: 200).replacing(" ", with: "")
         // `store: UserDefaults = .standard`: the receiver a call that leaves it out gets.
-        if t.isPunctuation(end, 0x3D) {
+        if t.isPunctuation(end, 0x3D), end < part.upperBound {
           let given = (end + 1)..<part.upperBound
           var receiver = receiverOf(given)
           if receiver == .none || receiver == .unknown(t.source(given)),
@@ -574,7 +576,8 @@ struct SwiftReader: SourceReader {
     {
       k += 1
     }
-    return min(k, t.count)
+    // (Never before `start`, whatever a damaged file's brackets say.)
+    return max(start, min(k, t.count))
   }
 
   func resourceName(in range: Range<Int>) -> String? {

@@ -98,3 +98,14 @@ extension UserDefaults {
     set { set(newValue, forKey: #function) }
   }
 }
+
+/// A parameter whose generic type has a `,` (Focus for iOS's initializer, which stopped the
+/// scan), then a store given as a defaulted parameter after it.
+final class TrackerPanel {
+  init(
+    publisher: AnyPublisher<URL?, Never>? = nil, limits: [String: Int] = [:],
+    store: UserDefaults = .standard
+  ) {
+    store.set(true, forKey: "panel.shown")  // panel.shown: bool
+  }
+}
