@@ -33,8 +33,26 @@ def sources(roots):
     return sorted(found)
 
 
+# Forms real code has that a reader's bounds are easy to get wrong on (each found in an app or
+# close to one): generic arguments with commas in parameter lists, defaults that are closures,
+# attributes, conditions inside a list, key paths, raw strings, operators as names.
+TRICKY = [
+    b"init(a: AnyPublisher<URL?, Never>? = nil, b: [String: Int] = [:], store: UserDefaults = .standard) { store.set(1, forKey: \"k\") }\n",
+    b"func f<T: Codable, U>(_ x: T, y: (U, T) -> Void = { _, _ in }, z: Dictionary<String, [Int]>? = nil) -> T { x }\n",
+    b"@AppStorage(\"k\", store: UserDefaults(suiteName: \"g\")) var v: [String: Int] = [:] { didSet {} }\n",
+    b"let x = UserDefaults.standard.object(forKey: #\"raw\"k\"#) as? [String: [Int]] ?? [:]\n",
+    b"static func == (lhs: Self, rhs: Self) -> Bool { lhs.k == rhs.k }\n",
+    b"func g(#if DEBUG\n a: Int = 1,\n#endif\n b: Int) {}\n",
+    b"let k = \\Settings.value; _ = UserDefaults.standard.bool(forKey: k)\n",
+    b"- (NSDictionary<NSString *, NSArray<NSNumber *> *> *)d:(id<P, Q>)x { return [[NSUserDefaults standardUserDefaults] objectForKey:@\"k\"]; }\n",
+    b"#define M(a, ...) [[NSUserDefaults standardUserDefaults] setObject:@[__VA_ARGS__] forKey:@#a]\nM(k, 1, 2)\n",
+    b"typedef NS_ENUM(NSInteger, E) { E1 = 1 << 2, E2 = E1 | 3, E3 };\n",
+    b"if (x < 1.0f || (y >= 2 && z)) x = 1; else if (!x) { x = (CGFloat)[d doubleForKey:@\"w\"]; }\n",
+]
+
+
 def mutate(data: bytes, rng: random.Random) -> bytes:
-    kind = rng.randrange(10)
+    kind = rng.randrange(12)
     n = len(data)
     at = rng.randrange(n + 1)
     if kind == 0:  # cut anywhere
@@ -75,6 +93,12 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
                 b"\nfunc key(_ s: String) -> String { key(s) }\nlet x = UserDefaults.standard.bool(forKey: key(\"a\"))\n",
             ]
         )
+    if kind >= 10:  # a tricky form at a line's start, whole or cut
+        snippet = rng.choice(TRICKY)
+        if rng.random() < 0.3:
+            snippet = snippet[: rng.randrange(len(snippet) + 1)]
+        line_start = data.rfind(b"\n", 0, at) + 1
+        return data[:line_start] + snippet + data[line_start:]
     # splice two halves of the file in the wrong order
     return data[at:] + data[:at]
 
