@@ -127,7 +127,8 @@ enum InterfaceReader {
       return .bool
     case "value":
       switch control {
-      case "button-check", "button-switch", "switch": return .bool
+      // A menu item's `value` is its state, on or off (NSValueBinding of NSMenuItem).
+      case "button-check", "button-switch", "switch", "menuItem": return .bool
       case "slider", "levelIndicator", "stepper": return .double
       case "textField", "comboBox", "searchField", "secureTextField", "textView", "tokenField":
         return .string

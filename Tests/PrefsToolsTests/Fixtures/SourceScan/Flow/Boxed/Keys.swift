@@ -7,3 +7,5 @@ extension Defaults.Keys {
     static let hotspots = Key<Set<UUID>>("bx.hotspots", default: Set<UUID>())
     static let languages = Key<Set<String>>("bx.languages", default: Set())
 }
+
+func hotspotCount() -> Int { Defaults[.hotspots].count + Defaults[.languages].count }

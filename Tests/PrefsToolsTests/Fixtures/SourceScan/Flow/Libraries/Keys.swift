@@ -69,6 +69,7 @@ func applyPreferences() {
   Defaults[.tags].append("work")
   _ = Defaults[.sharedCount]
   _ = Defaults[\.username]
+  KeyboardShortcuts.onKeyUp(for: .togglePanel) {}
   Defaults[\.launchCount] += 1
 }
 

@@ -26,6 +26,8 @@ enum AppSettings {
   @Stored(key: "wrapper.showTips", default: true) static var showTips: Bool  // bool, true
 }
 
+func applyAudio() -> Double { AppSettings.showTips ? AppSettings.volume : 0 }
+
 /// A generic setting object holding `self.key`, made with a positional key.
 final class Setting<T> {
   let key: String
