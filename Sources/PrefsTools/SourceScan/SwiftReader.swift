@@ -416,6 +416,20 @@ struct SwiftReader: SourceReader {
       k = typeEnd(from: typeStart)
       declared = t.source(typeStart..<k, limit: 200).replacing(" ", with: "")
     }
+    // `@Published var shown = true`: the type its literal has.
+    // (The literal alone: what follows is on another line, or ends the statement.)
+    if declared == nil, t.isPunctuation(k, 0x3D), scope == nil, !gatherOnly,
+      k + 2 >= t.count || t.line(k + 2) != t.line(k + 1) || t.isPunctuation(k + 2, 0x3B)
+        || t.isPunctuation(k + 2, 0x7D)
+    {
+      switch valueOf((k + 1)..<(k + 2)) {
+      case .value(.bool): declared = "Bool"
+      case .value(.integer): declared = "Int"
+      case .value(.real): declared = "Double"
+      case .value(.string): declared = "String"
+      default: break
+      }
+    }
     // A stored property of a type (`let key: String`): a member its initializers may set.
     if scope == nil, let type = types.last,
       type.kind == "struct" || type.kind == "class"

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The libraries apps use for defaults, as the app's code names their keys.
 import Defaults
 import KeyboardShortcuts
