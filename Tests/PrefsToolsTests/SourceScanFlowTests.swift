@@ -58,11 +58,12 @@ import Testing
         ("layout", .string, .string("grid")), ("sort", .string, .string("name")),
         ("later.count", .integer, nil),
         ("grid.columns", .integer, .integer(4)), ("grid.scale", .double, .real(1.5)),
-        // Receivers.m: a parameter of type NSUserDefaults.
-        ("param.synced", .bool, nil),
+        // Receivers.m: a parameter of type NSUserDefaults; the registration domain.
+        ("param.synced", .bool, nil), ("launch.command", .stringArray, nil),
       ])
     // The keys of a loop that only removes them: proposed for drop.
     #expect(Set(result.removed.map(\.entry.from)) == ["legacy.one", "legacy.two"])
+    #expect(result.otherDomains.isEmpty, "\(result.otherDomains.map(\.domain))")
   }
 
   @Test func aReceiverThatMayBeUserDefaultsIsReportedNeverTakenNorDropped() {
@@ -86,7 +87,7 @@ import Testing
         ("setting.maxItems", .integer, .integer(20)), ("flag.autoHide", .bool, nil),
         ("done.intro", .bool, nil), ("done.tour", .bool, nil), ("done.firstSync", .bool, nil),
         ("done.screen.settings", .bool, nil),
-        ("counter.today", .integer, nil), ("showsRuler", .bool, nil),
+        ("counter.today", .integer, nil), ("showsRuler", .bool, nil), ("panel.shown", .bool, nil),
         // Collections.swift: an enum's cases (`?? ""`: the fallback when absent), literal
         // arrays, a computed list.
         ("theme", .string, .string("")), ("font.name", .string, .string("")),
@@ -98,6 +99,8 @@ import Testing
         ("sw.theme", .string, .string("Light")), ("sw.name", .string, .string("Anonymous")),
         ("sw.zoom", .double, .real(1.25)), ("sw.columns", .integer, .integer(3)),
         ("sw.fontSize", .integer, .integer(12)), ("sw.optionalCount", .integer, nil),
+        ("sw.height", .double, .real(0.9)), ("sw.offset", .double, .real(30)),
+        ("sw.gap", .double, nil),
       ])
   }
 
@@ -147,7 +150,31 @@ import Testing
         ("bx.migrated.v2", .bool, nil),
         ("bx.colorChoice", .integer, .integer(0)),
         ("bx.hotspots", .stringArray, .array([])), ("bx.languages", .stringArray, .array([])),
+        // What the fourth set showed: @MACRO boxed, a menu item's binding, a wrapper's answer
+        // cast at its call, a property wrapper's key, a Float raw value converted,
+        // Foundation's named date.
+        ("bx.proxy", .integer, .integer(3)), ("bx.quality", .integer, .integer(1)),
+        ("bxMenuFlag", .bool, nil), ("bx.dir", .string, nil), ("bx.shown", .bool, .bool(false)),
+        ("bx.rate", .double, .real(1)), ("bx.since", .date, .date(.distantPast)),
       ])
+  }
+
+  @Test func aKeyDeclaredAndNeverUsedIsListedApart() {
+    let result = Self.scan("Boxed")
+    #expect(result.unused.map(\.entry.from) == ["bx.tip"])
+  }
+
+  @Test func aSuiteNamedAtRunTimeIsTheOneSuiteNames() throws {
+    // Without --suite: listed apart, under the pattern the code makes.
+    let plain = Self.scan("Boxed")
+    let pattern = try #require(plain.otherDomains.first { "\($0.domain)".contains("*") })
+    #expect(pattern.keys.map(\.entry.from) == ["bx.groupFlag"])
+    // With it: the suite's own keys.
+    let suite = Self.scan("Boxed", suite: "group.com.example.app")
+    #expect(suite.keys.map(\.entry.from) == ["bx.groupFlag"])
+    #expect(suite.keys.first?.entry.type == .bool)
+    // A suite the pattern cannot be is not taken.
+    #expect(Self.scan("Boxed", suite: "com.other").keys.isEmpty)
   }
 
   @Test func theLibrariesAppsUseForDefaults() throws {
@@ -183,5 +210,8 @@ import Testing
     #expect(sparkle.notes.contains { $0.contains("Sparkle") }, "\(sparkle.notes)")
     // @SceneStorage is the scene's state, not user defaults.
     #expect(!result.evidenceText().contains("selectedTab"))
+    // A key declared and never used is not in the plan: listed apart.
+    #expect(result.unused.map(\.entry.from) == ["neverUsed"])
+    #expect(result.evidenceText().contains("declared, never used by the code"))
   }
 }

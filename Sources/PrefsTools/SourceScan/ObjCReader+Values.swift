@@ -223,7 +223,7 @@ extension ObjCReader {
       return messageValue(m, text: text)
     }
     // `NSStringFromPoint(origin)`, `NSStringFromRect(frame)`: a string.
-    if t.isIdentifier(first), t.text(first).hasPrefix("NSStringFrom"),
+    if t.hasPrefix(first, "NSStringFrom"),
       t.isPunctuation(first + 1, 0x28),
       t.match(first + 1) == r.upperBound - 1
     {
@@ -290,7 +290,7 @@ extension ObjCReader {
         default: break
         }
       }
-      if case .name = v { return .number(v, .bool, source: text) }
+      if case .name = v { return .converted(v, .bool, source: text) }
       return .computed(text, .bool)
     case "numberWithInteger:", "numberWithInt:", "numberWithLong:", "numberWithLongLong:",
       "numberWithUnsignedInteger:", "numberWithUnsignedInt:", "numberWithShort:",
@@ -300,14 +300,14 @@ extension ObjCReader {
       let v = valueOf(a)
       if case .value(.integer) = v { return v }
       if case .value(.bool(let b)) = v { return .value(.integer(b ? 1 : 0)) }
-      if case .name = v { return .number(v, .integer, source: text) }
+      if case .name = v { return .converted(v, .integer, source: text) }
       return .computed(text, .integer)
     case "numberWithFloat:", "numberWithDouble:", "initWithFloat:", "initWithDouble:":
       guard let a = args.first else { break }
       let v = valueOf(a)
       if case .value(.integer(let i)) = v { return .value(.real(Double(i))) }
       if case .value(.real) = v { return v }
-      if case .name = v { return .number(v, .double, source: text) }
+      if case .name = v { return .converted(v, .double, source: text) }
       return .computed(text, .double)
     case "arrayWithObjects:":
       guard let a = args.first else { break }

@@ -48,6 +48,9 @@ struct ScanModel {
   /// The bundle files the code registers (`Defaults.plist`), with the use that registers each.
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var extraNotes: [String] = []
+  /// The properties declaring a key (a library's, a property wrapper's) that no code names
+  /// again.
+  var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
 
@@ -193,11 +196,22 @@ struct ScanModel {
     case none
   }
 
+  /// Foundation's names of the volatile domains of the app's own search list.
+  static let ownVolatileDomains: Set<String> = [
+    "NSRegistrationDomain", "NSArgumentDomain", "UserDefaults.registrationDomain",
+    "UserDefaults.argumentDomain", ".registrationDomain", ".argumentDomain",
+  ]
+
   func resolve(_ receiver: ReceiverRef, file: Int, depth: Int = 0) -> Resolved {
     guard depth < 8 else { return .none }
     switch receiver {
     case .standard: return .domain(.standard)
     case .suite(let expr):
+      // `initWithSuiteName:NSRegistrationDomain`: the registered values of the app's own
+      // search list (its keys, as registered), not a suite of its own.
+      if case .name(let n) = expr, Self.ownVolatileDomains.contains(n), constants[n] == nil {
+        return .domain(.standard)
+      }
       switch resolveKey(expr) {
       case .key(let name): return .domain(.suite(name))
       case .pattern(let p, _): return .domain(.suite(p))
@@ -377,7 +391,7 @@ struct ScanModel {
         out[k] = v
       }
       return .constant(.dictionary(out))
-    case .number(let inner, let type, let source):
+    case .converted(let inner, let type, let source):
       guard case .constant(let v) = resolveValue(inner, depth: depth + 1) else {
         return .computed(source)
       }
@@ -387,6 +401,9 @@ struct ScanModel {
         case (.bool, .integer(let i)): .bool(i != 0)
         case (.integer, .bool(let b)): .integer(b ? 1 : 0)
         case (.double, .integer(let i)): .real(Double(i))
+        // `Int(2.9)` is 2, as Swift truncates.
+        case (.integer, .real(let d)): Int64(exactly: d.rounded(.towardZero)).map { .integer($0) }
+        case (.url, .string(let s)): URL(string: s) == nil ? nil : .string(s)
         default: nil
         }
       return converted.map { .constant($0) } ?? .computed(source)

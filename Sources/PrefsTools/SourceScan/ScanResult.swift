@@ -68,6 +68,10 @@ package struct SourceScanResult: Sendable {
   /// How many source and interface files were read.
   package var filesRead: Int
   package var unknownReceivers: [UnknownReceiver] = []
+  /// Keys a property declares (a library's key, a property wrapper's) that no code uses
+  /// (Defaults registers a key only when its property is first used): not in the plan, listed
+  /// for review.
+  package var unused: [Key] = []
 
   /// The plan: every key of the domain, its typed key named after the property the code keeps
   /// it in (else the key itself).
@@ -115,6 +119,13 @@ package struct SourceScanResult: Sendable {
         printKey(key, row: nil)
       }
     }
+    if !unused.isEmpty {
+      out += "declared, never used by the code (not in the plan):\n"
+      for key in unused {
+        out += "  \(key.entry.from)\n"
+        printKey(key, row: nil)
+      }
+    }
     if !patterns.isEmpty {
       out += "keys built at run time (not in the plan):\n"
       for p in patterns {
@@ -125,7 +136,12 @@ package struct SourceScanResult: Sendable {
       }
     }
     for (other, keys) in otherDomains {
-      out += "\(other) (not in the plan; --suite scans it):\n"
+      if case .suite(let name) = other, name.contains("*") {
+        out +=
+          "\(other), its name made at run time (not in the plan; --suite NAME takes it as NAME):\n"
+      } else {
+        out += "\(other) (not in the plan; --suite scans it):\n"
+      }
       for key in keys {
         out +=
           "  \(key.entry.from)  \(key.entry.type.rawValue)"
@@ -164,7 +180,15 @@ extension ScanModel {
     var patterns: [String: SourceScanResult.Pattern] = [:]
     var patternOrder: [String] = []
     var patternUses: [String: [SourceUse]] = [:]
-    for (use, d) in uses {
+    var takenAsTarget = false
+    for (use, found) in uses {
+      var d = found
+      // A suite whose name is made at run time (`"group." + bundleID`, `*` where unknown):
+      // the one `--suite NAME` names, when the pattern can be that name.
+      if let target, case .suite(let p) = found, p.contains("*"), Self.matches(p, target) {
+        d = .suite(target)
+        takenAsTarget = true
+      }
       for resolved in resolveKeys(use.key) {
         switch resolved {
         case .key(var k):
@@ -211,10 +235,16 @@ extension ScanModel {
     }
     var keys: [SourceScanResult.Key] = []
     var removed: [SourceScanResult.Key] = []
+    var unused: [SourceScanResult.Key] = []
     var usedNames: Set<String> = []
     for k in order[domain] ?? [] {
       let key = decide(k, byKey[domain]?[k] ?? [], paths: paths, usedNames: &usedNames)
-      if (byKey[domain]?[k] ?? []).allSatisfy({ $0.access == .remove }) {
+      let all = byKey[domain]?[k] ?? []
+      if !unusedDeclarations.isEmpty,
+        all.allSatisfy({ use in use.declaration.map { unusedDeclarations.contains($0) } == true })
+      {
+        unused.append(key)
+      } else if all.allSatisfy({ $0.access == .remove }) {
         var key = key
         key.notes = []
         removed.append(key)
@@ -254,24 +284,19 @@ extension ScanModel {
       patterns: patternOrder.compactMap { patterns[$0] }, otherDomains: others, warnings: warnings,
       filesRead: sourceFiles)
     result.unknownReceivers = unknownReceivers
+    result.unused = unused
+    if takenAsTarget, let target {
+      result.warnings.append(
+        ScanWarning(
+          path: "--suite \(target)",
+          message: "the keys of a suite whose name the code makes at run time are taken as its"))
+    }
     return result
   }
 
   /// Whether `key` is one `pattern` (`Slot*Color`) stands for.
   static func matches(_ pattern: String, _ key: String) -> Bool {
-    let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
-    guard parts.count > 1, let head = parts.first, let tail = parts.last else {
-      return pattern == key
-    }
-    guard key.hasPrefix(head), key.hasSuffix(tail), key.count >= head.count + tail.count else {
-      return false
-    }
-    var rest = key.dropFirst(head.count).dropLast(tail.count)
-    for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
-      guard let found = rest.firstRange(of: middle) else { return false }
-      rest = rest[found.upperBound...]
-    }
-    return true
+    SourcePlanMerge.matches(key, pattern: pattern)
   }
 
   /// One key's entry from its uses: the type its getters and setters say, the default the
@@ -311,6 +336,15 @@ extension ScanModel {
     if LibraryModels.isSparkleKey(key) {
       notes.append(
         "one of Sparkle's own keys: the updater reads and writes it (plan infer keeps it)")
+    }
+    // A registered value named by a constant (`@PROXY_SYSTEM`, `kWidth`): the constant's
+    // type, a hint as any registered value's.
+    for n in uses.indices where uses[n].type == nil && uses[n].access == .register {
+      guard let value = uses[n].value, case .constant(let c) = resolveValue(value),
+        let type = ValueExpr.value(c).type
+      else { continue }
+      uses[n].type = type
+      uses[n].weakType = true
     }
     for use in uses {
       var detail: [String] = []

@@ -90,9 +90,9 @@ indirect enum ValueExpr: Sendable, Hashable {
   /// What a function or method of the tree returns (`[self defaultValues]`,
   /// `makeDefaults()`): looked up when the whole tree is read; else computed, its source.
   case call(String, [KeyExpr], source: String)
-  /// A named constant boxed as a number of a type (`[NSNumber numberWithInt:kWidth]`,
-  /// `NSNumber(value: Mode.basic.rawValue)`): the constant converted when it is one.
-  case number(ValueExpr, MigrationPlan.ValueType, source: String)
+  /// A value converted to a type on the way (`[NSNumber numberWithInt:kWidth]`, `URL(string:
+  /// "https://…")!`): the constant converted when it is one.
+  case converted(ValueExpr, MigrationPlan.ValueType, source: String)
 
   /// The functions it calls.
   var calls: [String] {
@@ -101,9 +101,15 @@ indirect enum ValueExpr: Sendable, Hashable {
     case .array(let items): items.flatMap(\.calls)
     case .dictionary(let entries): entries.flatMap { $0.key.calls + $0.value.calls }
     case .call(let f, let arguments, _): [f] + arguments.flatMap(\.calls)
-    case .number(let inner, _, _): inner.calls
+    case .converted(let inner, _, _): inner.calls
     }
   }
+}
+
+/// A property declared in a type (`Keys`, the last name of `extension Defaults.Keys`).
+struct PropertyDeclaration: Sendable, Hashable {
+  var name: String
+  var type: String?
 }
 
 struct ValueEntry: Sendable, Hashable {
@@ -189,6 +195,10 @@ struct SourceUse: Sendable {
   /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
   /// stores a type, and a note in the evidence.
   var library: LibraryModels.Library?
+  /// The property whose declaration is the use (a library's key, `static let k = Key<Bool>(…)`;
+  /// a property wrapper's attribute, `@Stored(key: "k") static var k: Bool`) and the type it
+  /// is declared in: a key no code names again is never read nor written.
+  var declaration: PropertyDeclaration?
   /// A setter's value when it is a parameter of a wrapper (`set(value, forKey: key)`): typed
   /// by what each call gives it.
   var valueParameter: String?
@@ -239,6 +249,10 @@ struct WrapperCall: Sendable {
   var receivers: [ReceiverRef?] = []
   /// The type of the property a property wrapper's attribute declares (`var x: Bool`), or
   /// that a function returning the call's answer declares.
+  /// For a property wrapper's attribute: the property it declares.
+  var declaration: PropertyDeclaration?
+  /// The type the call's answer is cast to (`getValue(key: .k) as? String`).
+  var castType: String?
   var declaredType: String?
   /// What the caller gives when the call answers nil (`getInt(key: K) ?? 0`,
   /// `T(rawValue: getString(key: k)) ?? fallback`): the key's fallback when absent.

@@ -210,6 +210,12 @@ extension SwiftReader {
     return true
   }
 
+  /// The number types whose initializer converts a value (`Double(x)`).
+  static let conversions: [String: MigrationPlan.ValueType] = [
+    "Double": .double, "Float": .double, "CGFloat": .double, "Int": .integer, "Int64": .integer,
+    "Int32": .integer, "UInt": .integer, "Bool": .bool,
+  ]
+
   func valueOf(_ range: Range<Int>) -> ValueExpr {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
@@ -276,6 +282,24 @@ extension SwiftReader {
         return .dictionary([])
       }
     }
+    // `Double(Speed.normal.rawValue)`, `Int(x)`: the value, converted.
+    if r.count >= 4, t.isIdentifier(first), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1, !t.isPunctuation(first + 3, 0x3A),
+      let type = Self.conversions[t.text(first)]
+    {
+      let inner = valueOf((first + 2)..<(r.upperBound - 1))
+      if case .value = inner { return .converted(inner, type, source: text) }
+      if case .name = inner { return .converted(inner, type, source: text) }
+    }
+    // `Date.distantPast`, `.distantFuture`: the dates Foundation names.
+    if r.count <= 3,
+      t.isText(r.upperBound - 1, "distantPast") || t.isText(r.upperBound - 1, "distantFuture"),
+      r.count == 1 || t.isPunctuation(r.upperBound - 2, 0x2E),
+      r.count < 3 || t.isText(first, "Date")
+    {
+      return .value(
+        .date(t.isText(r.upperBound - 1, "distantPast") ? .distantPast : .distantFuture))
+    }
     // `NSNumber(value: 30)`: the number it boxes.
     if t.isText(first, "NSNumber"), t.isPunctuation(first + 1, 0x28),
       t.match(first + 1) == r.upperBound - 1, r.count > 5, t.isPunctuation(first + 3, 0x3A),
@@ -306,7 +330,18 @@ extension SwiftReader {
       if case .name(let n) = key { return .name(n) }
     }
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
-    if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .url) }
+    if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) {
+      // `URL(string: "https://…")!`: that text, as a URL.
+      var close = r.upperBound - 1
+      if t.isPunctuation(close, 0x21), close > first + 1 { close -= 1 }
+      if t.match(first + 1) == close, t.isText(first + 2, "string"),
+        t.isPunctuation(first + 3, 0x3A),
+        close == first + 5, t.token(first + 4).kind == .string, !t.token(first + 4).interpolated
+      {
+        return .converted(valueOf((first + 4)..<(first + 5)), .url, source: text)
+      }
+      return .computed(text, .url)
+    }
     if let call = callOf(r),
       call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
     {

@@ -172,15 +172,22 @@ extension SwiftReader {
       return
     }
     if let original = held(local), let test = absenceTest(at: i + 1, of: original),
-      t.isPunctuation(i + 1 + test.length, 0x3F)
+      let question = ternaryQuestion(after: i + 1 + test.length, test: test, at: i)
     {
-      // `v == 0 ? X : v`, `v != nil ? v : X`: X when the key is absent.
-      let rest = expressionRange(from: i + 2 + test.length)
+      // `v == 0 ? X : v`, `v != nil ? v : X`, `(v <= 0 || v > 1) ? X : CGFloat(v)`: X when the
+      // key is absent.
+      let rest = expressionRange(from: question + 1)
       guard let colon = t.colonAtTop(rest) else { return }
       let first = rest.lowerBound..<colon
       let second = (colon + 1)..<rest.upperBound
       let (present, absent) = test.whenAbsent ? (second, first) : (first, second)
-      guard present.count == 1, t.text(present.lowerBound) == name else { return }
+      // The variable itself, or converted (`CGFloat(v)`).
+      let itself =
+        present.count == 1 && t.text(present.lowerBound) == name
+        || present.count == 4 && t.isIdentifier(present.lowerBound)
+          && t.isPunctuation(present.lowerBound + 1, 0x28) && t.text(present.lowerBound + 2) == name
+          && t.isPunctuation(present.lowerBound + 3, 0x29)
+      guard itself else { return }
       var use = original
       use.access = .presence
       use.typeReason = nil
@@ -228,6 +235,29 @@ extension SwiftReader {
     }
   }
 
+  /// The `?` of a ternary whose condition is the absence test that ends before `k`: right
+  /// after it, or after the parentheses around it (`(v <= 0) ? …`), where a test true when the
+  /// key is absent may be followed by others it is joined to by `||` (`(v <= 0 || v > 1) ? …`:
+  /// true when absent, whatever the rest).
+  func ternaryQuestion(after k: Int, test: (length: Int, whenAbsent: Bool, zero: Bool), at i: Int)
+    -> Int?
+  {
+    if t.isPunctuation(k, 0x3F) { return k }
+    guard t.isPunctuation(i - 1, 0x28) else { return nil }
+    let close = t.match(i - 1)
+    guard close > i, t.isPunctuation(close + 1, 0x3F) else { return nil }
+    if k == close { return close + 1 }
+    guard test.whenAbsent, t.isText(k, "||") else { return nil }
+    // No `&&` at the top of the parentheses: then the `||` would not be the outermost.
+    var n = k
+    while n < close {
+      if t.isText(n, "&&") { return nil }
+      if t.isPunctuation(n, 0x28) || t.isPunctuation(n, 0x5B) { n = t.match(n) }
+      n += 1
+    }
+    return close + 1
+  }
+
   /// A property wrapper's attribute (`@Stored(key: "k", default: 1) var x: Int`): a call of
   /// the wrapper type's initializer, with the property's type and initial value.
   mutating func attribute(at i: Int) {
@@ -262,6 +292,7 @@ extension SwiftReader {
       call.receivers.insert(nil, at: 0)
     }
     call.declaredType = declared
+    if let name { call.declaration = PropertyDeclaration(name: name, type: types.last?.name) }
     facts.wrapperCalls.append(call)
   }
 

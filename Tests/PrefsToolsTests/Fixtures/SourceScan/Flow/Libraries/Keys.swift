@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The libraries apps use for defaults, as the app's code names their keys.
 import Defaults
 import KeyboardShortcuts
@@ -35,6 +36,9 @@ extension Defaults.Keys {
   static let bookmarks = Key<[Bookmark]>("bookmarks", default: [])  // json (each item JSON text), []
   static let tags = Key<[String]>("tags", default: ["inbox"])  // string-array, ["inbox"]
   static let sharedCount = Key<Int>("sharedCount", default: 0, suite: .group)  // the suite's
+  // Declared, never used (Defaults registers a key only when its property is first used): not
+  // in the plan, listed apart.
+  static let neverUsed = Key<Bool>("neverUsed", default: true)
 }
 
 // SwiftyUserDefaults.
@@ -52,6 +56,22 @@ extension KeyboardShortcuts.Name {
 extension Array: RawRepresentable where Element: Codable {
   public init?(rawValue: String) { nil }
   public var rawValue: String { "[]" }
+}
+
+// The app's uses of its keys: each key above is named again, but the one never used.
+func applyPreferences() {
+  _ = Defaults[.launchAtLogin]
+  _ = Defaults[.refreshRate] * 2
+  _ = Defaults[.lastOpened]
+  _ = Defaults[.layout]
+  _ = Defaults[.density]
+  Defaults[.unit] = .metric
+  _ = Defaults[.bookmarks].count
+  Defaults[.tags].append("work")
+  _ = Defaults[.sharedCount]
+  _ = Defaults[\.username]
+  KeyboardShortcuts.onKeyUp(for: .togglePanel) {}
+  Defaults[\.launchCount] += 1
 }
 
 struct SettingsView: View {

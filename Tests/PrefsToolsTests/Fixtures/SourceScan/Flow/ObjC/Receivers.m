@@ -21,4 +21,11 @@
   [info setObject:@"x" forKey:@"dict.key"];          // a dictionary's key
   (void)info;
 }
+
+// The registration domain read as a suite: the app's own key as registered, not a suite's.
+- (BOOL)changedCommand {
+  NSArray *registered = [[[NSUserDefaults alloc] initWithSuiteName:NSRegistrationDomain]
+      stringArrayForKey:@"launch.command"];                 // launch.command: string-array
+  return registered.count > 0;
+}
 @end

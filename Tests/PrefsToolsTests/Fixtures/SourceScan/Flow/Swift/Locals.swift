@@ -35,3 +35,15 @@ func zoom() -> Double {
   if level == nil { level = 1.25 }  // sw.zoom: double, default 1.25
   return level ?? 1
 }
+
+/// A test in parentheses, joined by `||` to another: true when the key is absent (its 0), so
+/// the first branch is the fallback; one joined by `&&` depends on the other test: none.
+func window() -> (Double, Double, Double) {
+  let h = UserDefaults.standard.double(forKey: "sw.height")
+  let height = (h <= 0 || h > 1) ? 0.9 : Double(h)  // sw.height: double, default 0.9
+  let o = UserDefaults.standard.double(forKey: "sw.offset")
+  let offset = (o <= 0) ? 30.0 : Double(o)  // sw.offset: double, default 30
+  let g = UserDefaults.standard.double(forKey: "sw.gap")
+  let gap = (g <= 0 && Bool.random()) ? 5.0 : g  // sw.gap: double, none
+  return (height, offset, gap)
+}
