@@ -68,7 +68,7 @@ struct PlistHead {
     self.data = data
     let sample = data.prefix(1024)
     let characters: Data
-    let (encoding, bom) = sample.withUnsafeBytes { TextInput.sniffEncoding($0) }
+    let (encoding, bom) = ByteView.with(sample) { TextInput.sniffEncoding($0) }
     switch encoding {
     case .utf8:
       characters = sample.dropFirst(bom)
@@ -114,6 +114,8 @@ struct PlistWriteOptions {
 struct StreamRequest {
   var write: PlistWriteOptions
   var limits: PlistLimits
+  /// The rules of the reader the full path reads with.
+  var rules: ReaderRules
   /// Dates' fractions dropped for a format that holds whole seconds (`--truncate-dates`).
   var truncatingDates: Bool
   /// A document holding a UID is left to the full path (the `plutil` personality).
@@ -128,7 +130,8 @@ extension PlistFormatWitness {
       let sink = streamSink(request.write, inputCount: data.count)
     else { return .failure(.undecided) }
     return BinaryStreamConverter.convert(
-      data, into: sink, limits: request.limits, maxDepth: request.write.maxDepth,
+      data, into: sink, limits: request.limits, rules: request.rules,
+      maxDepth: request.write.maxDepth,
       truncatingDates: request.truncatingDates && holdsDatesToTheSecond,
       undecidedUIDs: request.undecidedUIDs)
   }
@@ -157,7 +160,8 @@ extension PropertyList {
     }
     guard let anyText else {
       throw .malformed(
-        format: .openStep, at: .byteOffset(0), reason: "no property-list format starts so")
+        format: .openStep, at: .byteOffset(0),
+        reason: "no property-list format starts so".naming(.openStepUnexpectedCharacter))
     }
     return anyText
   }
