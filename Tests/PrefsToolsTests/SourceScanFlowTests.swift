@@ -177,6 +177,19 @@ import Testing
     #expect(Self.scan("Boxed", suite: "com.other").keys.isEmpty)
   }
 
+  /// What the fifth set of never-seen apps showed: a published property read through an
+  /// `inout` wrapper and written back by its sink (its type and initial value), an enum's raw
+  /// value, JSON data an encoder property makes.
+  @Test func publishedPropertiesReadThroughInoutAndWrittenBySinks() {
+    Self.expectExactly(
+      Self.scan("Published"),
+      [
+        ("pb.badge", .bool, .bool(true)), ("pb.volume", .double, .real(0.25)),
+        ("pb.order", .integer, .integer(1)), ("pb.frame", .json, nil),
+        ("pb.label", .string, .string("Inbox")), ("pb.shadow", .bool, nil),
+      ])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

@@ -226,6 +226,16 @@ extension ScanModel {
         }
       }
     }
+    // A setter given JSON data or a published property's value at the call.
+    if let given = call.givenType,
+      use.access == .set && (use.type == nil || use.weakType)
+        || use.type == .data
+          && given == .json
+    {
+      use.type = given
+      use.weakType = false
+    }
+    if use.access == .set, call.absentValue != nil { use.absentValue = call.absentValue }
     if let enclosing = call.enclosing, use.type == nil, case .name(let n)? = use.value,
       let p = enclosing.parameters.firstIndex(of: n), p < enclosing.parameterTypes.count,
       let declared = enclosing.parameterTypes[p]
@@ -263,6 +273,28 @@ extension ScanModel {
     let domain: ScanDomain
     switch resolve(use.receiver, file: receiverFile) {
     case .domain(let d): domain = d
+    case .wrapper(let type):
+      // A wrapper calling its type's own wrapper (`ifPresent(key:assign:)` calling
+      // `object(forKey:)` of the same enum): that one's body, with this call's key.
+      guard let templates = wrappers[use.method]?.filter({ $0.className == type }),
+        !templates.isEmpty, templates.allSatisfy({ $0.selector != wrapper.selector }),
+        let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
+      else { return }
+      var arguments = [KeyExpr?](repeating: nil, count: max(api.key, api.value ?? 0) + 1)
+      var values = [ValueExpr?](repeating: nil, count: arguments.count)
+      arguments[api.key] = use.key
+      if let v = api.value { values[v] = use.value }
+      var inner = WrapperCall(
+        selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
+        name: call.name ?? use.name, condition: call.condition ?? use.condition,
+        file: call.file, line: call.line)
+      inner.declaredType = call.declaredType
+      inner.fallback = call.fallback
+      inner.castType = call.castType
+      inner.givenType = call.givenType
+      inner.absentValue = call.absentValue
+      for template in templates { instantiate(template, inner) }
+      return
     default: return
     }
     use.method = call.selector + " → " + use.method
@@ -280,6 +312,7 @@ extension ScanModel {
       return
     }
     uses.append((use, domain))
+    if let absent = use.absentWritten() { uses.append((absent, domain)) }
     // `getInt(key: K) ?? 0`: what the caller falls back to when the wrapper answers nil.
     if let fallback = call.fallback, use.access == .get || use.access == .presence {
       var absent = use

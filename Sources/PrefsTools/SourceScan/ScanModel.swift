@@ -135,7 +135,9 @@ struct ScanModel {
       return
     }
     switch resolve(use.receiver, file: use.file) {
-    case .domain(let domain): uses.append((use, domain))
+    case .domain(let domain):
+      uses.append((use, domain))
+      if let absent = use.absentWritten() { uses.append((absent, domain)) }
     case .unknown:
       if use.access != .register, DefaultsAPI.mayBeDefaults(use.receiver, selector: use.method) {
         unknown.append(use)
@@ -151,9 +153,12 @@ struct ScanModel {
       var values = [ValueExpr?](repeating: nil, count: arguments.count)
       arguments[api.key] = use.key
       if let v = api.value { values[v] = use.value }
-      let call = WrapperCall(
+      var call = WrapperCall(
         selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
         name: use.name, condition: use.condition, file: use.file, line: use.line)
+      call.declaredType = use.storedType
+      if use.access == .set || use.type == .json, !use.weakType { call.givenType = use.type }
+      call.absentValue = use.absentValue
       for template in templates { instantiate(template, call) }
     case .none: return
     }

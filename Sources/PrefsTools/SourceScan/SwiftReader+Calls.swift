@@ -220,6 +220,24 @@ extension SwiftReader {
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
       call.fallback = fallbackAfter(c)
+      for argument in c.arguments {
+        if let published = publishedValue(argument) {
+          // `save(value, forKey: K)` in `$p.sink { value in … }`: p's type and initial value.
+          call.declaredType = published.stored
+          call.givenType = DefaultsAPI.type(ofClass: published.stored)
+          call.absentValue = published.absent
+          if call.name == nil { call.name = published.property }
+        } else if argument.count == 1, let local = scope?.locals[t.text(argument.lowerBound)],
+          local.json
+        {
+          call.givenType = .json
+        } else if let property = inoutProperty(argument) {
+          // `ifPresent(key: K, assign: &p)`: p keeps its initial value when the key is absent.
+          call.declaredType = call.declaredType ?? property.type
+          call.fallback = call.fallback ?? property.initial
+          if call.name == nil { call.name = property.name }
+        }
+      }
       if t.isText(c.close + 1, "as"),
         t.isPunctuation(c.close + 2, 0x3F) || t.isPunctuation(c.close + 2, 0x21)
       {
@@ -273,6 +291,30 @@ extension SwiftReader {
     }
   }
 
+  /// `&p`, `&self.p`: a property of the type the call is made in, given to an `inout`
+  /// parameter, with its declared type and initial value; `&value.p` of a variable of a type
+  /// the file declares, with its declared type (the variable's value is not known).
+  func inoutProperty(_ range: Range<Int>) -> (name: String, type: String?, initial: ValueExpr?)? {
+    guard t.isPunctuation(range.lowerBound, 0x26), range.count == 2 || range.count == 4,
+      t.isIdentifier(range.upperBound - 1)
+    else { return nil }
+    let name = t.text(range.upperBound - 1)
+    var owner = typeName
+    var own = true
+    if range.count == 4 {
+      guard t.isPunctuation(range.lowerBound + 2, 0x2E) else { return nil }
+      let holder = t.text(range.lowerBound + 1)
+      if holder != "self" {
+        own = false
+        if let declared = scope?.locals[holder]?.type { owner = declared }
+      }
+    }
+    guard let owner, let members = facts.members[owner],
+      members.declared[name] != nil || own && members.initial[name] != nil
+    else { return nil }
+    return (name, members.declared[name], own ? members.initial[name] : nil)
+  }
+
   func conditionText(at i: Int) -> String? {
     if t.token(i).conditional { return "inside a compiler condition (#if)" }
     for block in ifs {
@@ -301,6 +343,11 @@ extension SwiftReader {
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
     var receiver = receiverOf(c.receiver)
+    if receiver == .none, c.receiver == nil, let type = typeName {
+      // `object(forKey: key)` inside `enum Store`: Store's own method (a wrapper when Store
+      // declares one of that name).
+      receiver = .type(type)
+    }
     guard receiver != .none else { return }
     if case .unknown = receiver {
       receiver = .unknown(c.receiver.map { t.source($0) } ?? "")
@@ -335,6 +382,13 @@ extension SwiftReader {
         if use.type == nil { use.storedType = declared }
       }
       if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
+      if let published = publishedValue(valueRange) {
+        // In `$p.sink { value in … }`: stored as p's type; p's initial value when absent.
+        use.storedType = published.stored
+        if use.type == nil { use.type = DefaultsAPI.type(ofClass: published.stored) }
+        use.absentValue = published.absent
+        use.name = published.property
+      }
       if case .value = value { use.value = value }
       if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
         use.valueParameter = t.text(valueRange.lowerBound)
