@@ -190,6 +190,18 @@ import Testing
       ])
   }
 
+  /// PAPreferences: each `@dynamic` property of a subclass is a key named as the property,
+  /// typed by its declaration; a Core Data class's `@dynamic` properties are no keys.
+  @Test func paPreferencesDynamicPropertiesAreKeys() {
+    Self.expectExactly(
+      Self.scan("Dynamic"),
+      [
+        ("showRuler", .bool, nil), ("tabWidth", .integer, .integer(4)), ("zoom", .double, nil),
+        ("fontName", .string, .string("Courier")), ("lastWindow", .dictionary, nil),
+        ("exportFolder", .url, nil),
+      ])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

@@ -141,6 +141,17 @@ struct ObjCReader: SourceReader {
         property(at: i)
         return nil
       }
+      if t.isText(i, "@dynamic"), let className, !gatherOnly {
+        // `@dynamic a, b;`: accessors made at run time (by PAPreferences, in user defaults).
+        var k = i + 1
+        while k < t.count, !t.isPunctuation(k, 0x3B) {
+          if t.isIdentifier(k) {
+            facts.dynamicProperties.append((className, t.text(k), t.line(k)))
+          }
+          k += 1
+        }
+        return nil
+      }
       return nil
     }
     if scope == nil, !gatherOnly, Self.enumKeywords.contains(t.text(i)) {
@@ -296,6 +307,7 @@ struct ObjCReader: SourceReader {
       k += 1
     }
     guard let type, let name else { return }
+    if let className, !gatherOnly { facts.objcProperties[className, default: [:]][name] = type }
     bindType(type, to: name)
   }
 

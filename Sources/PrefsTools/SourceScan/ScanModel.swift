@@ -85,6 +85,7 @@ struct ScanModel {
         registeredFiles.append((name, use))
       }
     }
+    addDynamicProperties()
     for n in files.indices {
       for use in files[n].uses {
         // A key a member holds: a template of each initializer that sets the member, else a
@@ -161,6 +162,32 @@ struct ScanModel {
       call.absentValue = use.absentValue
       for template in templates { instantiate(template, call) }
     case .none: return
+    }
+  }
+
+  /// PAPreferences: each `@dynamic` property of a subclass is a key of the standard user
+  /// defaults named as the property (the library's accessors, made at run time, read and write
+  /// it with the getter and setter of the property's type).
+  mutating func addDynamicProperties() {
+    guard files.contains(where: { !$0.dynamicProperties.isEmpty }) else { return }
+    var declared: [String: [String: String]] = [:]
+    for f in files {
+      for (c, properties) in f.objcProperties {
+        declared[c, default: [:]].merge(properties) { a, _ in a }
+      }
+    }
+    for n in files.indices {
+      for d in files[n].dynamicProperties where isKind(d.className, of: "PAPreferences") {
+        let type = declared[d.className]?[d.name]
+        var use = SourceUse(
+          key: .literal(d.name), receiver: .standard, access: .get,
+          method: "PAPreferences @dynamic property", type: type.flatMap(DefaultsAPI.type(ofClass:)),
+          line: d.line)
+        if let type, use.type != nil { use.typeReason = "declared \(type)" }
+        use.name = d.name
+        use.file = n
+        add(use)
+      }
     }
   }
 

@@ -400,6 +400,11 @@ struct FileFacts: Sendable {
     }
     return found
   }
+  /// Objective-C: each class's declared properties and their types (`@property BOOL on;`),
+  /// and the properties an implementation makes `@dynamic` (PAPreferences keeps those in user
+  /// defaults).
+  var objcProperties: [String: [String: String]] = [:]
+  var dynamicProperties: [(className: String, name: String, line: Int)] = []
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 

@@ -392,6 +392,9 @@ package enum SourceScan {
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
     // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
     "ShortcutBinder",
+    // PAPreferences: a subclass's declared properties, and those its implementation makes
+    // `@dynamic` (the library's accessors keep them in user defaults).
+    "PAPreferences", "@dynamic",
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
