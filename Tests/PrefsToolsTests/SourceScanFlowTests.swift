@@ -131,6 +131,8 @@ import Testing
         // A static dictionary made in a block, of enum constants; a file read as data.
         ("reg.mode", .integer, .integer(4)), ("reg.modes", .integer, .integer(12)),
         ("more.fromData", .integer, .integer(11)),
+        // A class property's dictionary of a generic type, registered with dot syntax.
+        ("reg.list", .array, .array([])), ("reg.limit", .integer, .integer(1440)),
       ])
   }
 

@@ -26,8 +26,14 @@ extension ObjCReader {
         let local = scope?.locals[t.text(arg.lowerBound)]
       {
         if case .dictionary(let e) = valueOf(arg) { entries = e } else { entries = local.entries }
-      } else if case .name = value {
+      } else if case .name(let n) = value {
         elsewhere = value
+        // `Constants.defaultValues`: a class property, its getter a class method.
+        if let dot = n.lastIndex(of: "."), n.first?.isUppercase == true,
+          n[n.index(after: dot)...].first?.isLowercase == true
+        {
+          elsewhere = .call(String(n[n.index(after: dot)...]), [], source: n)
+        }
       }
     }
     let line = t.line(m.open)

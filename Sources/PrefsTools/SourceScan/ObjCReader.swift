@@ -322,6 +322,28 @@ struct ObjCReader: SourceReader {
     }
   }
 
+  /// After a class's name, `<NSString *, id>` (lightweight generics): the token after its
+  /// `>`; nil for anything else (`i < n` is a comparison).
+  func genericEnd(at k: Int) -> Int? {
+    guard t.isPunctuation(k, 0x3C), t.isIdentifier(k - 1),
+      t.text(k - 1).first?.isUppercase == true
+    else { return nil }
+    var n = k + 1
+    var depth = 1
+    while n < t.count, n < k + 24 {
+      if t.isPunctuation(n, 0x3E) {
+        depth -= 1
+        if depth == 0 { return n + 1 }
+      } else if t.isPunctuation(n, 0x3C) {
+        depth += 1
+      } else if !t.isIdentifier(n), !t.isPunctuation(n, 0x2A), !t.isPunctuation(n, 0x2C) {
+        return nil
+      }
+      n += 1
+    }
+    return nil
+  }
+
   /// FNV-1a of an identifier's bytes.
   func hash(_ i: Int) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -475,6 +497,10 @@ struct ObjCReader: SourceReader {
         scan += 1
         continue
       }
+      if let end = genericEnd(at: scan) {
+        scan = end
+        continue
+      }
       break
     }
     // `values[@"k"] = @3;`: an entry of a dictionary the function builds.
@@ -507,6 +533,11 @@ struct ObjCReader: SourceReader {
     var isDeclaration = false
     while k < t.count, k < i + 12 {
       if t.isPunctuation(k, 0x3D) { break }
+      // `NSDictionary<NSString *, id> *d`: the type's parameters are not names.
+      if let end = genericEnd(at: k) {
+        k = end
+        continue
+      }
       if t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x28)
         || t.isPunctuation(k, 0x5B)
         || t.token(k).kind != .identifier && !t.isPunctuation(k, 0x2A)
