@@ -204,6 +204,19 @@ import Testing
       ])
   }
 
+  /// Defaults each class gives (`[(Class<P>)cls panelDefaults]` merged into the registered
+  /// dictionary), and a binding to `values.a.b` where the code uses `a.b` as a key.
+  @Test func defaultsGatheredFromEachClassAndDottedBindings() {
+    let result = Self.scan("Gathered")
+    Self.expectExactly(
+      result,
+      [
+        ("clock.size", .double, .real(14.5)), ("clock.seconds", .bool, .bool(true)),
+        ("note.lines", .integer, .integer(3)), ("panel.visible", .bool, .bool(false)),
+      ])
+    #expect(result.evidenceText().contains("Panels.xib"))
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

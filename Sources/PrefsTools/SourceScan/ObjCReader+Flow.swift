@@ -260,8 +260,31 @@ extension ObjCReader {
       guard m.arguments.count == 2 else { return true }
       scope?.locals[name]?.added.append((m.arguments[1], m.arguments[0]))
     case "addEntriesFromDictionary:":
-      if let arg = m.arguments.first, case .dictionary(let entries) = valueOf(arg) {
+      guard let arg = m.arguments.first else { return true }
+      switch valueOf(arg) {
+      case .dictionary(let entries):
         scope?.locals[name]?.entries? += entries
+      case .call(let selector, _, let source):
+        // What a method returns: its entries, once the tree is read.
+        scope?.locals[name]?.entries?.append(
+          ValueEntry(key: .runtime(source), value: .call(selector, [], source: source)))
+      default:
+        // `[(Class<P>)cls defaults]`, `[cls defaults]` of a `Class` variable: any class of the
+        // tree answering it, each one's entries.
+        // (A unary message: its selector the name before the `]`.)
+        let close = arg.upperBound - 1
+        if arg.count >= 4, t.isPunctuation(arg.lowerBound, 0x5B),
+          t.match(arg.lowerBound) == close, t.isIdentifier(close - 1),
+          t.isIdentifier(close - 2) || t.isPunctuation(close - 2, 0x29),
+          ((arg.lowerBound + 1)..<(close - 1)).contains(where: {
+            t.isText($0, "Class")
+              || t.isIdentifier($0) && scope?.locals[t.text($0)]?.type == "Class"
+          })
+        {
+          let source = t.source(arg)
+          scope?.locals[name]?.entries?.append(
+            ValueEntry(key: .runtime(source), value: .call(t.text(close - 1), [], source: source)))
+        }
       }
     default: return false
     }

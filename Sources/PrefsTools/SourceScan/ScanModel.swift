@@ -191,6 +191,32 @@ struct ScanModel {
     }
   }
 
+  /// A binding to `values.a.b` where the code reads, writes or registers `a.b` itself: the
+  /// binding is of that key (user defaults keys may hold dots), not of `a`.
+  mutating func joinBoundPaths() {
+    // (An observer of the shared controller's `values.a.b` too.)
+    var paths: [Int: String] = [:]
+    for n in uses.indices {
+      if let path = uses[n].use.boundPath {
+        paths[n] = path
+      } else if uses[n].use.access == .observe || uses[n].use.access == .bind,
+        case .literal(let k) = uses[n].use.key, k.hasPrefix("values."),
+        k.dropFirst(7).contains(".")
+      {
+        paths[n] = String(k.dropFirst(7))
+      }
+    }
+    guard !paths.isEmpty else { return }
+    var keys: Set<String> = []
+    for (use, _) in uses where use.access != .bind && use.access != .observe {
+      if case .key(let k) = resolveKey(use.key), k.contains(".") { keys.insert(k) }
+    }
+    for (n, path) in paths where keys.contains(path) {
+      uses[n].use.key = .literal(path)
+      uses[n].use.boundPath = nil
+    }
+  }
+
   /// Registered files' uses, read by the scan once every wrapper is followed.
   mutating func addRegistered(_ registered: [SourceUse]) {
     for use in registered { add(use) }
@@ -460,10 +486,16 @@ struct ScanModel {
     case .name(let n):
       return valueConstants[n].flatMap { registeredEntries($0, depth: depth + 1) }
     case .call(let f, _, _):
+      // (Each return's: methods of that name in several classes, each registering its own.)
+      var all: [ValueEntry] = []
+      var found = false
       for r in returns[f] ?? [] {
-        if let d = registeredEntries(r.value, depth: depth + 1) { return d }
+        if case .dictionary(let d)? = registeredEntries(r.value, depth: depth + 1) {
+          found = true
+          all += d
+        }
       }
-      return nil
+      return found ? .dictionary(all) : nil
     default: return nil
     }
   }

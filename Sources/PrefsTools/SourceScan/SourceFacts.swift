@@ -208,6 +208,9 @@ struct SourceUse: Sendable {
   /// A setter's value that is a published property's (`$p.sink { v in set(v, forKey: K) }`):
   /// the property's initial value, which the sink writes when the key is absent.
   var absentValue: ValueExpr?
+  /// A binding's whole key path after `values.` when it has dots (`values.panel.size`): the
+  /// key is its first part, unless the code uses the whole path as a key of its own.
+  var boundPath: String?
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a

@@ -264,6 +264,7 @@ package enum SourceScan {
     }
     model.addRegistered(registered)
     model.addUncalledWrappers()
+    model.joinBoundPaths()
     model.unusedDeclarations = Self.unusedDeclarations(
       Set(model.uses.compactMap(\.use.declaration)), list: list, limit: options.fileLimit)
     return model.result(
