@@ -217,6 +217,14 @@ import Testing
     #expect(result.evidenceText().contains("Panels.xib"))
   }
 
+  /// A key a method makes of the instance's own property (`"\(profileID)-…"`) is a pattern,
+  /// never the key another type's constant of that name would make.
+  @Test func anInstancesPropertyInAKeyIsKnownOnlyAtRunTime() {
+    let result = Self.scan("Members")
+    Self.expectExactly(result, [("mb.theme", .string, nil)])
+    #expect(Set(result.patterns.map(\.pattern)) == ["*-nickname", "*-visible"])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

@@ -18,7 +18,19 @@ extension SwiftReader {
     guard let s = scope, let name = s.selector ?? s.property, !range.isEmpty else { return }
     facts.returnsDefined.insert(name)
     guard input.returnsWanted.contains(name) else { return }
-    let key = localKey(range)
+    var key = localKey(range)
+    // `"\(accountID)-\(key.rawValue)"` in a method: an instance's own property without a
+    // constant value is known only at run time (never another type's constant of that name).
+    if let type = typeName, let members = facts.members[type], !key.names.isEmpty {
+      let parameters = s.parameters
+      key = key.substituting { n in
+        guard !parameters.contains(n), s.locals[n] == nil,
+          members.stored.contains(n) || members.declared[n] != nil,
+          facts.constants[type + "." + n] == nil
+        else { return nil }
+        return .runtime(n)
+      }
+    }
     let value = valueOf(range)
     let file = loadedFile(range)
     guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
