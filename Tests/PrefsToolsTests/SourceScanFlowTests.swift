@@ -225,6 +225,16 @@ import Testing
     #expect(Set(result.patterns.map(\.pattern)) == ["*-nickname", "*-visible"])
   }
 
+  /// A fallback a function computes by a `switch` on the key it is given: each key's case.
+  @Test func aFallbackAFunctionComputesPerKey() {
+    Self.expectExactly(
+      Self.scan("Computed"),
+      [
+        ("cp.sounds", .bool, .bool(true)), ("cp.badges", .bool, .bool(false)),
+        ("cp.tips", .bool, .bool(true)),
+      ])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

@@ -183,6 +183,12 @@ extension ScanModel {
       if use.value == nil { use.defaultSource = nil }
     }
     if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
+    // `?? fallback(toggle)`: the function called with this call's argument.
+    if case .call(let f, let arguments, let source)? = use.value,
+      arguments.contains(where: { $0.names.contains(where: wrapper.parameters.contains) })
+    {
+      use.value = .call(f, arguments.map { $0.substituting(argument) }, source: source)
+    }
     // A wrapper that says no type stores what its callers give (`Setting("k", fallback: 20)`):
     // a hint the code's own getters overrule.
     if use.type == nil, let type = use.value?.type {

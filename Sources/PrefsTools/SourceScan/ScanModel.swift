@@ -40,6 +40,7 @@ struct ScanModel {
   var wrappers: [String: [SourceWrapper]] = [:]
   /// What each function returns, by its selector.
   var returns: [String: [FunctionReturn]] = [:]
+  var switchReturns: [String: [String: ValueExpr]] = [:]
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
   var uses: [(use: SourceUse, domain: ScanDomain)] = []
@@ -65,6 +66,7 @@ struct ScanModel {
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations) { a, _ in a }
+      switchReturns.merge(f.switchReturns) { a, _ in a }
       for (type, found) in f.members {
         var known = members[type] ?? TypeMembers()
         known.initializers += found.initializers
@@ -465,7 +467,12 @@ struct ScanModel {
         default: nil
         }
       return converted.map { .constant($0) } ?? .computed(source)
-    case .call(let f, _, let source):
+    case .call(let f, let arguments, let source):
+      // `fallback(Toggle.a)` of a function returning by a `switch` on its parameter: case a's.
+      if arguments.count == 1, let table = switchReturns[f], case .name(let n) = arguments[0] {
+        let name = n.split(separator: ".").last.map(String.init) ?? n
+        if let v = table[name] ?? table["default"] { return resolveValue(v, depth: depth + 1) }
+      }
       // What the function returns, when every return gives the same constant.
       let found = (returns[f] ?? []).map { resolveValue($0.value, depth: depth + 1) }
       if let first = found.first, found.allSatisfy({ $0 == first }),

@@ -407,6 +407,9 @@ struct FileFacts: Sendable {
   /// and the properties an implementation makes `@dynamic` (PAPreferences keeps those in user
   /// defaults).
   var objcProperties: [String: [String: String]] = [:]
+  /// Swift: a function whose body is a `switch` on its parameter, what each case returns
+  /// (`default` for the rest), by the function's selector.
+  var switchReturns: [String: [String: ValueExpr]] = [:]
   var dynamicProperties: [(className: String, name: String, line: Int)] = []
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]

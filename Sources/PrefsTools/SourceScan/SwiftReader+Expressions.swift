@@ -345,8 +345,9 @@ extension SwiftReader {
     if let call = callOf(r),
       call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
     {
-      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns.
-      return .call(call.selector, [], source: text)
+      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns (for these
+      // arguments, when it returns by a `switch` on its parameter).
+      return .call(call.selector, call.arguments.map { localKey($0) }, source: text)
     }
     return .computed(text, nil)
   }
