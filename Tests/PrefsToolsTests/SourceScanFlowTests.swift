@@ -235,6 +235,21 @@ import Testing
       ])
   }
 
+  /// A String enum property written by its raw value (the enum), a guard's `else` returning
+  /// the fallback of a wrapper's answer, an empty string made by `String()`.
+  @Test func guardFallbacksAndRawValuesOfProperties() throws {
+    let result = Self.scan("Guarded")
+    Self.expectExactly(
+      result,
+      [
+        ("gd.mode", .enum, nil), ("gd.helper", .bool, .bool(true)),
+        ("gd.home", .string, .string("https://example.com/start")),
+        ("gd.note", .string, .string("")),
+      ])
+    let mode = try #require(result.keys.first { $0.entry.from == "gd.mode" })
+    #expect(mode.entry.values == ["light", "dark"])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

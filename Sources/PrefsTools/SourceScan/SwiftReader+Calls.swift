@@ -219,7 +219,7 @@ extension SwiftReader {
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
-      call.fallback = fallbackAfter(c)
+      call.fallback = fallbackAfter(c) ?? guardFallback(c)
       for argument in c.arguments {
         if let published = publishedValue(argument) {
           // `save(value, forKey: K)` in `$p.sink { value in … }`: p's type and initial value.
@@ -231,6 +231,9 @@ extension SwiftReader {
           local.json
         {
           call.givenType = .json
+        } else if let stored = memberRawValue(argument) {
+          // `save(value: mode.rawValue, key: K)` of a property declared `var mode: Mode`.
+          call.declaredType = call.declaredType ?? stored
         } else if let property = inoutProperty(argument) {
           // `ifPresent(key: K, assign: &p)`: p keeps its initial value when the key is absent.
           call.declaredType = call.declaredType ?? property.type
@@ -289,6 +292,50 @@ extension SwiftReader {
     } else if c.selector.hasPrefix("jsonObject(with:") {
       refine(c.arguments[0], as: .json, reason: "parsed by JSONSerialization")
     }
+  }
+
+  /// `mode.rawValue`, `self.mode.rawValue`: a property of the type the call is made in (not a
+  /// variable of the function), its declared type (an enum stored by its raw value).
+  func memberRawValue(_ range: Range<Int>) -> String? {
+    guard range.count == 3 || range.count == 5 && t.isText(range.lowerBound, "self"),
+      t.isText(range.upperBound - 1, "rawValue"), t.isPunctuation(range.upperBound - 2, 0x2E),
+      t.isIdentifier(range.upperBound - 3), let type = typeName
+    else { return nil }
+    let name = t.text(range.upperBound - 3)
+    if range.count == 3, scope?.locals[name] != nil || scope?.parameters.contains(name) == true {
+      return nil
+    }
+    return facts.members[type]?.declared[name]
+  }
+
+  /// `guard let x = call(…) as? T else { …; return V }`: V is what the caller falls back to
+  /// when the call answers nil.
+  func guardFallback(_ c: Call) -> ValueExpr? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2), t.isText(start - 3, "let"),
+      t.isText(start - 4, "guard")
+    else { return nil }
+    // The `else` of this guard: after the conditions (other bindings may follow, `, let …`).
+    var k = c.close + 1
+    while k < t.count, k < c.close + 80, !t.isText(k, "else") {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
+      if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x7D) { return nil }
+      k += 1
+    }
+    guard t.isText(k, "else"), t.isPunctuation(k + 1, 0x7B) else { return nil }
+    let end = t.match(k + 1)
+    var n = k + 2
+    while n < end {
+      if t.isText(n, "return") {
+        let value = expressionRange(from: n + 1)
+        return value.isEmpty ? nil : valueOf(value)
+      }
+      if t.isPunctuation(n, 0x28) || t.isPunctuation(n, 0x5B) || t.isPunctuation(n, 0x7B) {
+        n = t.match(n)
+      }
+      n += 1
+    }
+    return nil
   }
 
   /// `&p`, `&self.p`: a property of the type the call is made in, given to an `inout`

@@ -291,6 +291,17 @@ extension SwiftReader {
       if case .value = inner { return .converted(inner, type, source: text) }
       if case .name = inner { return .converted(inner, type, source: text) }
     }
+    // `String()`, `Int()`, `Bool()`: the empty value each makes.
+    if r.count == 3, t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29) {
+      switch t.text(first) {
+      case "String": return .value(.string(""))
+      case "Int": return .value(.integer(0))
+      case "Double", "CGFloat", "Float": return .value(.real(0))
+      case "Bool": return .value(.bool(false))
+      case "Data": return .value(.data(Data()))
+      default: break
+      }
+    }
     // `Date.distantPast`, `.distantFuture`: the dates Foundation names.
     if r.count <= 3,
       t.isText(r.upperBound - 1, "distantPast") || t.isText(r.upperBound - 1, "distantFuture"),
