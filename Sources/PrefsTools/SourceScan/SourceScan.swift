@@ -534,7 +534,10 @@ package enum SourceScan {
   /// in source than a small one), then a comparison of the whole word around it.
   static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
     guard let base = raw.baseAddress, !word.isEmpty, raw.count >= word.count else { return false }
-    let anchor = word.lastIndex { $0 >= 0x41 && $0 <= 0x5A } ?? 0
+    // (A word without a capital, `@dynamic`: a rarer small letter than its first byte.)
+    let anchor =
+      word.lastIndex { $0 >= 0x41 && $0 <= 0x5A }
+      ?? word.lastIndex { $0 == 0x79 || $0 == 0x6B || $0 == 0x76 || $0 == 0x77 } ?? 0
     let byte = Int32(word[anchor])
     var offset = anchor
     let last = raw.count - (word.count - anchor)
