@@ -189,6 +189,7 @@ import Testing
         ("pb.badge", .bool, .bool(true)), ("pb.volume", .double, .real(0.25)),
         ("pb.order", .integer, .integer(1)), ("pb.frame", .json, nil),
         ("pb.label", .string, .string("Inbox")), ("pb.shadow", .bool, nil),
+        ("pb.sort", .integer, nil),
       ])
   }
 
@@ -244,7 +245,7 @@ import Testing
       [
         ("gd.mode", .enum, nil), ("gd.helper", .bool, .bool(true)),
         ("gd.home", .string, .string("https://example.com/start")),
-        ("gd.note", .string, .string("")),
+        ("gd.note", .string, .string("")), ("gd.notice", .string, nil),
       ])
     let mode = try #require(result.keys.first { $0.entry.from == "gd.mode" })
     #expect(mode.entry.values == ["light", "dark"])

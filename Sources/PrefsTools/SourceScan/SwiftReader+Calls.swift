@@ -220,6 +220,7 @@ extension SwiftReader {
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
       call.fallback = fallbackAfter(c) ?? guardFallback(c)
+      if call.declaredType == nil { call.declaredType = closureRawType(after: c) }
       for argument in c.arguments {
         if let published = publishedValue(argument) {
           // `save(value, forKey: K)` in `$p.sink { value in … }`: p's type and initial value.
@@ -306,6 +307,32 @@ extension SwiftReader {
       return nil
     }
     return facts.members[type]?.declared[name]
+  }
+
+  /// `ifPresent(key: K) { raw in … Mode(rawValue: raw) … }`: the trailing closure's parameter
+  /// made an enum of the tree by its raw value: the value is stored as that enum.
+  func closureRawType(after c: Call) -> String? {
+    let open = c.close + 1
+    guard t.isPunctuation(open, 0x7B) else { return nil }
+    var k = open + 1
+    if t.isPunctuation(k, 0x5B) { k = t.match(k) + 1 }
+    if t.isPunctuation(k, 0x28) { k += 1 }
+    guard t.isIdentifier(k), t.isText(k + 1, "in") || t.isPunctuation(k + 1, 0x29) else {
+      return nil
+    }
+    let parameter = t.text(k)
+    let end = min(t.match(open), k + 60)
+    var n = k + 2
+    while n + 4 < end {
+      if t.isIdentifier(n), t.text(n).first?.isUppercase == true, t.isPunctuation(n + 1, 0x28),
+        t.isText(n + 2, "rawValue"), t.isPunctuation(n + 3, 0x3A), t.text(n + 4) == parameter,
+        t.isPunctuation(n + 5, 0x29)
+      {
+        return t.text(n)
+      }
+      n += 1
+    }
+    return nil
   }
 
   /// `guard let x = call(…) as? T else { …; return V }`: V is what the caller falls back to

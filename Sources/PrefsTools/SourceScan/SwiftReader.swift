@@ -603,6 +603,7 @@ struct SwiftReader: SourceReader {
     }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
     if encodesJSON(value) { local.json = true }
+    if local.type == nil { local.type = madeType(value) }
     if let resource = resourceName(in: value) { local.resource = resource }
     if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
     if let file = loadedFile(value) { local.file = file }
@@ -624,6 +625,29 @@ struct SwiftReader: SourceReader {
       pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
     }
     return nil
+  }
+
+  /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an
+  /// initializer makes (nil for anything else).
+  func madeType(_ range: Range<Int>) -> String? {
+    var k = range.lowerBound
+    if t.isText(k, "try") {
+      k += 1
+      if t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) { k += 1 }
+    }
+    guard t.isIdentifier(k), ["String", "Data", "Date", "URL"].contains(t.text(k)) else {
+      return nil
+    }
+    var open = k + 1
+    if t.isPunctuation(open, 0x2E), t.isText(open + 1, "init") { open += 2 }
+    guard t.isPunctuation(open, 0x28) else { return nil }
+    let close = t.match(open)
+    guard
+      close + 1 == range.upperBound
+        || close + 2 == range.upperBound
+          && (t.isPunctuation(close + 1, 0x21) || t.isPunctuation(close + 1, 0x3F))
+    else { return nil }
+    return t.text(k)
   }
 
   /// Whether `range` makes JSON data: `JSONEncoder().encode(x)`, `JSONSerialization…`, or

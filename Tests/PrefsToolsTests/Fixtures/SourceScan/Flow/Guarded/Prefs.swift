@@ -61,3 +61,9 @@ final class Prefs: ObservableObject {
         UserDefaults.standard.object(forKey: key.rawValue)
     }
 }
+
+// A string an initializer makes (gd.notice: string).
+func storeNotice(at path: String) {
+    let text = try? String(contentsOfFile: path, encoding: .utf8)
+    UserDefaults.standard.set(text, forKey: "gd.notice")
+}

@@ -12,6 +12,7 @@ enum Store {
         case frame = "pb.frame"
         case label = "pb.label"
         case shadow = "pb.shadow"
+        case sort = "pb.sort"
     }
 
     static func object(forKey key: Key) -> Any? {
@@ -118,4 +119,16 @@ func migrate(from old: Look) -> Look {
     var look: Look = old
     Store.ifPresent(key: .shadow, assign: &look.shadow)
     return look
+}
+
+// Read only through a closure that makes the enum from the stored raw value: pb.sort is an
+// integer (Order's raw type); the caller sees nil when it is absent.
+func savedSort() -> Order? {
+    var sort: Order?
+    Store.ifPresent(key: .sort) { raw in
+        if let value = Order(rawValue: raw) {
+            sort = value
+        }
+    }
+    return sort
 }
