@@ -214,6 +214,8 @@ import Testing
       [
         ("clock.size", .double, .real(14.5)), ("clock.seconds", .bool, .bool(true)),
         ("note.lines", .integer, .integer(3)), ("panel.visible", .bool, .bool(false)),
+        // Grid.m: a getter's 0 raised to a bound by MAX.
+        ("grid.rows", .integer, .integer(6)), ("grid.scale", .double, nil),
       ])
     #expect(result.evidenceText().contains("Panels.xib"))
   }

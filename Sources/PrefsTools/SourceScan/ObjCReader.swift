@@ -176,6 +176,9 @@ struct ObjCReader: SourceReader {
         }
         return nil
       }
+      if length == 3, t.isPunctuation(i + 1, 0x28), t.isText(i, "MAX") {
+        clampFallback(at: i)
+      }
       // (The tokens after it first: most names are none of these.)
       if t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
         || t.isText(i + 1, "<=") || t.isPunctuation(i + 1, 0x3E),
