@@ -253,6 +253,12 @@ import Testing
     #expect(mode.entry.values == ["light", "dark"])
   }
 
+  /// Wrappers of two types calling each other: followed a few levels, the scan ends; the
+  /// outer wrapper's cast and `?? false` type and default the key.
+  @Test func wrappersCallingEachOtherEnd() {
+    Self.expectExactly(Self.scan("Cycle"), [("cy.flag", .bool, .bool(false))])
+  }
+
   @Test func theLibrariesAppsUseForDefaults() throws {
     let result = Self.scan("Libraries")
     Self.expectExactly(

@@ -233,10 +233,11 @@ extension ScanModel {
       }
     }
     // A setter given JSON data or a published property's value at the call.
+    // (Or a getter the call's own use typed: `object(forKey: key) as? Bool` in a wrapper.)
+    let settable = use.access == .set && (use.type == nil || use.weakType)
+    let readable = (use.access == .get || use.access == .presence) && use.type == nil
     if let given = call.givenType,
-      use.access == .set && (use.type == nil || use.weakType)
-        || use.type == .data
-          && given == .json
+      settable || readable || (use.type == .data && given == .json)
     {
       use.type = given
       use.weakType = false
@@ -282,7 +283,8 @@ extension ScanModel {
     case .wrapper(let type):
       // A wrapper calling its type's own wrapper (`ifPresent(key:assign:)` calling
       // `object(forKey:)` of the same enum): that one's body, with this call's key.
-      guard let templates = wrappers[use.method]?.filter({ $0.className == type }),
+      // (A few levels: wrappers that call each other in a cycle end.)
+      guard nesting < 4, let templates = wrappers[use.method]?.filter({ $0.className == type }),
         !templates.isEmpty, templates.allSatisfy({ $0.selector != wrapper.selector }),
         let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
       else { return }
@@ -294,12 +296,16 @@ extension ScanModel {
         selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
         name: call.name ?? use.name, condition: call.condition ?? use.condition,
         file: call.file, line: call.line)
+      // (What this wrapper's own use says: its type, its `?? V`.)
       inner.declaredType = call.declaredType
       inner.fallback = call.fallback
+      if inner.fallback == nil, use.defaultSource == .fallback { inner.fallback = use.value }
       inner.castType = call.castType
-      inner.givenType = call.givenType
+      inner.givenType = call.givenType ?? (use.weakType ? nil : use.type)
       inner.absentValue = call.absentValue
+      nesting += 1
       for template in templates { instantiate(template, inner) }
+      nesting -= 1
       return
     default: return
     }

@@ -54,6 +54,8 @@ struct ScanModel {
   var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
+  /// How deep a wrapper's call of its own type's wrapper is being followed.
+  var nesting = 0
 
   init(files: [FileFacts], dialect: Dialect) {
     self.files = files
