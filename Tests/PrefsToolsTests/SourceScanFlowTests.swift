@@ -201,7 +201,7 @@ import Testing
       [
         ("showRuler", .bool, nil), ("tabWidth", .integer, .integer(4)), ("zoom", .double, nil),
         ("fontName", .string, .string("Courier")), ("lastWindow", .dictionary, nil),
-        ("exportFolder", .url, nil),
+        ("exportFolder", .url, nil), ("syncOnLaunch", .bool, nil),
       ])
   }
 

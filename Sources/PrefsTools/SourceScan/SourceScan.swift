@@ -91,7 +91,7 @@ package enum SourceScan {
     var names = Set(all.flatMap(\.receivers.keys))
     for f in all {
       for (type, parent) in f.superclasses
-      where parent == "NSUserDefaults" || parent == "UserDefaults" {
+      where parent == "NSUserDefaults" || parent == "UserDefaults" || parent == "PAPreferences" {
         names.insert(type)
       }
       for w in f.wrappers { if let c = w.className { names.insert(c) } }
@@ -393,9 +393,9 @@ package enum SourceScan {
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
     // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
     "ShortcutBinder",
-    // PAPreferences: a subclass's declared properties, and those its implementation makes
-    // `@dynamic` (the library's accessors keep them in user defaults).
-    "PAPreferences", "@dynamic",
+    // PAPreferences: a subclass's declared properties (its implementation, which makes them
+    // `@dynamic`, is read whole for naming the subclass).
+    "PAPreferences",
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
@@ -534,10 +534,7 @@ package enum SourceScan {
   /// in source than a small one), then a comparison of the whole word around it.
   static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
     guard let base = raw.baseAddress, !word.isEmpty, raw.count >= word.count else { return false }
-    // (A word without a capital, `@dynamic`: a rarer small letter than its first byte.)
-    let anchor =
-      word.lastIndex { $0 >= 0x41 && $0 <= 0x5A }
-      ?? word.lastIndex { $0 == 0x79 || $0 == 0x6B || $0 == 0x76 || $0 == 0x77 } ?? 0
+    let anchor = word.lastIndex { $0 >= 0x41 && $0 <= 0x5A } ?? 0
     let byte = Int32(word[anchor])
     var offset = anchor
     let last = raw.count - (word.count - anchor)
