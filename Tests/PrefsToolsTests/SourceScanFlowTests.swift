@@ -131,6 +131,8 @@ import Testing
         // A static dictionary made in a block, of enum constants; a file read as data.
         ("reg.mode", .integer, .integer(4)), ("reg.modes", .integer, .integer(12)),
         ("more.fromData", .integer, .integer(11)),
+        // A class property's dictionary of a generic type, registered with dot syntax.
+        ("reg.list", .array, .array([])), ("reg.limit", .integer, .integer(1440)),
       ])
   }
 
@@ -175,6 +177,86 @@ import Testing
     #expect(suite.keys.first?.entry.type == .bool)
     // A suite the pattern cannot be is not taken.
     #expect(Self.scan("Boxed", suite: "com.other").keys.isEmpty)
+  }
+
+  /// What the fifth set of never-seen apps showed: a published property read through an
+  /// `inout` wrapper and written back by its sink (its type and initial value), an enum's raw
+  /// value, JSON data an encoder property makes.
+  @Test func publishedPropertiesReadThroughInoutAndWrittenBySinks() {
+    Self.expectExactly(
+      Self.scan("Published"),
+      [
+        ("pb.badge", .bool, .bool(true)), ("pb.volume", .double, .real(0.25)),
+        ("pb.order", .integer, .integer(1)), ("pb.frame", .json, nil),
+        ("pb.label", .string, .string("Inbox")), ("pb.shadow", .bool, nil),
+        ("pb.sort", .integer, nil),
+      ])
+  }
+
+  /// PAPreferences: each `@dynamic` property of a subclass is a key named as the property,
+  /// typed by its declaration; a Core Data class's `@dynamic` properties are no keys.
+  @Test func paPreferencesDynamicPropertiesAreKeys() {
+    Self.expectExactly(
+      Self.scan("Dynamic"),
+      [
+        ("showRuler", .bool, nil), ("tabWidth", .integer, .integer(4)), ("zoom", .double, nil),
+        ("fontName", .string, .string("Courier")), ("lastWindow", .dictionary, nil),
+        ("exportFolder", .url, nil), ("syncOnLaunch", .bool, nil),
+      ])
+  }
+
+  /// Defaults each class gives (`[(Class<P>)cls panelDefaults]` merged into the registered
+  /// dictionary), and a binding to `values.a.b` where the code uses `a.b` as a key.
+  @Test func defaultsGatheredFromEachClassAndDottedBindings() {
+    let result = Self.scan("Gathered")
+    Self.expectExactly(
+      result,
+      [
+        ("clock.size", .double, .real(14.5)), ("clock.seconds", .bool, .bool(true)),
+        ("note.lines", .integer, .integer(3)), ("panel.visible", .bool, .bool(false)),
+        // Grid.m: a getter's 0 raised to a bound by MAX.
+        ("grid.rows", .integer, .integer(6)), ("grid.scale", .double, nil),
+      ])
+    #expect(result.evidenceText().contains("Panels.xib"))
+  }
+
+  /// A key a method makes of the instance's own property (`"\(profileID)-…"`) is a pattern,
+  /// never the key another type's constant of that name would make.
+  @Test func anInstancesPropertyInAKeyIsKnownOnlyAtRunTime() {
+    let result = Self.scan("Members")
+    Self.expectExactly(result, [("mb.theme", .string, nil)])
+    #expect(Set(result.patterns.map(\.pattern)) == ["*-nickname", "*-visible"])
+  }
+
+  /// A fallback a function computes by a `switch` on the key it is given: each key's case.
+  @Test func aFallbackAFunctionComputesPerKey() {
+    Self.expectExactly(
+      Self.scan("Computed"),
+      [
+        ("cp.sounds", .bool, .bool(true)), ("cp.badges", .bool, .bool(false)),
+        ("cp.tips", .bool, .bool(true)),
+      ])
+  }
+
+  /// A String enum property written by its raw value (the enum), a guard's `else` returning
+  /// the fallback of a wrapper's answer, an empty string made by `String()`.
+  @Test func guardFallbacksAndRawValuesOfProperties() throws {
+    let result = Self.scan("Guarded")
+    Self.expectExactly(
+      result,
+      [
+        ("gd.mode", .enum, nil), ("gd.helper", .bool, .bool(true)),
+        ("gd.home", .string, .string("https://example.com/start")),
+        ("gd.note", .string, .string("")), ("gd.notice", .string, nil),
+      ])
+    let mode = try #require(result.keys.first { $0.entry.from == "gd.mode" })
+    #expect(mode.entry.values == ["light", "dark"])
+  }
+
+  /// Wrappers of two types calling each other: followed a few levels, the scan ends; the
+  /// outer wrapper's cast and `?? false` type and default the key.
+  @Test func wrappersCallingEachOtherEnd() {
+    Self.expectExactly(Self.scan("Cycle"), [("cy.flag", .bool, .bool(false))])
   }
 
   @Test func theLibrariesAppsUseForDefaults() throws {

@@ -84,7 +84,7 @@ enum LibraryModels {
     case "Bool": return (.bool, [])
     case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
       return (.integer, [])
-    case "Double", "Float", "CGFloat": return (.double, [])
+    case "Double", "Float", "CGFloat", "TimeInterval": return (.double, [])
     case "String", "UUID": return (.string, [])
     case "CGSize", "NSSize", "CGPoint", "NSPoint", "CGRect", "NSRect":
       // Codable in Foundation: Defaults stores them as JSON text.

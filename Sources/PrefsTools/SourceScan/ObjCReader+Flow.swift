@@ -141,6 +141,50 @@ extension ObjCReader {
     record(use, at: -1)
   }
 
+  /// `MAX(n, 6)`, `MAX(MIN(n, 10), 6)` (and inside `MIN(…, 10)`) on a local holding a number
+  /// getter's answer: the getter's 0 when the key is absent becomes the bound, its fallback.
+  mutating func clampFallback(at i: Int) {
+    let close = t.match(i + 1)
+    let parts = t.commaSeparated((i + 2)..<min(close, t.count))
+    guard parts.count == 2 else { return }
+    func local(_ r: Range<Int>) -> (String, SourceUse)? {
+      var r = r
+      // `MIN(n, 10)` inside.
+      if r.count > 3, t.isText(r.lowerBound, "MIN"), t.isPunctuation(r.lowerBound + 1, 0x28),
+        t.match(r.lowerBound + 1) == r.upperBound - 1,
+        let first = t.commaSeparated((r.lowerBound + 2)..<(r.upperBound - 1)).first
+      {
+        r = first
+      }
+      guard r.count == 1, t.isIdentifier(r.lowerBound),
+        let held = scope?.locals[t.text(r.lowerBound)].flatMap(held),
+        held.type == .integer || held.type == .double
+      else { return nil }
+      return (t.text(r.lowerBound), held)
+    }
+    for (a, b) in [(parts[0], parts[1]), (parts[1], parts[0])] {
+      guard let (_, original) = local(a) else { continue }
+      let bound = valueOf(b)
+      switch bound {
+      case .value(.integer(let n)) where n > 0: break
+      case .value(.real(let d)) where d > 0: break
+      default: continue
+      }
+      var use = original
+      use.access = .presence
+      use.type = nil
+      use.typeReason = nil
+      use.method = original.method + " → MAX(…)"
+      use.value = bound
+      use.defaultSource = .fallback
+      use.line = t.line(i)
+      use.name = assignedName(before: i) ?? original.name
+      use.condition = condition(at: i)
+      record(use, at: -1)
+      return
+    }
+  }
+
   /// Whether `range` is `[NAME boolValue]` and its kin: the local's value, converted.
   func isValueOf(_ range: Range<Int>, _ name: String) -> Bool {
     guard let first = range.first, t.isPunctuation(first, 0x5B), t.text(first + 1) == name else {
@@ -260,8 +304,31 @@ extension ObjCReader {
       guard m.arguments.count == 2 else { return true }
       scope?.locals[name]?.added.append((m.arguments[1], m.arguments[0]))
     case "addEntriesFromDictionary:":
-      if let arg = m.arguments.first, case .dictionary(let entries) = valueOf(arg) {
+      guard let arg = m.arguments.first else { return true }
+      switch valueOf(arg) {
+      case .dictionary(let entries):
         scope?.locals[name]?.entries? += entries
+      case .call(let selector, _, let source):
+        // What a method returns: its entries, once the tree is read.
+        scope?.locals[name]?.entries?.append(
+          ValueEntry(key: .runtime(source), value: .call(selector, [], source: source)))
+      default:
+        // `[(Class<P>)cls defaults]`, `[cls defaults]` of a `Class` variable: any class of the
+        // tree answering it, each one's entries.
+        // (A unary message: its selector the name before the `]`.)
+        let close = arg.upperBound - 1
+        if arg.count >= 4, t.isPunctuation(arg.lowerBound, 0x5B),
+          t.match(arg.lowerBound) == close, t.isIdentifier(close - 1),
+          t.isIdentifier(close - 2) || t.isPunctuation(close - 2, 0x29),
+          ((arg.lowerBound + 1)..<(close - 1)).contains(where: {
+            t.isText($0, "Class")
+              || t.isIdentifier($0) && scope?.locals[t.text($0)]?.type == "Class"
+          })
+        {
+          let source = t.source(arg)
+          scope?.locals[name]?.entries?.append(
+            ValueEntry(key: .runtime(source), value: .call(t.text(close - 1), [], source: source)))
+        }
       }
     default: return false
     }

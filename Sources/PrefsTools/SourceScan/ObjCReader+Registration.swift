@@ -26,8 +26,14 @@ extension ObjCReader {
         let local = scope?.locals[t.text(arg.lowerBound)]
       {
         if case .dictionary(let e) = valueOf(arg) { entries = e } else { entries = local.entries }
-      } else if case .name = value {
+      } else if case .name(let n) = value {
         elsewhere = value
+        // `Constants.defaultValues`: a class property, its getter a class method.
+        if let dot = n.lastIndex(of: "."), n.first?.isUppercase == true,
+          n[n.index(after: dot)...].first?.isLowercase == true
+        {
+          elsewhere = .call(String(n[n.index(after: dot)...]), [], source: n)
+        }
       }
     }
     let line = t.line(m.open)
@@ -42,7 +48,13 @@ extension ObjCReader {
   mutating func binding(_ m: Message) {
     guard m.arguments.count >= 3, receiverOf(m.arguments[1]) == .standard else { return }
     var key = localKey(m.arguments[2])
+    var whole: String?
     if let stripped = Self.droppingValuesPrefix(key) {
+      if case .literal(let path) = key, case .literal(let first) = stripped,
+        path.count > first.count + 7
+      {
+        whole = String(path.dropFirst(7))
+      }
       key = stripped
     } else {
       // A key path a function builds (`[self controllerPathForKey:K]`): `values.` is taken
@@ -55,6 +67,7 @@ extension ObjCReader {
       line: t.line(m.open))
     use.type = InterfaceReader.bindingType(name, control: nil, transformer: nil)
     use.weakType = true
+    use.boundPath = whole
     record(use, at: m.open)
   }
 

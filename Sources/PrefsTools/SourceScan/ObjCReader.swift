@@ -141,6 +141,17 @@ struct ObjCReader: SourceReader {
         property(at: i)
         return nil
       }
+      if t.isText(i, "@dynamic"), let className, !gatherOnly {
+        // `@dynamic a, b;`: accessors made at run time (by PAPreferences, in user defaults).
+        var k = i + 1
+        while k < t.count, !t.isPunctuation(k, 0x3B) {
+          if t.isIdentifier(k) {
+            facts.dynamicProperties.append((className, t.text(k), t.line(k)))
+          }
+          k += 1
+        }
+        return nil
+      }
       return nil
     }
     if scope == nil, !gatherOnly, Self.enumKeywords.contains(t.text(i)) {
@@ -164,6 +175,9 @@ struct ObjCReader: SourceReader {
           recordReturn(expressionRange(from: i + 1))
         }
         return nil
+      }
+      if length == 3, t.isPunctuation(i + 1, 0x28), t.isText(i, "MAX") {
+        clampFallback(at: i)
       }
       // (The tokens after it first: most names are none of these.)
       if t.isPunctuation(i + 1, 0x3F) || t.isText(i + 1, "!=") || t.isText(i + 1, "==")
@@ -296,6 +310,7 @@ struct ObjCReader: SourceReader {
       k += 1
     }
     guard let type, let name else { return }
+    if let className, !gatherOnly { facts.objcProperties[className, default: [:]][name] = type }
     bindType(type, to: name)
   }
 
@@ -308,6 +323,28 @@ struct ObjCReader: SourceReader {
     {
       facts.types[bare] = type
     }
+  }
+
+  /// After a class's name, `<NSString *, id>` (lightweight generics): the token after its
+  /// `>`; nil for anything else (`i < n` is a comparison).
+  func genericEnd(at k: Int) -> Int? {
+    guard t.isPunctuation(k, 0x3C), t.isIdentifier(k - 1),
+      t.text(k - 1).first?.isUppercase == true
+    else { return nil }
+    var n = k + 1
+    var depth = 1
+    while n < t.count, n < k + 24 {
+      if t.isPunctuation(n, 0x3E) {
+        depth -= 1
+        if depth == 0 { return n + 1 }
+      } else if t.isPunctuation(n, 0x3C) {
+        depth += 1
+      } else if !t.isIdentifier(n), !t.isPunctuation(n, 0x2A), !t.isPunctuation(n, 0x2C) {
+        return nil
+      }
+      n += 1
+    }
+    return nil
   }
 
   /// FNV-1a of an identifier's bytes.
@@ -463,6 +500,10 @@ struct ObjCReader: SourceReader {
         scan += 1
         continue
       }
+      if let end = genericEnd(at: scan) {
+        scan = end
+        continue
+      }
       break
     }
     // `values[@"k"] = @3;`: an entry of a dictionary the function builds.
@@ -495,6 +536,11 @@ struct ObjCReader: SourceReader {
     var isDeclaration = false
     while k < t.count, k < i + 12 {
       if t.isPunctuation(k, 0x3D) { break }
+      // `NSDictionary<NSString *, id> *d`: the type's parameters are not names.
+      if let end = genericEnd(at: k) {
+        k = end
+        continue
+      }
       if t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x28)
         || t.isPunctuation(k, 0x5B)
         || t.token(k).kind != .identifier && !t.isPunctuation(k, 0x2A)

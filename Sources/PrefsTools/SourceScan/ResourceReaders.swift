@@ -191,6 +191,8 @@ enum InterfaceReader {
         use.type = bindingType(
           name, control: control, transformer: tag.attributes["valueTransformerName"])
         use.weakType = true
+        let whole = String(path.dropFirst(7))
+        if whole != key { use.boundPath = whole }
         if tag.selfClosing {
           uses.append(use)
         } else {
@@ -251,6 +253,7 @@ enum InterfaceReader {
               line: c.line)
             use.type = bindingType(c.binding ?? "", control: control, transformer: c.transformer)
             use.weakType = true
+            if path.dropFirst(7) != key { use.boundPath = String(path.dropFirst(7)) }
             uses.append(use)
           }
           connector = nil

@@ -183,6 +183,12 @@ extension ScanModel {
       if use.value == nil { use.defaultSource = nil }
     }
     if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
+    // `?? fallback(toggle)`: the function called with this call's argument.
+    if case .call(let f, let arguments, let source)? = use.value,
+      arguments.contains(where: { $0.names.contains(where: wrapper.parameters.contains) })
+    {
+      use.value = .call(f, arguments.map { $0.substituting(argument) }, source: source)
+    }
     // A wrapper that says no type stores what its callers give (`Setting("k", fallback: 20)`):
     // a hint the code's own getters overrule.
     if use.type == nil, let type = use.value?.type {
@@ -226,6 +232,17 @@ extension ScanModel {
         }
       }
     }
+    // A setter given JSON data or a published property's value at the call.
+    // (Or a getter the call's own use typed: `object(forKey: key) as? Bool` in a wrapper.)
+    let settable = use.access == .set && (use.type == nil || use.weakType)
+    let readable = (use.access == .get || use.access == .presence) && use.type == nil
+    if let given = call.givenType,
+      settable || readable || (use.type == .data && given == .json)
+    {
+      use.type = given
+      use.weakType = false
+    }
+    if use.access == .set, call.absentValue != nil { use.absentValue = call.absentValue }
     if let enclosing = call.enclosing, use.type == nil, case .name(let n)? = use.value,
       let p = enclosing.parameters.firstIndex(of: n), p < enclosing.parameterTypes.count,
       let declared = enclosing.parameterTypes[p]
@@ -263,6 +280,33 @@ extension ScanModel {
     let domain: ScanDomain
     switch resolve(use.receiver, file: receiverFile) {
     case .domain(let d): domain = d
+    case .wrapper(let type):
+      // A wrapper calling its type's own wrapper (`ifPresent(key:assign:)` calling
+      // `object(forKey:)` of the same enum): that one's body, with this call's key.
+      // (A few levels: wrappers that call each other in a cycle end.)
+      guard nesting < 4, let templates = wrappers[use.method]?.filter({ $0.className == type }),
+        !templates.isEmpty, templates.allSatisfy({ $0.selector != wrapper.selector }),
+        let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
+      else { return }
+      var arguments = [KeyExpr?](repeating: nil, count: max(api.key, api.value ?? 0) + 1)
+      var values = [ValueExpr?](repeating: nil, count: arguments.count)
+      arguments[api.key] = use.key
+      if let v = api.value { values[v] = use.value }
+      var inner = WrapperCall(
+        selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
+        name: call.name ?? use.name, condition: call.condition ?? use.condition,
+        file: call.file, line: call.line)
+      // (What this wrapper's own use says: its type, its `?? V`.)
+      inner.declaredType = call.declaredType
+      inner.fallback = call.fallback
+      if inner.fallback == nil, use.defaultSource == .fallback { inner.fallback = use.value }
+      inner.castType = call.castType
+      inner.givenType = call.givenType ?? (use.weakType ? nil : use.type)
+      inner.absentValue = call.absentValue
+      nesting += 1
+      for template in templates { instantiate(template, inner) }
+      nesting -= 1
+      return
     default: return
     }
     use.method = call.selector + " → " + use.method
@@ -280,6 +324,7 @@ extension ScanModel {
       return
     }
     uses.append((use, domain))
+    if let absent = use.absentWritten() { uses.append((absent, domain)) }
     // `getInt(key: K) ?? 0`: what the caller falls back to when the wrapper answers nil.
     if let fallback = call.fallback, use.access == .get || use.access == .presence {
       var absent = use

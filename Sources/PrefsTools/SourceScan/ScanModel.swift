@@ -40,6 +40,7 @@ struct ScanModel {
   var wrappers: [String: [SourceWrapper]] = [:]
   /// What each function returns, by its selector.
   var returns: [String: [FunctionReturn]] = [:]
+  var switchReturns: [String: [String: ValueExpr]] = [:]
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
   var uses: [(use: SourceUse, domain: ScanDomain)] = []
@@ -53,6 +54,8 @@ struct ScanModel {
   var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
+  /// How deep a wrapper's call of its own type's wrapper is being followed.
+  var nesting = 0
 
   init(files: [FileFacts], dialect: Dialect) {
     self.files = files
@@ -65,6 +68,7 @@ struct ScanModel {
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations) { a, _ in a }
+      switchReturns.merge(f.switchReturns) { a, _ in a }
       for (type, found) in f.members {
         var known = members[type] ?? TypeMembers()
         known.initializers += found.initializers
@@ -85,6 +89,7 @@ struct ScanModel {
         registeredFiles.append((name, use))
       }
     }
+    addDynamicProperties()
     for n in files.indices {
       for use in files[n].uses {
         // A key a member holds: a template of each initializer that sets the member, else a
@@ -135,7 +140,9 @@ struct ScanModel {
       return
     }
     switch resolve(use.receiver, file: use.file) {
-    case .domain(let domain): uses.append((use, domain))
+    case .domain(let domain):
+      uses.append((use, domain))
+      if let absent = use.absentWritten() { uses.append((absent, domain)) }
     case .unknown:
       if use.access != .register, DefaultsAPI.mayBeDefaults(use.receiver, selector: use.method) {
         unknown.append(use)
@@ -151,11 +158,66 @@ struct ScanModel {
       var values = [ValueExpr?](repeating: nil, count: arguments.count)
       arguments[api.key] = use.key
       if let v = api.value { values[v] = use.value }
-      let call = WrapperCall(
+      var call = WrapperCall(
         selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
         name: use.name, condition: use.condition, file: use.file, line: use.line)
+      call.declaredType = use.storedType
+      if use.access == .set || use.type == .json, !use.weakType { call.givenType = use.type }
+      call.absentValue = use.absentValue
       for template in templates { instantiate(template, call) }
     case .none: return
+    }
+  }
+
+  /// PAPreferences: each `@dynamic` property of a subclass is a key of the standard user
+  /// defaults named as the property (the library's accessors, made at run time, read and write
+  /// it with the getter and setter of the property's type).
+  mutating func addDynamicProperties() {
+    guard files.contains(where: { !$0.dynamicProperties.isEmpty }) else { return }
+    var declared: [String: [String: String]] = [:]
+    for f in files {
+      for (c, properties) in f.objcProperties {
+        declared[c, default: [:]].merge(properties) { a, _ in a }
+      }
+    }
+    for n in files.indices {
+      for d in files[n].dynamicProperties where isKind(d.className, of: "PAPreferences") {
+        let type = declared[d.className]?[d.name]
+        var use = SourceUse(
+          key: .literal(d.name), receiver: .standard, access: .get,
+          method: "PAPreferences @dynamic property", type: type.flatMap(DefaultsAPI.type(ofClass:)),
+          line: d.line)
+        if let type, use.type != nil { use.typeReason = "declared \(type)" }
+        use.name = d.name
+        use.file = n
+        add(use)
+      }
+    }
+  }
+
+  /// A binding to `values.a.b` where the code reads, writes or registers `a.b` itself: the
+  /// binding is of that key (user defaults keys may hold dots), not of `a`.
+  mutating func joinBoundPaths() {
+    // (An observer of the shared controller's `values.a.b` too.)
+    var paths: [Int: String] = [:]
+    for n in uses.indices {
+      if let path = uses[n].use.boundPath {
+        paths[n] = path
+      } else if uses[n].use.access == .observe || uses[n].use.access == .bind,
+        case .literal(let k) = uses[n].use.key, k.hasPrefix("values."),
+        k.dropFirst(7).contains(".")
+      {
+        paths[n] = String(k.dropFirst(7))
+      }
+    }
+    guard !paths.isEmpty else { return }
+    var keys: Set<String> = []
+    for (use, _) in uses where use.access != .bind && use.access != .observe {
+      if case .key(let k) = resolveKey(use.key), k.contains(".") { keys.insert(k) }
+    }
+    for (n, path) in paths where keys.contains(path) {
+      uses[n].use.key = .literal(path)
+      uses[n].use.boundPath = nil
     }
   }
 
@@ -407,7 +469,12 @@ struct ScanModel {
         default: nil
         }
       return converted.map { .constant($0) } ?? .computed(source)
-    case .call(let f, _, let source):
+    case .call(let f, let arguments, let source):
+      // `fallback(Toggle.a)` of a function returning by a `switch` on its parameter: case a's.
+      if arguments.count == 1, let table = switchReturns[f], case .name(let n) = arguments[0] {
+        let name = n.split(separator: ".").last.map(String.init) ?? n
+        if let v = table[name] ?? table["default"] { return resolveValue(v, depth: depth + 1) }
+      }
       // What the function returns, when every return gives the same constant.
       let found = (returns[f] ?? []).map { resolveValue($0.value, depth: depth + 1) }
       if let first = found.first, found.allSatisfy({ $0 == first }),
@@ -428,10 +495,16 @@ struct ScanModel {
     case .name(let n):
       return valueConstants[n].flatMap { registeredEntries($0, depth: depth + 1) }
     case .call(let f, _, _):
+      // (Each return's: methods of that name in several classes, each registering its own.)
+      var all: [ValueEntry] = []
+      var found = false
       for r in returns[f] ?? [] {
-        if let d = registeredEntries(r.value, depth: depth + 1) { return d }
+        if case .dictionary(let d)? = registeredEntries(r.value, depth: depth + 1) {
+          found = true
+          all += d
+        }
       }
-      return nil
+      return found ? .dictionary(all) : nil
     default: return nil
     }
   }

@@ -366,6 +366,10 @@ extension ScanModel {
       var found: [MigrationPlan.ValueType: [SourceUse]] = [:]
       for use in list { if let type = use.type { found[type, default: []].append(use) } }
       if found[.json] != nil, let data = found.removeValue(forKey: .data) { found[.json]? += data }
+      // A String enum stored by its raw value and read as a string: the enum.
+      if found[.enum] != nil, let text = found.removeValue(forKey: .string) {
+        found[.enum]? += text
+      }
       if found[.stringArray] != nil, let arrays = found[.array] {
         // An array written and read as strings: the getter decides.
         if arrays.allSatisfy({ $0.access == .set }) {

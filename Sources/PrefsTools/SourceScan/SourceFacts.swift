@@ -205,6 +205,12 @@ struct SourceUse: Sendable {
   /// A fallback found by a test of a number getter's 0 (`if (n == 0) n = V;`): a V of 0 is the
   /// getter's own answer, no default.
   var zeroTest = false
+  /// A setter's value that is a published property's (`$p.sink { v in set(v, forKey: K) }`):
+  /// the property's initial value, which the sink writes when the key is absent.
+  var absentValue: ValueExpr?
+  /// A binding's whole key path after `values.` when it has dots (`values.panel.size`): the
+  /// key is its first part, unless the code uses the whole path as a key of its own.
+  var boundPath: String?
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -257,6 +263,11 @@ struct WrapperCall: Sendable {
   /// What the caller gives when the call answers nil (`getInt(key: K) ?? 0`,
   /// `T(rawValue: getString(key: k)) ?? fallback`): the key's fallback when absent.
   var fallback: ValueExpr?
+  /// What a setter writes when the key is absent (see ``SourceUse/absentValue``).
+  var absentValue: ValueExpr?
+  /// The type a setter's value has at the call (JSON data a local holds, a published
+  /// property's value): it types the key where the wrapper's own parameter does not.
+  var givenType: MigrationPlan.ValueType?
   /// The function the call is in, when an argument names one of its parameters: the call
   /// then makes that function a wrapper too (two levels of wrappers).
   var enclosing: EnclosingFunction?
@@ -325,6 +336,8 @@ struct TypeMembers: Sendable {
   var stored: [String] = []
   /// The declared type of each stored property that says one (`var value: Float`).
   var declared: [String: String] = [:]
+  /// The initial value of each property that gives one (`@Published var on = true`).
+  var initial: [String: ValueExpr] = [:]
   var isStruct = false
 }
 
@@ -390,6 +403,14 @@ struct FileFacts: Sendable {
     }
     return found
   }
+  /// Objective-C: each class's declared properties and their types (`@property BOOL on;`),
+  /// and the properties an implementation makes `@dynamic` (PAPreferences keeps those in user
+  /// defaults).
+  var objcProperties: [String: [String: String]] = [:]
+  /// Swift: a function whose body is a `switch` on its parameter, what each case returns
+  /// (`default` for the rest), by the function's selector.
+  var switchReturns: [String: [String: ValueExpr]] = [:]
+  var dynamicProperties: [(className: String, name: String, line: Int)] = []
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 

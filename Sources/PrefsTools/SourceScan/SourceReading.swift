@@ -90,6 +90,20 @@ extension SourceUse {
     }
   }
 
+  /// A setter's ``absentValue`` as the fallback use it makes (nil when it has none).
+  func absentWritten() -> SourceUse? {
+    guard access == .set, let value = absentValue else { return nil }
+    var absent = self
+    absent.access = .presence
+    absent.value = value
+    absent.defaultSource = .fallback
+    absent.method = method + " (the value it writes when absent)"
+    absent.absentValue = nil
+    if absent.type == nil { absent.type = value.type }
+    absent.weakType = true
+    return absent
+  }
+
   /// The value stored is JSON data (made by `JSONEncoder`, `dataWithJSONObject:`).
   mutating func takeJSONType() {
     type = .json
@@ -311,6 +325,9 @@ struct LocalVariable {
   /// whether the variable is true when the key is there.
   var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
+  /// A closure parameter given a published property's values (`$p.sink { v in … }`): the
+  /// property, its declared type and its initial value.
+  var published: (property: String, type: String?, initial: ValueExpr?)?
 }
 
 /// The getters, setters and other methods of `NSUserDefaults` (Objective-C selectors) and
@@ -449,7 +466,7 @@ enum DefaultsAPI {
     case "NSDate", "Date", "CFDateRef": .date
     case "Bool", "BOOL": .bool
     case "Int", "NSInteger", "Int64", "Int32", "UInt", "NSUInteger", "int", "long": .integer
-    case "Double", "CGFloat", "Float", "double", "float": .double
+    case "Double", "CGFloat", "Float", "double", "float", "TimeInterval": .double
     case "URL", "NSURL": .url
     case "[String]": .stringArray
     default: name.hasPrefix("[") ? (name.contains(":") ? .dictionary : .array) : nil

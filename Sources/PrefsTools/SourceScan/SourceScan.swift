@@ -91,7 +91,7 @@ package enum SourceScan {
     var names = Set(all.flatMap(\.receivers.keys))
     for f in all {
       for (type, parent) in f.superclasses
-      where parent == "NSUserDefaults" || parent == "UserDefaults" {
+      where parent == "NSUserDefaults" || parent == "UserDefaults" || parent == "PAPreferences" {
         names.insert(type)
       }
       for w in f.wrappers { if let c = w.className { names.insert(c) } }
@@ -264,6 +264,7 @@ package enum SourceScan {
     }
     model.addRegistered(registered)
     model.addUncalledWrappers()
+    model.joinBoundPaths()
     model.unusedDeclarations = Self.unusedDeclarations(
       Set(model.uses.compactMap(\.use.declaration)), list: list, limit: options.fileLimit)
     return model.result(
@@ -392,6 +393,9 @@ package enum SourceScan {
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
     // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
     "ShortcutBinder",
+    // PAPreferences: a subclass's declared properties (its implementation, which makes them
+    // `@dynamic`, is read whole for naming the subclass).
+    "PAPreferences",
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the

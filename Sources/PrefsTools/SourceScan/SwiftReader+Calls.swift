@@ -219,7 +219,29 @@ extension SwiftReader {
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
-      call.fallback = fallbackAfter(c)
+      call.fallback = fallbackAfter(c) ?? guardFallback(c)
+      if call.declaredType == nil { call.declaredType = closureRawType(after: c) }
+      for argument in c.arguments {
+        if let published = publishedValue(argument) {
+          // `save(value, forKey: K)` in `$p.sink { value in … }`: p's type and initial value.
+          call.declaredType = published.stored
+          call.givenType = DefaultsAPI.type(ofClass: published.stored)
+          call.absentValue = published.absent
+          if call.name == nil { call.name = published.property }
+        } else if argument.count == 1, let local = scope?.locals[t.text(argument.lowerBound)],
+          local.json
+        {
+          call.givenType = .json
+        } else if let stored = memberRawValue(argument) {
+          // `save(value: mode.rawValue, key: K)` of a property declared `var mode: Mode`.
+          call.declaredType = call.declaredType ?? stored
+        } else if let property = inoutProperty(argument) {
+          // `ifPresent(key: K, assign: &p)`: p keeps its initial value when the key is absent.
+          call.declaredType = call.declaredType ?? property.type
+          call.fallback = call.fallback ?? property.initial
+          if call.name == nil { call.name = property.name }
+        }
+      }
       if t.isText(c.close + 1, "as"),
         t.isPunctuation(c.close + 2, 0x3F) || t.isPunctuation(c.close + 2, 0x21)
       {
@@ -273,6 +295,100 @@ extension SwiftReader {
     }
   }
 
+  /// `mode.rawValue`, `self.mode.rawValue`: a property of the type the call is made in (not a
+  /// variable of the function), its declared type (an enum stored by its raw value).
+  func memberRawValue(_ range: Range<Int>) -> String? {
+    guard range.count == 3 || range.count == 5 && t.isText(range.lowerBound, "self"),
+      t.isText(range.upperBound - 1, "rawValue"), t.isPunctuation(range.upperBound - 2, 0x2E),
+      t.isIdentifier(range.upperBound - 3), let type = typeName
+    else { return nil }
+    let name = t.text(range.upperBound - 3)
+    if range.count == 3, scope?.locals[name] != nil || scope?.parameters.contains(name) == true {
+      return nil
+    }
+    return facts.members[type]?.declared[name]
+  }
+
+  /// `ifPresent(key: K) { raw in … Mode(rawValue: raw) … }`: the trailing closure's parameter
+  /// made an enum of the tree by its raw value: the value is stored as that enum.
+  func closureRawType(after c: Call) -> String? {
+    let open = c.close + 1
+    guard t.isPunctuation(open, 0x7B) else { return nil }
+    var k = open + 1
+    if t.isPunctuation(k, 0x5B) { k = t.match(k) + 1 }
+    if t.isPunctuation(k, 0x28) { k += 1 }
+    guard t.isIdentifier(k), t.isText(k + 1, "in") || t.isPunctuation(k + 1, 0x29) else {
+      return nil
+    }
+    let parameter = t.text(k)
+    let end = min(t.match(open), k + 60)
+    var n = k + 2
+    while n + 4 < end {
+      if t.isIdentifier(n), t.text(n).first?.isUppercase == true, t.isPunctuation(n + 1, 0x28),
+        t.isText(n + 2, "rawValue"), t.isPunctuation(n + 3, 0x3A), t.text(n + 4) == parameter,
+        t.isPunctuation(n + 5, 0x29)
+      {
+        return t.text(n)
+      }
+      n += 1
+    }
+    return nil
+  }
+
+  /// `guard let x = call(…) as? T else { …; return V }`: V is what the caller falls back to
+  /// when the call answers nil.
+  func guardFallback(_ c: Call) -> ValueExpr? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2), t.isText(start - 3, "let"),
+      t.isText(start - 4, "guard")
+    else { return nil }
+    // The `else` of this guard: after the conditions (other bindings may follow, `, let …`).
+    var k = c.close + 1
+    while k < t.count, k < c.close + 80, !t.isText(k, "else") {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
+      if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x7D) { return nil }
+      k += 1
+    }
+    guard t.isText(k, "else"), t.isPunctuation(k + 1, 0x7B) else { return nil }
+    let end = t.match(k + 1)
+    var n = k + 2
+    while n < end {
+      if t.isText(n, "return") {
+        let value = expressionRange(from: n + 1)
+        return value.isEmpty ? nil : valueOf(value)
+      }
+      if t.isPunctuation(n, 0x28) || t.isPunctuation(n, 0x5B) || t.isPunctuation(n, 0x7B) {
+        n = t.match(n)
+      }
+      n += 1
+    }
+    return nil
+  }
+
+  /// `&p`, `&self.p`: a property of the type the call is made in, given to an `inout`
+  /// parameter, with its declared type and initial value; `&value.p` of a variable of a type
+  /// the file declares, with its declared type (the variable's value is not known).
+  func inoutProperty(_ range: Range<Int>) -> (name: String, type: String?, initial: ValueExpr?)? {
+    guard t.isPunctuation(range.lowerBound, 0x26), range.count == 2 || range.count == 4,
+      t.isIdentifier(range.upperBound - 1)
+    else { return nil }
+    let name = t.text(range.upperBound - 1)
+    var owner = typeName
+    var own = true
+    if range.count == 4 {
+      guard t.isPunctuation(range.lowerBound + 2, 0x2E) else { return nil }
+      let holder = t.text(range.lowerBound + 1)
+      if holder != "self" {
+        own = false
+        if let declared = scope?.locals[holder]?.type { owner = declared }
+      }
+    }
+    guard let owner, let members = facts.members[owner],
+      members.declared[name] != nil || own && members.initial[name] != nil
+    else { return nil }
+    return (name, members.declared[name], own ? members.initial[name] : nil)
+  }
+
   func conditionText(at i: Int) -> String? {
     if t.token(i).conditional { return "inside a compiler condition (#if)" }
     for block in ifs {
@@ -301,6 +417,11 @@ extension SwiftReader {
   mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
     guard api.key < c.arguments.count else { return }
     var receiver = receiverOf(c.receiver)
+    if receiver == .none, c.receiver == nil, let type = typeName {
+      // `object(forKey: key)` inside `enum Store`: Store's own method (a wrapper when Store
+      // declares one of that name).
+      receiver = .type(type)
+    }
     guard receiver != .none else { return }
     if case .unknown = receiver {
       receiver = .unknown(c.receiver.map { t.source($0) } ?? "")
@@ -335,6 +456,13 @@ extension SwiftReader {
         if use.type == nil { use.storedType = declared }
       }
       if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
+      if let published = publishedValue(valueRange) {
+        // In `$p.sink { value in … }`: stored as p's type; p's initial value when absent.
+        use.storedType = published.stored
+        if use.type == nil { use.type = DefaultsAPI.type(ofClass: published.stored) }
+        use.absentValue = published.absent
+        use.name = published.property
+      }
       if case .value = value { use.value = value }
       if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
         use.valueParameter = t.text(valueRange.lowerBound)

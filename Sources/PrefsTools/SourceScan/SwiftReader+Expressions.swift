@@ -291,6 +291,17 @@ extension SwiftReader {
       if case .value = inner { return .converted(inner, type, source: text) }
       if case .name = inner { return .converted(inner, type, source: text) }
     }
+    // `String()`, `Int()`, `Bool()`: the empty value each makes.
+    if r.count == 3, t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29) {
+      switch t.text(first) {
+      case "String": return .value(.string(""))
+      case "Int": return .value(.integer(0))
+      case "Double", "CGFloat", "Float": return .value(.real(0))
+      case "Bool": return .value(.bool(false))
+      case "Data": return .value(.data(Data()))
+      default: break
+      }
+    }
     // `Date.distantPast`, `.distantFuture`: the dates Foundation names.
     if r.count <= 3,
       t.isText(r.upperBound - 1, "distantPast") || t.isText(r.upperBound - 1, "distantFuture"),
@@ -345,8 +356,9 @@ extension SwiftReader {
     if let call = callOf(r),
       call.name > r.lowerBound || t.text(call.name).first?.isLowercase == true
     {
-      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns.
-      return .call(call.selector, [], source: text)
+      // `makeDefaults()`, `Self.makeDefaults()`: what the function returns (for these
+      // arguments, when it returns by a `switch` on its parameter).
+      return .call(call.selector, call.arguments.map { localKey($0) }, source: text)
     }
     return .computed(text, nil)
   }

@@ -18,7 +18,19 @@ extension SwiftReader {
     guard let s = scope, let name = s.selector ?? s.property, !range.isEmpty else { return }
     facts.returnsDefined.insert(name)
     guard input.returnsWanted.contains(name) else { return }
-    let key = localKey(range)
+    var key = localKey(range)
+    // `"\(accountID)-\(key.rawValue)"` in a method: an instance's own property without a
+    // constant value is known only at run time (never another type's constant of that name).
+    if let type = typeName, let members = facts.members[type], !key.names.isEmpty {
+      let parameters = s.parameters
+      key = key.substituting { n in
+        guard !parameters.contains(n), s.locals[n] == nil,
+          members.stored.contains(n) || members.declared[n] != nil,
+          facts.constants[type + "." + n] == nil
+        else { return nil }
+        return .runtime(n)
+      }
+    }
     let value = valueOf(range)
     let file = loadedFile(range)
     guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
@@ -131,6 +143,10 @@ extension SwiftReader {
   /// `EXPR.forEach { … $0 … }`, `EXPR.map { key in … }`: the closure's parameter is any one
   /// of the collection's keys.
   mutating func closure(at i: Int) {
+    if t.isText(i, "sink") {
+      publishedSink(at: i)
+      return
+    }
     guard
       ["forEach", "map", "compactMap", "flatMap", "filter", "contains", "first", "allSatisfy"]
         .contains(t.text(i)), scope != nil
@@ -148,6 +164,61 @@ extension SwiftReader {
       let name = t.text(k)
       scope?.locals[name] = local
     }
+  }
+
+  /// `$prop….sink { value in … }`: the closure's parameter is the published property's
+  /// value, first its current one (Combine sends it when the sink subscribes).
+  mutating func publishedSink(at i: Int) {
+    guard scope != nil, let type = typeName else { return }
+    var first = receiverStart(before: i - 1)
+    if t.isText(first, "self"), t.isPunctuation(first + 1, 0x2E) { first += 2 }
+    var property = t.text(first)
+    if property.hasPrefix("$") {
+      property.removeFirst()
+    } else if t.isPunctuation(first, 0x24), t.isIdentifier(first + 1) {
+      property = t.text(first + 1)
+    } else {
+      return
+    }
+    let members = facts.members[type]
+    guard let members, members.declared[property] != nil || members.initial[property] != nil
+    else { return }
+    // `{ value in`, `{ [weak self] value in`, `{ (value) in`
+    var k = i + 2
+    if t.isPunctuation(k, 0x5B) { k = t.match(k) + 1 }
+    if t.isPunctuation(k, 0x28) { k += 1 }
+    guard t.isIdentifier(k), t.isText(k + 1, "in") || t.isPunctuation(k + 1, 0x29) else { return }
+    var local = LocalVariable()
+    local.type = members.declared[property]
+    local.published = (property, members.declared[property], members.initial[property])
+    scope?.locals[t.text(k)] = local
+  }
+
+  /// A value given to a setter that is a published property's (``publishedSink(at:)``), or its
+  /// raw value: the type it is stored as, and what it holds when the key is absent.
+  func publishedValue(_ range: Range<Int>) -> (
+    property: String, stored: String, absent: ValueExpr?
+  )? {
+    guard range.count == 1 || range.count == 3 && t.isText(range.upperBound - 1, "rawValue"),
+      t.isIdentifier(range.lowerBound),
+      let published = scope?.locals[t.text(range.lowerBound)]?.published
+    else { return nil }
+    var type = published.type
+    if type == nil {
+      switch published.initial {
+      case .value(.bool)?: type = "Bool"
+      case .value(.integer)?: type = "Int"
+      case .value(.real)?: type = "Double"
+      case .value(.string)?: type = "String"
+      case .name(let n)?:
+        if let dot = n.lastIndex(of: "."), n.first?.isUppercase == true {
+          type = String(n[..<dot])
+        }
+      default: break
+      }
+    }
+    guard let type else { return nil }
+    return (published.property, type, published.initial)
   }
 
   /// A local named at `i`: `NAME ?? V` gives the key whose answer it holds a fallback;

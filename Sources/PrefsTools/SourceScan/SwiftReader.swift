@@ -43,17 +43,17 @@ struct SwiftReader: SourceReader {
       return
     }
     // An initializer's calls are `Type(label: …)`: found by the type's name and the labels.
-    var initializer = false
     if selector.hasPrefix("init("), let type = types.last, type.kind != "extension" {
-      initializer = true
       selector = type.name + "("
     }
     for template in s.templates {
+      // (A function's labels too: a call may leave out a trailing closure or a defaulted
+      // parameter, `ifPresent(key: .k) { … }` of `ifPresent(key:body:)`.)
       facts.wrappers.append(
         SourceWrapper(
           selector: selector, className: types.last?.name, parameters: s.parameters,
           key: template.key, use: template, parameterTypes: s.parameterTypes,
-          labels: initializer ? s.labels : []))
+          labels: s.labels))
     }
     scope = nil
   }
@@ -281,7 +281,57 @@ struct SwiftReader: SourceReader {
           parameterTypes: parameterTypes, members: [:], defaults: receiverDefaults))
     }
     singleExpressionReturn(body: b)
+    if !gatherOnly, !parameters.isEmpty { switchReturns(body: b, selector: selector) }
     return close + 1
+  }
+
+  /// `func fallback(_ t: Toggle) -> Bool { switch t { case .a, .b: return true … } }`: what
+  /// the function returns for each case of its parameter.
+  mutating func switchReturns(body open: Int, selector: String) {
+    let close = t.match(open)
+    var k = open + 1
+    if t.isText(k, "return") { k += 1 }
+    guard t.isText(k, "switch"), t.isIdentifier(k + 1), t.isPunctuation(k + 2, 0x7B),
+      scope?.parameters.contains(t.text(k + 1)) == true
+    else { return }
+    let end = t.match(k + 2)
+    guard end + 1 == close else { return }
+    var table: [String: ValueExpr] = [:]
+    var pending: [String] = []
+    var n = k + 3
+    while n < end {
+      if t.isText(n, "case") {
+        pending = []
+        var m = n + 1
+        while m < end, !t.isPunctuation(m, 0x3A) {
+          if t.isPunctuation(m, 0x2E), t.isIdentifier(m + 1) {
+            pending.append(t.text(m + 1))
+            m += 2
+            continue
+          }
+          if t.isPunctuation(m, 0x28) { m = t.match(m) }
+          m += 1
+        }
+        n = m + 1
+        continue
+      }
+      if t.isText(n, "default"), t.isPunctuation(n + 1, 0x3A) {
+        pending = ["default"]
+        n += 2
+        continue
+      }
+      guard !pending.isEmpty else {
+        n += 1
+        continue
+      }
+      let start = t.isText(n, "return") ? n + 1 : n
+      let range = expressionRange(from: start)
+      let value = valueOf(range)
+      for c in pending where table[c] == nil { table[c] = value }
+      pending = []
+      n = max(range.upperBound, n + 1)
+    }
+    if !table.isEmpty { facts.switchReturns[selector] = table }
   }
 
   /// The user defaults a closure that initializes a property makes (its first
@@ -441,10 +491,22 @@ struct SwiftReader: SourceReader {
       }
     }
     // The declared type of a property (stored, or with observers: `var on: Bool { didSet … }`).
-    if scope == nil, let type = types.last, let declared, !gatherOnly,
+    // (Read in a wrapper-call pass too: a call may give the property, `assign: &on`.)
+    if scope == nil, let type = types.last, let declared,
       !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
     {
       facts.members[type.name, default: TypeMembers()].declared[name] = declared
+    }
+    // The initial value of a property (`@Published var order: Order = .date`): what it holds
+    // until the code gives it another.
+    if scope == nil, let type = types.last, t.isPunctuation(k, 0x3D),
+      !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
+    {
+      var given = valueOf(expressionRange(from: k + 1))
+      if case .name(let n) = given, n.hasPrefix("."), let declared {
+        given = .name(declared.replacing("?", with: "") + n)
+      }
+      facts.members[type.name, default: TypeMembers()].initial[name] = given
     }
     if t.isPunctuation(k, 0x7B), scope == nil || scope?.selector == nil {
       // A computed property: the uses inside stand for it; one expression is what it
@@ -485,6 +547,7 @@ struct SwiftReader: SourceReader {
       // A wrapper-call pass: only the variables a call's key may come from.
       if scope != nil {
         var local = scope?.locals[name] ?? LocalVariable()
+        local.type = declared
         let key = localKey(value)
         local.key = key.isRuntime ? nil : key
         scope?.locals[name] = local
@@ -539,9 +602,8 @@ struct SwiftReader: SourceReader {
     default: break
     }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
-    if t.contains(value, "JSONEncoder") || t.contains(value, "JSONSerialization") {
-      local.json = true
-    }
+    if encodesJSON(value) { local.json = true }
+    if local.type == nil { local.type = madeType(value) }
     if let resource = resourceName(in: value) { local.resource = resource }
     if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
     if let file = loadedFile(value) { local.file = file }
@@ -563,6 +625,47 @@ struct SwiftReader: SourceReader {
       pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
     }
     return nil
+  }
+
+  /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an
+  /// initializer makes (nil for anything else).
+  func madeType(_ range: Range<Int>) -> String? {
+    var k = range.lowerBound
+    if t.isText(k, "try") {
+      k += 1
+      if t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) { k += 1 }
+    }
+    guard t.isIdentifier(k), ["String", "Data", "Date", "URL"].contains(t.text(k)) else {
+      return nil
+    }
+    var open = k + 1
+    if t.isPunctuation(open, 0x2E), t.isText(open + 1, "init") { open += 2 }
+    guard t.isPunctuation(open, 0x28) else { return nil }
+    let close = t.match(open)
+    guard
+      close + 1 == range.upperBound
+        || close + 2 == range.upperBound
+          && (t.isPunctuation(close + 1, 0x21) || t.isPunctuation(close + 1, 0x3F))
+    else { return nil }
+    return t.text(k)
+  }
+
+  /// Whether `range` makes JSON data: `JSONEncoder().encode(x)`, `JSONSerialization…`, or
+  /// `encoder.encode(x)` of a property holding a `JSONEncoder`.
+  func encodesJSON(_ range: Range<Int>) -> Bool {
+    if t.contains(range, "JSONEncoder") || t.contains(range, "JSONSerialization") { return true }
+    guard let type = typeName, let members = facts.members[type] else { return false }
+    for k in range
+    where t.isText(k, "encode") && t.isPunctuation(k + 1, 0x28) && t.isPunctuation(k - 1, 0x2E)
+      && t.isIdentifier(k - 2)
+    {
+      let holder = t.text(k - 2)
+      if members.declared[holder] == "JSONEncoder" { return true }
+      if case .computed(let text, _)? = members.initial[holder], text.hasPrefix("JSONEncoder(") {
+        return true
+      }
+    }
+    return false
   }
 
   mutating func bind(_ name: String, _ receiver: ReceiverRef) {

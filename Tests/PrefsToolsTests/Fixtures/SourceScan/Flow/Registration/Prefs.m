@@ -22,6 +22,23 @@ typedef NS_ENUM(NSInteger, FlowMode) {
 @interface AppPrefs : NSObject
 @end
 
+@interface AppFactory : NSObject
+@property (class, readonly) NSDictionary<NSString *, id> *factoryDefaults;
+@end
+
+@implementation AppFactory
+// A class property's getter (registered with dot syntax below), its dictionary of a generic
+// type made once in a block: reg.list an empty array, reg.limit 1440.
++ (NSDictionary<NSString *, id> *)factoryDefaults {
+  static NSDictionary<NSString *, id> *factory = nil;
+  static dispatch_once_t once;
+  dispatch_once(&once, ^{
+    factory = @{ @"reg.list" : @[], @"reg.limit" : @1440 };
+  });
+  return factory;
+}
+@end
+
 @implementation AppPrefs
 // A dictionary built in steps in a local, returned by a class method.
 + (NSDictionary *)defaultValues {
@@ -54,6 +71,7 @@ typedef NS_ENUM(NSInteger, FlowMode) {
   [defaults registerDefaults:[self defaultValues]];  // reg.step 3, reg.flag YES, reg.style
   [defaults registerDefaultsFromFile:@"FlowDefaults"];  // FlowDefaults.plist's keys
   [defaults registerDefaults:[self standardDefaults]];  // reg.mode 4, reg.modes 12
+  [defaults registerDefaults:AppFactory.factoryDefaults];  // reg.list (), reg.limit 1440
   [defaults registerDefaults:[self bundleDefaults]];  // More.plist: more.fromData 11
 }
 

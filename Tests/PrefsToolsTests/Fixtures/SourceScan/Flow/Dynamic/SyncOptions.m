@@ -1,0 +1,5 @@
+#import "SyncOptions.h"
+
+@implementation SyncOptions
+@dynamic syncOnLaunch;
+@end
