@@ -133,6 +133,12 @@ import Testing
       // JSON does not tell 500 from 500.0: a labelled double's whole number is a real.
       var labelled = label.default?.value
       if label.type == "double", case .integer(let i)? = labelled { labelled = .real(Double(i)) }
+      // A labelled date is its XML text (`0000-12-30T00:00:00Z`, as Foundation writes distantPast).
+      if label.type == "date", case .string(let text)? = labelled,
+        let date = PropertyList.date(fromText: text)
+      {
+        labelled = .date(date)
+      }
       if entry.defaultValue == labelled {
         m.defaulted += 1
       } else {
@@ -184,7 +190,10 @@ import Testing
     #expect(m.precision >= floor["precision", default: 0.95], "\(m)")
     #expect(m.types >= floor["type", default: 0.95], "\(m)")
     #expect(m.defaults >= floor["default", default: 0.95], "\(m)")
-    #expect(!m.misses.contains { $0.hasSuffix(" is not a key") }, "\(m)")
+    // A string reported as a key that is none: none, or as many as the labels' floor allows
+    // and says why (`notAKey`).
+    let notKeys = m.misses.filter { $0.hasSuffix(" is not a key") }.count
+    #expect(Double(notKeys) <= floor["notAKey", default: 0], "\(m)")
   }
 
   @Test(
