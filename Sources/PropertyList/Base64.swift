@@ -9,8 +9,12 @@
 /// on what is not whole groups of four characters of the alphabet.
 enum Base64 {
   /// The 64 characters, in the order of their values.
-  static let alphabet: [UInt8] = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  static let alphabet: [UInt8] = alphabetView.array
+
+  /// The same characters as a view (a string literal's bytes, for the writer's table).
+  static var alphabetView: ByteView {
+    ByteView("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+  }
 
   /// The value of an alphabet character, or nil.
   @inline(__always)

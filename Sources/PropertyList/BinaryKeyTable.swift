@@ -1,19 +1,15 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The keys of one dictionary of a binary file, walked in place: no string is built and
 /// nothing throws. A walk checks each key's reference and offset as the reader checks them and
 /// stops at anything out of the ordinary, which the caller's general loop (or the full read)
 /// then reads and reports. What a walk does at each key is a ``KeyVisitor``: finding one key
 /// (`prefs read FILE KEY`), or checking that the keys are ASCII and in the writer's order
 /// (the streaming conversion and `lint`).
+///
+/// Its loads are the view's unchecked ones: `init` checks once that every reference, every
+/// offset-table entry and the trailer lie in the view, and each load below is at a place
+/// that check covers (a key's bytes are checked against the table before they are read).
 struct BinaryKeyTable {
-  let base: UnsafeRawPointer
+  let base: ByteView
   /// Where the dictionary's key references start, how many there are and their width.
   let refs: Int, count: Int, refSize: Int
   /// Where the offset table starts (every object lies between the header and it), the width
@@ -24,14 +20,14 @@ struct BinaryKeyTable {
   /// 32-byte trailer after it in the buffer (as the reader checked the trailer): so every
   /// reference and offset read below has eight bytes after it in the buffer.
   init?(
-    _ bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int, table: Int,
+    _ bytes: ByteView, refs: Int, count: Int, refSize: Int, table: Int,
     offsetSize: Int, objects: Int
   ) {
-    guard let base = bytes.baseAddress, refSize > 0, offsetSize > 0, objects >= 0, refs >= 0,
+    guard refSize > 0, offsetSize > 0, objects >= 0, refs >= 0,
       count >= 0, count <= (table - refs) / refSize, table <= bytes.count - 32,
       objects <= (bytes.count - 32 - table) / offsetSize
     else { return nil }
-    (self.base, self.refs, self.count, self.refSize) = (base, refs, count, refSize)
+    (self.base, self.refs, self.count, self.refSize) = (bytes, refs, count, refSize)
     (self.table, self.offsetSize, self.objects) = (table, offsetSize, objects)
   }
 
@@ -81,7 +77,7 @@ struct BinaryKeyTable {
 
   /// The marker at `offset`.
   @inline(__always)
-  func marker(at offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+  func marker(at offset: Int) -> UInt8 { base[unchecked: offset] }
 
   /// Where an ASCII string object's bytes start and how many there are: the marker's low
   /// nibble, or for 15 and more an integer object of 1, 2 or 4 bytes after the marker. nil:
@@ -91,58 +87,59 @@ struct BinaryKeyTable {
     let nibble = Int(marker & 0x0F)
     guard nibble == 0x0F else { return (offset &+ 1, nibble) }
     guard offset + 2 <= table else { return nil }
-    let intMarker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+    let intMarker = base[unchecked: offset + 1]
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 2 else { return nil }
     let width = 1 << Int(intMarker & 0x0F)
     guard offset + 2 + width <= table else { return nil }
     return (offset + 2 + width, FieldN.read(base, offset + 2, width))
   }
 
-  /// Whether `count` bytes at `start` are all ASCII, eight at a time (the last eight of 8 or
-  /// more read again rather than byte by byte).
+  /// Whether the `count` bytes at `start` of `bytes` are all ASCII, eight at a time (the last
+  /// eight of 8 or more read again rather than byte by byte). The caller has checked that
+  /// they lie in the view (the key walks by ``init``, the others by `require`).
   @inline(__always)
-  static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+  static func isASCII(_ bytes: ByteView, at start: Int, count: Int) -> Bool {
     var any: UInt64 = 0
     if count >= 8 {
       // The first and the last eight (most keys are 16 bytes or fewer), and those between.
-      any =
-        start.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-        | start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      any = bytes.uncheckedWord(at: start) | bytes.uncheckedWord(at: start &+ count &- 8)
       var i = 8
       while i &+ 8 < count {
-        any |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        any |= bytes.uncheckedWord(at: start &+ i)
         i &+= 8
       }
     } else {
-      for i in 0..<count { any |= UInt64(start.load(fromByteOffset: i, as: UInt8.self)) }
+      for i in 0..<count { any |= UInt64(bytes[unchecked: start &+ i]) }
     }
     return any & 0x8080_8080_8080_8080 == 0
   }
 
-  /// Whether the `an` bytes at `a` sort strictly before the `bn` at `b` (byte order, which for
-  /// ASCII is UTF-16 order too): eight bytes at a time, as big-endian integers.
+  /// Whether the `an` bytes at `a` of `x` sort strictly before the `bn` at `b` of `y` (byte
+  /// order, which for ASCII is UTF-16 order too): eight bytes at a time, as big-endian
+  /// integers. The caller has checked both ranges.
   @inline(__always)
-  static func precedes(_ a: UnsafeRawPointer, _ an: Int, _ b: UnsafeRawPointer, _ bn: Int) -> Bool {
+  static func precedes(
+    _ x: ByteView, _ a: Int, _ an: Int, _ y: ByteView, _ b: Int, _ bn: Int
+  ) -> Bool {
     let n = Swift.min(an, bn)
-    @inline(__always) func word(_ p: UnsafeRawPointer, _ i: Int) -> UInt64 {
-      UInt64(bigEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+    @inline(__always) func word(_ v: ByteView, _ i: Int) -> UInt64 {
+      v.uncheckedLoad(UInt64.self, at: i, bigEndian: true)
     }
     if n >= 8 {
       var i = 0
       while i &+ 8 < n {
-        let (x, y) = (word(a, i), word(b, i))
-        if x != y { return x < y }
+        let (p, q) = (word(x, a &+ i), word(y, b &+ i))
+        if p != q { return p < q }
         i &+= 8
       }
       // The last eight of the common length: the bytes before `i` are equal, so the first
       // that differs in this window decides, as it would byte by byte.
-      let (x, y) = (word(a, n &- 8), word(b, n &- 8))
-      if x != y { return x < y }
+      let (p, q) = (word(x, a &+ n &- 8), word(y, b &+ n &- 8))
+      if p != q { return p < q }
     } else {
       for i in 0..<n {
-        let x = a.load(fromByteOffset: i, as: UInt8.self)
-        let y = b.load(fromByteOffset: i, as: UInt8.self)
-        if x != y { return x < y }
+        let (p, q) = (x[unchecked: a &+ i], y[unchecked: b &+ i])
+        if p != q { return p < q }
       }
     }
     return an < bn
@@ -160,8 +157,8 @@ protocol KeyVisitor {
 /// to the full read (it reports the repeated key); so is a key object that is not an ASCII
 /// string (it may be the same text in UTF-16).
 struct ASCIIKeyFinder: KeyVisitor {
-  /// The key's bytes (valid for the walk; nil: none), and how many.
-  let key: UnsafeRawPointer?
+  /// The key's bytes (valid for the walk), and how many.
+  let key: ByteView
   let length: Int
   /// The marker of an ASCII string of `length` bytes (0x5F: 15 or more, the count after it).
   let wanted: UInt8
@@ -170,16 +167,11 @@ struct ASCIIKeyFinder: KeyVisitor {
   let tail: UInt64
   private(set) var match = -1
 
-  init(_ key: UnsafeRawBufferPointer) {
-    self.key = key.baseAddress
+  init(_ key: ByteView) {
+    self.key = key
     length = key.count
     wanted = length < 15 ? 0x50 | UInt8(length) : 0x5F
-    tail =
-      if length >= 8, let base = key.baseAddress {
-        base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-      } else {
-        0
-      }
+    tail = length >= 8 ? key.word(at: length - 8) : 0
   }
 
   @inline(__always)
@@ -194,13 +186,14 @@ struct ASCIIKeyFinder: KeyVisitor {
     let refSize = keys.refSize
     // A key's bytes must end before the offset table (`length` is a key's: far below it).
     let lastPayload = keys.table &- length
+    let tailAt = length &- 8
     let end = keys.refs &+ keys.count &* refSize
     var at = keys.refs
     while at < end {
       guard let offset = keys.keyObject(at: at, R.self, O.self) else { return .undecided }
       let here = at
       at &+= refSize
-      let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+      let marker = base[unchecked: offset]
       let payload: Int
       if marker &- 0x50 < 0x0F {
         // An ASCII string of fewer than 15 bytes: its marker says its length.
@@ -213,12 +206,12 @@ struct ASCIIKeyFinder: KeyVisitor {
         payload = span.payload
       }
       guard payload <= lastPayload else { return .undecided }
-      if length >= 8,
-        base.loadUnaligned(fromByteOffset: payload &+ length &- 8, as: UInt64.self) != tail
-      {
+      if length >= 8, base.uncheckedWord(at: payload &+ tailAt) != tail { continue }
+      if length >= 8 {
+        if !base.uncheckedWordsEqual(at: payload, key, at: 0, length: length) { continue }
+      } else if !base.uncheckedEqual(at: payload, key, at: 0, length: length) {
         continue
       }
-      if length > 0, let key, memcmp(base + payload, key, length) != 0 { continue }
       guard match < 0 else { return .undecided }
       match = (here &- keys.refs) / refSize
     }
@@ -228,23 +221,23 @@ struct ASCIIKeyFinder: KeyVisitor {
 
 /// Checks that every key of a dictionary is an ASCII string object whose bytes lie before the
 /// offset table and that they are strictly in the writer's order (so no key is there twice),
-/// counting their bytes, and keeps them when they are to be written.
+/// counting their bytes, and, when they are to be written, copies each into `copies` as it
+/// checks it (``CopiedRuns``): a key checked as ASCII in a mapped file is not read from the
+/// mapping again.
 struct OrderedASCIIKeys: KeyVisitor {
   let keeping: Bool
-  private(set) var keys: [UnsafeRawBufferPointer] = []
+  /// The copies, when `keeping` (the caller's, lent to the walk).
+  var copies = CopiedRuns()
   private(set) var keyBytes = 0
 
-  init(keeping: Bool, count: Int) {
-    self.keeping = keeping
-    if keeping { keys.reserveCapacity(count) }
-  }
+  init(keeping: Bool) { self.keeping = keeping }
 
   @inline(__always)
   mutating func walk<R: BigEndianField, O: BigEndianField>(
     _ keys: BinaryKeyTable, _: R.Type, _: O.Type
   ) -> BinaryKeyTable.Walk {
     var at = keys.refs
-    var previous = (start: keys.base, count: -1)
+    var previous = (start: 0, count: -1)
     for _ in 0..<keys.count {
       guard let offset = keys.keyObject(at: at, R.self, O.self) else { return .undecided }
       at &+= keys.refSize
@@ -253,16 +246,16 @@ struct OrderedASCIIKeys: KeyVisitor {
       guard let (payload, size) = keys.asciiSpan(at: offset, marker: marker),
         payload <= keys.table - size
       else { return .undecided }
-      let start = keys.base + payload
-      guard BinaryKeyTable.isASCII(start, count: size) else { return .undecided }
+      guard BinaryKeyTable.isASCII(keys.base, at: payload, count: size) else { return .undecided }
       if previous.count >= 0,
-        !BinaryKeyTable.precedes(previous.start, previous.count, start, size)
+        !BinaryKeyTable.precedes(
+          keys.base, previous.start, previous.count, keys.base, payload, size)
       {
         return .undecided
       }
-      previous = (start, size)
+      previous = (payload, size)
       keyBytes &+= size
-      if keeping { self.keys.append(UnsafeRawBufferPointer(start: start, count: size)) }
+      if keeping { copies.append(keys.base.slice(payload..<(payload &+ size))) }
     }
     return .walked
   }
@@ -284,7 +277,7 @@ struct DistinctASCIIKeys: KeyVisitor {
   /// The key's bytes, eight at a time (the last eight of 8 or more read again), mixed with
   /// the seed and the length.
   @inline(__always)
-  static func hash(_ start: UnsafeRawPointer, count: Int) -> UInt64 {
+  static func hash(_ bytes: ByteView, at start: Int, count: Int) -> UInt64 {
     @inline(__always) func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
       let m = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
       return m ^ (m >> 29)
@@ -293,14 +286,14 @@ struct DistinctASCIIKeys: KeyVisitor {
     if count >= 8 {
       var i = 0
       while i &+ 8 < count {
-        h = mix(h, start.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        h = mix(h, bytes.uncheckedWord(at: start &+ i))
         i &+= 8
       }
-      h = mix(h, start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+      h = mix(h, bytes.uncheckedWord(at: start &+ count &- 8))
     } else {
       var word: UInt64 = 0
       for i in 0..<count {
-        word |= UInt64(start.load(fromByteOffset: i, as: UInt8.self)) << (8 &* UInt64(i))
+        word |= UInt64(bytes[unchecked: start &+ i]) << (8 &* UInt64(i))
       }
       h = mix(h, word)
     }
@@ -333,9 +326,8 @@ struct DistinctASCIIKeys: KeyVisitor {
     let tagMask = ~UInt32(truncatingIfNeeded: mask)
     for n in 0..<keys.count {
       guard let (payload, size) = Self.span(keys, n, R.self, O.self) else { return .undecided }
-      let start = keys.base + payload
-      guard BinaryKeyTable.isASCII(start, count: size) else { return .undecided }
-      let hash = Self.hash(start, count: size)
+      guard BinaryKeyTable.isASCII(keys.base, at: payload, count: size) else { return .undecided }
+      let hash = Self.hash(keys.base, at: payload, count: size)
       let tag = UInt32(truncatingIfNeeded: hash >> 32) & tagMask
       var slot = Int(truncatingIfNeeded: hash) & mask
       var probes = 0
@@ -345,7 +337,9 @@ struct DistinctASCIIKeys: KeyVisitor {
           guard let (otherPayload, otherSize) = Self.span(keys, other, R.self, O.self) else {
             return .undecided
           }
-          if otherSize == size, memcmp(keys.base + otherPayload, start, size) == 0 {
+          if otherSize == size,
+            keys.base.uncheckedEqual(at: otherPayload, keys.base, at: payload, length: size)
+          {
             return .undecided  // the same key twice: the full read's to report
           }
         }

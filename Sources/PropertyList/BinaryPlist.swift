@@ -14,13 +14,11 @@ enum BinaryPlist: PlistFormatWitness {
   /// Whether `data` starts with ``magic``: its first eight bytes compared as one word (no
   /// iterator over `Data`, whose generic walk a one-key read would otherwise page in).
   static func hasMagic(_ data: Data) -> Bool {
-    data.withUnsafeBytes { raw in
-      raw.count >= 8 && raw.loadUnaligned(as: UInt64.self) == magicWord
-    }
+    ByteView.with(data) { view in view.count >= 8 && view.word(at: 0) == magicWord }
   }
 
-  /// ``magic`` as the 64-bit word its bytes make in memory.
-  private static var magicWord: UInt64 { UInt64(littleEndian: 0x3030_7473_696c_7062) }
+  /// ``magic`` as the little-endian word its bytes make.
+  private static var magicWord: UInt64 { 0x3030_7473_696c_7062 }
 
   /// Byte `i` (0..<8) of ``magic``, without the array (a one-key read does not build it).
   @inline(__always)
@@ -45,7 +43,7 @@ enum BinaryPlist: PlistFormatWitness {
   static func read(_ data: Data, limits: PlistLimits, options: PlistReadOptions)
     throws(PlistError) -> PlistDocument
   {
-    let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, options: options)
+    let (value, warnings) = try BinaryMemoryReader.read(data, limits: limits, rules: options.rules)
     return PlistDocument(value: value, format: .binary, warnings: warnings)
   }
 

@@ -1,13 +1,13 @@
 /// `prefs lint` of the usual binary file at the speed of its bytes: the objects walked once,
 /// checked as the full read checks them, with no value built, no sink and no string made.
-extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+extension BinaryPlistReader where Bytes == ByteView {
   /// Whether the full read (``PropertyList/read(_:limits:)``) reads `bytes` without an error
   /// or a warning, decided for the usual file: a tree of arrays and dictionaries (none used
   /// twice), whose scalars are booleans, integers of 1 to 8 bytes, reals, dates, ASCII
   /// strings and data, and whose dictionaries have ASCII keys, none there twice. False for
   /// any other file, or one that is not clean: the caller checks it the longer way, and the
   /// full read reports what is wrong.
-  static func isCleanTree(_ bytes: UnsafeRawBufferPointer, limits: PlistLimits) -> Bool {
+  static func isCleanTree(_ bytes: ByteView, limits: PlistLimits) -> Bool {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
     do {
       return try reader.checkTree()
@@ -38,7 +38,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
     // What the document expands to, every use of an object counted as the full read counts
     // it; every subtree's is at most the document's, so the document's within the limits is
     // every frame's the full read checks.
-    var total = (values: 0, bytes: 0)
+    var total = Expansion(values: 0, bytes: 0)
     // A container opened once: opened again is a shared container or a cycle, the longer way's.
     var opened = [Bool](repeating: false, count: objectCount)
     var open: OpenContainer
@@ -65,46 +65,38 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
         open = inner
       }
     }
-    return total.values <= limits.maxObjects
-      && !(total.bytes > limits.amplificationThreshold
-        && total.bytes / Swift.max(bytes.count, 1) >= limits.maxAmplification)
+    return budget.allows(total)
   }
 
-  /// Object `index`, checked as ``decodeObject(_:at:)`` checks it, and counted.
+  /// Object `index`, checked as ``decodeObject(_:at:)`` checks it (its marker through the same
+  /// table, ``BinaryMarker``), and counted.
   @inline(__always)
-  private func check(
-    _ index: Int, depth: Int, _ total: inout (values: Int, bytes: Int), _ opened: inout [Bool]
+  private mutating func check(
+    _ index: Int, depth: Int, _ total: inout Expansion, _ opened: inout [Bool]
   ) throws(PlistError) -> Checked {
     let offset = try objectOffset(index)
     let marker = bytes[offset]
     var size = 8
-    switch marker >> 4 {
-    case 0x0:
-      guard marker == 0x08 || marker == 0x09 else { return .other }
-    case 0x1:
-      guard marker <= 0x13 else { return .other }  // 16 bytes: the longer way
-      try require(offset + 1, 1 << Int(marker & 0x0F), object: index, what: "the integer")
-    case 0x2:
-      guard marker == 0x22 || marker == 0x23 else { return .other }
-      try require(offset + 1, marker == 0x22 ? 4 : 8, object: index, what: "the real")
-    case 0x3:
-      guard marker == 0x33 else { return .other }
+    switch BinaryMarker(marker) {
+    case .boolean: break
+    // (16 bytes: each reader's own way, the longer way.)
+    case .integer(let width) where width <= BinaryMarker.plainIntegerBytes:
+      try require(offset + 1, width, object: index, what: "the integer")
+    case .real(let width):
+      try require(offset + 1, width, object: index, what: "the real")
+    case .date:
       try require(offset + 1, 8, object: index, what: "the date")
-      guard Double(bitPattern: readUInt(at: offset + 1, size: 8)).isFinite else { return .other }
-    case 0x4:
+      guard BinaryMarker.isReadableDate(readUInt(at: offset + 1, size: 8)) else { return .other }
+    case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
       size += count
-    case 0x5:
+    case .asciiString:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")
-      if count > 0, let base = bytes.baseAddress,
-        !BinaryKeyTable.isASCII(base + payload, count: count)
-      {
-        return .other
-      }
+      if !BinaryKeyTable.isASCII(bytes, at: payload, count: count) { return .other }
       size += count
-    case 0xA, 0xD:
+    case .array, .dictionary:
       guard !opened[index], depth < limits.maxDepth else { return .other }
       opened[index] = true
       let isDictionary = marker >> 4 == 0xD
@@ -113,8 +105,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
         .multipliedReportingOverflow(by: objectRefSize)
       guard !overflow else { return .other }
       try require(payload, length, object: index, what: "the references")
-      total.values += 1
-      total.bytes += 8
+      total += .one
       guard isDictionary else {
         return .container(OpenContainer(next: payload, end: payload + length, depth: depth))
       }
@@ -126,7 +117,7 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
       else { return .other }
       // In the writer's order (prefs, plistlib), checked pair by pair; else (CoreFoundation
       // writes them in its hash order) each looked for among the others.
-      var ordered = OrderedASCIIKeys(keeping: false, count: count)
+      var ordered = OrderedASCIIKeys(keeping: false)
       var keyBytes = ordered.keyBytes
       switch keys.visit(&ordered) {
       case .walked: keyBytes = ordered.keyBytes
@@ -136,15 +127,13 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
         guard case .walked = keys.visit(&distinct) else { return .other }
         keyBytes = distinct.keyBytes
       }
-      total.values += count
-      total.bytes += 8 * count + keyBytes
+      total += Expansion(values: count, bytes: 8 * count + keyBytes)
       let values = payload + count * objectRefSize
       return .container(OpenContainer(next: values, end: payload + length, depth: depth))
     default:
       return .other  // UTF-16 strings, UIDs, sets, and what no reader reads
     }
-    total.values += 1
-    total.bytes += size
+    total += Expansion(values: 1, bytes: size)
     return .scalar
   }
 }

@@ -3,13 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// One key of a top-level dictionary without decoding the others (`prefs read FILE KEY`).
 extension BinaryPlistReader where Bytes: BinaryBytes {
@@ -26,7 +19,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   /// in place (``ASCIIKeyFinder``): the position of the one equal key. No string is built and
   /// nothing throws; anything out of the ordinary is left to the general loop or the full read.
   static func scanASCIIKeys(
-    _ ascii: [UInt8], in bytes: UnsafeRawBufferPointer, refs: Int, count: Int, refSize: Int,
+    _ ascii: [UInt8], in bytes: ByteView, refs: Int, count: Int, refSize: Int,
     table: Int, offsetSize: Int, objects: Int
   ) -> Scan {
     guard
@@ -34,7 +27,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         bytes, refs: refs, count: count, refSize: refSize, table: table, offsetSize: offsetSize,
         objects: objects)
     else { return .undecided }
-    return ascii.withUnsafeBytes { key -> Scan in
+    return ByteView.with(ascii) { key -> Scan in
       var finder = ASCIIKeyFinder(key)
       switch keys.visit(&finder) {
       case .walked: return finder.match < 0 ? .absent : .found(finder.match)
@@ -45,7 +38,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   }
 }
 
-extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+extension BinaryPlistReader where Bytes == ByteView {
   // MARK: - One key
 
   /// One key of a top-level dictionary, decoding only that key's value (and every key, to
@@ -53,8 +46,8 @@ extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
   /// see (a repeated key, a warning, any error) answers ``BinaryLookup/undecided``: the caller
   /// reads the whole document and reports it as usual.
   static func lookup(_ key: String, in data: Data, limits: PlistLimits) -> BinaryLookup {
-    data.withUnsafeBytes { raw in
-      var reader = BinaryPlistReader(bytes: raw, limits: limits)
+    ByteView.with(data) { view in
+      var reader = BinaryPlistReader(bytes: view, limits: limits)
       do throws(PlistError) {
         return try reader.lookup(key)
       } catch {

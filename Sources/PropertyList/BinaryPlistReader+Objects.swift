@@ -19,33 +19,23 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   }
 
   /// Object `index`, whose offset ``objectOffset(_:)`` gave (a caller that looked at its
-  /// marker first does not look it up twice).
+  /// marker first does not look it up twice): its marker read through the one table
+  /// (``BinaryMarker``), then as the reader's rules say.
   mutating func decodeObject(_ index: Int, at offset: Int) throws(PlistError) -> Decoded {
     let marker = bytes[offset]
-    let high = marker >> 4
-    switch high {
-    case 0x0:
-      switch marker {
-      case 0x08: return .scalar(.bool(false))
-      case 0x09: return .scalar(.bool(true))
-      case 0x00:
-        throw .unsupported(
-          format: .binary, at: .byteOffset(offset),
-          feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
-            + "property list type holds it) \(CompatibilityRow.named("binary-null"))")
-      default:
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "unknown object marker 0x\(marker.hex(width: 2))")
-      }
-    case 0x1:
-      let exponent = Int(marker & 0x0F)
-      guard exponent <= 4 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)")
-      }
-      let size = 1 << exponent
+    switch BinaryMarker(marker) {
+    case .boolean(let value): return .scalar(.bool(value))
+    case .null:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a null object (0x00: CoreFoundation's NSNull, GNUstep refuses it; no "
+          + "property list type holds it)".naming(.binaryNull))
+    case .integerTooWide(let exponent):
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "integer of 2^\(exponent) bytes (at most 16 are allowed)"
+          .naming(.binaryIntegerSize))
+    case .integer(let size):
       try require(offset + 1, size, object: index, what: "the integer")
       switch size {
       case 1, 2, 4:
@@ -53,65 +43,33 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       case 8:
         return .scalar(.integer(Int64(bitPattern: readUInt(at: offset + 1, size: 8))))
       default:
-        // 16 bytes: CoreFoundation (every verb that reads as it does) keeps the low 64 bits,
-        // unsigned (-1 and -2 in 16 bytes are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep
-        // refuses it.
-        let high = readUInt(at: offset + 1, size: 8)
-        let low = readUInt(at: offset + 9, size: 8)
-        if options.reader == .coreFoundation {
-          if high != 0 {
-            warnings.append(
-              .readAs(
-                .coreFoundation,
-                "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
-                  + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
-          }
-          return .scalar(.int(low))
-        }
-        if options.exact {
-          throw .unsupported(
-            format: .binary, at: .byteOffset(offset),
-            feature: "a 16-byte integer, which GNUstep refuses")
-        }
-        if high == 0 { return .scalar(.int(low)) }
-        if high == .max, low >> 63 == 1 { return .scalar(.integer(Int64(bitPattern: low))) }
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "integer does not fit in 64 bits")
+        return .scalar(try sixteenByteInteger(at: offset))
       }
-    case 0x2:
-      switch marker & 0x0F {
-      case 2:
-        try require(offset + 1, 4, object: index, what: "the real")
-        let bits = UInt32(truncatingIfNeeded: readUInt(at: offset + 1, size: 4))
-        return .scalar(.real(Double(Float(bitPattern: bits))))
-      case 3:
-        try require(offset + 1, 8, object: index, what: "the real")
+    case .real(let size):
+      try require(offset + 1, size, object: index, what: "the real")
+      guard size == 4 else {
         return .scalar(.real(Double(bitPattern: readUInt(at: offset + 1, size: 8))))
-      default:
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "real of 2^\(marker & 0x0F) bytes (only 4 and 8 exist)")
       }
-    case 0x3:
-      guard marker == 0x33 else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(offset),
-          reason: "unknown object marker 0x\(marker.hex(width: 2))")
-      }
+      let bits = UInt32(truncatingIfNeeded: readUInt(at: offset + 1, size: 4))
+      return .scalar(.real(Double(Float(bitPattern: bits))))
+    case .realOfOtherSize(let exponent):
+      throw .malformed(
+        format: .binary, at: .byteOffset(offset),
+        reason: "real of 2^\(exponent) bytes (only 4 and 8 exist)".naming(.binaryRealSize))
+    case .date:
       try require(offset + 1, 8, object: index, what: "the date")
-      let seconds = Double(bitPattern: readUInt(at: offset + 1, size: 8))
-      guard seconds.isFinite else {
+      let bits = readUInt(at: offset + 1, size: 8)
+      guard BinaryMarker.isReadableDate(bits) else {
         throw .malformed(
           format: .binary, at: .byteOffset(offset + 1),
-          reason: "date is \(seconds) \(CompatibilityRow.named("nonfinite-binary-date"))")
+          reason: "date is \(Double(bitPattern: bits))".naming(.nonfiniteBinaryDate))
       }
-      return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
-    case 0x4:
+      return .scalar(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))))
+    case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
-      return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { Data($0) }))
-    case 0x5:
+      return .scalar(.data(bytes.withBytes(payload..<(payload + count)) { $0.data }))
+    case .asciiString:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the ASCII string")
       // The text, or the offset of its first byte that is not ASCII.
@@ -123,44 +81,82 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         throw .invalidText(format: .binary, at: .byteOffset(payload + text.1), encoding: "ASCII")
       }
       return .scalar(.string(string))
-    case 0x6:
+    case .utf16String:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
-      if count == 0, options.exact, options.reader == .coreFoundation {
+      if count == 0, rules.emptyUTF16Strings == .refused {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a UTF-16 string of no characters, which CoreFoundation refuses")
+          feature: "a UTF-16 string of no characters, which CoreFoundation refuses"
+            .naming(.binaryEmptyUTF16String))
       }
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "string length overflows")
+          format: .binary, at: .byteOffset(offset),
+          reason: "string length overflows".naming(.binaryCountTooLarge))
       }
       try require(payload, length, object: index, what: "the UTF-16 string")
       return .scalar(.string(try decodeUTF16BE(at: payload, units: count)))
-    case 0x8:
-      let size = Int(marker & 0x0F) + 1
+    case .uid(let size):
       try require(offset + 1, size, object: index, what: "the UID")
       return .scalar(try uid(at: offset, size: size))
-    case 0xA, 0xC, 0xD:
+    case .array, .set, .dictionary:
+      let high = marker >> 4
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       let refs = high == 0xD ? count * 2 : count
       let (length, overflow) = refs.multipliedReportingOverflow(by: objectRefSize)
       guard !overflow else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "container size overflows")
+          format: .binary, at: .byteOffset(offset),
+          reason: "container size overflows".naming(.binaryCountTooLarge))
       }
       try require(payload, length, object: index, what: "the references")
-      if high == 0xC, options.exact, options.reader == .gnustep {
+      if high == 0xC, rules.sets == .refused {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a set (0xC), which GNUstep refuses \(CompatibilityRow.named("binary-set"))")
+          feature: "a set (0xC), which GNUstep refuses".naming(.binarySet))
       }
       return .container(isDictionary: high == 0xD, count: count, refs: payload, isSet: high == 0xC)
-    default:
+    case .unknown:
+      throw Self.unknownMarker(marker, at: offset)
+    }
+  }
+
+  /// A 16-byte integer at `offset` (its marker's), as the reader reads it: CoreFoundation
+  /// (every verb that reads as it does) keeps the low 64 bits, unsigned (-1 and -2 in 16 bytes
+  /// are 2^64 - 1 and 2^64 - 2, 2^64 + 5 is 5); GNUstep refuses it.
+  @inline(never)
+  private mutating func sixteenByteInteger(at offset: Int) throws(PlistError) -> PlistValue {
+    let high = readUInt(at: offset + 1, size: 8)
+    let low = readUInt(at: offset + 9, size: 8)
+    switch rules.sixteenByteIntegers {
+    case .lowBitsUnsigned:
+      if high != 0 {
+        warnings.append(
+          .readAs(
+            .coreFoundation,
+            "a 16-byte integer as \(low), its low 64 bits as an unsigned number "
+              + "(CoreFoundation drops the rest)", at: .byteOffset(offset)))
+      }
+      return .int(low)
+    case .refused:
+      throw .unsupported(
+        format: .binary, at: .byteOffset(offset),
+        feature: "a 16-byte integer, which GNUstep refuses".naming(.binarySixteenByteInteger))
+    case .whenTheyFit:
+      if high == 0 { return .int(low) }
+      if high == .max, low >> 63 == 1 { return .integer(Int64(bitPattern: low)) }
       throw .malformed(
         format: .binary, at: .byteOffset(offset),
-        reason: "unknown object marker 0x\(marker.hex(width: 2))")
+        reason: "integer does not fit in 64 bits".naming(.binarySixteenByteInteger))
     }
+  }
+
+  @inline(never)
+  static func unknownMarker(_ marker: UInt8, at offset: Int) -> PlistError {
+    .malformed(
+      format: .binary, at: .byteOffset(offset),
+      reason: "unknown object marker 0x\(marker.hex(width: 2))".naming(.binaryUnknownMarker))
   }
 
   private func decodeUTF16BE(at offset: Int, units: Int) throws(PlistError) -> String {
@@ -198,29 +194,32 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   /// A UID of `size` bytes at `offset` (its marker's), as the reader reads it: CoreFoundation
   /// takes any width to 16 bytes (their last 64 bits) and refuses a value above 32 bits;
   /// GNUstep reads a UID of one or two bytes as the dictionary `{CF$UID = n}` and refuses
-  /// wider ones. Not exactly: any width to 8 bytes, as a UID.
+  /// wider ones (a store's own file: any width to 8 bytes, as a UID).
   private func uid(at offset: Int, size: Int) throws(PlistError) -> PlistValue {
-    switch (options.reader, options.exact) {
-    // (The tools read as CoreFoundation does: refused above 32 bits, not read exactly too.)
-    case (.coreFoundation, _):
+    switch rules.uids {
+    // (The tools read as CoreFoundation does: refused above 32 bits.)
+    case .coreFoundation:
       var value: UInt64 = 0
       for k in 0..<size { value = value << 8 | UInt64(bytes[offset + 1 + k]) }
       guard value <= UInt64(UInt32.max) else {
         throw .unsupported(
           format: .binary, at: .byteOffset(offset),
-          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses")
+          feature: "a UID above 32 bits (\(value)), which CoreFoundation refuses"
+            .naming(.binaryUIDAbove32Bits))
       }
       return .uid(value)
-    case (.gnustep, true) where size > 2:
+    case .gnustepDictionaries where size <= 2:
+      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
+    case .gnustepDictionaries(wider: .refused):
       throw .unsupported(
         format: .binary, at: .byteOffset(offset),
-        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)")
-    case (.gnustep, _) where size <= 2:
-      return .dictionary(["CF$UID": .integer(Int64(readUInt(at: offset + 1, size: size)))])
-    default:
+        feature: "a UID of \(size) bytes, which GNUstep refuses (it reads one or two)"
+          .naming(.binaryWideUID))
+    case .gnustepDictionaries:
       guard size <= 8 else {
         throw .malformed(
-          format: .binary, at: .byteOffset(offset), reason: "UID of \(size) bytes (at most 8)")
+          format: .binary, at: .byteOffset(offset),
+          reason: "UID of \(size) bytes (at most 8)".naming(.binaryWideUID))
       }
       return .uid(readUInt(at: offset + 1, size: size))
     }
@@ -234,20 +233,19 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard case .scalar(let value) = decoded else {
       throw .malformed(
         format: .binary, at: .byteOffset(refOffset),
-        reason: "dictionary key (object \(index)) is a container, not a string "
-          + CompatibilityRow.named("nonstring-key"))
+        reason: "dictionary key (object \(index)) is a container, not a string"
+          .naming(.binaryContainerKey))
     }
     if case .string(let s) = value {
       if isShared(index) { shared[index] = (value, Expansion.of(value)) }
       return s
     }
     let text = OpenStepWriter.describeScalar(value)
-    if options.exact {
+    if rules.nonStringKeys == .refused {
       throw .unsupported(
         format: .binary, at: .byteOffset(refOffset),
         feature: "a dictionary key that is not a string (the \(value.typeName) \(text)), which "
-          + "\(options.reader) keeps as it is: a domain's keys are strings "
-          + CompatibilityRow.named("nonstring-key"))
+          + "\(rules.reader) keeps as it is: a domain's keys are strings".naming(.nonstringKey))
     }
     warnings.append(.nonStringKey(text, at: .byteOffset(refOffset)))
     return text

@@ -67,7 +67,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     /// (no parallel key and value arrays: they would double the peak memory of a large domain).
     var values: [PlistValue] = []
     var dictionary = PlistDictionary.Builder()
-    var expanded = Expansion(values: 1, bytes: 8)
+    var expanded = Expansion.one
   }
 
   /// Adds the frame's next value: appended to an array, or stored under its key (decoded now)
@@ -77,10 +77,10 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       let refOffset = frame.keyRefs + frame.next * objectRefSize
       let keyIndex = try checkedReference(at: refOffset, from: frame.object)
       let key = try decodeKey(keyIndex, refOffset: refOffset)
-      try addExpansion(&frame, Expansion(values: 1, bytes: 8 + key.utf8.count), at: refOffset)
+      try addExpansion(&frame, .sized(key.utf8.count), at: refOffset)
       if let warning = frame.dictionary.store(
         value, forKey: key, at: .byteOffset(refOffset),
-        keepingFirst: options.reader == .coreFoundation)
+        keepingFirst: rules.binaryDuplicateKey == .firstKept)
       {
         warnings.append(warning)
       }
@@ -90,27 +90,14 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     frame.next += 1
   }
 
+  /// Counts `amount` into the frame, which must stay within the budget: a subtree's
+  /// expansion is at most the document's, so checking each frame stops the document as soon
+  /// as its expansion is too large for its input.
   private mutating func addExpansion(_ frame: inout Frame, _ amount: Expansion, at offset: Int)
     throws(PlistError)
   {
-    frame.expanded.values += amount.values
-    frame.expanded.bytes += amount.bytes
-    guard frame.expanded.values <= limits.maxObjects else {
-      throw .limitExceeded(
-        format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects))
-    }
-    // The ratio bound: a subtree's size is at most the document's, so checking each frame
-    // stops the document as soon as its expansion is too large for its input.
-    let expanded = frame.expanded.bytes
-    if expanded > limits.amplificationThreshold,
-      expanded / max(bytes.count, 1) >= limits.maxAmplification
-    {
-      throw .limitExceeded(
-        format: .binary, at: .byteOffset(offset),
-        limit: .amplification(
-          factor: limits.maxAmplification, inputBytes: bytes.count,
-          threshold: limits.amplificationThreshold))
-    }
+    frame.expanded += amount
+    try budget.check(frame.expanded, at: offset)
   }
 
   /// Starts a frame for container `index`, decoding its keys right away.
@@ -145,7 +132,9 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     let rootObject = try decodeObject(root)
     guard case .container(let isDictionary, let count, let refs, let isSet) = rootObject else {
       if case .scalar(let value) = rootObject { return value }
-      throw .malformed(format: .binary, at: .byteOffset(0), reason: "unreadable top object")
+      throw .malformed(
+        format: .binary, at: .byteOffset(0),
+        reason: "unreadable top object".naming(.binaryTopObject))
     }
     var stack: [Frame] = []
     stack.append(
@@ -191,6 +180,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       try addExpansion(&stack[top], frame.expanded, at: stack[top].valueRefs)
       try add(value, to: &stack[top])
     }
-    throw .malformed(format: .binary, at: .byteOffset(0), reason: "internal: empty stack")
+    throw .malformed(
+      format: .binary, at: .byteOffset(0), reason: "internal: empty stack".naming(.binaryTopObject))
   }
 }

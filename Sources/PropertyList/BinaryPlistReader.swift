@@ -13,7 +13,7 @@
 /// is counted against ``PlistLimits/maxObjects`` so a "billion laughs" file is refused early.
 ///
 /// The reader is generic over its bytes (a buffer, or a file's windows) without a constraint
-/// on its declaration: the metadata of `BinaryPlistReader<UnsafeRawBufferPointer>`, made at
+/// on its declaration: the metadata of `BinaryPlistReader<ByteView>`, made at
 /// run time on first use, then needs no protocol conformance looked up (a scan of every
 /// conformance in the program, about 0.1 ms of `prefs read FILE KEY`). The methods are in an
 /// extension that has the constraint.
@@ -21,7 +21,7 @@ struct BinaryPlistReader<Bytes> {
   let bytes: Bytes
   let limits: PlistLimits
   /// Whose reader the file is read as: a key twice, a UID, a key that is not a string.
-  var options = PlistReadOptions.lenient
+  var rules = ReaderRules.tools
   var warnings: [PlistWarning] = []
 
   private(set) var offsetIntSize = 0
@@ -38,21 +38,6 @@ struct BinaryPlistReader<Bytes> {
   /// to. Objects referenced once are not kept: that is most of them, and most of the memory.
   var shared: [Int: (value: PlistValue, expansion: Expansion)] = [:]
 
-  /// What a value expands to: how many values, and about how many bytes (strings and data by
-  /// their length, every other value as 8), each use of a shared object counted.
-  struct Expansion {
-    var values: Int
-    var bytes: Int
-
-    static func of(_ value: PlistValue) -> Expansion {
-      switch value {
-      case .string(let s): Expansion(values: 1, bytes: 8 + s.utf8.count)
-      case .data(let d): Expansion(values: 1, bytes: 8 + d.count)
-      default: Expansion(values: 1, bytes: 8)
-      }
-    }
-  }
-
   init(bytes: Bytes, limits: PlistLimits) {
     self.bytes = bytes
     self.limits = limits
@@ -60,12 +45,17 @@ struct BinaryPlistReader<Bytes> {
 }
 
 extension BinaryPlistReader where Bytes: BinaryBytes {
+  /// How far this file may expand through its shared objects.
+  var budget: ExpansionBudget { ExpansionBudget(limits, inputBytes: bytes.count) }
+}
+
+extension BinaryPlistReader where Bytes: BinaryBytes {
   /// Parses the whole document from `bytes`.
   static func read(
-    _ bytes: Bytes, limits: PlistLimits, options: PlistReadOptions = .lenient
+    _ bytes: Bytes, limits: PlistLimits, rules: ReaderRules = .tools
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
-    reader.options = options
+    reader.rules = rules
     let value = try reader.readDocument()
     return (value, reader.warnings)
   }
@@ -76,23 +66,27 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     let count = bytes.count
     let magicCount = 8
     guard count >= magicCount else {
-      throw .truncated(format: .binary, at: .byteOffset(count), expected: "the 8-byte header")
+      throw .truncated(
+        format: .binary, at: .byteOffset(count),
+        expected: "the 8-byte header".naming(.truncatedBinary))
     }
     for i in 0..<magicCount where bytes[i] != BinaryPlist.magicByte(i) {
       // CoreFoundation reads `bplist0` and any eighth byte ("bplist0?") as `bplist00`.
-      if i == 7, options.exact, options.reader == .coreFoundation { break }
+      if i == 7, rules.anyEighthVersionByte { break }
       if i >= 6 {
         throw .unsupported(
           format: .binary, at: .byteOffset(6),
           feature: "binary plist version \"\(Character(UnicodeScalar(bytes[6])))"
-            + "\(Character(UnicodeScalar(bytes[7])))\"")
+            + "\(Character(UnicodeScalar(bytes[7])))\"".naming(.binaryVersion))
       }
-      throw .malformed(format: .binary, at: .byteOffset(i), reason: "not a bplist00 header")
+      throw .malformed(
+        format: .binary, at: .byteOffset(i), reason: "not a bplist00 header".naming(.binaryVersion))
     }
     guard count >= magicCount + 1 + 1 + BinaryPlist.trailerSize else {
       throw .truncated(
         format: .binary, at: .byteOffset(count),
-        expected: "at least one object, an offset table and the 32-byte trailer")
+        expected: "at least one object, an offset table and the 32-byte trailer"
+          .naming(.truncatedBinary))
     }
     let t = count - BinaryPlist.trailerSize
     offsetIntSize = Int(bytes[t + 6])
@@ -100,12 +94,14 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard (1...8).contains(offsetIntSize) else {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 6),
-        reason: "trailer offset size \(offsetIntSize) is not 1 to 8 (is the file truncated?)")
+        reason: "trailer offset size \(offsetIntSize) is not 1 to 8 (is the file truncated?)"
+          .naming(.binaryOffsetSize))
     }
     guard (1...8).contains(objectRefSize) else {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 7),
-        reason: "trailer reference size \(objectRefSize) is not 1 to 8 (is the file truncated?)")
+        reason: "trailer reference size \(objectRefSize) is not 1 to 8 (is the file truncated?)"
+          .naming(.binaryReferenceSize))
     }
     let rawCount = readUInt(at: t + 8, size: 8)
     let rawTop = readUInt(at: t + 16, size: 8)
@@ -114,7 +110,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard rawCount >= 1, rawCount <= UInt64(t) else {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 8),
-        reason: "trailer object count \(rawCount) does not fit a \(count)-byte file")
+        reason: "trailer object count \(rawCount) does not fit a \(count)-byte file"
+          .naming(.binaryObjectCount))
     }
     objectCount = Int(rawCount)
     guard objectCount <= limits.maxObjects else {
@@ -124,41 +121,45 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard rawTop < rawCount else {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 16),
-        reason: "top object \(rawTop) is not below the object count \(rawCount)")
+        reason: "top object \(rawTop) is not below the object count \(rawCount)"
+          .naming(.binaryTopObject))
     }
     topObject = Int(rawTop)
     let (tableBytes, o1) = objectCount.multipliedReportingOverflow(by: offsetIntSize)
     guard rawTable >= 9, rawTable < UInt64(t), !o1 else {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 24),
-        reason: "offset table offset \(rawTable) lies outside the file (is the file truncated?)")
+        reason: "offset table offset \(rawTable) lies outside the file (is the file truncated?)"
+          .naming(.binaryTableOffset))
     }
     offsetTableOffset = Int(rawTable)
     let (tableEnd, o2) = offsetTableOffset.addingReportingOverflow(tableBytes)
     guard !o2, tableEnd <= t else {
       throw .malformed(
         format: .binary, at: .byteOffset(offsetTableOffset),
-        reason: "offset table of \(objectCount) entries runs past the trailer")
+        reason: "offset table of \(objectCount) entries runs past the trailer"
+          .naming(.binaryTablePastTrailer))
     }
-    if options.exact, options.reader == .gnustep, offsetIntSize > 4 || objectRefSize > 4 {
+    if rules.wideFields == .refused, offsetIntSize > 4 || objectRefSize > 4 {
       throw .unsupported(
         format: .binary, at: .byteOffset(t + 6),
-        feature: "offsets or references wider than 4 bytes, which GNUstep refuses")
+        feature: "offsets or references wider than 4 bytes, which GNUstep refuses"
+          .naming(.binaryWideFields))
     }
-    if options.exact, options.reader == .coreFoundation {
+    if rules.checksOffsetTable {
       // CoreFoundation refuses a file with bytes between its offset table and its trailer,
       // and offsets too narrow to reach the table.
       guard tableEnd == t else {
         throw .malformed(
           format: .binary, at: .byteOffset(tableEnd),
           reason: "\(t - tableEnd) bytes between the offset table and the trailer, which "
-            + "CoreFoundation refuses")
+            + "CoreFoundation refuses".naming(.binaryGapBeforeTrailer))
       }
       if offsetIntSize < 8, UInt64(offsetTableOffset) >> (8 * UInt64(offsetIntSize)) != 0 {
         throw .malformed(
           format: .binary, at: .byteOffset(t + 6),
           reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
-            + "\(offsetTableOffset), which CoreFoundation refuses")
+            + "\(offsetTableOffset), which CoreFoundation refuses".naming(.binaryOffsetsTooNarrow))
       }
       // Every entry of the offset table, named by a reference or not, must lie before the
       // table (CoreFoundation checks them all; one below the header it takes).
@@ -169,7 +170,7 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           throw .malformed(
             format: .binary, at: .byteOffset(entry),
             reason: "object \(index) has offset \(raw), at or past the offset table, which "
-              + "CoreFoundation refuses")
+              + "CoreFoundation refuses".naming(.binaryOffsetPastTable))
         }
       }
     }
@@ -177,7 +178,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     if objectRefSize < 8, UInt64(objectCount - 1) >> (8 * UInt64(objectRefSize)) != 0 {
       throw .malformed(
         format: .binary, at: .byteOffset(t + 7),
-        reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects")
+        reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects"
+          .naming(.binaryReferencesTooNarrow))
     }
   }
 
@@ -205,7 +207,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   static func outsideObjectArea(_ index: Int, offset: UInt64, entry: Int) -> PlistError {
     .malformed(
       format: .binary, at: .byteOffset(entry),
-      reason: "object \(index) has offset \(offset), outside the object area")
+      reason: "object \(index) has offset \(offset), outside the object area"
+        .naming(.binaryOffsetOutsideObjects))
   }
 
   /// Checks that `length` bytes starting at `offset` lie before the offset table.
@@ -215,7 +218,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard !overflow, length >= 0, end <= offsetTableOffset else {
       throw .truncated(
         format: .binary, at: .byteOffset(offset),
-        expected: "\(what) of object \(object) (\(length) bytes) before the offset table")
+        expected: "\(what) of object \(object) (\(length) bytes) before the offset table"
+          .naming(.binaryObjectPastTable))
     }
   }
 
@@ -240,7 +244,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
       throw .malformed(
         format: .binary, at: .byteOffset(offset + 1),
-        reason: "count of object \(object) has marker 0x\(intMarker.hex(width: 2)), not an integer")
+        reason: "count of object \(object) has marker 0x\(intMarker.hex(width: 2)), not an integer"
+          .naming(.binaryCountMarker))
     }
     let size = 1 << Int(intMarker & 0x0F)
     try require(offset + 2, size, object: object, what: "the count")
@@ -248,7 +253,8 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
     guard raw <= UInt64(offsetTableOffset) else {
       throw .malformed(
         format: .binary, at: .byteOffset(offset + 2),
-        reason: "count \(raw) of object \(object) is larger than the file")
+        reason: "count \(raw) of object \(object) is larger than the file"
+          .naming(.binaryCountTooLarge))
     }
     return (Int(raw), offset + 2 + size)
   }
@@ -268,22 +274,18 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
   {
     .malformed(
       format: .binary, at: .byteOffset(offset),
-      reason: "object \(object) refers to object \(ref), but there are only \(count)")
+      reason: "object \(object) refers to object \(ref), but there are only \(count)"
+        .naming(.binaryDanglingReference))
   }
 }
 
 /// The reads of a buffer in memory.
-extension BinaryPlistReader where Bytes == UnsafeRawBufferPointer {
+extension BinaryPlistReader where Bytes == ByteView {
   static func read(
-    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+    _ data: Data, limits: PlistLimits, rules: ReaderRules = .tools
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    let result: Result<(PlistValue, [PlistWarning]), PlistError> = data.withUnsafeBytes { raw in
-      do throws(PlistError) {
-        return .success(try read(raw, limits: limits, options: options))
-      } catch {
-        return .failure(error)
-      }
+    try ByteView.with(data) { (view) throws(PlistError) in
+      try read(view, limits: limits, rules: rules)
     }
-    return try result.get()
   }
 }

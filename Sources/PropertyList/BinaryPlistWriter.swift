@@ -214,7 +214,7 @@ struct BinaryPlistWriter {
         case .string(let s):
           let utf8 = s.utf8
           let isASCII =
-            utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } }
+            ByteView.with(utf8: utf8) { $0.allSatisfy { $0 < 0x80 } }
             ?? utf8.allSatisfy { $0 < 0x80 }
           if isASCII {
             appendMarker(0x5, count: utf8.count)
@@ -284,11 +284,14 @@ struct StringInterner {
   static func hash(_ s: String) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     let utf8 = s.utf8
-    if let fast = utf8.withContiguousStorageIfAvailable({ buffer -> UInt64 in
-      var x = h
-      for byte in buffer { x = (x ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      return x
-    }) {
+    if let fast = ByteView.with(
+      utf8: utf8,
+      { bytes -> UInt64 in
+        var x = h
+        for byte in bytes { x = (x ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return x
+      })
+    {
       return fast
     }
     for byte in utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }

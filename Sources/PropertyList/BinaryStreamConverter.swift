@@ -3,13 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A binary property list written in a text format straight from its object table: no
 /// ``PlistValue`` is built, keys are put in the writer's order only when the file does not
@@ -41,9 +34,12 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   /// the limit).
   private var countedAhead = false
   /// What the document expands to so far, every use of a shared object counted, as the
-  /// full read counts it.
-  private var values = 0
-  private var expandedBytes = 0
+  /// full read counts it, and how far it may.
+  private var expanded = Expansion(values: 0, bytes: 0)
+  private let budget: ExpansionBudget
+  /// The ASCII keys of the open dictionaries that hold only such keys, in order, copied out
+  /// of the file as they were checked (each frame's from its `firstCopy` on).
+  private var copies = CopiedRuns()
 
   // The walk's own types live outside the generic converter (a type nested in a generic type is
   // generic itself: destroying an item looked up its metadata at run time).
@@ -52,10 +48,11 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private typealias Item = StreamItem
 
   init(
-    bytes: UnsafeRawBufferPointer, limits: PlistLimits, sink: Sink, maxDepth: Int,
+    bytes: ByteView, limits: PlistLimits, sink: Sink, maxDepth: Int,
     truncatingDates: Bool, undecidedUIDs: Bool
   ) {
     reader = BinaryMemoryReader(bytes: bytes, limits: limits)
+    budget = ExpansionBudget(limits, inputBytes: bytes.count)
     self.sink = sink
     self.maxDepth = maxDepth
     self.truncatingDates = truncatingDates
@@ -126,6 +123,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let indent = stack[top].indent
       if n == count {
         let frame = stack.removeLast()
+        if frame.firstCopy >= 0 { copies.removeRuns(from: frame.firstCopy) }
         inProgress[frame.object] = 2
         sink.close(dictionary: isDictionary, count: count, indent: indent)
         if let parent = stack.last {
@@ -139,8 +137,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let refSize = reader.objectRefSize
       let object = stack[top].object
       if isDictionary, sink.writesKeys {
-        if !stack[top].asciiKeys.isEmpty {
-          let key = stack[top].asciiKeys[i]
+        if stack[top].firstCopy >= 0 {
+          // The key's copy, made when it was checked.
+          let key = copies.run(stack[top].firstCopy + i)
           do { try sink.key(.ascii(key), indent: indent + 1) } catch { throw .failed(error) }
         } else if let keys = stack[top].keys {
           do { try sink.key(.string(keys[i]), indent: indent + 1) } catch { throw .failed(error) }
@@ -180,7 +179,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
           format: .binary, at: .byteOffset(refs), limit: .depth(reader.limits.maxDepth)))
     }
     guard indent < maxDepth else { throw .undecided }
-    try expand(BinaryMemoryReader.Expansion(values: 1, bytes: 8), at: refs)
+    try expand(.one, at: refs)
     inProgress[object] = 1
     var frame = Frame(
       object: object, isDictionary: isDictionary, count: count, keyRefs: refs,
@@ -199,9 +198,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private mutating func orderKeys(_ frame: inout Frame) throws(StreamStop) {
     if keysInOrderInPlace(&frame) { return }
     let refSize = reader.objectRefSize
-    var previous: UnsafeRawBufferPointer?
-    var asciiKeys: [UnsafeRawBufferPointer] = []
-    asciiKeys.reserveCapacity(frame.count)
+    var previous: ByteView?
+    let firstCopy = copies.count
     var inOrder = true
     var allASCII = true
     for n in 0..<frame.count {
@@ -210,12 +208,12 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let ref = try reference(at: refOffset, from: object)
       switch try keyText(ref, refOffset: refOffset) {
       case .ascii(let bytes):
-        try expand(.init(values: 1, bytes: 8 + bytes.count), at: refOffset)
+        try expand(.sized(bytes.count), at: refOffset)
         if inOrder, let previous, !Self.precedes(previous, bytes) { inOrder = false }
         previous = bytes
-        if allASCII, sink.writesKeys { asciiKeys.append(bytes) }
+        if allASCII, sink.writesKeys { copies.append(bytes) }
       case .string(let s):
-        try expand(.init(values: 1, bytes: 8 + s.utf8.count), at: refOffset)
+        try expand(.sized(s.utf8.count), at: refOffset)
         allASCII = false
         if frame.count == 1, sink.refusesLoneUIDKey, s == "CF$UID" { throw .undecided }
       }
@@ -226,9 +224,10 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .undecided
     }
     if allASCII, inOrder {
-      frame.asciiKeys = asciiKeys
+      if sink.writesKeys { frame.firstCopy = firstCopy }
       return
     }
+    copies.removeRuns(from: firstCopy)
     // Rare: keys not in order, or not all ASCII. Made strings, and ordered as the writer
     // orders them.
     var keys: [String] = []
@@ -238,7 +237,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let object = frame.object
       let ref = try reference(at: refOffset, from: object)
       switch try keyText(ref, refOffset: refOffset) {
-      case .ascii(let bytes): keys.append(String(decoding: bytes, as: UTF8.self))
+      case .ascii(let bytes): keys.append(bytes.string)
       case .string(let s): keys.append(s)
       }
     }
@@ -271,7 +270,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     countedAhead = true
     // Far past any limit, and far from overflowing when two are added.
     let cap = 1 << 60
-    var known: [Int: (values: Int, bytes: Int)] = [:]
+    var known: [Int: Expansion] = [:]
     var open = [UInt8](repeating: 0, count: reader.objectCount)
     let refSize = reader.objectRefSize
     func pending(_ object: Int, isDictionary: Bool, count: Int, refs: Int)
@@ -279,7 +278,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     {
       var item = Pending(
         object: object, count: count,
-        valueRefs: isDictionary ? refs + count * refSize : refs, values: 1, bytes: 8)
+        valueRefs: isDictionary ? refs + count * refSize : refs, expanded: .one)
       guard isDictionary else { return item }
       for n in 0..<count {
         let refOffset = refs + n * refSize
@@ -289,8 +288,7 @@ struct BinaryStreamConverter<Sink: StreamSink> {
           case .ascii(let bytes): bytes.count
           case .string(let s): s.utf8.count
           }
-        item.values += 1
-        item.bytes += 8 + length
+        item.expanded += .sized(length)
       }
       return item
     }
@@ -300,19 +298,18 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     }
     var stack = [try pending(root, isDictionary: isDictionary, count: count, refs: refs)]
     open[root] = 1
-    var total = (values: 0, bytes: 0)
+    var total = Expansion(values: 0, bytes: 0)
     while let top = stack.indices.last {
       let n = stack[top].next
       if n == stack[top].count {
         let done = stack.removeLast()
         open[done.object] = 0
-        known[done.object] = (done.values, done.bytes)
+        known[done.object] = done.expanded
         guard let parent = stack.indices.last else {
-          total = (done.values, done.bytes)
+          total = done.expanded
           break
         }
-        stack[parent].values = min(stack[parent].values + done.values, cap)
-        stack[parent].bytes = min(stack[parent].bytes + done.bytes, cap)
+        stack[parent].expanded = stack[parent].expanded.adding(done.expanded, cappedAt: cap)
         continue
       }
       stack[top].next = n + 1
@@ -320,45 +317,30 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       let object = stack[top].object
       let child = try reference(at: refOffset, from: object)
       if let amount = known[child] {
-        stack[top].values = min(stack[top].values + amount.values, cap)
-        stack[top].bytes = min(stack[top].bytes + amount.bytes, cap)
+        stack[top].expanded = stack[top].expanded.adding(amount, cappedAt: cap)
         continue
       }
       if open[child] != 0 { throw .failed(.cycle(at: .byteOffset(refOffset), object: child)) }
       switch try classify(child) {
       case .scalar(_, let expansion):
-        stack[top].values = min(stack[top].values + expansion.values, cap)
-        stack[top].bytes = min(stack[top].bytes + expansion.bytes, cap)
+        stack[top].expanded = stack[top].expanded.adding(expansion, cappedAt: cap)
       case .container(let isDictionary, let count, let refs):
         stack.append(try pending(child, isDictionary: isDictionary, count: count, refs: refs))
         open[child] = 1
       }
     }
-    let limits = reader.limits
-    let input = reader.bytes.count
-    if total.bytes > limits.amplificationThreshold,
-      total.bytes / max(input, 1) >= limits.maxAmplification
-    {
-      throw .failed(
-        .limitExceeded(
-          format: .binary, at: .byteOffset(reader.offsetTableOffset),
-          limit: .amplification(
-            factor: limits.maxAmplification, inputBytes: input,
-            threshold: limits.amplificationThreshold)))
+    if budget.amplified(total) {
+      throw .failed(budget.amplifiedError(at: reader.offsetTableOffset))
     }
-    if total.values > limits.maxObjects {
-      throw .failed(
-        .limitExceeded(
-          format: .binary, at: .byteOffset(reader.offsetTableOffset),
-          limit: .objects(limits.maxObjects)))
+    if budget.tooManyValues(total) {
+      throw .failed(budget.tooManyValuesError(at: reader.offsetTableOffset))
     }
   }
 
   /// Whether ASCII key `a` sorts strictly before `b` (byte order, which is UTF-16 order too).
   @inline(__always)
-  private static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    guard let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
-    return BinaryKeyTable.precedes(x, a.count, y, b.count)
+  private static func precedes(_ a: ByteView, _ b: ByteView) -> Bool {
+    BinaryKeyTable.precedes(a, 0, a.count, b, 0, b.count)
   }
 
   /// The usual dictionary at the speed of its bytes: every key an ASCII string object, all in
@@ -375,61 +357,52 @@ struct BinaryStreamConverter<Sink: StreamSink> {
         table: reader.offsetTableOffset, offsetSize: reader.offsetIntSize,
         objects: reader.objectCount)
     else { return false }
-    var walk = OrderedASCIIKeys(keeping: sink.writesKeys, count: frame.count)
-    guard case .walked = keys.visit(&walk) else { return false }
+    // The copies lent to the walk, which adds this dictionary's.
+    let firstCopy = copies.count
+    var walk = OrderedASCIIKeys(keeping: sink.writesKeys)
+    if sink.writesKeys { copies.reserve(runs: frame.count) }
+    swap(&walk.copies, &copies)
+    let walked = keys.visit(&walk)
+    swap(&walk.copies, &copies)
     // Counted as the general loop counts them, 8 bytes and one value a key.
-    let total = (
-      values: values + frame.count, bytes: expandedBytes + 8 * frame.count + walk.keyBytes
-    )
-    guard !atLimit(values: total.values, bytes: total.bytes) else { return false }
-    (values, expandedBytes) = total
-    frame.asciiKeys = walk.keys
+    var total = expanded
+    total += Expansion(values: frame.count, bytes: 8 * frame.count + walk.keyBytes)
+    guard case .walked = walked, !atLimit(total) else {
+      copies.removeRuns(from: firstCopy)
+      return false
+    }
+    expanded = total
+    if sink.writesKeys { frame.firstCopy = firstCopy }
     return true
   }
 
   /// Counts a value (or a key) against the limits, as the full read counts it.
   @inline(__always)
-  private mutating func expand(_ amount: BinaryMemoryReader.Expansion, at offset: Int)
-    throws(StreamStop)
-  {
-    values += amount.values
-    expandedBytes += amount.bytes
-    if atLimit(values: values, bytes: expandedBytes) { try limitReached(at: offset) }
+  private mutating func expand(_ amount: Expansion, at offset: Int) throws(StreamStop) {
+    expanded += amount
+    if atLimit(expanded) { try limitReached(at: offset) }
   }
 
   /// Whether ``expand(_:at:)`` at these totals does more than count: refuses them (too many
   /// objects, too much amplification) or counts the document ahead. The totals only grow, so
   /// totals that are not at a limit were not at one on the way either.
   @inline(__always)
-  private func atLimit(values: Int, bytes: Int) -> Bool {
-    let limits = reader.limits
-    let input = reader.bytes.count
-    return values > limits.maxObjects || (!countedAhead && bytes > 16 * input + (1 << 20))
-      || (bytes > limits.amplificationThreshold && bytes / max(input, 1) >= limits.maxAmplification)
+  private func atLimit(_ total: Expansion) -> Bool {
+    !budget.allows(total) || (!countedAhead && farPastTheInput(total))
+  }
+
+  /// Far more than a file of that size holds without sharing: the document is counted ahead
+  /// before more is written (a large string used many times).
+  @inline(__always)
+  private func farPastTheInput(_ total: Expansion) -> Bool {
+    total.bytes > 16 * budget.inputBytes + (1 << 20)
   }
 
   @inline(never)
   private mutating func limitReached(at offset: Int) throws(StreamStop) {
-    let limits = reader.limits
-    guard values <= limits.maxObjects else {
-      throw .failed(
-        .limitExceeded(
-          format: .binary, at: .byteOffset(offset), limit: .objects(limits.maxObjects)))
-    }
-    let input = reader.bytes.count
-    // Far more than a file of that size holds without sharing: count the whole document
-    // ahead before writing more (a large string used many times).
-    if !countedAhead, expandedBytes > 16 * input + (1 << 20) { try countAhead() }
-    if expandedBytes > limits.amplificationThreshold,
-      expandedBytes / max(input, 1) >= limits.maxAmplification
-    {
-      throw .failed(
-        .limitExceeded(
-          format: .binary, at: .byteOffset(offset),
-          limit: .amplification(
-            factor: limits.maxAmplification, inputBytes: input,
-            threshold: limits.amplificationThreshold)))
-    }
+    if budget.tooManyValues(expanded) { throw .failed(budget.tooManyValuesError(at: offset)) }
+    if !countedAhead, farPastTheInput(expanded) { try countAhead() }
+    if budget.amplified(expanded) { throw .failed(budget.amplifiedError(at: offset)) }
   }
 
   // MARK: - Objects
@@ -440,22 +413,21 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     let offset = try objectOffset(index)
     let bytes = reader.bytes
     let marker = bytes[offset]
-    switch marker >> 4 {
-    case 0x5:
+    switch BinaryMarker(marker) {
+    case .asciiString:
       let text = try ascii(marker: marker, at: offset, object: index)
-      return .scalar(.ascii(text), .init(values: 1, bytes: 8 + text.count))
-    case 0x4:
+      return .scalar(.ascii(text), .sized(text.count))
+    case .data:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
       try require(payload, count, object: index, what: "the data")
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
-      return .scalar(.data(slice), .init(values: 1, bytes: 8 + count))
+      return .scalar(.data(bytes.slice(payload..<(payload + count))), .sized(count))
     default:
       let warned = reader.warnings.count
       switch try decodeObject(index, at: offset) {
       // A scalar read with a warning (a 16-byte integer beyond 64 bits): the full path's.
       case .scalar where reader.warnings.count != warned: throw .undecided
       case .scalar(let value):
-        let expansion = BinaryMemoryReader.Expansion.of(value)
+        let expansion = Expansion.of(value)
         switch value {
         // A UID above 32 bits: the full path refuses it (CoreFoundation's UIDs are 32 bits).
         case .uid(let u) where undecidedUIDs || u > UInt64(UInt32.max): throw .undecided
@@ -475,13 +447,11 @@ struct BinaryStreamConverter<Sink: StreamSink> {
 
   /// The bytes of an ASCII string object, checked as the reader checks them.
   @inline(__always)
-  private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop)
-    -> UnsafeRawBufferPointer
-  {
+  private func ascii(marker: UInt8, at offset: Int, object: Int) throws(StreamStop) -> ByteView {
     let (count, payload) = try readCount(marker: marker, at: offset, object: object)
     try require(payload, count, object: object, what: "the ASCII string")
-    let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[payload..<(payload + count)])
-    if count > 0, let start = slice.baseAddress, !BinaryKeyTable.isASCII(start, count: count) {
+    let slice = reader.bytes.slice(payload..<(payload + count))
+    if !BinaryKeyTable.isASCII(slice, at: 0, count: count) {
       for (i, byte) in slice.enumerated() where byte >= 0x80 {
         throw .failed(
           .invalidText(format: .binary, at: .byteOffset(payload + i), encoding: "ASCII"))
@@ -495,7 +465,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private mutating func keyText(_ index: Int, refOffset: Int) throws(StreamStop) -> StreamKey {
     let offset = try objectOffset(index)
     let marker = reader.bytes[offset]
-    if marker >> 4 == 0x5 { return .ascii(try ascii(marker: marker, at: offset, object: index)) }
+    if BinaryMarker(marker) == .asciiString {
+      return .ascii(try ascii(marker: marker, at: offset, object: index))
+    }
     switch try decodeObject(index, at: offset) {
     case .scalar(.string(let s)): return .string(s)
     case .scalar: throw .undecided
@@ -503,8 +475,8 @@ struct BinaryStreamConverter<Sink: StreamSink> {
       throw .failed(
         .malformed(
           format: .binary, at: .byteOffset(refOffset),
-          reason: "dictionary key (object \(index)) is a container, not a string "
-            + CompatibilityRow.named("nonstring-key")))
+          reason: "dictionary key (object \(index)) is a container, not a string"
+            .naming(.binaryContainerKey)))
     }
   }
 }
@@ -520,9 +492,10 @@ private struct StreamFrame {
   var order: [Int]?
   /// The keys as strings, when they were made (not every key ASCII, or not in order).
   var keys: [String]?
-  /// The keys in the file, when every one is ASCII and they are in order (checked once,
-  /// not looked up again to be written).
-  var asciiKeys: [UnsafeRawBufferPointer] = []
+  /// Where the keys' copies start in the converter's `copies`, when every key is ASCII and
+  /// they are in order (checked once, not looked up again to be written, and not read from a
+  /// mapping again); -1: none.
+  var firstCopy = -1
   var next = 0
   var indent: Int
 }
@@ -533,12 +506,11 @@ private struct StreamPending {
   var count: Int
   var valueRefs: Int
   var next = 0
-  var values: Int
-  var bytes: Int
+  var expanded: Expansion
 }
 
 private enum StreamItem {
-  case scalar(StreamScalar, BinaryMemoryReader.Expansion)
+  case scalar(StreamScalar, Expansion)
   case container(isDictionary: Bool, count: Int, refs: Int)
 }
 
@@ -553,10 +525,11 @@ extension BinaryStreamConverter {
       sink.discard()
       return .failure(.undecided)
     }
-    return data.withUnsafeBytes { raw in
+    return ByteView.with(data) { view in
       var converter = BinaryStreamConverter(
-        bytes: raw, limits: limits, sink: sink, maxDepth: maxDepth,
+        bytes: view, limits: limits, sink: sink, maxDepth: maxDepth,
         truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs)
+      defer { converter.copies.deallocate() }
       do throws(StreamStop) {
         try converter.run()
         return .success(converter.sink.finish())

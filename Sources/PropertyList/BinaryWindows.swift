@@ -166,25 +166,29 @@ final class BinaryWindows {
     let at = UnsafeRawPointer(buffer + place)
     switch size {
     case 1: return UInt64(at.load(as: UInt8.self))
-    case 2: return UInt64(Field2.read(at, 0, 2))
-    case 3: return UInt64(Field3.read(at, 0, 3))
-    case 4: return UInt64(Field4.read(at, 0, 4))
+    case 2: return UInt64(UInt16(bigEndian: at.loadUnaligned(as: UInt16.self)))
+    case 4: return UInt64(UInt32(bigEndian: at.loadUnaligned(as: UInt32.self)))
     case 8: return UInt64(bigEndian: at.loadUnaligned(as: UInt64.self))
-    default: return UInt64(FieldN.read(at, 0, size))
+    default:
+      var value: UInt64 = 0
+      for i in 0..<size { value = value << 8 | UInt64(at.load(fromByteOffset: i, as: UInt8.self)) }
+      return value
     }
   }
 
-  func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-    guard !range.isEmpty else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+  /// The bytes of `range` as a view, valid for the length of `body` (the next read of the
+  /// windows may replace the page under it).
+  func withBytes<R>(_ range: Range<Int>, _ body: (ByteView) -> R) -> R {
+    guard !range.isEmpty else { return body(ByteView(unsafeStart: nil, count: 0)) }
     if readWhole || range.lowerBound >> pageShift == (range.upperBound - 1) >> pageShift {
       let start = address(range.lowerBound)
-      return body(UnsafeRawBufferPointer(start: buffer + start, count: range.count))
+      return body(ByteView(unsafeStart: buffer + start, count: range.count))
     }
     // Across pages: read on its own (a long string or data), counted in the budget.
     let own = UnsafeMutableRawPointer.allocate(byteCount: range.count, alignment: 16)
     defer { own.deallocate() }
     read(own, range.count, at: range.lowerBound)
-    let result = body(UnsafeRawBufferPointer(start: own, count: range.count))
+    let result = body(ByteView(unsafeStart: own, count: range.count))
     if readSoFar > budget, !readWhole { readAll() }
     return result
   }
@@ -218,7 +222,7 @@ struct WindowBytes: BinaryBytes {
   }
 
   @inline(__always)
-  func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+  func withBytes<R>(_ range: Range<Int>, _ body: (ByteView) -> R) -> R {
     windows._withUnsafeGuaranteedRef { $0.withBytes(range, body) }
   }
 }
@@ -252,9 +256,10 @@ extension PropertyList {
     let windows = BinaryWindows(
       source: source, count: size, pageShift: max(pageShift, 4), slots: max(slots, 2),
       budget: budget)
+    let rules = options.rules
     let parsed = withExtendedLifetime(windows) {
       Result { () throws(PlistError) in
-        try BinaryPlistReader.read(WindowBytes(windows), limits: limits, options: options)
+        try BinaryPlistReader.read(WindowBytes(windows), limits: limits, rules: rules)
       }
     }
     if let offset = windows.shortAt { return .failure(.short(offset: offset)) }

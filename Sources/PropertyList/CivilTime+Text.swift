@@ -104,11 +104,7 @@ extension CivilTime {
   static func described(_ date: Date) -> String { gnustepString(date) ?? iso8601(date) }
 
   private static func string(_ f: Fields, _ layout: Layout, micros: Int = 0) -> String {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
-      guard let p = buffer.baseAddress else { return "" }
-      let count = write(f, layout, micros: micros, into: p)
-      return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
-    }
+    ByteSlots.string(capacity: maximumLength) { write(f, layout, micros: micros, into: $0) }
   }
 
   /// Writes `f` in `layout` at `p`, with `micros` (0...999,999) after the seconds' point when
@@ -116,7 +112,7 @@ extension CivilTime {
   /// ``maximumLength``). The one writer of a date's text: the XML writer writes its `<date>`
   /// with it in place.
   static func write(
-    _ f: Fields, _ layout: Layout, micros: Int = 0, into p: UnsafeMutablePointer<UInt8>
+    _ f: Fields, _ layout: Layout, micros: Int = 0, into p: ByteSlots
   ) -> Int {
     var k = 0
     @inline(__always) func put(_ byte: UInt8) {
@@ -176,7 +172,7 @@ extension CivilTime {
   /// `12141`) and reads it back (an optional minus and any number of digits; here up to 9).
   /// `normalising`: fields out of range are carried into the next as CoreFoundation and
   /// GNUstep carry them (29 February of a common year is 1 March), with no fraction.
-  static func date(iso8601 u: UnsafeBufferPointer<UInt8>, normalising: Bool = false) -> Date? {
+  static func date(iso8601 u: ByteView, normalising: Bool = false) -> Date? {
     let negative = u.first == UInt8(ascii: "-")
     var o = negative ? 1 : 0
     while o < u.count, TextNumber.isDigit(u[o]) { o += 1 }
@@ -201,10 +197,7 @@ extension CivilTime {
     var fraction = 0.0
     if u.count > o + 16 {
       guard u[o + 15] == UInt8(ascii: "."), u.count > o + 17,
-        let f = Double(
-          "0"
-            + String(
-              decoding: UnsafeBufferPointer(rebasing: u[(o + 15)..<(u.count - 1)]), as: UTF8.self))
+        let f = Double("0" + u.string((o + 15)..<(u.count - 1)))
       else { return nil }
       fraction = f
     }
@@ -213,14 +206,16 @@ extension CivilTime {
 
   /// ``date(iso8601:normalising:)`` of text.
   static func date(iso8601 text: Substring) -> Date? {
-    var text = text
-    return text.withUTF8 { date(iso8601: $0) }
+    ByteView.with(utf8: text.utf8) { date(iso8601: $0) }
+      ?? ByteView.with(Array(text.utf8)) {
+        date(iso8601: $0)
+      }
   }
 
   /// A date as the readers read `<date>`: its fields (``date(iso8601:normalising:)``), or
   /// fields out of range carried over as CoreFoundation and GNUstep carry them (`normalised`);
   /// `fraction`: the text has a fraction of a second.
-  static func readerDate(iso8601 u: UnsafeBufferPointer<UInt8>) -> (
+  static func readerDate(iso8601 u: ByteView) -> (
     date: Date, normalised: Bool, fraction: Bool
   )? {
     let fraction = u.contains(UInt8(ascii: "."))
@@ -232,7 +227,7 @@ extension CivilTime {
   static func date(description text: String) -> Date? {
     let u = Array(text.utf8)
     guard u.count == 25 else { return nil }
-    return u.withUnsafeBufferPointer { u -> Date? in
+    return ByteView.with(u) { u -> Date? in
       guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == 0x20,
         u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u[19] == 0x20,
         u[20] == UInt8(ascii: "+") || u[20] == UInt8(ascii: "-"),
@@ -257,7 +252,7 @@ extension CivilTime {
 
   /// The decimal number in `count` ASCII digits of `u` from `from`; nil when one is not a
   /// digit.
-  private static func number(_ u: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
+  private static func number(_ u: ByteView, _ from: Int, _ count: Int) -> Int? {
     var value = 0
     for k in from..<(from + count) {
       guard TextNumber.isDigit(u[k]) else { return nil }

@@ -14,7 +14,7 @@ extension OpenStepReader {
       i += 1
     }
     let text = String(decoding: b[start..<i], as: UTF8.self)
-    if beyondCoreFoundation, grammar == .lenient {
+    if beyondCoreFoundation, case .gnustep(beyondCoreFoundation: .warned) = rules.unquoted {
       warnings.append(.unquotedBeyondCoreFoundation(text, at: location(start)))
     }
     return text
@@ -22,8 +22,10 @@ extension OpenStepReader {
 
   /// Whether `c` may stand in an unquoted string in this grammar.
   func isUnquoted(_ c: UInt8) -> Bool {
-    grammar == .coreFoundation
-      ? OpenStepWriter.isUnquotedCharacter(c) : Self.isGNUstepUnquoted(c)
+    switch rules.unquoted {
+    case .coreFoundation: OpenStepWriter.isUnquotedCharacter(c)
+    case .gnustep: Self.isGNUstepUnquoted(c)
+    }
   }
 
   /// GNUstep's unquoted characters (`quotables` in NSPropertyList.m): printable ASCII but
@@ -54,7 +56,8 @@ extension OpenStepReader {
       guard i < b.count else {
         throw .truncated(
           format: format, at: location(start),
-          expected: "a closing quote for the string started here")
+          expected: "a closing quote for the string started here"
+            .naming(.openStepUnterminatedString))
       }
       let c = b[i]
       if c == quote {
@@ -92,7 +95,7 @@ extension OpenStepReader {
           i += 1
           digits += 1
         }
-        if reader == .gnustep {
+        if rules.escapes == .gnustep {
           // GNUstep: the code point itself (`\351` is é), dropped when it ends the string short
           // of its three digits.
           if digits < 3, droppedAtEnd(quote: quote, escapeStart: i - digits - 1) {
@@ -105,12 +108,12 @@ extension OpenStepReader {
           guard unit < 0x80 else {
             throw .unsupported(
               format: format, at: location(i - digits - 1),
-              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte) "
-                + CompatibilityRow.named("octal-escape-above-177"))
+              feature: "an octal escape above \\177 (a NeXTSTEP-encoded byte)"
+                .naming(.octalEscapeAbove177))
           }
         }
       case UInt8(ascii: "U"),
-        UInt8(ascii: "u") where e == UInt8(ascii: "U") || reader == .gnustep:
+        UInt8(ascii: "u") where e == UInt8(ascii: "U") || rules.escapes == .gnustep:
         // Up to four hex digits; none is U+0000, as both readers read it. GNUstep alone takes
         // the lowercase `\u` too, and drops an escape that ends the string short of its digits.
         unit = 0
@@ -120,7 +123,9 @@ extension OpenStepReader {
           i += 1
           digits += 1
         }
-        if reader == .gnustep, digits < 4, droppedAtEnd(quote: quote, escapeStart: i - digits - 2) {
+        if rules.escapes == .gnustep, digits < 4,
+          droppedAtEnd(quote: quote, escapeStart: i - digits - 2)
+        {
           runStart = i
           continue
         }
@@ -155,7 +160,7 @@ extension OpenStepReader {
   /// the bytes of every UTF-16 unit after it (`"\UFFFEab"` is U+6100 U+6200; GNUstep Base
   /// 1.28), with a warning. (Elsewhere in a string both are kept.)
   private mutating func asGNUstepReads(_ text: String, start: Int) throws(PlistError) -> String {
-    guard reader == .gnustep, let first = text.unicodeScalars.first else { return text }
+    guard rules.escapes == .gnustep, let first = text.unicodeScalars.first else { return text }
     if first == "\u{FEFF}" { return String(text.unicodeScalars.dropFirst()) }
     guard first == "\u{FFFE}" else { return text }
     warnings.append(

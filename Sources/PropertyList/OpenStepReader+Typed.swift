@@ -9,21 +9,25 @@ extension OpenStepReader {
   mutating func readAngle() throws(PlistError) -> PlistValue {
     let start = i
     i += 1
-    if grammar != .coreFoundation, i < b.count, b[i] == UInt8(ascii: "*") {
+    if rules.typedValues, i < b.count, b[i] == UInt8(ascii: "*") {
       return try readTyped(start: start)
     }
-    if grammar != .coreFoundation, i < b.count, b[i] == UInt8(ascii: "[") {
+    if rules.typedValues, i < b.count, b[i] == UInt8(ascii: "[") {
       return try readBase64Data(start: start)
     }
     var bytes: [UInt8] = []
     var high: UInt8? = nil
     while true {
       guard i < b.count else {
-        throw .truncated(format: format, at: location(start), expected: "'>' to end the data")
+        throw .truncated(
+          format: format, at: location(start),
+          expected: "'>' to end the data".naming(.openStepTruncated))
       }
       let c = b[i]
       if c == UInt8(ascii: ">") {
-        guard high == nil else { throw fail("data with an odd number of hex digits", at: i) }
+        guard high == nil else {
+          throw fail(.openStepDataOddDigits, "data with an odd number of hex digits", at: i)
+        }
         i += 1
         return .data(Data(bytes))
       }
@@ -32,7 +36,9 @@ extension OpenStepReader {
         continue
       }
       guard let v = Self.hexValue(c) else {
-        throw fail("'\(Character(Unicode.Scalar(c)))' in data, which holds hex digits", at: i)
+        throw fail(
+          .openStepDataBadCharacter,
+          "'\(Character(Unicode.Scalar(c)))' in data, which holds hex digits", at: i)
       }
       if let h = high {
         bytes.append(h << 4 | v)
@@ -51,7 +57,9 @@ extension OpenStepReader {
     let bodyStart = i
     while i < b.count, b[i] != UInt8(ascii: "]") { i += 1 }
     guard i + 1 < b.count, b[i + 1] == UInt8(ascii: ">") else {
-      throw .truncated(format: .gnustep, at: location(start), expected: "']>' to end the data")
+      throw .truncated(
+        format: .gnustep, at: location(start),
+        expected: "']>' to end the data".naming(.openStepTruncated))
     }
     let body = b[bodyStart..<i]
     i += 2
@@ -60,11 +68,11 @@ extension OpenStepReader {
     // '=', nothing left at all) is refused.
     let kept = body.filter { Base64.value($0) != nil || $0 == UInt8(ascii: "=") }
     if kept.isEmpty, !body.isEmpty {
-      throw fail("<[…]> holds no base64 characters", at: bodyStart)
+      throw fail(.gnustepBase64Empty, "<[…]> holds no base64 characters", at: bodyStart)
     }
     switch Base64.decode(kept[...]) {
     case .success(let data): return .data(data)
-    case .failure: throw fail("<[…]> is not valid base64", at: bodyStart)
+    case .failure: throw fail(.gnustepBadBase64, "<[…]> is not valid base64", at: bodyStart)
     }
   }
 
@@ -77,7 +85,9 @@ extension OpenStepReader {
     let bodyStart = i
     while i < b.count, b[i] != UInt8(ascii: ">") { i += 1 }
     guard i < b.count else {
-      throw .truncated(format: .gnustep, at: location(start), expected: "'>' to end the value")
+      throw .truncated(
+        format: .gnustep, at: location(start),
+        expected: "'>' to end the value".naming(.openStepTruncated))
     }
     var body = String(decoding: b[bodyStart..<i], as: UTF8.self)
     i += 1
@@ -87,32 +97,33 @@ extension OpenStepReader {
     }
     switch type {
     case UInt8(ascii: "I"):
-      var text = body.trimmingWhitespace()
-      guard let value = text.withUTF8(TextNumber.integer) else {
-        throw fail("<*I\(body)> is not an integer in 64 bits", at: start)
+      guard let value = TextNumber.integer(body.trimmingWhitespace()) else {
+        throw fail(.gnustepTypedNumber, "<*I\(body)> is not an integer in 64 bits", at: start)
       }
       return value
     case UInt8(ascii: "R"):
-      var text = body.trimmingWhitespace()
-      guard let value = text.withUTF8(TextNumber.real) else {
-        throw fail("<*R\(body)> is not a number", at: start)
+      guard let value = TextNumber.real(body.trimmingWhitespace()) else {
+        throw fail(.gnustepTypedNumber, "<*R\(body)> is not a number", at: start)
       }
       return .real(value)
     case UInt8(ascii: "B"):
       switch body {
       case "Y": return .bool(true)
       case "N": return .bool(false)
-      default: throw fail("<*B\(body)> is not <*BY> or <*BN>", at: start)
+      default: throw fail(.gnustepTypedBool, "<*B\(body)> is not <*BY> or <*BN>", at: start)
       }
     case UInt8(ascii: "D"):
       guard let date = CivilTime.date(description: body) else {
-        throw fail("<*D\(body)> is not a date of the form 2011-03-14 15:09:26 +0000", at: start)
+        throw fail(
+          .gnustepTypedDate, "<*D\(body)> is not a date of the form 2011-03-14 15:09:26 +0000",
+          at: start)
       }
       return .date(date)
     default:
       throw .unsupported(
         format: .gnustep, at: location(start),
-        feature: "the typed value <*\(Character(Unicode.Scalar(type)))…>")
+        feature: "the typed value <*\(Character(Unicode.Scalar(type)))…>"
+          .naming(.gnustepTypedUnknown))
     }
   }
 }

@@ -4,19 +4,6 @@
   import Foundation
 #endif
 
-/// Whose OpenStep text grammar to read.
-package enum OpenStepGrammar: Sendable {
-  /// Files: what either reference reads (CoreFoundation's single quotes and `.strings` top
-  /// level, GNUstep's typed values and wider unquoted characters, with a warning for what
-  /// CoreFoundation would refuse).
-  case lenient
-  /// CoreFoundation's alone: no typed values, only its unquoted characters.
-  case coreFoundation
-  /// GNUstep Base's alone (`NSPropertyList.m`): no single quotes, no `.strings` top level, and
-  /// an empty document is no property list.
-  case gnustep
-}
-
 /// Reads the NeXT/OpenStep text format and GNUstep's typed extensions, from validated UTF-8.
 ///
 /// Grammar (CoreFoundation's, with GNUstep's additions):
@@ -34,9 +21,9 @@ package enum OpenStepGrammar: Sendable {
 /// `OpenStepReader+Typed.swift`.
 struct OpenStepReader {
   let b: [UInt8]
-  var grammar: OpenStepGrammar = .lenient
-  /// Whose answers decide a value where the readers differ (the `\u` escape, octal escapes).
-  var reader: PlistReader = .coreFoundation
+  /// Whose grammar is read, and whose answers decide a value where the readers differ (the
+  /// `\u` escape, octal escapes).
+  var rules = ReaderRules.tools
   var i = 0
   let limits: PlistLimits
   var warnings: [PlistWarning] = []
@@ -54,8 +41,7 @@ struct OpenStepReader {
   ) throws(PlistError) -> (PlistValue, PlistFormat, [PlistWarning]) {
     var reader = OpenStepReader(
       bytes: try TextInput.utf8Bytes(data, format: .openStep), limits: limits)
-    reader.grammar = options.openStepGrammar
-    reader.reader = options.reader
+    reader.rules = options.rules
     let value = try reader.readDocument()
     return (value, reader.sawTypedValue ? .gnustep : .openStep, reader.warnings)
   }
@@ -65,7 +51,7 @@ struct OpenStepReader {
   static func document(
     _ data: Data, format: PlistFormat, limits: PlistLimits, options: PlistReadOptions
   ) throws(PlistError) -> PlistDocument {
-    try TextInput.requireEncoding(of: data, format: format, options: options)
+    try TextInput.requireEncoding(of: data, format: format, rules: options.rules)
     let (value, found, warnings) = try read(data, limits: limits, options: options)
     return PlistDocument(value: value, format: found, warnings: warnings)
   }
@@ -76,12 +62,14 @@ struct OpenStepReader {
 
   func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: b) }
 
-  func fail(_ reason: String, at offset: Int? = nil) -> PlistError {
-    .malformed(format: format, at: location(offset ?? i), reason: reason)
+  /// A refusal of the text at `offset` (the reader's place by default), naming its row.
+  func fail(_ row: CompatibilityRow, _ reason: String, at offset: Int? = nil) -> PlistError {
+    .malformed(format: format, at: location(offset ?? i), reason: reason.naming(row))
   }
 
+  /// The text ended where `expected` should have been.
   func eof(_ expected: String) -> PlistError {
-    .truncated(format: format, at: location(b.count), expected: expected)
+    .truncated(format: format, at: location(b.count), expected: expected.naming(.openStepTruncated))
   }
 
   // MARK: - Scanning
@@ -103,8 +91,7 @@ struct OpenStepReader {
           guard i + 1 < b.count else {
             throw .truncated(
               format: format, at: location(start),
-              expected: "*/ to end the comment started here "
-                + CompatibilityRow.named("unterminated-comment"))
+              expected: "*/ to end the comment started here".naming(.unterminatedComment))
           }
           if b[i] == UInt8(ascii: "*"), b[i + 1] == UInt8(ascii: "/") {
             i += 2
@@ -157,11 +144,13 @@ struct OpenStepReader {
       return .open(isDictionary: false)
     case UInt8(ascii: "<"): return .value(try readAngle())
     case UInt8(ascii: "\""): return .value(.string(try readQuoted()))
-    case UInt8(ascii: "'") where grammar != .gnustep:
+    case UInt8(ascii: "'") where rules.singleQuotes:
       return .value(.string(try readQuoted()))
     default:
       guard isUnquoted(c) else {
-        throw fail("unexpected '\(Character(Unicode.Scalar(c)))' where a value should start")
+        throw fail(
+          .openStepUnexpectedCharacter,
+          "unexpected '\(Character(Unicode.Scalar(c)))' where a value should start")
       }
       return .value(.string(readUnquoted()))
     }
@@ -183,7 +172,7 @@ struct OpenStepReader {
       warnings.append(.nonStringKey(text, at: location(offset)))
       return text
     default:
-      throw fail("a dictionary key must be a string", at: offset)
+      throw fail(.openStepContainerKey, "a dictionary key must be a string", at: offset)
     }
   }
 
@@ -206,14 +195,14 @@ struct OpenStepReader {
           guard try skipSpace() else { throw eof("'=' after the key \"\(key)\"") }
           stack[stack.count - 1].key = key
           stack[stack.count - 1].keyOffset = keyOffset
-          if b[i] == UInt8(ascii: ";"), grammar != .gnustep {
+          if b[i] == UInt8(ascii: ";"), rules.keyAlone {
             // CoreFoundation reads `{ key; }` as `key = key` (its strings-file shortcut, in
             // any dictionary); the `;` ends the entry as after any value.
             pending = .value(.string(key))
             continue
           }
           guard b[i] == UInt8(ascii: "=") else {
-            throw fail("expected '=' after the key \"\(key)\"")
+            throw fail(.openStepMissingEquals, "expected '=' after the key \"\(key)\"")
           }
           i += 1
           continue
@@ -264,12 +253,14 @@ struct OpenStepReader {
           i += 1
         } else if b[i] == UInt8(ascii: "}") {
           // GNUstep reads it (with a logged warning); CoreFoundation refuses the file.
-          guard grammar != .coreFoundation else {
-            throw fail("expected ';' after the value of \"\(key)\" (CoreFoundation requires it)")
+          guard rules.missingSemicolon != .refused else {
+            throw fail(
+              .openStepMissingSemicolon,
+              "expected ';' after the value of \"\(key)\" (CoreFoundation requires it)")
           }
           warnings.append(.missingSemicolon(after: key, at: location(i)))
         } else {
-          throw fail("expected ';' after the value of \"\(key)\"")
+          throw fail(.openStepJunkAfterValue, "expected ';' after the value of \"\(key)\"")
         }
       } else {
         stack[top].array.append(value)
@@ -277,7 +268,7 @@ struct OpenStepReader {
         if b[i] == UInt8(ascii: ",") {
           i += 1
         } else if b[i] != UInt8(ascii: ")") {
-          throw fail("expected ',' or ')' after an array element")
+          throw fail(.openStepJunkAfterValue, "expected ',' or ')' after an array element")
         }
       }
     }
@@ -287,19 +278,24 @@ struct OpenStepReader {
 
   private mutating func readDocument() throws(PlistError) -> PlistValue {
     guard try skipSpace() else {
-      guard grammar != .gnustep else { throw eof("a value") }
+      guard rules.emptyDocument != .refused else {
+        throw .truncated(
+          format: format, at: location(b.count),
+          expected: "a value (GNUstep reads no property list from nothing)"
+            .naming(.gnustepEmptyDocument))
+      }
       return .dictionary([:])
     }
     let start = i
     let value = try readValue()
     guard try skipSpace() else { return value }
-    if grammar != .gnustep, case .string = value,
+    if rules.stringsFiles, case .string = value,
       b[i] == UInt8(ascii: "=") || b[i] == UInt8(ascii: ";")
     {
       i = start
       return try readStringsFile()
     }
-    throw fail("content after the end of the property list")
+    throw fail(.openStepContentAfterEnd, "content after the end of the property list")
   }
 
   /// `key = value;` pairs to the end of the input, or (as CoreFoundation reads a strings file)
@@ -322,12 +318,14 @@ struct OpenStepReader {
       if b[i] == UInt8(ascii: ";") {
         value = .string(key)
       } else {
-        guard b[i] == UInt8(ascii: "=") else { throw fail("expected '=' after the key \"\(key)\"") }
+        guard b[i] == UInt8(ascii: "=") else {
+          throw fail(.openStepMissingEquals, "expected '=' after the key \"\(key)\"")
+        }
         i += 1
         value = try readValue()
         guard try skipSpace() else { throw eof("';' after the value of \"\(key)\"") }
         guard b[i] == UInt8(ascii: ";") else {
-          throw fail("expected ';' after the value of \"\(key)\"")
+          throw fail(.openStepJunkAfterValue, "expected ';' after the value of \"\(key)\"")
         }
       }
       i += 1

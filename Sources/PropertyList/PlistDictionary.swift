@@ -3,13 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A property-list dictionary: its keys and values in document order, in two flat arrays, with
 /// a hash index for lookups once it holds more than a few entries.
@@ -358,20 +351,15 @@ public struct PlistDictionary: Sendable {
   @inline(__always)
   static func hash(_ key: String) -> Int {
     var hasher = Hasher()
-    let done: Void? = key.utf8.withContiguousStorageIfAvailable {
-      hasher.combine(bytes: UnsafeRawBufferPointer($0))
-    }
-    if done == nil {
-      Array(key.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
+    hasher.combineUTF8(of: key)
     return hasher.finalize()
   }
 
   @inline(__always)
   static func isASCII(_ key: String) -> Bool {
-    let fast = key.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+    let fast = ByteView.with(utf8: key.utf8) { bytes -> Bool in
       var any: UInt8 = 0
-      for byte in buffer { any |= byte }
+      for byte in bytes { any |= byte }
       return any < 0x80
     }
     return fast ?? key.utf8.allSatisfy { $0 < 0x80 }
@@ -380,14 +368,7 @@ public struct PlistDictionary: Sendable {
   /// Whether two keys have the same UTF-8 bytes.
   @inline(__always)
   static func sameBytes(_ a: String, _ b: String) -> Bool {
-    let fast = a.utf8.withContiguousStorageIfAvailable { pa -> Bool? in
-      b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
-        guard pa.count == pb.count else { return false }
-        guard let x = pa.baseAddress, let y = pb.baseAddress else { return true }
-        return memcmp(x, y, pa.count) == 0
-      }
-    }
-    if let result = fast ?? nil { return result }
+    if let same = ByteView.sameUTF8(a, b) { return same }
     return a.utf8.elementsEqual(b.utf8)
   }
 

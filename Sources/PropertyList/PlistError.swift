@@ -68,22 +68,19 @@ public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible, Loca
   public var description: String {
     switch self {
     case .empty:
-      return "the input is empty (0 bytes)"
+      return "the input is empty (0 bytes)".naming(.emptyInput)
     case .truncated(let format, let at, let expected):
-      // A truncated binary file is what Foundation reads as the string "bplist00".
-      let row = format == .binary ? " " + CompatibilityRow.named("truncated-binary") : ""
-      return "\(format) property list is truncated at \(at): expected \(expected)\(row)"
+      return "\(format) property list is truncated at \(at): expected \(expected)"
     case .malformed(let format, let at, let reason):
       return "malformed \(format) property list at \(at): \(reason)"
     case .invalidText(let format, let at, let encoding):
-      return "invalid \(encoding) text in \(format) property list at \(at) "
-        + CompatibilityRow.named("invalid-text")
+      return "invalid \(encoding) text in \(format) property list at \(at)".naming(.invalidText)
     case .limitExceeded(let format, let at, let limit):
-      return "\(format) property list goes past a safety limit at \(at): \(limit) "
-        + CompatibilityRow.named("safety-limits")
+      return "\(format) property list goes past a safety limit at \(at): \(limit)"
+        .naming(.safetyLimits)
     case .cycle(let at, let object):
-      return "binary property list has a reference cycle through object \(object) at \(at) "
-        + CompatibilityRow.named("safety-limits")
+      return "binary property list has a reference cycle through object \(object) at \(at)"
+        .naming(.binaryCycle)
     case .unsupported(let format, let at, let feature):
       return "\(format) property list uses \(feature) at \(at), which is not supported"
     case .unrepresentable(let format, let keyPath, let reason):
@@ -156,13 +153,13 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
     case .indistinctKeys(let first, let second, let at):
       "the keys \(Self.scalars(first)) and \(Self.scalars(second)) at \(at) differ only in "
         + "Unicode normalization: kept as two keys, as CoreFoundation keeps them "
-        + CompatibilityRow.named("indistinct-keys")
+        + CompatibilityRow.indistinctKeys.tag
     case .nonStringKey(let key, let at):
       "non-string dictionary key at \(at) kept as the string \"\(key)\" "
-        + CompatibilityRow.named("nonstring-key")
+        + CompatibilityRow.nonstringKey.tag
     case .setReadAsArray(let at):
       "a set at \(at) was read as an array of its members (CoreFoundation gives the app an "
-        + "NSSet, which no property list type holds) \(CompatibilityRow.named("binary-set"))"
+        + "NSSet, which no property list type holds) \(CompatibilityRow.binarySet.tag)"
     case .unquotedBeyondCoreFoundation(let text, let at):
       "the unquoted string \"\(text)\" at \(at) uses characters GNUstep reads bare and "
         + "CoreFoundation (Apple platforms) refuses"
@@ -170,24 +167,6 @@ public enum PlistWarning: Sendable, Hashable, CustomStringConvertible {
       "no ';' after the value of \"\(key)\" at \(at): GNUstep reads it, CoreFoundation "
         + "(Apple platforms) refuses the file"
     }
-  }
-}
-
-/// The rows of Docs/compatibility.md ("Where prefs deliberately differs from a reference",
-/// `[differential: ID]`): a refusal, or a reading that differs from the dialect's own reader,
-/// names its row in its message, so that a differential tells a documented difference from an
-/// undocumented one by the id alone (`prefs lint --json` gives it as `row`). A test reads the
-/// table and checks that every id named in the sources is one of its rows.
-package enum CompatibilityRow {
-  /// How a message names row `id`: `[differential: ID]`, as the table names it.
-  package static func named(_ id: StaticString) -> String { "[differential: \(id)]" }
-
-  /// The row a message names, if any.
-  package static func id(in message: String) -> String? {
-    guard let start = message.firstRange(of: "[differential: ") else { return nil }
-    let rest = message[start.upperBound...]
-    guard let end = rest.firstIndex(of: "]") else { return nil }
-    return String(rest[..<end])
   }
 }
 

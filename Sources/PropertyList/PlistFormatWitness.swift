@@ -68,7 +68,7 @@ struct PlistHead {
     self.data = data
     let sample = data.prefix(1024)
     let characters: Data
-    let (encoding, bom) = sample.withUnsafeBytes { TextInput.sniffEncoding($0) }
+    let (encoding, bom) = ByteView.with(sample) { TextInput.sniffEncoding($0) }
     switch encoding {
     case .utf8:
       characters = sample.dropFirst(bom)
@@ -157,7 +157,8 @@ extension PropertyList {
     }
     guard let anyText else {
       throw .malformed(
-        format: .openStep, at: .byteOffset(0), reason: "no property-list format starts so")
+        format: .openStep, at: .byteOffset(0),
+        reason: "no property-list format starts so".naming(.openStepUnexpectedCharacter))
     }
     return anyText
   }

@@ -49,10 +49,4 @@ public struct PlistReadOptions: Sendable, Hashable {
   public static let coreFoundation = PlistReadOptions(reader: .coreFoundation, exact: true)
   /// Exactly as GNUstep Base reads it (the `gnustep` dialect).
   public static let gnustep = PlistReadOptions(reader: .gnustep, exact: true)
-
-  /// The OpenStep text grammar these options read.
-  var openStepGrammar: OpenStepGrammar {
-    guard exact else { return .lenient }
-    return reader == .gnustep ? .gnustep : .coreFoundation
-  }
 }

@@ -3,13 +3,6 @@
 #else
   import Foundation
 #endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// One property-list value: the single intermediate model every reader builds and every writer
 /// consumes. Everything above the property-list layer works on this type, never on `Any`.
@@ -165,11 +158,14 @@ public enum PlistValue: Sendable {
   /// whose UTF-8 and UTF-16 orders differ.
   static func hasHighLeadByte(_ key: String) -> Bool {
     let utf8 = key.utf8
-    if let found = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
-      var high: UInt8 = 0
-      for byte in buffer { high = Swift.max(high, byte) }
-      return high >= 0xEE
-    }) {
+    if let found = ByteView.with(
+      utf8: utf8,
+      { bytes -> Bool in
+        var high: UInt8 = 0
+        for byte in bytes { high = Swift.max(high, byte) }
+        return high >= 0xEE
+      })
+    {
       return found
     }
     return utf8.contains { $0 >= 0xEE }
@@ -194,17 +190,7 @@ public enum PlistValue: Sendable {
   /// Whether `a` sorts before `b` by UTF-8 bytes (a memcmp on native strings).
   @inline(__always)
   package static func utf8Precedes(_ a: String, _ b: String) -> Bool {
-    let fast = a.utf8.withContiguousStorageIfAvailable { pa -> Bool? in
-      b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
-        let n = Swift.min(pa.count, pb.count)
-        if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
-          let c = memcmp(x, y, n)
-          if c != 0 { return c < 0 }
-        }
-        return pa.count < pb.count
-      }
-    }
-    if let result = fast ?? nil { return result }
+    if let order = ByteView.compareUTF8(a, b) { return order < 0 }
     return a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 

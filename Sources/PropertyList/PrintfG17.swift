@@ -28,18 +28,18 @@ package enum PrintfG17 {
 
   /// Appends the text of a double.
   static func append(_ x: Double, to out: inout [UInt8]) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
-      guard let base = buffer.baseAddress else { return }
-      out.append(contentsOf: UnsafeBufferPointer(start: base, count: format(x, into: base)))
-    }
+    ByteSlots.append(capacity: maximumLength, to: &out) { format(x, into: $0) }
   }
 
-  /// Writes the text of a double at `p` (room for ``maximumLength`` bytes); returns its length.
+  /// Writes the text of a double into `p` (room for ``maximumLength`` bytes); returns its
+  /// length.
   @inline(__always)
-  static func format(_ x: Double, into p: UnsafeMutablePointer<UInt8>) -> Int {
+  static func format(_ x: Double, into p: ByteSlots) -> Int {
+    // Every text below is at most `maximumLength` long: checked once, stored unchecked.
+    p.require(maximumLength)
     var n = 0
     @inline(__always) func put(_ byte: UInt8) {
-      p[n] = byte
+      p[unchecked: n] = byte
       n += 1
     }
     if x.sign == .minus { put(UInt8(ascii: "-")) }
@@ -50,19 +50,20 @@ package enum PrintfG17 {
     let (significand, exponent) = digits(x)
     // The 17 digits, most significant first, at the end of the room (past any text before
     // them), then moved into place.
-    let digit = p + (maximumLength - 17)
+    let first = maximumLength - 17
+    @inline(__always) func digit(_ i: Int) -> UInt8 { p[unchecked: first + i] }
     var rest = significand
     for i in stride(from: 16, through: 0, by: -1) {
-      digit[i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
+      p[unchecked: first + i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
       rest /= 10
     }
     var count = 17
-    while count > 1, digit[count - 1] == 48 { count -= 1 }
+    while count > 1, digit(count - 1) == 48 { count -= 1 }
     if exponent < -4 || exponent >= 17 {
-      put(digit[0])
+      put(digit(0))
       if count > 1 {
         put(UInt8(ascii: "."))
-        for i in 1..<count { put(digit[i]) }
+        for i in 1..<count { put(digit(i)) }
       }
       put(UInt8(ascii: "e"))
       put(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
@@ -71,16 +72,16 @@ package enum PrintfG17 {
       put(UInt8(truncatingIfNeeded: 48 + magnitude / 10 % 10))
       put(UInt8(truncatingIfNeeded: 48 + magnitude % 10))
     } else if exponent >= 0 {
-      for i in 0...exponent { put(digit[i]) }
+      for i in 0...exponent { put(digit(i)) }
       if count > exponent + 1 {
         put(UInt8(ascii: "."))
-        for i in (exponent + 1)..<count { put(digit[i]) }
+        for i in (exponent + 1)..<count { put(digit(i)) }
       }
     } else {
       put(UInt8(ascii: "0"))
       put(UInt8(ascii: "."))
       for _ in 0..<(-exponent - 1) { put(UInt8(ascii: "0")) }
-      for i in 0..<count { put(digit[i]) }
+      for i in 0..<count { put(digit(i)) }
     }
     return n
   }

@@ -38,30 +38,30 @@ protocol StreamSink {
 
 /// A scalar as the binary file holds it.
 enum StreamScalar {
-  /// An ASCII string, in the file.
-  case ascii(UnsafeRawBufferPointer)
+  /// An ASCII string, in the file (written before the walk reads on).
+  case ascii(ByteView)
   /// Data, in the file.
-  case data(UnsafeRawBufferPointer)
+  case data(ByteView)
   /// Anything else, decoded (a UTF-16 string, a number, a date, a UID).
   case value(PlistValue)
 
   var plistValue: PlistValue {
     switch self {
-    case .ascii(let bytes): .string(String(decoding: bytes, as: UTF8.self))
-    case .data(let bytes): .data(Data(bytes))
+    case .ascii(let bytes): .string(bytes.string)
+    case .data(let bytes): .data(bytes.data)
     case .value(let value): value
     }
   }
 }
 
-/// A dictionary key: ASCII in the file, or decoded.
+/// A dictionary key: ASCII bytes (in the file, or copied out of it), or decoded.
 enum StreamKey {
-  case ascii(UnsafeRawBufferPointer)
+  case ascii(ByteView)
   case string(String)
 
   var string: String {
     switch self {
-    case .ascii(let bytes): String(decoding: bytes, as: UTF8.self)
+    case .ascii(let bytes): bytes.string
     case .string(let s): s
     }
   }
@@ -175,7 +175,7 @@ extension PropertyList {
 
   /// Why the checks stopped, or nil when the file is clean.
   static func checkResult(_ data: Data, limits: PlistLimits = .default) -> StreamStop? {
-    if data.withUnsafeBytes({ BinaryMemoryReader.isCleanTree($0, limits: limits) }) { return nil }
+    if ByteView.with(data, { BinaryMemoryReader.isCleanTree($0, limits: limits) }) { return nil }
     let walked = BinaryStreamConverter.convert(
       data, into: CheckingStreamSink(), limits: limits, maxDepth: .max, truncatingDates: false,
       undecidedUIDs: false)

@@ -34,7 +34,7 @@ package enum TextInput {
     case utf32LittleEndian
   }
 
-  static func sniffEncoding(_ bytes: UnsafeRawBufferPointer) -> (Encoding, bomLength: Int) {
+  static func sniffEncoding(_ bytes: ByteView) -> (Encoding, bomLength: Int) {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
     // UTF-32's marks first: `FF FE 00 00` also starts as UTF-16's little-endian one.
     if bytes.count >= 4, bytes[0] == 0x00, bytes[1] == 0x00, bytes[2] == 0xFE, bytes[3] == 0xFF {
@@ -50,38 +50,40 @@ package enum TextInput {
     return (.utf8, 0)
   }
 
-  /// Refuses, when `options` read exactly, text in an encoding the reader does not take:
-  /// GNUstep takes UTF-8 only, without a byte-order mark (not even UTF-8's); CoreFoundation
-  /// UTF-16 and UTF-32 only after one (XML without it it refuses, OpenStep text it reads with
-  /// the first character dropped). `format`: the format the text was sniffed as.
-  ///
-  /// Not read exactly, OpenStep text in UTF-16 or UTF-32 without a mark is still refused when
-  /// the reader is CoreFoundation's (the tools'): CoreFoundation reads it with a character of
-  /// its own guess dropped, another value; XML without one the tools read (XML 1.0's
-  /// appendix F), which no reader reads otherwise.
-  static func requireEncoding(of data: Data, format: PlistFormat, options: PlistReadOptions)
+  /// Refuses text in an encoding the reader does not take (``ReaderRules/byteOrderMarks``,
+  /// ``ReaderRules/unmarkedUTF16``): GNUstep takes UTF-8 only, without a byte-order mark (not
+  /// even UTF-8's); CoreFoundation UTF-16 and UTF-32 only after one (XML without it it refuses,
+  /// OpenStep text it reads with the first character dropped, another value). `format`: the
+  /// format the text was sniffed as.
+  static func requireEncoding(of data: Data, format: PlistFormat, rules: ReaderRules)
     throws(PlistError)
   {
-    guard options.exact || (options.reader == .coreFoundation && format != .xml) else { return }
-    let (encoding, bom) = data.withUnsafeBytes { sniffEncoding($0) }
-    if options.reader == .gnustep, encoding != .utf8 || bom > 0 {
+    let unmarked: Bool
+    switch rules.unmarkedUTF16 {
+    case .refused: unmarked = true
+    case .readInXML: unmarked = format != .xml
+    case .read: unmarked = false
+    }
+    guard rules.byteOrderMarks == .refused || unmarked else { return }
+    let (encoding, bom) = ByteView.with(data) { sniffEncoding($0) }
+    if rules.byteOrderMarks == .refused, encoding != .utf8 || bom > 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
-        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses "
-          + CompatibilityRow.named("invalid-text"))
+        feature: "a byte-order mark or text not in UTF-8, which GNUstep refuses"
+          .naming(.gnustepEncoding))
     }
-    if encoding != .utf8, bom == 0 {
+    if unmarked, encoding != .utf8, bom == 0 {
       throw .unsupported(
         format: format, at: .byteOffset(0),
         feature: "text in UTF-16 or UTF-32 without a byte-order mark, which CoreFoundation "
-          + "refuses (OpenStep text: reads with a character of its own guess dropped) "
-          + CompatibilityRow.named("invalid-text"))
+          + "refuses (OpenStep text: reads with a character of its own guess dropped)"
+          .naming(.utf16WithoutBOM))
     }
   }
 
   /// UTF-8 bytes of the whole input, validated.
   static func utf8Bytes(_ data: Data, format: PlistFormat) throws(PlistError) -> [UInt8] {
-    try withUTF8(data, format: format) { (text) throws(PlistError) in Array(text) }
+    try withUTF8(data, format: format) { (text) throws(PlistError) in text.array }
   }
 
   /// `body` over the text of `data` as UTF-8 (as ``utf8Bytes(_:format:)`` gives it): a file
@@ -89,68 +91,60 @@ package enum TextInput {
   /// memory was 1,500 page faults, a fifth of an XML file's read); any other encoding is
   /// transcoded first.
   ///
-  /// An XML declaration's encoding is read as `reader` reads it: `US-ASCII` is Latin-1 for
+  /// An XML declaration's encoding is read as `declared` says: `US-ASCII` is Latin-1 for
   /// CoreFoundation (each byte its own code point: UTF-8's `é` is `Ã©`) and UTF-8 for GNUstep;
   /// `windows-1252` is Windows' code page for both (CoreFoundation also under `cp1252`).
   static func withUTF8<R>(
-    _ data: Data, format: PlistFormat, reader: PlistReader = .coreFoundation,
-    _ body: (UnsafeBufferPointer<UInt8>) throws(PlistError) -> R
+    _ data: Data, format: PlistFormat,
+    declared encodings: ReaderRules.DeclaredEncodings = .coreFoundation,
+    _ body: (ByteView) throws(PlistError) -> R
   ) throws(PlistError) -> R {
-    let result: Result<R, PlistError> = data.withUnsafeBytes { raw in
+    try ByteView.with(data) { (raw) throws(PlistError) -> R in
       let (encoding, bom) = sniffEncoding(raw)
-      let text = UnsafeRawBufferPointer(rebasing: raw[bom...])
-      let transcoded: Result<[UInt8], PlistError>
+      let text = raw.rest(from: bom)
+      let transcoded: [UInt8]
       switch encoding {
       case .utf8:
         if format == .xml, let declared = declaredEncoding(text) {
-          let cf = reader == .coreFoundation
+          let cf = encodings == .coreFoundation
           switch declared {
           // (A `where` clause holds for the last pattern of a case only: one pattern each.)
           case "us-ascii" where cf, "ascii" where cf:
-            return Result { () throws(PlistError) in
-              try latin1ToUTF8(text).withUnsafeBufferPointer(body)
-            }
+            return try ByteView.with(latin1ToUTF8(text), body)
           case "windows-1252",
             "cp1252" where cf:
-            return Result { () throws(PlistError) in
-              try windows1252ToUTF8(text).get().withUnsafeBufferPointer(body)
-            }
+            return try ByteView.with(windows1252ToUTF8(text).get(), body)
           // UTF-16 declared over 8-bit text: CoreFoundation refuses it.
           case "utf-16" where cf, "utf-16be" where cf, "utf-16le" where cf, "unicode" where cf:
-            return .failure(
-              .unsupported(
-                format: .xml, at: .line(1, column: 1),
-                feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses "
-                  + CompatibilityRow.named("invalid-text")))
+            throw .unsupported(
+              format: .xml, at: .line(1, column: 1),
+              feature: "encoding \"\(declared)\" over 8-bit text, which CoreFoundation refuses"
+                .naming(.xmlUTF16OverBytes))
           case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf-16be", "utf-16le", "unicode":
             break
           case "iso-8859-1", "latin1", "iso_8859-1", "latin-1", "iso-latin-1":
-            return Result { () throws(PlistError) in
-              try latin1ToUTF8(text).withUnsafeBufferPointer(body)
-            }
+            return try ByteView.with(latin1ToUTF8(text), body)
           default:
-            return .failure(
-              .unsupported(
-                format: .xml, at: .line(1, column: 1),
-                feature: "encoding \"\(declared)\" \(CompatibilityRow.named("invalid-text"))"))
+            throw .unsupported(
+              format: .xml, at: .line(1, column: 1),
+              feature: "encoding \"\(declared)\"".naming(.xmlUnknownEncoding))
           }
         }
-        let bytes = text.assumingMemoryBound(to: UInt8.self)
-        if let bad = firstInvalidUTF8(bytes) {
-          return .failure(
-            .invalidText(format: format, at: location(of: bad, in: bytes), encoding: "UTF-8"))
+        if let bad = firstInvalidUTF8(text) {
+          throw .invalidText(format: format, at: location(of: bad, in: text), encoding: "UTF-8")
         }
-        return Result { () throws(PlistError) in try body(bytes) }
+        return try body(text)
       case .utf16BigEndian, .utf16LittleEndian:
-        transcoded = transcodeUTF16(text, bigEndian: encoding == .utf16BigEndian, format: format)
+        transcoded = try transcodeUTF16(
+          text, bigEndian: encoding == .utf16BigEndian, format: format
+        ).get()
       case .utf32BigEndian, .utf32LittleEndian:
-        transcoded = transcodeUTF32(text, bigEndian: encoding == .utf32BigEndian, format: format)
+        transcoded = try transcodeUTF32(
+          text, bigEndian: encoding == .utf32BigEndian, format: format
+        ).get()
       }
-      return transcoded.flatMap { bytes in
-        Result { () throws(PlistError) in try bytes.withUnsafeBufferPointer(body) }
-      }
+      return try ByteView.with(transcoded, body)
     }
-    return try result.get()
   }
 
   /// JSON text as UTF-8, from the encoding `JSONSerialization` detects: a byte-order mark
@@ -158,15 +152,15 @@ package enum TextInput {
   /// bytes among the first four (JSON text starts with an ASCII character: RFC 4627's rule).
   /// UTF-8 comes back as it is (after its mark): the JSON reader checks it, and says where.
   package static func utf8(json data: Data) throws(PlistError) -> Data {
-    let result: Result<[UInt8], PlistError>? = data.withUnsafeBytes { raw in
+    let result: Result<[UInt8], PlistError>? = ByteView.with(data) { raw in
       var (encoding, bom) = sniffEncoding(raw)
       if bom == 0, raw.count >= 4, raw[1] == 0, raw[2] == 0 {
         if raw[0] == 0, raw[3] != 0 { encoding = .utf32BigEndian }
         if raw[0] != 0, raw[3] == 0 { encoding = .utf32LittleEndian }
       }
-      let body = UnsafeRawBufferPointer(rebasing: raw[bom...])
+      let body = raw.rest(from: bom)
       switch encoding {
-      case .utf8: return bom == 0 ? nil : .success([UInt8](body))
+      case .utf8: return bom == 0 ? nil : .success(body.array)
       case .utf16BigEndian, .utf16LittleEndian:
         return transcodeUTF16(body, bigEndian: encoding == .utf16BigEndian, format: .openStep)
       case .utf32BigEndian, .utf32LittleEndian:
@@ -178,7 +172,7 @@ package enum TextInput {
   }
 
   /// The `encoding` named in an `<?xml …?>` declaration, lower-cased.
-  static func declaredEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
+  static func declaredEncoding(_ bytes: ByteView) -> String? {
     guard bytes.starts(with: "<?xml".utf8) else { return nil }
     guard let end = bytes.prefix(512).firstIndex(of: UInt8(ascii: ">")) else { return nil }
     let declaration = String(decoding: bytes[..<end], as: UTF8.self)
@@ -190,7 +184,7 @@ package enum TextInput {
   }
 
   /// Decodes Latin-1 input; XML with a Latin-1 declaration may hold any byte.
-  static func latin1ToUTF8(_ data: UnsafeRawBufferPointer) -> [UInt8] {
+  static func latin1ToUTF8(_ data: ByteView) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(data.count)
     for byte in data {
@@ -214,7 +208,7 @@ package enum TextInput {
   ]
 
   /// Decodes text in Windows' code page 1252; an unassigned byte is invalid text.
-  static func windows1252ToUTF8(_ data: UnsafeRawBufferPointer) -> Result<[UInt8], PlistError> {
+  static func windows1252ToUTF8(_ data: ByteView) -> Result<[UInt8], PlistError> {
     var out: [UInt8] = []
     out.reserveCapacity(data.count)
     for (offset, byte) in data.enumerated() {
@@ -233,7 +227,7 @@ package enum TextInput {
   }
 
   private static func transcodeUTF16(
-    _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
+    _ body: ByteView, bigEndian: Bool, format: PlistFormat
   ) -> Result<[UInt8], PlistError> {
     guard let units = codeUnits(body, as: UInt16.self, bigEndian: bigEndian) else {
       return .failure(
@@ -262,7 +256,7 @@ package enum TextInput {
   /// U+10FFFF) or a length that is not a multiple of four is an error at its byte offset
   /// (counted after the byte-order mark).
   private static func transcodeUTF32(
-    _ body: UnsafeRawBufferPointer, bigEndian: Bool, format: PlistFormat
+    _ body: ByteView, bigEndian: Bool, format: PlistFormat
   ) -> Result<[UInt8], PlistError> {
     guard let units = codeUnits(body, as: UInt32.self, bigEndian: bigEndian) else {
       return .failure(
@@ -285,28 +279,26 @@ package enum TextInput {
   /// The body as code units of `Unit`'s width in the byte order given (UTF-16's, UTF-32's);
   /// nil when its length is not a multiple of that width.
   private static func codeUnits<Unit: FixedWidthInteger & UnsignedInteger & BitwiseCopyable>(
-    _ body: UnsafeRawBufferPointer, as _: Unit.Type, bigEndian: Bool
+    _ body: ByteView, as _: Unit.Type, bigEndian: Bool
   ) -> [Unit]? {
     let width = MemoryLayout<Unit>.size
     guard body.count % width == 0 else { return nil }
     var units: [Unit] = []
     units.reserveCapacity(body.count / width)
     for offset in stride(from: 0, to: body.count, by: width) {
-      let raw = body.loadUnaligned(fromByteOffset: offset, as: Unit.self)
-      units.append(bigEndian ? Unit(bigEndian: raw) : Unit(littleEndian: raw))
+      units.append(body.load(Unit.self, at: offset, bigEndian: bigEndian))
     }
     return units
   }
   /// The index of the first byte that does not start a valid UTF-8 sequence, or nil.
-  static func firstInvalidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func firstInvalidUTF8(_ b: ByteView) -> Int? {
     do {
-      guard let base = b.baseAddress else { return nil }
       var i = 0
       let n = b.count
       while i < n {
         // Fast path: eight ASCII bytes at a time.
         if i + 8 <= n {
-          let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+          let word = b.uncheckedWord(at: i)
           if word & 0x8080_8080_8080_8080 == 0 {
             i += 8
             continue

@@ -13,13 +13,15 @@ enum TextScan {
     return (x &- ones) & ~x & highs
   }
 
-  /// The index of the first `<` or `&` in `p[from..<count]`, or `count`.
+  /// The index of the first `<` or `&` in `p[from...]`, or its count.
   @inline(__always)
-  static func markup(_ p: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+  static func markup(_ p: ByteView, from: Int) -> Int {
     var k = from
-    while k + 8 <= count {
-      let word = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
-      let found = matches(word, UInt8(ascii: "<")) | matches(word, UInt8(ascii: "&"))
+    let count = p.count
+    while k >= 0, k + 8 <= count {
+      let found =
+        matches(p.uncheckedWord(at: k), UInt8(ascii: "<"))
+        | matches(p.uncheckedWord(at: k), UInt8(ascii: "&"))
       if found != 0 { return k + found.trailingZeroBitCount >> 3 }
       k += 8
     }
@@ -27,13 +29,13 @@ enum TextScan {
     return k
   }
 
-  /// The index of the first `byte` in `p[from..<count]`, or `count`.
+  /// The index of the first `byte` in `p[from...]`, or its count.
   @inline(__always)
-  static func first(_ byte: UInt8, _ p: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+  static func first(_ byte: UInt8, _ p: ByteView, from: Int) -> Int {
     var k = from
-    while k + 8 <= count {
-      let word = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
-      let found = matches(word, byte)
+    let count = p.count
+    while k >= 0, k + 8 <= count {
+      let found = matches(p.uncheckedWord(at: k), byte)
       if found != 0 { return k + found.trailingZeroBitCount >> 3 }
       k += 8
     }
@@ -47,8 +49,18 @@ package enum TextNumber {
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
 
+  /// ``integer(_:)-(ByteView)`` of a string's UTF-8.
+  package static func integer(_ text: String) -> PlistValue? {
+    ByteView.with(Array(text.utf8)) { integer($0) }
+  }
+
+  /// ``real(_:)-(ByteView)`` of a string's UTF-8.
+  package static func real(_ text: String) -> Double? {
+    ByteView.with(Array(text.utf8)) { real($0) }
+  }
+
   /// `[+|-](digits | 0x hexdigits)`, in the range Int64.min ... UInt64.max.
-  package static func integer(_ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+  static func integer(_ text: ByteView) -> PlistValue? {
     var k = 0
     let n = text.count
     var negative = false
@@ -94,9 +106,9 @@ package enum TextNumber {
 
   /// Whether `text` is `word` (lower-case ASCII letters and signs) in any letter case.
   @inline(__always)
-  private static func isWord(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-    guard text.count == word.utf8CodeUnitCount else { return false }
-    let w = word.utf8Start
+  private static func isWord(_ text: ByteView, _ word: StaticString) -> Bool {
+    let w = ByteView(word)
+    guard text.count == w.count else { return false }
     for k in 0..<text.count {
       let c = text[k]
       let expected = w[k]
@@ -112,7 +124,7 @@ package enum TextNumber {
   /// A decimal (`[+|-]` digits, one point, an exponent; no hex floats) or the words
   /// CoreFoundation, plistlib and C use for the non-finite values, in any letter case. The
   /// value is the correctly rounded double `Double(String)` (and C's `strtod`) gives.
-  package static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+  static func real(_ text: ByteView) -> Double? {
     let n = text.count
     guard n > 0 else { return nil }
     let first = text[0]
@@ -189,7 +201,7 @@ package enum TextNumber {
 
   /// Everything outside the fast path: the characters the readers have always allowed, then
   /// the standard library's parser.
-  private static func slow(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+  private static func slow(_ text: ByteView) -> Double? {
     var sawDigit = false
     for c in text {
       switch c {

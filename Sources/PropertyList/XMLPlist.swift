@@ -16,7 +16,7 @@ enum XMLPlist: PlistFormatWitness {
   /// `<0fbd 7778>`. GNUstep's reader takes text as XML only from its declaration on:
   /// `<plist>…` alone is OpenStep text to it.
   static func sniff(_ head: PlistHead, options: PlistReadOptions) -> Sniff? {
-    if options.openStepGrammar == .gnustep, !head.data.starts(with: Array("<?xml".utf8)) {
+    if options.rules.xmlNeedsDeclaration, !head.data.starts(with: Array("<?xml".utf8)) {
       return nil
     }
     guard head.startsWithAngle(then: { $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: "[") })
@@ -32,8 +32,9 @@ enum XMLPlist: PlistFormatWitness {
   static func read(_ data: Data, limits: PlistLimits, options: PlistReadOptions)
     throws(PlistError) -> PlistDocument
   {
-    try TextInput.requireEncoding(of: data, format: format, options: options)
-    let (value, warnings) = try XMLPlistReader.read(data, limits: limits, options: options)
+    let rules = options.rules
+    try TextInput.requireEncoding(of: data, format: format, rules: rules)
+    let (value, warnings) = try XMLPlistReader.read(data, limits: limits, rules: rules)
     return PlistDocument(value: value, format: .xml, warnings: warnings)
   }
 

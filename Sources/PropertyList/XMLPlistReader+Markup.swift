@@ -16,18 +16,16 @@ extension XMLPlistReader {
 
   @inline(__always)
   func starts(with literal: StaticString, at offset: Int) -> Bool {
-    let count = literal.utf8CodeUnitCount
-    guard offset + count <= n else { return false }
-    let l = literal.utf8Start
-    for k in 0..<count where p[offset + k] != l[k] { return false }
-    return true
+    b.starts(with: literal, at: offset)
   }
 
-  /// Moves past `terminator`, or fails with `what` when the input ends first.
-  mutating func skip(past terminator: StaticString, what: String) throws(PlistError) {
-    let first = terminator.utf8Start[0]
+  /// Moves past `terminator`, or fails with `what` (and its row) when the input ends first.
+  mutating func skip(
+    past terminator: StaticString, what: String, row: CompatibilityRow
+  ) throws(PlistError) {
+    let first = ByteView(terminator)[0]
     while true {
-      i = TextScan.first(first, p, from: i, count: n)
+      i = TextScan.first(first, b, from: i)
       guard i < n else { break }
       if starts(with: terminator, at: i) {
         i += terminator.utf8CodeUnitCount
@@ -35,23 +33,24 @@ extension XMLPlistReader {
       }
       i += 1
     }
-    throw eof("the end of \(what)")
+    throw eof("the end of \(what)", row)
   }
 
   /// Skips white space, comments and processing instructions.
   mutating func skipMisc() throws(PlistError) {
     while i < n {
-      let c = p[i]
+      let c = b[unchecked: i]  // (i < n: the loop's check)
       if Self.isSpace(c) {
         i += 1
       } else if c != UInt8(ascii: "<") || i + 1 >= n {
         return
-      } else if p[i + 1] == UInt8(ascii: "!"), starts(with: "<!--", at: i) {
+      } else if b[i + 1] == UInt8(ascii: "!"), starts(with: "<!--", at: i) {
         i += 4
-        try skip(past: "-->", what: "a comment")
-      } else if p[i + 1] == UInt8(ascii: "?") {
+        try skip(past: "-->", what: "a comment", row: .xmlUnterminatedComment)
+      } else if b[i + 1] == UInt8(ascii: "?") {
         i += 2
-        try skip(past: "?>", what: "a processing instruction")
+        try skip(
+          past: "?>", what: "a processing instruction", row: .xmlUnterminatedProcessingInstruction)
       } else {
         return
       }
@@ -61,20 +60,21 @@ extension XMLPlistReader {
   /// Skips `<!DOCTYPE …>`, including an internal subset in brackets, without interpreting it.
   mutating func skipDoctype() throws(PlistError) {
     let start = i
-    if options.reader == .coreFoundation {
+    if rules.doctypeInternalSubset != .read {
       // CoreFoundation's `skipDTD`: to the first `>` (quotes or not), and no internal subset
-      // (read exactly, refused; otherwise skipped as GNUstep skips it, the one reader of it).
-      while i < n, p[i] != UInt8(ascii: ">") {
-        if p[i] == UInt8(ascii: "[") {
-          guard !options.exact else {
+      // (refused, or skipped as GNUstep skips it, the one reader of it, with a warning).
+      while i < n, b[i] != UInt8(ascii: ">") {
+        if b[i] == UInt8(ascii: "[") {
+          guard rules.doctypeInternalSubset == .warned else {
             throw fail(
+              .xmlDoctypeInternalSubset,
               "a <!DOCTYPE> with an internal subset ('['), which CoreFoundation refuses", at: i)
           }
           warnings.append(
             .readAs(
               .gnustep,
-              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it "
-                + CompatibilityRow.named("tools-read-more"), at: location(i)))
+              "a <!DOCTYPE> with an internal subset ('['), skipped; CoreFoundation refuses it"
+                .naming(.toolsReadMore), at: location(i)))
           i = start
           return try skipBracketedDoctype()
         }
@@ -82,7 +82,8 @@ extension XMLPlistReader {
       }
       guard i < n else {
         throw .truncated(
-          format: .xml, at: location(start), expected: "the end of the <!DOCTYPE> declaration")
+          format: .xml, at: location(start),
+          expected: "the end of the <!DOCTYPE> declaration".naming(.xmlUnterminatedDoctype))
       }
       i += 1
       return
@@ -94,13 +95,13 @@ extension XMLPlistReader {
   private mutating func skipBracketedDoctype() throws(PlistError) {
     var bracket = 0
     while i < n {
-      switch p[i] {
+      switch b[i] {
       case UInt8(ascii: "["): bracket += 1
       case UInt8(ascii: "]"): bracket -= 1
       case UInt8(ascii: "\""), UInt8(ascii: "'"):
-        let quote = p[i]
+        let quote = b[i]
         i += 1
-        while i < n, p[i] != quote { i += 1 }
+        while i < n, b[i] != quote { i += 1 }
       case UInt8(ascii: ">") where bracket <= 0:
         i += 1
         return
@@ -108,7 +109,7 @@ extension XMLPlistReader {
       }
       i += 1
     }
-    throw eof("the end of the <!DOCTYPE> declaration")
+    throw eof("the end of the <!DOCTYPE> declaration", .xmlUnterminatedDoctype)
   }
 
   enum TagKind { case open, close, empty }
@@ -126,20 +127,15 @@ extension XMLPlistReader {
     var start: Int
   }
 
-  func text(of tag: Tag) -> String {
-    String(
-      decoding: UnsafeBufferPointer(start: p + tag.nameStart, count: tag.nameEnd - tag.nameStart),
-      as: UTF8.self)
-  }
+  func text(of tag: Tag) -> String { b.string(tag.nameStart..<tag.nameEnd) }
 
+  /// Whether the name at `offset` is `literal` (the caller has checked its length).
   @inline(__always)
   private func equals(_ offset: Int, _ literal: StaticString) -> Bool {
-    let l = literal.utf8Start
-    for k in 0..<literal.utf8CodeUnitCount where p[offset + k] != l[k] { return false }
-    return true
+    b.uncheckedEqual(at: offset, ByteView(literal), at: 0, length: literal.utf8CodeUnitCount)
   }
 
-  /// Which name of the vocabulary `p[start..<end]` is, by its exact bytes.
+  /// Which name of the vocabulary `b[start..<end]` is, by its exact bytes.
   @inline(__always)
   private func name(_ start: Int, _ end: Int) -> Name {
     switch end - start {
@@ -169,50 +165,61 @@ extension XMLPlistReader {
     let start = i
     i += 1
     var kind = TagKind.open
-    if i < n, p[i] == UInt8(ascii: "/") {
+    if i < n, b[i] == UInt8(ascii: "/") {
       kind = .close
       i += 1
     }
     let nameStart = i
-    while i < n, !Self.isSpace(p[i]), p[i] != UInt8(ascii: ">"), p[i] != UInt8(ascii: "/") {
+    // (i < n: each step's check.)
+    while i < n {
+      let c = b[unchecked: i]
+      guard !Self.isSpace(c), c != UInt8(ascii: ">"), c != UInt8(ascii: "/") else { break }
       i += 1
     }
     let nameEnd = i
-    guard nameEnd > nameStart else { throw fail("a tag without a name", at: start) }
+    guard nameEnd > nameStart else {
+      throw fail(.xmlMalformedTag, "a tag without a name", at: start)
+    }
     var tag = Tag(
       nameStart: nameStart, nameEnd: nameEnd, name: name(nameStart, nameEnd), kind: kind,
       start: start)
     if kind == .close {
       // A closing tag holds its name and white space only (`</plist/plist>` is no tag).
-      while i < n, Self.isSpace(p[i]) { i += 1 }
+      while i < n, Self.isSpace(b[i]) { i += 1 }
       guard i < n else { throw eof("'>' to end the tag </\(text(of: tag))>") }
-      guard p[i] == UInt8(ascii: ">") else {
-        throw fail("'\(Character(Unicode.Scalar(p[i])))' inside the tag </\(text(of: tag))>")
+      guard b[i] == UInt8(ascii: ">") else {
+        throw fail(
+          .xmlMalformedTag,
+          "'\(Character(Unicode.Scalar(b[i])))' inside the tag </\(text(of: tag))>")
       }
       i += 1
       return tag
     }
     while i < n {
-      switch p[i] {
+      switch b[unchecked: i] {  // (i < n: the loop's check)
       case UInt8(ascii: ">"):
         i += 1
         return tag
-      case UInt8(ascii: "/") where i + 1 < n && p[i + 1] == UInt8(ascii: ">"):
-        guard kind == .open else { throw fail("a closing tag cannot also be empty", at: start) }
+      case UInt8(ascii: "/") where i + 1 < n && b[i + 1] == UInt8(ascii: ">"):
+        guard kind == .open else {
+          throw fail(.xmlMalformedTag, "a closing tag cannot also be empty", at: start)
+        }
         i += 2
         tag.kind = .empty
         return tag
       case UInt8(ascii: "\""), UInt8(ascii: "'"):
-        let quote = p[i]
+        let quote = b[i]
         i += 1
-        while i < n, p[i] != quote {
-          if p[i] == UInt8(ascii: "<") { throw fail("'<' inside an attribute value") }
+        while i < n, b[i] != quote {
+          if b[i] == UInt8(ascii: "<") {
+            throw fail(.xmlLessThanInAttribute, "'<' inside an attribute value")
+          }
           i += 1
         }
         guard i < n else { throw eof("the end of an attribute value") }
         i += 1
       case UInt8(ascii: "<"):
-        throw fail("'<' inside the tag <\(text(of: tag))>")
+        throw fail(.xmlMalformedTag, "'<' inside the tag <\(text(of: tag))>")
       default:
         i += 1
       }
@@ -239,47 +246,51 @@ extension XMLPlistReader {
     if tag.kind == .empty { return .run(i, i) }
     var start = i
     // The common case: plain text, then the closing tag itself.
-    i = TextScan.markup(p, from: i, count: n)
+    i = TextScan.markup(b, from: i)
     let length = tag.nameEnd - tag.nameStart
-    if i + length + 3 <= n, p[i] == UInt8(ascii: "<"), p[i + 1] == UInt8(ascii: "/"),
-      p[i + 2 + length] == UInt8(ascii: ">"),
+    // (The three bytes and the name checked to lie in the input by the first condition.)
+    if i + length + 3 <= n, b[unchecked: i] == UInt8(ascii: "<"),
+      b[unchecked: i + 1] == UInt8(ascii: "/"), b[unchecked: i + 2 + length] == UInt8(ascii: ">"),
       sameBytes(i + 2, tag.nameStart, length)
     {
       let end = i
       i += length + 3
       return .run(start, end)
     }
-    var buffer: [UInt8]? = nil
+    // The text so far, once it is no longer one run of the input.
+    var buffer: [UInt8] = []
+    var buffered = false
     while true {
       guard i < n else { throw eof("</\(text(of: tag))>") }
-      let c = p[i]
+      let c = b[i]
       if c == UInt8(ascii: "<") {
         if starts(with: "<![CDATA[", at: i) {
-          if options.reader == .gnustep, options.exact {
-            throw fail("a CDATA section, whose text GNUstep's XML reader drops", at: i)
+          if rules.cdata == .refused {
+            throw fail(.xmlCDATA, "a CDATA section, whose text GNUstep's XML reader drops", at: i)
           }
-          if buffer == nil { buffer = [] }
-          buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+          buffered = true
+          b.slice(start..<i).append(to: &buffer)
           i += 9
           let contentStart = i
-          try skip(past: "]]>", what: "a CDATA section")
-          buffer?.append(
-            contentsOf: UnsafeBufferPointer(start: p + contentStart, count: i - 3 - contentStart))
+          try skip(past: "]]>", what: "a CDATA section", row: .xmlUnterminatedCDATA)
+          b.slice(contentStart..<(i - 3)).append(to: &buffer)
           start = i
-          i = TextScan.markup(p, from: i, count: n)
+          i = TextScan.markup(b, from: i)
           continue
         }
         if starts(with: "<!--", at: i) {
-          if options.exact, options.reader == .coreFoundation {
+          if rules.commentInText == .refused {
             throw fail(
-              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses", at: i)
+              .xmlCommentInText,
+              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses",
+              at: i)
           }
-          if buffer == nil { buffer = [] }
-          buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+          buffered = true
+          b.slice(start..<i).append(to: &buffer)
           i += 4
-          try skip(past: "-->", what: "a comment")
+          try skip(past: "-->", what: "a comment", row: .xmlUnterminatedComment)
           start = i
-          i = TextScan.markup(p, from: i, count: n)
+          i = TextScan.markup(b, from: i)
           continue
         }
         let textEnd = i
@@ -288,43 +299,47 @@ extension XMLPlistReader {
           sameBytes(close.nameStart, tag.nameStart, length)
         else {
           throw fail(
-            "<\(text(of: close))> inside <\(text(of: tag))>, which holds only text", at: close.start
-          )
+            .xmlMarkupInText,
+            "<\(text(of: close))> inside <\(text(of: tag))>, which holds only text",
+            at: close.start)
         }
-        if var text = buffer {
-          text.append(contentsOf: UnsafeBufferPointer(start: p + start, count: textEnd - start))
-          return .bytes(text)
+        if buffered {
+          b.slice(start..<textEnd).append(to: &buffer)
+          return .bytes(buffer)
         }
         return .run(start, textEnd)
       }
       // c is '&'
-      if buffer == nil { buffer = [] }
-      buffer?.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+      buffered = true
+      b.slice(start..<i).append(to: &buffer)
       let scalar = try readEntity()
       // GNUstep's parser hands the text to its strings in pieces, an entity ending one, and
       // each piece loses a U+FEFF it starts with (one from a character reference too).
-      let dropsMark = options.reader == .gnustep
+      let dropsMark = rules.stringMarks == .gnustep
       if !(dropsMark && scalar == "\u{FEFF}") {
-        buffer?.append(contentsOf: String(Character(scalar)).utf8)
+        buffer.append(contentsOf: String(Character(scalar)).utf8)
       }
-      if dropsMark, i + 2 < n, p[i] == 0xEF, p[i + 1] == 0xBB, p[i + 2] == 0xBF { i += 3 }
+      if dropsMark, i + 2 < n, b[i] == 0xEF, b[i + 1] == 0xBB, b[i + 2] == 0xBF { i += 3 }
       start = i
-      i = TextScan.markup(p, from: i, count: n)
+      i = TextScan.markup(b, from: i)
     }
   }
 
   @inline(__always)
-  private func sameBytes(_ a: Int, _ b: Int, _ count: Int) -> Bool {
-    for k in 0..<count where p[a + k] != p[b + k] { return false }
+  private func sameBytes(_ first: Int, _ second: Int, _ count: Int) -> Bool {
+    guard b.contains(first, length: count), b.contains(second, length: count) else {
+      return false
+    }
+    for k in 0..<count where b[unchecked: first + k] != b[unchecked: second + k] { return false }
     return true
   }
 
   /// Calls `body` with the bytes of `text`.
   @inline(__always)
-  func withBytes<R>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  func withBytes<R>(_ text: Text, _ body: (ByteView) -> R) -> R {
     switch text {
-    case .run(let start, let end): body(UnsafeBufferPointer(start: p + start, count: end - start))
-    case .bytes(let bytes): bytes.withUnsafeBufferPointer(body)
+    case .run(let start, let end): body(b.slice(start..<end))
+    case .bytes(let bytes): ByteView.with(bytes, body)
     }
   }
 
@@ -334,24 +349,22 @@ extension XMLPlistReader {
   func string(_ text: Text) -> String {
     withBytes(text) { bytes in
       var start = 0
-      if options.reader == .gnustep {
+      let gnustep = rules.stringMarks == .gnustep
+      if gnustep {
         while start < bytes.count, Self.isSpace(bytes[start]) { start += 1 }
       }
       let space = start
-      for _ in 0..<(options.reader == .gnustep ? 2 : 1) {
+      for _ in 0..<(gnustep ? 2 : 1) {
         guard bytes.count >= start + 3, bytes[start] == 0xEF, bytes[start + 1] == 0xBB,
           bytes[start + 2] == 0xBF
         else { break }
         start += 3
       }
       // No mark: the text as it is (its white space too).
-      guard start > space else { return String(decoding: bytes, as: UTF8.self) }
-      guard space > 0 else {
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
-      }
+      guard start > space else { return bytes.string }
+      guard space > 0 else { return bytes.string(start..<bytes.count) }
       // The white space kept, the marks after it dropped.
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<space]), as: UTF8.self)
-        + String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
+      return bytes.string(0..<space) + bytes.string(start..<bytes.count)
     }
   }
 
@@ -359,13 +372,13 @@ extension XMLPlistReader {
     let start = i
     i += 1
     let nameStart = i
-    while i < n, p[i] != UInt8(ascii: ";"), i - nameStart < 12 { i += 1 }
-    guard i < n, p[i] == UInt8(ascii: ";") else {
-      throw fail("an '&' that does not start an entity (write &amp;)", at: start)
+    while i < n, b[i] != UInt8(ascii: ";"), i - nameStart < 12 { i += 1 }
+    guard i < n, b[i] == UInt8(ascii: ";") else {
+      throw fail(.xmlBareAmpersand, "an '&' that does not start an entity (write &amp;)", at: start)
     }
-    let name = UnsafeBufferPointer(start: p + nameStart, count: i - nameStart)
+    let name = b.string(nameStart..<i)
     i += 1
-    switch String(decoding: name, as: UTF8.self) {
+    switch name {
     case "lt": return "<"
     case "gt": return ">"
     case "amp": return "&"
@@ -380,11 +393,14 @@ extension XMLPlistReader {
         value = UInt32(digits, radix: 10)
       }
       guard let v = value, let scalar = Unicode.Scalar(v) else {
-        throw fail("the character reference &\(text); names no Unicode character", at: start)
+        throw fail(
+          .xmlBadCharacterReference, "the character reference &\(text); names no Unicode character",
+          at: start)
       }
       return scalar
     case let text:
       throw fail(
+        .xmlUndefinedEntity,
         "the entity &\(text); is not one of the five XML predefines (other entities are never "
           + "expanded)", at: start)
     }

@@ -16,17 +16,17 @@ extension XMLPlistReader {
   /// space (`\r\n` is one `Character`) or the text is not ASCII (a space and a combining mark
   /// are one too), so then, and for every refusal's message, it is trimmed as before.
   mutating func scalar<T>(
-    _ tag: Tag, spaces: Spaces = .none, _ parse: (UnsafeBufferPointer<UInt8>) -> T?
+    _ tag: Tag, spaces: Spaces = .none, _ parse: (ByteView) -> T?
   ) throws(PlistError) -> Result<T, Refused> {
     let text = try readText(closing: tag)
-    if options.reader == .coreFoundation {
+    if rules.scalarSpaces != .read {
       // CoreFoundation takes the text as it is: no white space around an integer or a
-      // boolean, only before a real (and an integer). Not read exactly, such white space is
-      // read as GNUstep reads it, with a warning.
+      // boolean, only before a real (and an integer). The tools read such white space as
+      // GNUstep reads it, with a warning.
       let (first, last) = withBytes(text) { ($0.first, $0.last) }
       let space: (UInt8?) -> Bool = { $0.map(Self.isSpace) ?? false }
       if space(last) || (spaces == .none && space(first)) {
-        guard !options.exact else {
+        guard rules.scalarSpaces == .warned else {
           return .failure(
             Refused(text: Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })))
         }
@@ -34,7 +34,7 @@ extension XMLPlistReader {
           .readAs(
             .gnustep,
             "white space around the text of <\(self.text(of: tag))>, which CoreFoundation "
-              + "refuses " + CompatibilityRow.named("tools-read-more"), at: location(tag.start)))
+              + "refuses".naming(.toolsReadMore), at: location(tag.start)))
       }
     }
     let fast: T? = withBytes(text) { bytes in
@@ -48,12 +48,12 @@ extension XMLPlistReader {
         if bytes[end - 1] == 0x0D { return nil }
         end -= 1
       }
-      return parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      return parse(bytes.slice(start..<end))
     }
     if let fast { return .success(fast) }
     let trimmed = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
     let bytes = Array(trimmed.utf8)
-    if let value = bytes.withUnsafeBufferPointer(parse) { return .success(value) }
+    if let value = ByteView.with(bytes, parse) { return .success(value) }
     return .failure(Refused(text: trimmed))
   }
 
@@ -62,7 +62,7 @@ extension XMLPlistReader {
   /// An `<integer>`'s text as CoreFoundation's `parseIntegerTag` reads it: white space may
   /// stand between the sign and the digits too (`- 5` is -5, `+ 0x10` is 16); the white
   /// space before the sign is ``scalar(_:spaces:_:)``'s.
-  static func cfInteger(_ text: UnsafeBufferPointer<UInt8>) -> PlistValue? {
+  static func cfInteger(_ text: ByteView) -> PlistValue? {
     guard let sign = text.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") else {
       return TextNumber.integer(text)
     }
@@ -70,7 +70,7 @@ extension XMLPlistReader {
     while k < text.count, isSpace(text[k]) { k += 1 }
     guard k > 1 else { return TextNumber.integer(text) }
     let joined = [sign] + text[k...]
-    return joined.withUnsafeBufferPointer(TextNumber.integer)
+    return ByteView.with(joined, TextNumber.integer)
   }
 
   /// The white space CoreFoundation allows around a number's text (read exactly).
@@ -112,13 +112,15 @@ extension XMLPlistReader {
   }
 
   /// An `<integer>` as GNUstep's XML reader gives it: above Int64.max clamped to Int64.max,
-  /// with a warning; read exactly, hexadecimal (`0x10`, which it reads as 0) is refused.
+  /// with a warning; hexadecimal (`0x10`, which it reads as 0) refused as `hexadecimal` says.
   mutating func gnustepInteger(
-    _ value: PlistValue, _ tag: Tag, text: Slice<UnsafeBufferPointer<UInt8>>
+    _ value: PlistValue, _ tag: Tag, text: ByteView,
+    hexadecimal: ReaderRules.Reading
   ) throws(PlistError) -> PlistValue {
-    if options.exact {
+    if hexadecimal == .refused {
       if text.contains(UInt8(ascii: "x")) || text.contains(UInt8(ascii: "X")) {
         throw fail(
+          .xmlHexadecimalInteger,
           "a hexadecimal <integer>, which GNUstep reads as 0 (the digits it keeps are an "
             + "accident)", at: tag.start)
       }
@@ -132,38 +134,43 @@ extension XMLPlistReader {
   }
 
   /// `<data>` as CoreFoundation reads it (``Base64/decodeCoreFoundation(_:)``), from the raw
-  /// bytes after the tag to the first `<`, which must start the closing tag (read exactly; not
-  /// exactly, the text with its entities, CDATA and comments).
-  private mutating func coreFoundationData(_ tag: Tag) throws(PlistError) -> Data {
+  /// bytes after the tag to the first `<`, which must start the closing tag (`markupInside`
+  /// refused), or else the text with its entities, CDATA and comments (read, with a warning).
+  private mutating func coreFoundationData(_ tag: Tag, markupInside: ReaderRules.Reading)
+    throws(PlistError) -> Data
+  {
     let contentStart = i
     var firstMarkup = contentStart
-    while firstMarkup < n, p[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
+    while firstMarkup < n, b[firstMarkup] != UInt8(ascii: "<") { firstMarkup += 1 }
     let text = try readText(closing: tag)
     let decoded: (data: Data, lenient: Bool)?
-    let cfText = firstMarkup + 1 < n && p[firstMarkup + 1] == UInt8(ascii: "/")
-    if options.exact || cfText {
+    let cfText = firstMarkup + 1 < n && b[firstMarkup + 1] == UInt8(ascii: "/")
+    if markupInside == .refused || cfText {
       // CoreFoundation's text: the raw bytes to the first '<' (an entity is its characters,
       // `&amp;` four of the alphabet and one it skips), for every verb; only markup inside
-      // (which CoreFoundation refuses) is read otherwise, not read exactly.
+      // (which CoreFoundation refuses) is read otherwise, by the tools.
       guard cfText else {
         throw fail(
+          .xmlMarkupInData,
           "<data> holding markup (a comment, CDATA): CoreFoundation reads <data> only to the "
             + "first '<'", at: firstMarkup)
       }
-      decoded = Base64.decodeCoreFoundation(all[contentStart..<firstMarkup])
+      decoded = Base64.decodeCoreFoundation(b[contentStart..<firstMarkup])
     } else {
       warnings.append(
         .readAs(
           .gnustep,
           "<data> holding markup (a comment, CDATA), its text without it; CoreFoundation "
-            + "refuses it " + CompatibilityRow.named("tools-read-more"), at: location(firstMarkup)))
+            + "refuses it".naming(.toolsReadMore), at: location(firstMarkup)))
       switch text {
-      case .run(let start, let end): decoded = Base64.decodeCoreFoundation(all[start..<end])
+      case .run(let start, let end): decoded = Base64.decodeCoreFoundation(b[start..<end])
       case .bytes(let bytes): decoded = Base64.decodeCoreFoundation(bytes)
       }
     }
     guard let (data, lenient) = decoded else {
-      throw fail("<data> holds a byte above 0x7F, which CoreFoundation refuses", at: contentStart)
+      throw fail(
+        .xmlDataAbove7F, "<data> holds a byte above 0x7F, which CoreFoundation refuses",
+        at: contentStart)
     }
     if lenient {
       warnings.append(
@@ -179,7 +186,7 @@ extension XMLPlistReader {
   private mutating func warnNormalised(_ date: Date, at offset: Int) {
     warnings.append(
       .readAs(
-        options.reader,
+        rules.reader,
         "a <date> with a field out of range as \(CivilTime.iso8601(date)) (CoreFoundation and "
           + "GNUstep carry the field over into the next)", at: location(offset)))
   }
@@ -188,10 +195,10 @@ extension XMLPlistReader {
   /// white space around it, no fraction of a second); GNUstep's takes 20 characters,
   /// `YYYY-MM-DDTHH:MM:SSZ`, or its own `YYYY-MM-DD HH:MM:SS ±HHMM`. Both carry a field out of
   /// range into the next, with a warning.
-  private mutating func exactDate(_ tag: Tag) throws(PlistError) -> Date {
+  private mutating func exactDate(_ tag: Tag, gnustep: Bool) throws(PlistError) -> Date {
     let text = try readText(closing: tag)
     let parsed = withBytes(text) { bytes -> (date: Date, normalised: Bool, fraction: Bool)? in
-      if options.reader == .gnustep {
+      if gnustep {
         // GNUstep's calendar takes a day or month out of range, but not 00.
         let zero: (Int) -> Bool = {
           bytes[$0] == UInt8(ascii: "0") && bytes[$0 + 1] == UInt8(ascii: "0")
@@ -207,31 +214,36 @@ extension XMLPlistReader {
     guard let parsed, !parsed.fraction else {
       let shown = Self.trimmed(withBytes(text) { String(decoding: $0, as: UTF8.self) })
       throw fail(
-        "<date>\(shown)</date> is not a date \(options.reader) reads (of the form "
+        .xmlBadDate,
+        "<date>\(shown)</date> is not a date \(rules.reader) reads (of the form "
           + "2011-03-14T15:09:26Z, without white space or a fraction of a second)", at: tag.start)
     }
     if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
     return parsed.date
   }
 
-  /// `<date>`: read exactly (``exactDate(_:)``), or any date of the form, a field out of range
-  /// carried into the next with a warning.
+  /// `<date>`: read exactly as one reader reads it (``exactDate(_:gnustep:)``), or any date of
+  /// the form, a field out of range carried into the next with a warning.
   mutating func date(_ tag: Tag) throws(PlistError) -> Date {
-    if options.exact { return try exactDate(tag) }
+    switch rules.dates {
+    case .coreFoundation: return try exactDate(tag, gnustep: false)
+    case .gnustep: return try exactDate(tag, gnustep: true)
+    case .anyISO8601: break
+    }
     switch try scalar(tag, CivilTime.readerDate(iso8601:)) {
     case .success(let parsed):
       if parsed.normalised { warnNormalised(parsed.date, at: tag.start) }
       if parsed.fraction {
         warnings.append(
           .readAs(
-            options.reader,
-            "a <date> with a fraction of a second, which CoreFoundation refuses "
-              + CompatibilityRow.named("tools-read-more"), at: location(tag.start)))
+            rules.reader,
+            "a <date> with a fraction of a second, which CoreFoundation refuses"
+              .naming(.toolsReadMore), at: location(tag.start)))
       }
       return parsed.date
     case .failure(let refused):
       throw fail(
-        "<date>\(refused.text)</date> is not a date of the form 2011-03-14T15:09:26Z",
+        .xmlBadDate, "<date>\(refused.text)</date> is not a date of the form 2011-03-14T15:09:26Z",
         at: tag.start)
     }
   }
@@ -239,7 +251,9 @@ extension XMLPlistReader {
   /// `<data>`, its base64 decoded as the reader decodes it.
   mutating func data(_ tag: Tag) throws(PlistError) -> Data {
     if tag.kind == .empty { return Data() }
-    if options.reader == .coreFoundation { return try coreFoundationData(tag) }
+    if case .coreFoundation(let markupInside) = rules.data {
+      return try coreFoundationData(tag, markupInside: markupInside)
+    }
     let contentStart = i
     let text = try readText(closing: tag)
     let decoded: Result<Data, Base64.BadByte>
@@ -247,7 +261,7 @@ extension XMLPlistReader {
     switch text {
     case .run(let start, let end):
       count = end - start
-      decoded = Base64.decodeGNUstep(all[start..<end]).mapError {
+      decoded = Base64.decodeGNUstep(b[start..<end]).mapError {
         Base64.BadByte(offset: $0.offset - start)
       }
     case .bytes(let bytes):
@@ -257,7 +271,8 @@ extension XMLPlistReader {
     switch decoded {
     case .success(let data): return data
     case .failure(let bad):
-      throw fail("<data> is not valid base64", at: contentStart + min(bad.offset, count))
+      throw fail(
+        .xmlBadBase64, "<data> is not valid base64", at: contentStart + min(bad.offset, count))
     }
   }
 }

@@ -16,37 +16,31 @@
 /// normalisation), drops a leading U+FEFF from strings and keys, accepts a value element
 /// without the `<plist>` wrapper, and reads a one-key `CF$UID` dictionary as a UID.
 struct XMLPlistReader {
-  /// The input, for line and column of an error (valid for the reader's whole life: see
-  /// ``read(_:limits:options:)``).
-  let all: UnsafeBufferPointer<UInt8>
-  /// The same bytes, read in place.
-  let p: UnsafePointer<UInt8>
-  let n: Int
+  /// The input, read in place (valid for the reader's whole life: see
+  /// ``read(_:limits:rules:)``).
+  let b: ByteView
+  /// Its count.
+  var n: Int { b.count }
   var i = 0
   let limits: PlistLimits
   /// Whose reader the file is read as: a `CF$UID` dictionary, base64, dates.
-  var options = PlistReadOptions.lenient
+  var rules = ReaderRules.tools
   var warnings: [PlistWarning] = []
   var objects = 0
 
-  private init(all: UnsafeBufferPointer<UInt8>, p: UnsafePointer<UInt8>, limits: PlistLimits) {
-    self.all = all
-    self.p = p
-    self.n = all.count
+  private init(_ b: ByteView, limits: PlistLimits) {
+    self.b = b
     self.limits = limits
   }
 
   static func read(
-    _ data: Data, limits: PlistLimits, options: PlistReadOptions = .lenient
+    _ data: Data, limits: PlistLimits, rules: ReaderRules = .tools
   ) throws(PlistError) -> (PlistValue, [PlistWarning]) {
-    try TextInput.withUTF8(data, format: .xml, reader: options.reader) {
+    try TextInput.withUTF8(data, format: .xml, declared: rules.declaredEncodings) {
       (text) throws(PlistError) -> (PlistValue, [PlistWarning]) in
-      guard let base = text.baseAddress else {
-        throw .truncated(format: .xml, at: .line(1, column: 1), expected: "a <plist> element")
-      }
-      var reader = XMLPlistReader(all: text, p: base, limits: limits)
-      reader.options = options
-      if options.reader == .coreFoundation, let high = Self.nonASCIIDeclaredASCII(data) {
+      var reader = XMLPlistReader(text, limits: limits)
+      reader.rules = rules
+      if rules.declaredEncodings == .coreFoundation, let high = Self.nonASCIIDeclaredASCII(data) {
         reader.warnings.append(
           .readAs(
             .coreFoundation,
@@ -69,15 +63,15 @@ struct XMLPlistReader {
       })
     else { return }
     throw fail(
-      "<\(element)> holding the control character \(c.codePoint), which XML 1.0 does not allow "
-        + CompatibilityRow.named("malformed-xml"), at: offset)
+      .xmlControlCharacterInNumber,
+      "<\(element)> holding the control character \(c.codePoint), which XML 1.0 does not allow",
+      at: offset)
   }
 
   /// The offset of the first byte above 0x7F of a file whose XML declaration says US-ASCII.
   static func nonASCIIDeclaredASCII(_ data: Data) -> Int? {
-    data.withUnsafeBytes { raw -> Int? in
-      let text =
-        raw.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: raw[3...]) : raw
+    ByteView.with(data) { raw -> Int? in
+      let text = raw.starts(with: [0xEF, 0xBB, 0xBF]) ? raw.rest(from: 3) : raw
       guard let declared = TextInput.declaredEncoding(text),
         declared == "us-ascii" || declared == "ascii"
       else { return nil }
@@ -87,14 +81,17 @@ struct XMLPlistReader {
 
   // MARK: - Errors
 
-  func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: all) }
+  func location(_ offset: Int) -> SourceLocation { TextInput.location(of: offset, in: b) }
 
-  func fail(_ reason: String, at offset: Int? = nil) -> PlistError {
-    .malformed(format: .xml, at: location(offset ?? i), reason: reason)
+  /// A refusal of the file at `offset` (the reader's place by default), naming its row.
+  func fail(_ row: CompatibilityRow, _ reason: String, at offset: Int? = nil) -> PlistError {
+    .malformed(format: .xml, at: location(offset ?? i), reason: reason.naming(row))
   }
 
-  func eof(_ expected: String) -> PlistError {
-    .truncated(format: .xml, at: location(n), expected: expected)
+  /// The input ended where `expected` should have been (a truncated file unless `row` says
+  /// what was left open).
+  func eof(_ expected: String, _ row: CompatibilityRow = .xmlTruncated) -> PlistError {
+    .truncated(format: .xml, at: location(n), expected: expected.naming(row))
   }
 
   // MARK: - Document
@@ -108,27 +105,34 @@ struct XMLPlistReader {
       try skipMisc()
     }
     guard i < n else { throw eof("a <plist> element") }
-    guard p[i] == UInt8(ascii: "<") else { throw fail("text before the <plist> element") }
+    guard b[i] == UInt8(ascii: "<") else {
+      throw fail(.xmlTextBeforePlist, "text before the <plist> element")
+    }
     let rootStart = i
     let root = try readTag()
     let value: PlistValue
     if root.name == .plist {
-      guard root.kind == .open else { throw fail("<plist/> holds no value", at: root.start) }
+      guard root.kind == .open else {
+        throw fail(.xmlEmptyPlist, "<plist/> holds no value", at: root.start)
+      }
       value = try readValue()
       try skipMisc()
       guard i < n else { throw eof("</plist>") }
-      guard p[i] == UInt8(ascii: "<") else { throw fail("text after the value: expected </plist>") }
+      guard b[i] == UInt8(ascii: "<") else {
+        throw fail(.xmlTextAfterValue, "text after the value: expected </plist>")
+      }
       let close = try readTag()
       guard close.kind == .close, close.name == .plist else {
         throw fail(
-          "<\(text(of: close))> after the value; <plist> holds exactly one", at: close.start)
+          .xmlSecondValue, "<\(text(of: close))> after the value; <plist> holds exactly one",
+          at: close.start)
       }
     } else {
       i = rootStart
       value = try readValue()
     }
     try skipMisc()
-    if i < n, options.reader == .coreFoundation {
+    if i < n, rules.afterTopValue == .ignored {
       // CoreFoundation stops after the top value (and its `</plist>`): what follows is not
       // read (by every verb: the tools read as CoreFoundation does).
       warnings.append(
@@ -137,7 +141,7 @@ struct XMLPlistReader {
           at: location(i)))
       return value
     }
-    if i < n { throw fail("content after the end of the property list") }
+    if i < n { throw fail(.xmlContentAfterEnd, "content after the end of the property list") }
     return value
   }
 
@@ -173,21 +177,25 @@ struct XMLPlistReader {
       guard i < n else {
         throw eof(stack.isEmpty ? "a value" : "more values or a closing tag")
       }
-      guard p[i] == UInt8(ascii: "<") else {
-        throw fail("text outside any element (only white space may stand between elements)")
+      guard b[i] == UInt8(ascii: "<") else {
+        throw fail(
+          .xmlTextOutsideElement,
+          "text outside any element (only white space may stand between elements)")
       }
       let tag = try readTag()
       var produced: PlistValue?
       if tag.kind == .close {
         guard let top = stack.last else {
-          throw fail("an unexpected </\(text(of: tag))>", at: tag.start)
+          throw fail(.xmlUnexpectedClose, "an unexpected </\(text(of: tag))>", at: tag.start)
         }
         guard tag.name == (top.isDictionary ? .dict : .array) else {
           throw fail(
+            .xmlMismatchedClose,
             "</\(text(of: tag))> closes <\(top.isDictionary ? "dict" : "array")>", at: tag.start)
         }
         if top.key != nil {
-          throw fail("the key \"\(top.key ?? "")\" has no value", at: top.keyOffset)
+          throw fail(
+            .xmlKeyWithoutValue, "the key \"\(top.key ?? "")\" has no value", at: top.keyOffset)
         }
         stack.removeLast()
         if top.isDictionary {
@@ -196,7 +204,7 @@ struct XMLPlistReader {
             keys: top.keys, values: top.values, at: { location(top.offsets[$0]) },
             warnings: &found)
           warnings += found
-          if options.reader == .coreFoundation, let uid = keyedArchiveUID(built, at: top.start) {
+          if rules.uidDictionaries, let uid = keyedArchiveUID(built, at: top.start) {
             produced = .uid(uid)
           } else {
             produced = .dictionary(built)
@@ -208,17 +216,19 @@ struct XMLPlistReader {
         switch tag.name {
         case .key
         where (stack.last?.isDictionary != true || stack.last?.key != nil)
-          && options.reader == .coreFoundation:
+          && rules.keyWhereValueStands:
           // CoreFoundation reads a <key> where a value stands as a string (in a <dict>, one
           // after a <key>), for every verb.
           produced = .string(string(try readText(closing: tag)))
         case .key:
           guard stack.last?.isDictionary == true else {
-            throw fail("<key> outside a <dict>", at: tag.start)
+            throw fail(.xmlKeyOutsideDictionary, "<key> outside a <dict>", at: tag.start)
           }
           let top = stack.count - 1
           if let pending = stack[top].key {
-            throw fail("the key \"\(pending)\" has no value", at: stack[top].keyOffset)
+            throw fail(
+              .xmlKeyWithoutValue, "the key \"\(pending)\" has no value",
+              at: stack[top].keyOffset)
           }
           stack[top].key = string(try readText(closing: tag))
           stack[top].keyOffset = tag.start
@@ -239,29 +249,36 @@ struct XMLPlistReader {
           produced = .string(string(try readText(closing: tag)))
         case .integer:
           let textStart = i
-          let cf = options.reader == .coreFoundation
-          switch try scalar(
-            tag, spaces: cf ? .leading : .none, cf ? Self.cfInteger : TextNumber.integer)
-          {
-          case .success(let value) where options.reader == .gnustep:
-            produced = try gnustepInteger(value, tag, text: all[textStart..<i])
-          case .success(let value): produced = value
+          let parsed: Result<PlistValue, Refused>
+          switch rules.integers {
+          case .coreFoundation: parsed = try scalar(tag, spaces: .leading, Self.cfInteger)
+          case .gnustep: parsed = try scalar(tag, spaces: .none, TextNumber.integer)
+          }
+          switch parsed {
+          case .success(let value):
+            guard case .gnustep(let hexadecimal) = rules.integers else {
+              produced = value
+              break
+            }
+            produced = try gnustepInteger(
+              value, tag, text: b.slice(textStart..<i), hexadecimal: hexadecimal)
           case .failure(let refused):
             try refuseControlCharacter(in: refused.text, "integer", at: tag.start)
             throw fail(
-              "<integer>\(refused.text)</integer> is not an integer in 64 bits", at: tag.start)
+              .xmlBadInteger, "<integer>\(refused.text)</integer> is not an integer in 64 bits",
+              at: tag.start)
           }
         case .real:
           switch try scalar(tag, spaces: .leading, TextNumber.real) {
           case .success(let value): produced = .real(value)
           case .failure(let refused):
             try refuseControlCharacter(in: refused.text, "real", at: tag.start)
-            throw fail("<real>\(refused.text)</real> is not a number", at: tag.start)
+            throw fail(.xmlBadReal, "<real>\(refused.text)</real> is not a number", at: tag.start)
           }
         case .true, .false:
           if tag.kind == .open {
             guard case .success = try scalar(tag, spaces: .none, { $0.isEmpty ? () : nil }) else {
-              throw fail("<\(text(of: tag))> must be empty", at: tag.start)
+              throw fail(.xmlBooleanWithText, "<\(text(of: tag))> must be empty", at: tag.start)
             }
           }
           produced = .bool(tag.name == .true)
@@ -270,7 +287,7 @@ struct XMLPlistReader {
         case .data:
           produced = .data(try data(tag))
         case .plist, .other:
-          throw fail("unknown element <\(text(of: tag))>", at: tag.start)
+          throw fail(.xmlUnknownElement, "unknown element <\(text(of: tag))>", at: tag.start)
         }
       }
 
@@ -280,7 +297,9 @@ struct XMLPlistReader {
       let top = stack.count - 1
       if stack[top].isDictionary {
         guard let key = stack[top].key else {
-          throw fail("a <\(text(of: tag))> in a <dict> without a <key> before it", at: tag.start)
+          throw fail(
+            .xmlValueWithoutKey, "a <\(text(of: tag))> in a <dict> without a <key> before it",
+            at: tag.start)
         }
         stack[top].keys.append(key)
         stack[top].values.append(counted)

@@ -114,20 +114,22 @@ struct XMLPlistWriter {
   ) {
     let n = text.utf8CodeUnitCount
     out.write(count: indent + n + 4) { p in
+      // The tabs, two bytes before and two after, and the text: the room asked for, so
+      // every store below is in it.
       var k = 0
       while k < indent {
-        p[k] = 0x09
+        p[unchecked: k] = 0x09
         k += 1
       }
       @inline(__always) func put(_ byte: UInt8) {
         guard byte != 0 else { return }
-        p[k] = byte
+        p[unchecked: k] = byte
         k += 1
       }
       put(before.0)
       put(before.1)
-      let source = text.utf8Start
-      for i in 0..<n { p[k + i] = source[i] }
+      let source = ByteView(text)
+      for i in 0..<n { p[unchecked: k + i] = source[unchecked: i] }
       k += n
       put(after.0)
       put(after.1)
@@ -164,8 +166,9 @@ struct XMLPlistWriter {
     }
     out.write(count: digits) { p in
       var rest = value
+      // (The room is `digits` long.)
       for i in stride(from: digits - 1, through: 0, by: -1) {
-        p[i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
+        p[unchecked: i] = UInt8(truncatingIfNeeded: 48 &+ rest % 10)
         rest /= 10
       }
       return digits
@@ -185,18 +188,18 @@ struct XMLPlistWriter {
     open(tag, indent: indent)
     let lenient = options.lenient
     // Most text needs no escaping: copied as it is, after one pass over its bytes.
-    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+    let copied: Bool? = ByteView.with(utf8: text.utf8) { bytes in
       if lenient {
-        for byte in buffer where byte == 0x26 || byte == 0x3C || byte == 0x3E { return false }
+        for byte in bytes where byte == 0x26 || byte == 0x3C || byte == 0x3E { return false }
       } else {
-        for byte in buffer {
+        for byte in bytes {
           switch byte {
           case 0x26, 0x3C, 0x3E, 0x00..<0x09, 0x0B, 0x0C, 0x0E..<0x20, 0xEF: return false
           default: continue
           }
         }
       }
-      out.append(UnsafeRawBufferPointer(buffer))
+      out.append(bytes)
       return true
     }
     if copied != true { try escape(text, tag: tag) }
@@ -206,11 +209,11 @@ struct XMLPlistWriter {
   /// ``escapedElement(_:_:indent:)`` of ASCII text in place (a binary file's string, by the
   /// streaming converter): copied as it is when nothing in it is escaped or refused, else
   /// made a string and written as one.
-  mutating func escapedElement(_ tag: StaticString, ascii text: UnsafeRawBufferPointer, indent: Int)
+  mutating func escapedElement(_ tag: StaticString, ascii text: ByteView, indent: Int)
     throws(PlistError)
   {
     guard !Self.mayNeedEscape(text, strict: !options.lenient) else {
-      try escapedElement(tag, String(decoding: text, as: UTF8.self), indent: indent)
+      try escapedElement(tag, text.string, indent: indent)
       return
     }
     open(tag, indent: indent)
@@ -221,8 +224,7 @@ struct XMLPlistWriter {
   /// Whether ASCII `text` has `&`, `<` or `>` (or, `strict`, a control character): eight
   /// bytes at a time (each test is exact: a byte equal to one of them, or below 0x20).
   @inline(__always)
-  static func mayNeedEscape(_ text: UnsafeRawBufferPointer, strict: Bool) -> Bool {
-    guard let base = text.baseAddress else { return false }
+  static func mayNeedEscape(_ text: ByteView, strict: Bool) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     @inline(__always) func zero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
@@ -235,11 +237,11 @@ struct XMLPlistWriter {
     let count = text.count
     var i = 0
     while i + 8 <= count {
-      if hit(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+      if hit(text.uncheckedWord(at: i)) { return true }
       i += 8
     }
     while i < count {
-      let byte = base.load(fromByteOffset: i, as: UInt8.self)
+      let byte = text[i]
       if byte == 0x26 || byte == 0x3C || byte == 0x3E || (strict && byte < 0x20) { return true }
       i += 1
     }
@@ -325,7 +327,7 @@ struct XMLPlistWriter {
       try appendDate(date)
       close("date")
     case .data(let data):
-      data.withUnsafeBytes { dataElement($0, indent: indent) }
+      ByteView.with(data) { dataElement($0, indent: indent) }
     case .uid(let u):
       // CoreFoundation reads a `CF$UID` dictionary's number as 32 bits: a wider UID would
       // come back as another.
@@ -393,7 +395,7 @@ struct XMLPlistWriter {
   }
 
   /// `<data>`, its base64 lines, `</data>`.
-  mutating func dataElement(_ bytes: UnsafeRawBufferPointer, indent: Int) {
+  mutating func dataElement(_ bytes: ByteView, indent: Int) {
     line("<data>", indent: indent)
     appendBase64(bytes, indent: indent)
     line("</data>", indent: indent)
@@ -433,39 +435,36 @@ struct XMLPlistWriter {
 
   /// CoreFoundation's base64 lines: 76 characters less 8 per level of indentation, the level
   /// (tabs and width alike) counted to 8 at most, so 12 characters from the eighth level on.
-  private mutating func appendBase64(_ raw: UnsafeRawBufferPointer, indent: Int) {
+  private mutating func appendBase64(_ raw: ByteView, indent: Int) {
     guard !raw.isEmpty else { return }
     let level = min(indent, 8)
     let lineBytes = (76 - 8 * level) / 4 * 3
-    let alphabet = Base64.alphabet
-    do {
-      alphabet.withUnsafeBufferPointer { table in
-        var offset = 0
-        let count = raw.count
-        while offset < count {
-          tabs(level)
-          let end = min(offset + lineBytes, count)
-          var i = offset
-          while i + 3 <= end {
-            let word = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
-            out.append(table[Int(word >> 18)])
-            out.append(table[Int(word >> 12 & 0x3F)])
-            out.append(table[Int(word >> 6 & 0x3F)])
-            out.append(table[Int(word & 0x3F)])
-            i += 3
-          }
-          if i < end {
-            let second = i + 1 < end ? UInt32(raw[i + 1]) : 0
-            let word = UInt32(raw[i]) << 16 | second << 8
-            out.append(table[Int(word >> 18)])
-            out.append(table[Int(word >> 12 & 0x3F)])
-            out.append(i + 1 < end ? table[Int(word >> 6 & 0x3F)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
-          }
-          out.append(0x0A)
-          offset = end
-        }
+    // (Each index below is six bits: within the 64 characters.)
+    let table = Base64.alphabetView
+    var offset = 0
+    let count = raw.count
+    while offset < count {
+      tabs(level)
+      let end = min(offset + lineBytes, count)
+      var i = offset
+      while i + 3 <= end {
+        let word = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
+        out.append(table[unchecked: Int(word >> 18)])
+        out.append(table[unchecked: Int(word >> 12 & 0x3F)])
+        out.append(table[unchecked: Int(word >> 6 & 0x3F)])
+        out.append(table[unchecked: Int(word & 0x3F)])
+        i += 3
       }
+      if i < end {
+        let second = i + 1 < end ? UInt32(raw[i + 1]) : 0
+        let word = UInt32(raw[i]) << 16 | second << 8
+        out.append(table[unchecked: Int(word >> 18)])
+        out.append(table[unchecked: Int(word >> 12 & 0x3F)])
+        out.append(i + 1 < end ? table[unchecked: Int(word >> 6 & 0x3F)] : UInt8(ascii: "="))
+        out.append(UInt8(ascii: "="))
+      }
+      out.append(0x0A)
+      offset = end
     }
   }
 

@@ -62,16 +62,18 @@ extension Bench {
     }
     if let floor { oneKey += [[floor.floor, binary.path, key], [floor.empty]] }
     let medians = try rotated(starts, oneKey)
+    // The row is held to the C floor, the work itself (issue 47): against prefs' own start
+    // (1.5× until then) it held prefs to less than an exact C reader takes from the same start.
     cases.append(
       Case(
         name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: medians[0],
-        baseline: "`prefs --version` (the start)", baselineMs: medians[1], target: 1.5))
+        baseline: "`prefs --version` (the start)", baselineMs: medians[1]))
     if floor != nil {
       cases.append(
         Case(
           name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: medians[0],
           baseline: "the C floor: mmap and the key walk alone (cc -O2 -static, CFloor.swift)",
-          baselineMs: medians[2]))
+          baselineMs: medians[2], target: 1.4))
       cases.append(
         Case(
           name: "the C floor of one key of \(keyCount) (mmap and the key walk alone)",

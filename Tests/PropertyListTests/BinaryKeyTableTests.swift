@@ -33,12 +33,9 @@ import Testing
   @Test func precedesIsByteOrder() {
     var checked = 0
     for (a, b) in Self.pairs {
-      // (One byte more in each buffer, never read, so that an empty key has an address.)
-      let got = (a + [0]).withUnsafeBytes { x in
-        (b + [0]).withUnsafeBytes { y -> Bool? in
-          guard let x = x.baseAddress, let y = y.baseAddress else { return nil }
-          return BinaryKeyTable.precedes(x, a.count, y, b.count)
-        }
+      // (The keys at an offset of one in their views, as keys lie in a file.)
+      let got = ByteView.with([0] + a) { x in
+        ByteView.with([0] + b) { y in BinaryKeyTable.precedes(x, 1, a.count, y, 1, b.count) }
       }
       #expect(got == a.lexicographicallyPrecedes(b), "\(a) \(b)")
       checked += 1
@@ -52,9 +49,7 @@ import Testing
       for position in -1..<length {
         var bytes = plain
         if position >= 0 { bytes[position] = 0x80 }
-        let got = bytes.withUnsafeBytes { raw in
-          raw.baseAddress.map { BinaryKeyTable.isASCII($0, count: length) }
-        }
+        let got = ByteView.with([0x41] + bytes) { BinaryKeyTable.isASCII($0, at: 1, count: length) }
         #expect(got == bytes.allSatisfy { $0 < 0x80 }, "\(length) \(position)")
       }
     }

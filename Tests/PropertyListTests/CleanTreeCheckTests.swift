@@ -10,7 +10,7 @@ import Testing
 /// every fixture, generated document and hostile file is `StreamConversionTests.compareCheck`.
 @Suite struct CleanTreeCheckTests {
   static func quick(_ data: Data, limits: PlistLimits = .default) -> Bool {
-    data.withUnsafeBytes { BinaryMemoryReader.isCleanTree($0, limits: limits) }
+    ByteView.with(data) { BinaryMemoryReader.isCleanTree($0, limits: limits) }
   }
 
   static func fullReadIsClean(_ data: Data, limits: PlistLimits = .default) -> Bool {

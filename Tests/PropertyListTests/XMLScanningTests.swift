@@ -35,10 +35,7 @@ import Testing
     return strtodValue(text)
   }
 
-  static func real(_ text: String) -> Double? {
-    var text = text
-    return text.withUTF8 { TextNumber.real($0) }
-  }
+  static func real(_ text: String) -> Double? { TextNumber.real(text) }
 
   static func same(_ a: Double?, _ b: Double?) -> Bool {
     switch (a, b) {
@@ -154,10 +151,7 @@ import Testing
     }
   }
 
-  static func integer(_ text: String) -> PlistValue? {
-    var text = text
-    return text.withUTF8 { TextNumber.integer($0) }
-  }
+  static func integer(_ text: String) -> PlistValue? { TextNumber.integer(text) }
 
   /// Integers against the C library's `strtoll`/`strtoull` (base 10, or 16 after `0x`).
   @Test func integersAgreeWithTheCLibrary() {

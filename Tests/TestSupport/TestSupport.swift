@@ -317,15 +317,27 @@ public func eventually(within seconds: Double = 10, _ condition: () throws -> Bo
 /// `refSize` says otherwise, 2-byte offsets).
 public enum BinaryList {
   public static func bplist(objects: [[UInt8]], top: Int = 0, refSize: UInt8 = 1) -> Data {
+    laidOut(objects, top: top, refSize: refSize)
+  }
+
+  /// A file laid out by hand: the objects, the offset table (`offsets`, else where each
+  /// object starts, each in `offsetSize` bytes), `gap` bytes, the trailer.
+  public static func laidOut(
+    _ objects: [[UInt8]], offsets: [Int]? = nil, offsetSize: Int = 2, gap: Int = 0, top: Int = 0,
+    refSize: UInt8 = 1
+  ) -> Data {
     var out = Array("bplist00".utf8)
-    var offsets: [Int] = []
+    var starts: [Int] = []
     for object in objects {
-      offsets.append(out.count)
+      starts.append(out.count)
       out += object
     }
     let table = out.count
-    for offset in offsets { out += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-    out += [0, 0, 0, 0, 0, 0, 2, refSize]
+    for offset in offsets ?? starts {
+      out += (0..<offsetSize).reversed().map { UInt8(truncatingIfNeeded: offset >> ($0 * 8)) }
+    }
+    out += [UInt8](repeating: 0, count: gap)
+    out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), refSize]
     func be64(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
     out += be64(objects.count) + be64(top) + be64(table)
     return Data(out)
