@@ -146,7 +146,8 @@ extension PlutilPersonality {
     throws(Failure) -> Bool
   {
     guard
-      let output = PropertyList.streamed(data, as: .xml, xml: .coreFoundation, undecidedUIDs: true)
+      let output = PropertyList.streamed(
+        data, as: .xml, xml: .coreFoundation, undecidedUIDs: true, options: .coreFoundation)
     else { return false }
     if options.output == "-" {
       console.out(output)

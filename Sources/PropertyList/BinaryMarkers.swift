@@ -1,7 +1,7 @@
 /// The one table of a binary file's object markers: what each marker byte makes and how many
 /// bytes of payload its scalar has, and which scalars are readable at all. The full read
 /// (``BinaryPlistReader/decodeObject(_:at:)``, which adds each reader's quirks from
-/// ``ReaderRules``), `lint`'s quick check (``BinaryPlistReader/isCleanTree(_:limits:)``) and
+/// ``ReaderRules``), `lint`'s quick check (``BinaryPlistReader/isCleanTree(_:limits:rules:)``) and
 /// the streaming conversion all decode a marker through ``BinaryMarker/init(_:)``, so the
 /// sizes and the rules are written once.
 enum BinaryMarker: Equatable {

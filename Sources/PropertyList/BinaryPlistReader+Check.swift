@@ -7,8 +7,9 @@ extension BinaryPlistReader where Bytes == ByteView {
   /// strings and data, and whose dictionaries have ASCII keys, none there twice. False for
   /// any other file, or one that is not clean: the caller checks it the longer way, and the
   /// full read reports what is wrong.
-  static func isCleanTree(_ bytes: ByteView, limits: PlistLimits) -> Bool {
+  static func isCleanTree(_ bytes: ByteView, limits: PlistLimits, rules: ReaderRules) -> Bool {
     var reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    reader.rules = rules
     do {
       return try reader.checkTree()
     } catch {
@@ -35,6 +36,7 @@ extension BinaryPlistReader where Bytes == ByteView {
   private mutating func checkTree() throws(PlistError) -> Bool {
     guard bytes.count <= limits.maxInputBytes else { return false }
     try readTrailer()
+    guard warnings.isEmpty else { return false }
     // What the document expands to, every use of an object counted as the full read counts
     // it; every subtree's is at most the document's, so the document's within the limits is
     // every frame's the full read checks.

@@ -83,11 +83,18 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
       return .scalar(.string(string))
     case .utf16String:
       let (count, payload) = try readCount(marker: marker, at: offset, object: index)
-      if count == 0, rules.emptyUTF16Strings == .refused {
-        throw .unsupported(
-          format: .binary, at: .byteOffset(offset),
-          feature: "a UTF-16 string of no characters, which CoreFoundation refuses"
-            .naming(.binaryEmptyUTF16String))
+      if count == 0, rules.emptyUTF16Strings != .read {
+        guard rules.emptyUTF16Strings == .warned else {
+          throw .unsupported(
+            format: .binary, at: .byteOffset(offset),
+            feature: "a UTF-16 string of no characters, which CoreFoundation refuses"
+              .naming(.binaryEmptyUTF16String))
+        }
+        warnings.append(
+          .readAs(
+            .gnustep,
+            "a UTF-16 string of no characters as \"\", which CoreFoundation refuses"
+              .naming(.toolsReadMore), at: .byteOffset(offset)))
       }
       let (length, overflow) = count.multipliedReportingOverflow(by: 2)
       guard !overflow else {

@@ -146,31 +146,40 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         feature: "offsets or references wider than 4 bytes, which GNUstep refuses"
           .naming(.binaryWideFields))
     }
-    if rules.checksOffsetTable {
+    if rules.offsetTableFlaws != .read {
       // CoreFoundation refuses a file with bytes between its offset table and its trailer,
-      // and offsets too narrow to reach the table.
-      guard tableEnd == t else {
-        throw .malformed(
-          format: .binary, at: .byteOffset(tableEnd),
-          reason: "\(t - tableEnd) bytes between the offset table and the trailer, which "
-            + "CoreFoundation refuses".naming(.binaryGapBeforeTrailer))
+      // offsets too narrow to reach the table, and an entry of the table at or past it (every
+      // entry, named by a reference or not); GNUstep reads it (the tools too, with a warning).
+      if tableEnd != t {
+        try offsetTableFlaw(
+          .malformed(
+            format: .binary, at: .byteOffset(tableEnd),
+            reason: "\(t - tableEnd) bytes between the offset table and the trailer, which "
+              + "CoreFoundation refuses".naming(.binaryGapBeforeTrailer)),
+          "\(t - tableEnd) bytes between the offset table and the trailer",
+          at: tableEnd)
       }
       if offsetIntSize < 8, UInt64(offsetTableOffset) >> (8 * UInt64(offsetIntSize)) != 0 {
-        throw .malformed(
-          format: .binary, at: .byteOffset(t + 6),
-          reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
-            + "\(offsetTableOffset), which CoreFoundation refuses".naming(.binaryOffsetsTooNarrow))
+        try offsetTableFlaw(
+          .malformed(
+            format: .binary, at: .byteOffset(t + 6),
+            reason: "\(offsetIntSize)-byte offsets cannot reach the offset table at "
+              + "\(offsetTableOffset), which CoreFoundation refuses".naming(.binaryOffsetsTooNarrow)
+          ),
+          "\(offsetIntSize)-byte offsets that cannot reach the offset table at "
+            + "\(offsetTableOffset)", at: t + 6)
       }
-      // Every entry of the offset table, named by a reference or not, must lie before the
-      // table (CoreFoundation checks them all; one below the header it takes).
       for index in 0..<objectCount {
         let entry = offsetTableOffset + index * offsetIntSize
         let raw = readUInt(at: entry, size: offsetIntSize)
-        guard raw < UInt64(offsetTableOffset) else {
-          throw .malformed(
-            format: .binary, at: .byteOffset(entry),
-            reason: "object \(index) has offset \(raw), at or past the offset table, which "
-              + "CoreFoundation refuses".naming(.binaryOffsetPastTable))
+        if raw >= UInt64(offsetTableOffset) {
+          try offsetTableFlaw(
+            .malformed(
+              format: .binary, at: .byteOffset(entry),
+              reason: "object \(index) has offset \(raw), at or past the offset table, which "
+                + "CoreFoundation refuses".naming(.binaryOffsetPastTable)),
+            "object \(index) with offset \(raw), at or past the offset table", at: entry)
+          break
         }
       }
     }
@@ -181,6 +190,19 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects"
           .naming(.binaryReferencesTooNarrow))
     }
+  }
+
+  /// A flaw of the offset table CoreFoundation refuses and GNUstep reads: `refusal`, or (the
+  /// tools) a warning naming the row of what they read beyond CoreFoundation.
+  @inline(never)
+  private mutating func offsetTableFlaw(
+    _ refusal: PlistError, _ what: String, at offset: Int
+  ) throws(PlistError) {
+    guard rules.offsetTableFlaws == .warned else { throw refusal }
+    warnings.append(
+      .readAs(
+        .gnustep, "\(what), which CoreFoundation refuses".naming(.toolsReadMore),
+        at: .byteOffset(offset)))
   }
 
   // MARK: - Primitive reads

@@ -48,10 +48,11 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   private typealias Item = StreamItem
 
   init(
-    bytes: ByteView, limits: PlistLimits, sink: Sink, maxDepth: Int,
+    bytes: ByteView, limits: PlistLimits, rules: ReaderRules, sink: Sink, maxDepth: Int,
     truncatingDates: Bool, undecidedUIDs: Bool
   ) {
     reader = BinaryMemoryReader(bytes: bytes, limits: limits)
+    reader.rules = rules
     budget = ExpansionBudget(limits, inputBytes: bytes.count)
     self.sink = sink
     self.maxDepth = maxDepth
@@ -103,6 +104,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
   mutating func run() throws(StreamStop) {
     guard reader.bytes.count <= reader.limits.maxInputBytes else { throw .undecided }
     do { try reader.readTrailer() } catch { throw .failed(error) }
+    // A file read with a warning (an offset table CoreFoundation refuses, for the tools): the
+    // full path's.
+    guard reader.warnings.isEmpty else { throw .undecided }
     inProgress = [UInt8](repeating: 0, count: reader.objectCount)
     let root = reader.topObject
     var stack: [Frame] = []
@@ -468,8 +472,9 @@ struct BinaryStreamConverter<Sink: StreamSink> {
     if BinaryMarker(marker) == .asciiString {
       return .ascii(try ascii(marker: marker, at: offset, object: index))
     }
+    let warned = reader.warnings.count
     switch try decodeObject(index, at: offset) {
-    case .scalar(.string(let s)): return .string(s)
+    case .scalar(.string(let s)) where reader.warnings.count == warned: return .string(s)
     case .scalar: throw .undecided
     case .container:
       throw .failed(
@@ -517,8 +522,8 @@ private enum StreamItem {
 extension BinaryStreamConverter {
   /// Runs the pass over `data` into `sink`: its bytes, or why it stopped.
   static func convert(
-    _ data: Data, into sink: Sink, limits: PlistLimits, maxDepth: Int, truncatingDates: Bool,
-    undecidedUIDs: Bool
+    _ data: Data, into sink: Sink, limits: PlistLimits, rules: ReaderRules, maxDepth: Int,
+    truncatingDates: Bool, undecidedUIDs: Bool
   ) -> Result<Data, StreamStop> {
     guard BinaryPlist.hasMagic(data) else {
       var sink = sink
@@ -527,7 +532,7 @@ extension BinaryStreamConverter {
     }
     return ByteView.with(data) { view in
       var converter = BinaryStreamConverter(
-        bytes: view, limits: limits, sink: sink, maxDepth: maxDepth,
+        bytes: view, limits: limits, rules: rules, sink: sink, maxDepth: maxDepth,
         truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs)
       defer { converter.copies.deallocate() }
       do throws(StreamStop) {

@@ -114,6 +114,8 @@ struct PlistWriteOptions {
 struct StreamRequest {
   var write: PlistWriteOptions
   var limits: PlistLimits
+  /// The rules of the reader the full path reads with.
+  var rules: ReaderRules
   /// Dates' fractions dropped for a format that holds whole seconds (`--truncate-dates`).
   var truncatingDates: Bool
   /// A document holding a UID is left to the full path (the `plutil` personality).
@@ -128,7 +130,8 @@ extension PlistFormatWitness {
       let sink = streamSink(request.write, inputCount: data.count)
     else { return .failure(.undecided) }
     return BinaryStreamConverter.convert(
-      data, into: sink, limits: request.limits, maxDepth: request.write.maxDepth,
+      data, into: sink, limits: request.limits, rules: request.rules,
+      maxDepth: request.write.maxDepth,
       truncatingDates: request.truncatingDates && holdsDatesToTheSecond,
       undecidedUIDs: request.undecidedUIDs)
   }

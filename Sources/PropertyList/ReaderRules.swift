@@ -57,12 +57,12 @@ struct ReaderRules: Sendable {
   let anyEighthVersionByte: Bool
   /// Offsets or references wider than 4 bytes (GNUstep refuses them).
   let wideFields: Reading
-  /// CoreFoundation's checks of the offset table: nothing between it and the trailer, offsets
-  /// wide enough to reach it, every entry before it.
-  let checksOffsetTable: Bool
+  /// What CoreFoundation's checks of the offset table refuse (bytes between it and the trailer,
+  /// offsets too narrow to reach it, an entry at or past it): GNUstep reads such a file.
+  let offsetTableFlaws: Reading
   /// A 16-byte integer.
   let sixteenByteIntegers: SixteenByteIntegers
-  /// A UTF-16 string of no characters (CoreFoundation refuses it).
+  /// A UTF-16 string of no characters (CoreFoundation refuses it; GNUstep reads `""`).
   let emptyUTF16Strings: Reading
   /// A set (`0xC`): read as an array of its members, with a warning, or refused (GNUstep).
   let sets: Reading
@@ -218,7 +218,7 @@ extension ReaderRules {
     integers: .coreFoundation, dates: .coreFoundation,
     data: .coreFoundation(markupInside: .refused),
     cdata: .read, commentInText: .refused, stringMarks: .coreFoundation,
-    anyEighthVersionByte: true, wideFields: .read, checksOffsetTable: true,
+    anyEighthVersionByte: true, wideFields: .read, offsetTableFlaws: .refused,
     sixteenByteIntegers: .lowBitsUnsigned, emptyUTF16Strings: .refused, sets: .warned,
     uids: .coreFoundation, binaryDuplicateKey: .firstKept, nonStringKeys: .refused,
     singleQuotes: true, keyAlone: true, stringsFiles: true, emptyDocument: .read,
@@ -234,7 +234,7 @@ extension ReaderRules {
     keyWhereValueStands: false, uidDictionaries: false, scalarSpaces: .read,
     integers: .gnustep(hexadecimal: .refused), dates: .gnustep, data: .gnustep,
     cdata: .refused, commentInText: .read, stringMarks: .gnustep,
-    anyEighthVersionByte: false, wideFields: .refused, checksOffsetTable: false,
+    anyEighthVersionByte: false, wideFields: .refused, offsetTableFlaws: .read,
     sixteenByteIntegers: .refused, emptyUTF16Strings: .read, sets: .refused,
     uids: .gnustepDictionaries(wider: .refused), binaryDuplicateKey: .lastKept,
     nonStringKeys: .refused,
@@ -251,9 +251,9 @@ extension ReaderRules {
     xmlNeedsDeclaration: false, doctypeInternalSubset: .warned, afterTopValue: .ignored,
     keyWhereValueStands: true, uidDictionaries: true, scalarSpaces: .warned,
     integers: .coreFoundation, dates: .anyISO8601, data: .coreFoundation(markupInside: .warned),
-    cdata: .read, commentInText: .read, stringMarks: .coreFoundation,
-    anyEighthVersionByte: false, wideFields: .read, checksOffsetTable: false,
-    sixteenByteIntegers: .lowBitsUnsigned, emptyUTF16Strings: .read, sets: .warned,
+    cdata: .read, commentInText: .warned, stringMarks: .coreFoundation,
+    anyEighthVersionByte: false, wideFields: .read, offsetTableFlaws: .warned,
+    sixteenByteIntegers: .lowBitsUnsigned, emptyUTF16Strings: .warned, sets: .warned,
     uids: .coreFoundation, binaryDuplicateKey: .firstKept, nonStringKeys: .warned,
     singleQuotes: true, keyAlone: true, stringsFiles: true, emptyDocument: .read,
     missingSemicolon: .warned, typedValues: true, unquoted: .gnustep(beyondCoreFoundation: .warned),
@@ -267,7 +267,7 @@ extension ReaderRules {
     keyWhereValueStands: false, uidDictionaries: false, scalarSpaces: .read,
     integers: .gnustep(hexadecimal: .read), dates: .anyISO8601, data: .gnustep,
     cdata: .read, commentInText: .read, stringMarks: .gnustep,
-    anyEighthVersionByte: false, wideFields: .read, checksOffsetTable: false,
+    anyEighthVersionByte: false, wideFields: .read, offsetTableFlaws: .read,
     sixteenByteIntegers: .whenTheyFit, emptyUTF16Strings: .read, sets: .warned,
     uids: .gnustepDictionaries(wider: .read), binaryDuplicateKey: .lastKept,
     nonStringKeys: .warned,

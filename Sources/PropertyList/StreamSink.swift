@@ -116,15 +116,16 @@ extension PropertyList {
   /// not `bplist00`, when no binary file streams into `format` (binary itself), or whenever
   /// the full path would fail or warn (or has a case this pass leaves to it): the caller then
   /// takes the full path, which reports the error or the warnings. `undecidedUIDs`: nil for a
-  /// document holding a UID.
+  /// document holding a UID. `options`: the reader the full path reads with (the tools' by
+  /// default; the `plutil` personality's is CoreFoundation's), whose rules the pass keeps.
   package static func streamed(
     _ data: Data, as format: PlistFormat, xml: XMLWriteOptions = .strict,
     truncatingDates: Bool = false, maxDepth: Int = 512, limits: PlistLimits = .default,
-    undecidedUIDs: Bool = false
+    undecidedUIDs: Bool = false, options: PlistReadOptions = .lenient
   ) -> Data? {
     try? streamResult(
       data, as: format, xml: xml, truncatingDates: truncatingDates, maxDepth: maxDepth,
-      limits: limits, undecidedUIDs: undecidedUIDs
+      limits: limits, undecidedUIDs: undecidedUIDs, options: options
     ).get()
   }
 
@@ -133,13 +134,13 @@ extension PropertyList {
   static func streamResult(
     _ data: Data, as format: PlistFormat, xml: XMLWriteOptions = .strict,
     truncatingDates: Bool = false, maxDepth: Int = 512, limits: PlistLimits = .default,
-    undecidedUIDs: Bool = false
+    undecidedUIDs: Bool = false, options: PlistReadOptions = .lenient
   ) -> Result<Data, StreamStop> {
     format.witness.streamed(
       data,
       StreamRequest(
         write: PlistWriteOptions(maxDepth: maxDepth, xml: xml), limits: limits,
-        truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs))
+        rules: options.rules, truncatingDates: truncatingDates, undecidedUIDs: undecidedUIDs))
   }
 
   /// A binary property list as indented JSON (``json(_:lossless:compact:maxDepth:)`` without
@@ -147,38 +148,47 @@ extension PropertyList {
   /// ``streamed(_:as:xml:truncatingDates:maxDepth:limits:undecidedUIDs:)``.
   package static func streamedJSON(
     _ data: Data, lossless: Bool, maxDepth: Int = 512, limits: PlistLimits = .default,
-    undecidedUIDs: Bool = false
+    undecidedUIDs: Bool = false, options: PlistReadOptions = .lenient
   ) -> Data? {
     try? streamResultJSON(
-      data, lossless: lossless, maxDepth: maxDepth, limits: limits, undecidedUIDs: undecidedUIDs
+      data, lossless: lossless, maxDepth: maxDepth, limits: limits, undecidedUIDs: undecidedUIDs,
+      options: options
     ).get()
   }
 
   /// ``streamedJSON(_:lossless:maxDepth:limits:undecidedUIDs:)`` with why it stopped.
   static func streamResultJSON(
     _ data: Data, lossless: Bool, maxDepth: Int = 512, limits: PlistLimits = .default,
-    undecidedUIDs: Bool = false
+    undecidedUIDs: Bool = false, options: PlistReadOptions = .lenient
   ) -> Result<Data, StreamStop> {
     BinaryStreamConverter.convert(
       data, into: JSONStreamSink(lossless: lossless, maxDepth: maxDepth), limits: limits,
-      maxDepth: maxDepth, truncatingDates: false, undecidedUIDs: undecidedUIDs)
+      rules: options.rules, maxDepth: maxDepth, truncatingDates: false,
+      undecidedUIDs: undecidedUIDs)
   }
 
-  /// Whether ``read(_:limits:)`` of `data` gives a binary document without warnings, checked
-  /// without building a value (`prefs lint`): the usual file by one walk of its objects
-  /// (``BinaryPlistReader/isCleanTree(_:limits:)``), any other by the streaming walk. False
-  /// when it is not `bplist00`, or whenever the full read would fail or warn: the caller reads
-  /// it then, and reports what the full read says.
-  package static func isCleanBinary(_ data: Data, limits: PlistLimits = .default) -> Bool {
-    checkResult(data, limits: limits) == nil
+  /// Whether ``read(_:options:limits:)`` of `data` with `options` gives a binary document
+  /// without warnings, checked without building a value (`prefs lint`): the usual file by one
+  /// walk of its objects (``BinaryPlistReader/isCleanTree(_:limits:rules:)``), any other by
+  /// the streaming walk. False when it is not `bplist00`, or whenever the full read would fail
+  /// or warn: the caller reads it then, and reports what the full read says.
+  package static func isCleanBinary(
+    _ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = .lenient
+  ) -> Bool {
+    checkResult(data, limits: limits, options: options) == nil
   }
 
   /// Why the checks stopped, or nil when the file is clean.
-  static func checkResult(_ data: Data, limits: PlistLimits = .default) -> StreamStop? {
-    if ByteView.with(data, { BinaryMemoryReader.isCleanTree($0, limits: limits) }) { return nil }
+  static func checkResult(
+    _ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = .lenient
+  ) -> StreamStop? {
+    let rules = options.rules
+    if ByteView.with(data, { BinaryMemoryReader.isCleanTree($0, limits: limits, rules: rules) }) {
+      return nil
+    }
     let walked = BinaryStreamConverter.convert(
-      data, into: CheckingStreamSink(), limits: limits, maxDepth: .max, truncatingDates: false,
-      undecidedUIDs: false)
+      data, into: CheckingStreamSink(), limits: limits, rules: rules, maxDepth: .max,
+      truncatingDates: false, undecidedUIDs: false)
     if case .failure(let stop) = walked { return stop }
     return nil
   }

@@ -279,11 +279,18 @@ extension XMLPlistReader {
           continue
         }
         if starts(with: "<!--", at: i) {
-          if rules.commentInText == .refused {
-            throw fail(
-              .xmlCommentInText,
-              "a comment inside <\(text(of: tag))>, which CoreFoundation refuses",
-              at: i)
+          if rules.commentInText != .read {
+            guard rules.commentInText == .warned else {
+              throw fail(
+                .xmlCommentInText,
+                "a comment inside <\(text(of: tag))>, which CoreFoundation refuses",
+                at: i)
+            }
+            warnings.append(
+              .readAs(
+                .gnustep,
+                "a comment inside <\(text(of: tag))>, skipped; CoreFoundation refuses it"
+                  .naming(.toolsReadMore), at: location(i)))
           }
           buffered = true
           b.slice(start..<i).append(to: &buffer)

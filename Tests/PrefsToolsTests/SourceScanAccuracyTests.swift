@@ -100,6 +100,18 @@ import Testing
       guard case .suite(let name) = domain else { continue }
       all += keys.map { (name + "|" + $0.entry.from, $0.entry) }
     }
+    // A labelled suite is scanned as the developer would (`--suite NAME`): that takes a suite
+    // whose name the code makes at run time (`"group." + bundleID`) as NAME.
+    let paths = labels.scanned.map { root.appendingPathComponent($0).path }
+    for suite in Set(labels.keys.compactMap(\.suite)).sorted() {
+      let scanned = SourceScan.scan(paths, options: SourceScan.Options(suite: suite, jobs: 2))
+      all.removeAll { id, _ in
+        guard let bar = id.firstIndex(of: "|") else { return false }
+        let name = String(id[..<bar])
+        return name == suite || name.contains("*") && SourcePlanMerge.matches(suite, pattern: name)
+      }
+      all += scanned.keys.map { (suite + "|" + $0.entry.from, $0.entry) }
+    }
     let removed = Set(result.removed.map(\.entry.from))
     all += result.removed.map { ($0.entry.from, $0.entry) }
     let found = Dictionary(all, uniquingKeysWith: { a, _ in a })

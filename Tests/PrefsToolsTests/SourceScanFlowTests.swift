@@ -87,7 +87,7 @@ import Testing
         ("setting.maxItems", .integer, .integer(20)), ("flag.autoHide", .bool, nil),
         ("done.intro", .bool, nil), ("done.tour", .bool, nil), ("done.firstSync", .bool, nil),
         ("done.screen.settings", .bool, nil),
-        ("counter.today", .integer, nil), ("showsRuler", .bool, nil),
+        ("counter.today", .integer, nil), ("showsRuler", .bool, nil), ("panel.shown", .bool, nil),
         // Collections.swift: an enum's cases (`?? ""`: the fallback when absent), literal
         // arrays, a computed list.
         ("theme", .string, .string("")), ("font.name", .string, .string("")),
@@ -150,7 +150,31 @@ import Testing
         ("bx.migrated.v2", .bool, nil),
         ("bx.colorChoice", .integer, .integer(0)),
         ("bx.hotspots", .stringArray, .array([])), ("bx.languages", .stringArray, .array([])),
+        // What the fourth set showed: @MACRO boxed, a menu item's binding, a wrapper's answer
+        // cast at its call, a property wrapper's key, a Float raw value converted,
+        // Foundation's named date.
+        ("bx.proxy", .integer, .integer(3)), ("bx.quality", .integer, .integer(1)),
+        ("bxMenuFlag", .bool, nil), ("bx.dir", .string, nil), ("bx.shown", .bool, .bool(false)),
+        ("bx.rate", .double, .real(1)), ("bx.since", .date, .date(.distantPast)),
       ])
+  }
+
+  @Test func aKeyDeclaredAndNeverUsedIsListedApart() {
+    let result = Self.scan("Boxed")
+    #expect(result.unused.map(\.entry.from) == ["bx.tip"])
+  }
+
+  @Test func aSuiteNamedAtRunTimeIsTheOneSuiteNames() throws {
+    // Without --suite: listed apart, under the pattern the code makes.
+    let plain = Self.scan("Boxed")
+    let pattern = try #require(plain.otherDomains.first { "\($0.domain)".contains("*") })
+    #expect(pattern.keys.map(\.entry.from) == ["bx.groupFlag"])
+    // With it: the suite's own keys.
+    let suite = Self.scan("Boxed", suite: "group.com.example.app")
+    #expect(suite.keys.map(\.entry.from) == ["bx.groupFlag"])
+    #expect(suite.keys.first?.entry.type == .bool)
+    // A suite the pattern cannot be is not taken.
+    #expect(Self.scan("Boxed", suite: "com.other").keys.isEmpty)
   }
 
   @Test func theLibrariesAppsUseForDefaults() throws {
@@ -188,6 +212,6 @@ import Testing
     #expect(!result.evidenceText().contains("selectedTab"))
     // A key declared and never used is not in the plan: listed apart.
     #expect(result.unused.map(\.entry.from) == ["neverUsed"])
-    #expect(result.evidenceText().contains("declared for a library, never used"))
+    #expect(result.evidenceText().contains("declared, never used by the code"))
   }
 }

@@ -442,6 +442,32 @@ import Testing
     #expect(
       result.warnings.contains { $0.path.hasSuffix("deep.m") && $0.message.contains("nested") })
   }
+
+  /// An attribute whose `=` is followed by no quote (what Scripts/scan-fuzz.py made of a real
+  /// xib, and the scan then never ended): passed over, the tags after it still read.
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: ["firstAttribute=\u{8C}-9\"bottom\"", "a=", "a=/", "==", "a= b=\"c\""])
+  func anAttributeWithNoQuoteIsPassedOver(_ attribute: String) throws {
+    let folder = try TemporaryFolder()
+    let xib = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <document type="com.apple.InterfaceBuilder3.Cocoa.XIB" version="3.0">
+        <objects>
+          <constraint \(attribute) secondItem="TFC-xG-RlB" id="7dL-yz-Jec"/>
+          <button id="b1">
+            <connections>
+              <binding destination="u1" name="value" keyPath="values.afterDamage" id="c1"/>
+            </connections>
+          </button>
+          <userDefaultsController representsSharedInstance="YES" id="u1"/>
+        </objects>
+      </document>
+      """
+    try Data(xib.utf8).write(to: folder.file("Damaged.xib"))
+    let result = SourceScan.scan([folder.url.path])
+    #expect(result.keys.map(\.entry.from) == ["afterDamage"])
+  }
 }
 
 /// A registered value is the default as the key's getter reads it, in the plan's dialect

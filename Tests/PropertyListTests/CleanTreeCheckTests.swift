@@ -3,14 +3,14 @@ import Testing
 
 @testable import PropertyList
 
-/// `lint`'s quick check of the usual binary file (``BinaryPlistReader/isCleanTree(_:limits:)``):
+/// `lint`'s quick check of the usual binary file (``BinaryPlistReader/isCleanTree(_:limits:rules:)``):
 /// it says "clean" only where the full read reads the file without an error or a warning, and
 /// it says it for the files most domains are. Everything else goes the longer way (the
 /// streaming walk, then the full read), whose answers are the full read's; the contract over
 /// every fixture, generated document and hostile file is `StreamConversionTests.compareCheck`.
 @Suite struct CleanTreeCheckTests {
   static func quick(_ data: Data, limits: PlistLimits = .default) -> Bool {
-    ByteView.with(data) { BinaryMemoryReader.isCleanTree($0, limits: limits) }
+    ByteView.with(data) { BinaryMemoryReader.isCleanTree($0, limits: limits, rules: .tools) }
   }
 
   static func fullReadIsClean(_ data: Data, limits: PlistLimits = .default) -> Bool {

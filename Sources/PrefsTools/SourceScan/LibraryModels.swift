@@ -219,6 +219,7 @@ extension SwiftReader {
       line: t.line(start))
     use.library = library
     use.name = name
+    use.declaration = PropertyDeclaration(name: name, type: types.last?.name)
     use.condition = conditionText(at: start)
     switch library {
     case .keyboardShortcuts:

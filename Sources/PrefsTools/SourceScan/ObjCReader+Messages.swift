@@ -410,7 +410,7 @@ extension ObjCReader {
       use.type = type
       use.typeReason = "assigned to \(t.text(k - 3)) *"
     } else if use.type == nil, t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
-      let declared = scope?.returnType,
+      let declared = scope?.returnTypeToken.map({ t.text($0) }),
       let type = DefaultsAPI.type(ofClass: declared),
       [.string, .array, .dictionary, .data, .date, .url].contains(type)
     {

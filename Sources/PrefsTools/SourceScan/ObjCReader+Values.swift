@@ -223,7 +223,7 @@ extension ObjCReader {
       return messageValue(m, text: text)
     }
     // `NSStringFromPoint(origin)`, `NSStringFromRect(frame)`: a string.
-    if t.isIdentifier(first), t.text(first).hasPrefix("NSStringFrom"),
+    if t.hasPrefix(first, "NSStringFrom"),
       t.isPunctuation(first + 1, 0x28),
       t.match(first + 1) == r.upperBound - 1
     {

@@ -268,7 +268,7 @@ struct ObjCReader: SourceReader {
       selector: selector, parameters: parameters, parameterTypes: types,
       end: t.match(k) + 1, property: property)
     if !returnsNothing, t.isPunctuation(i + 1, 0x28), t.isIdentifier(i + 2) {
-      scope?.returnType = t.text(i + 2)
+      scope?.returnTypeToken = i + 2
     }
     // A parameter declared `(NSUserDefaults *)defaults` holds user defaults (the standard
     // ones, as far as the code shows).

@@ -71,6 +71,8 @@ enum InterfaceReader {
         let attr = String(decoding: bytes[attrStart..<k], as: UTF8.self)
         guard k < n, bytes[k] == 0x3D, k + 1 < n, bytes[k + 1] == 0x22 || bytes[k + 1] == 0x27
         else {
+          // `name=` with no quote (a damaged file): past the `=`, so the walk always moves on.
+          if k < n, bytes[k] == 0x3D || k == attrStart { k += 1 }
           continue
         }
         let quote = bytes[k + 1]
@@ -125,7 +127,8 @@ enum InterfaceReader {
       return .bool
     case "value":
       switch control {
-      case "button-check", "button-switch", "switch": return .bool
+      // A menu item's `value` is its state, on or off (NSValueBinding of NSMenuItem).
+      case "button-check", "button-switch", "switch", "menuItem": return .bool
       case "slider", "levelIndicator", "stepper": return .double
       case "textField", "comboBox", "searchField", "secureTextField", "textView", "tokenField":
         return .string

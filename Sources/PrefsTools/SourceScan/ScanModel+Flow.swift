@@ -171,6 +171,13 @@ extension ScanModel {
     }
     var use = wrapper.use
     use.key = use.key.substituting(argument)
+    // `getValue(key: .k) as? String` of a wrapper answering `value(forKey:)`: the cast types it.
+    if use.type == nil, use.access == .get || use.access == .presence, let cast = call.castType,
+      let type = DefaultsAPI.type(ofClass: cast)
+    {
+      use.type = type
+      use.typeReason = "as? \(cast) at the call"
+    }
     if case .name(let n)? = use.value, let (_, a) = argumentIndex(n) {
       use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
       if use.value == nil { use.defaultSource = nil }
@@ -264,6 +271,7 @@ extension ScanModel {
     use.place = nil
     use.ownerType = nil
     if let name = call.name { use.name = name }
+    if let declaration = call.declaration { use.declaration = declaration }
     if let condition = call.condition { use.condition = condition }
     if use.access == .registerFile {
       if case .key(let name) = resolveKey(use.key) {

@@ -48,8 +48,9 @@ struct ScanModel {
   /// The bundle files the code registers (`Defaults.plist`), with the use that registers each.
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var extraNotes: [String] = []
-  /// The properties declaring a library's key that no code names again.
-  var unusedDeclarations: Set<String> = []
+  /// The properties declaring a key (a library's, a property wrapper's) that no code names
+  /// again.
+  var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
 
@@ -400,6 +401,8 @@ struct ScanModel {
         case (.bool, .integer(let i)): .bool(i != 0)
         case (.integer, .bool(let b)): .integer(b ? 1 : 0)
         case (.double, .integer(let i)): .real(Double(i))
+        // `Int(2.9)` is 2, as Swift truncates.
+        case (.integer, .real(let d)): Int64(exactly: d.rounded(.towardZero)).map { .integer($0) }
         case (.url, .string(let s)): URL(string: s) == nil ? nil : .string(s)
         default: nil
         }

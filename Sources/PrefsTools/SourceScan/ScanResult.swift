@@ -68,8 +68,9 @@ package struct SourceScanResult: Sendable {
   /// How many source and interface files were read.
   package var filesRead: Int
   package var unknownReceivers: [UnknownReceiver] = []
-  /// Keys a library's property declares that no code uses (Defaults registers a key only when
-  /// its property is first used): not in the plan, listed for review.
+  /// Keys a property declares (a library's key, a property wrapper's) that no code uses
+  /// (Defaults registers a key only when its property is first used): not in the plan, listed
+  /// for review.
   package var unused: [Key] = []
 
   /// The plan: every key of the domain, its typed key named after the property the code keeps
@@ -119,7 +120,7 @@ package struct SourceScanResult: Sendable {
       }
     }
     if !unused.isEmpty {
-      out += "declared for a library, never used by the code (not in the plan):\n"
+      out += "declared, never used by the code (not in the plan):\n"
       for key in unused {
         out += "  \(key.entry.from)\n"
         printKey(key, row: nil)
@@ -135,7 +136,12 @@ package struct SourceScanResult: Sendable {
       }
     }
     for (other, keys) in otherDomains {
-      out += "\(other) (not in the plan; --suite scans it):\n"
+      if case .suite(let name) = other, name.contains("*") {
+        out +=
+          "\(other), its name made at run time (not in the plan; --suite NAME takes it as NAME):\n"
+      } else {
+        out += "\(other) (not in the plan; --suite scans it):\n"
+      }
       for key in keys {
         out +=
           "  \(key.entry.from)  \(key.entry.type.rawValue)"
@@ -174,7 +180,15 @@ extension ScanModel {
     var patterns: [String: SourceScanResult.Pattern] = [:]
     var patternOrder: [String] = []
     var patternUses: [String: [SourceUse]] = [:]
-    for (use, d) in uses {
+    var takenAsTarget = false
+    for (use, found) in uses {
+      var d = found
+      // A suite whose name is made at run time (`"group." + bundleID`, `*` where unknown):
+      // the one `--suite NAME` names, when the pattern can be that name.
+      if let target, case .suite(let p) = found, p.contains("*"), Self.matches(p, target) {
+        d = .suite(target)
+        takenAsTarget = true
+      }
       for resolved in resolveKeys(use.key) {
         switch resolved {
         case .key(var k):
@@ -227,9 +241,7 @@ extension ScanModel {
       let key = decide(k, byKey[domain]?[k] ?? [], paths: paths, usedNames: &usedNames)
       let all = byKey[domain]?[k] ?? []
       if !unusedDeclarations.isEmpty,
-        all.allSatisfy({ use in
-          use.library != nil && use.name.map { unusedDeclarations.contains($0) } == true
-        })
+        all.allSatisfy({ use in use.declaration.map { unusedDeclarations.contains($0) } == true })
       {
         unused.append(key)
       } else if all.allSatisfy({ $0.access == .remove }) {
@@ -273,24 +285,18 @@ extension ScanModel {
       filesRead: sourceFiles)
     result.unknownReceivers = unknownReceivers
     result.unused = unused
+    if takenAsTarget, let target {
+      result.warnings.append(
+        ScanWarning(
+          path: "--suite \(target)",
+          message: "the keys of a suite whose name the code makes at run time are taken as its"))
+    }
     return result
   }
 
   /// Whether `key` is one `pattern` (`Slot*Color`) stands for.
   static func matches(_ pattern: String, _ key: String) -> Bool {
-    let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
-    guard parts.count > 1, let head = parts.first, let tail = parts.last else {
-      return pattern == key
-    }
-    guard key.hasPrefix(head), key.hasSuffix(tail), key.count >= head.count + tail.count else {
-      return false
-    }
-    var rest = key.dropFirst(head.count).dropLast(tail.count)
-    for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
-      guard let found = rest.firstRange(of: middle) else { return false }
-      rest = rest[found.upperBound...]
-    }
-    return true
+    SourcePlanMerge.matches(key, pattern: pattern)
   }
 
   /// One key's entry from its uses: the type its getters and setters say, the default the
@@ -330,6 +336,15 @@ extension ScanModel {
     if LibraryModels.isSparkleKey(key) {
       notes.append(
         "one of Sparkle's own keys: the updater reads and writes it (plan infer keeps it)")
+    }
+    // A registered value named by a constant (`@PROXY_SYSTEM`, `kWidth`): the constant's
+    // type, a hint as any registered value's.
+    for n in uses.indices where uses[n].type == nil && uses[n].access == .register {
+      guard let value = uses[n].value, case .constant(let c) = resolveValue(value),
+        let type = ValueExpr.value(c).type
+      else { continue }
+      uses[n].type = type
+      uses[n].weakType = true
     }
     for use in uses {
       var detail: [String] = []

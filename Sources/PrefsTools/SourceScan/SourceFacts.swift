@@ -106,6 +106,12 @@ indirect enum ValueExpr: Sendable, Hashable {
   }
 }
 
+/// A property declared in a type (`Keys`, the last name of `extension Defaults.Keys`).
+struct PropertyDeclaration: Sendable, Hashable {
+  var name: String
+  var type: String?
+}
+
 struct ValueEntry: Sendable, Hashable {
   var key: KeyExpr
   var value: ValueExpr
@@ -189,6 +195,10 @@ struct SourceUse: Sendable {
   /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
   /// stores a type, and a note in the evidence.
   var library: LibraryModels.Library?
+  /// The property whose declaration is the use (a library's key, `static let k = Key<Bool>(…)`;
+  /// a property wrapper's attribute, `@Stored(key: "k") static var k: Bool`) and the type it
+  /// is declared in: a key no code names again is never read nor written.
+  var declaration: PropertyDeclaration?
   /// A setter's value when it is a parameter of a wrapper (`set(value, forKey: key)`): typed
   /// by what each call gives it.
   var valueParameter: String?
@@ -239,6 +249,10 @@ struct WrapperCall: Sendable {
   var receivers: [ReceiverRef?] = []
   /// The type of the property a property wrapper's attribute declares (`var x: Bool`), or
   /// that a function returning the call's answer declares.
+  /// For a property wrapper's attribute: the property it declares.
+  var declaration: PropertyDeclaration?
+  /// The type the call's answer is cast to (`getValue(key: .k) as? String`).
+  var castType: String?
   var declaredType: String?
   /// What the caller gives when the call answers nil (`getInt(key: K) ?? 0`,
   /// `T(rawValue: getString(key: k)) ?? fallback`): the key's fallback when absent.

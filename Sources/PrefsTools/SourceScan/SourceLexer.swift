@@ -50,6 +50,18 @@ struct SourceLexer {
         start: Int32(start), end: Int32(end), value: value))
   }
 
+  /// Objective-C's `@` words.
+  static let directives: [[UInt8]] = [
+    "interface", "implementation", "end", "protocol", "property", "synthesize", "dynamic",
+    "class", "selector", "encode", "import", "autoreleasepool", "try", "catch", "finally",
+    "throw", "synchronized", "optional", "required", "public", "private", "protected",
+    "package", "available", "compatibility_alias", "defs",
+  ].map { Array($0.utf8) }
+
+  static func isDirective<Word: Collection<UInt8>>(_ word: Word) -> Bool {
+    directives.contains { word.elementsEqual($0) }
+  }
+
   @inline(__always) static func isIdentifierByte(_ b: UInt8) -> Bool {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
       || b == 0x24 || b >= 0x80
@@ -410,10 +422,10 @@ struct SourceLexer {
         i += 1
         while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
         let word = bytes[start + 1..<i]
-        // @YES, @NO, @true, @false are a literal's @ and its value.
-        if word.elementsEqual("YES".utf8) || word.elementsEqual("NO".utf8)
-          || word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8)
-        {
+        // A directive (`@interface`, `@selector`, Swift's `@objc`) is one word; any other
+        // `@NAME` is a boxed value (`@YES`, `@PROXY_SYSTEM`, a macro's number): the literal's @
+        // and its name.
+        if !swift, !Self.isDirective(word) {
           emit(.punctuation, start, start + 1)
           emit(.identifier, start + 1, i)
           return i

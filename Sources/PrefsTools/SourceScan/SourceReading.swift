@@ -23,6 +23,9 @@ struct FunctionScope {
   var property: String?
   /// Swift: the type the function returns (`-> LockDelay`).
   var returnType: String?
+  /// Objective-C: the token of the type a method returns (`- (NSString *)x`), its text made
+  /// only when asked.
+  var returnTypeToken: Int?
   var locals: [String: LocalVariable] = [:]
   /// Whether a variable holds a resource's name or a loaded file's (most functions have none:
   /// their variables are not looked through for one).

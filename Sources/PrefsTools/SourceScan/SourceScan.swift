@@ -265,64 +265,94 @@ package enum SourceScan {
     }
     model.addRegistered(registered)
     model.addUncalledWrappers()
-    model.unusedDeclarations = Self.unusedLibraryKeys(all, list: list, limit: options.fileLimit)
+    model.unusedDeclarations = Self.unusedDeclarations(
+      Set(model.uses.compactMap(\.use.declaration)), list: list, limit: options.fileLimit)
     return model.result(
       target: options.suite, sourceFiles: sourceFiles, warnings: warnings, paths: all.map(\.path))
   }
 
-  /// The Swift properties that declare a library's key (`static let isFirstLaunch =
-  /// Key<Bool>("isFirstLaunch", default: true)`) and that no code names again: a key the app
-  /// never reads nor writes (and Defaults, which registers a key when its property is first
-  /// used, never registers). A second read of the Swift files, only when the tree has such
-  /// keys; any other word of the same name counts as a use (so a key is never wrongly left out).
-  static func unusedLibraryKeys(_ all: [FileFacts], list: [SourceFile], limit: Int) -> Set<String> {
-    var declared: [String: Int] = [:]
-    for facts in all {
-      for use in facts.uses
-      where use.library == .defaults || use.library == .swiftyUserDefaults {
-        if let name = use.name { declared[name, default: 0] += 1 }
-      }
-    }
+  /// The Swift properties that declare a key — a library's (`static let isFirstLaunch =
+  /// Key<Bool>("isFirstLaunch", default: true)`) or through a property wrapper (`@Stored(key:
+  /// "tip") static var tip: Bool`) — that no code names again: a key the app never reads nor
+  /// writes (and Defaults, which registers a key when its property is first used, never
+  /// registers). A second read of the source files, only when the tree has such declarations.
+  /// A name counts as used unless it is declared there (`let`, `var`, `case`, `func` before it)
+  /// or is another type's member (`TipKey.tip`, where the property is `TipManager`'s); so a key
+  /// is left out only when nothing could be a use of it.
+  static func unusedDeclarations(
+    _ declared: Set<PropertyDeclaration>, list: [SourceFile], limit: Int
+  ) -> Set<PropertyDeclaration> {
     guard !declared.isEmpty else { return [] }
-    let words = declared.keys.map { Array($0.utf8) }
-    var seen = [Int](repeating: 0, count: words.count)
-    for file in list where file.kind == .swift {
-      // (A file that cannot be read was warned of on the first read: its words count as uses.)
+    var unused = declared
+    // (Objective-C files too: a Swift `@objc` property may be named only there.)
+    for file in list where (file.kind == .swift || file.kind == .objc) && !unused.isEmpty {
+      // (A file that cannot be read was warned of on the first read: nothing is left out.)
       guard let data = try? FileAccess.readFile(file.path, limit: limit) else { return [] }
       let bytes = [UInt8](data)
-      for (n, word) in words.enumerated() { seen[n] += wordCount(bytes, word) }
-    }
-    var unused: Set<String> = []
-    for (n, word) in words.enumerated() {
-      let name = String(decoding: word, as: UTF8.self)
-      if seen[n] <= declared[name, default: 0] { unused.insert(name) }
+      unused = unused.filter { !isUsed($0, in: bytes) }
     }
     return unused
   }
 
-  /// How many times `word` stands in `bytes` as a whole identifier (not as a whole string).
-  static func wordCount(_ bytes: [UInt8], _ word: [UInt8]) -> Int {
-    guard let first = word.first, bytes.count >= word.count else { return 0 }
+  /// Whether `bytes` names the declared property anywhere but in a declaration, a string of
+  /// its own, or as another type's member.
+  static func isUsed(_ declaration: PropertyDeclaration, in bytes: [UInt8]) -> Bool {
+    let name = Array(declaration.name.utf8)
+    guard let first = name.first, bytes.count >= name.count else { return false }
     func isWordByte(_ b: UInt8) -> Bool {
       b == 0x5F || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b >= 0x80
     }
-    var count = 0
-    var i = 0
-    let last = bytes.count - word.count
-    while i <= last {
-      let end = i + word.count
-      if bytes[i] == first, bytes[i..<end].elementsEqual(word), i == 0 || !isWordByte(bytes[i - 1]),
-        end == bytes.count || !isWordByte(bytes[end]),
-        // `"isFirstLaunch"`, the key's own string: not a use of the property.
-        !(i > 0 && end < bytes.count && bytes[i - 1] == 0x22 && bytes[end] == 0x22)
-      {
-        count += 1
-        i += word.count
-      } else {
-        i += 1
-      }
+    /// The identifier that ends before `end` (spaces skipped), and where it starts.
+    func word(before end: Int) -> (String, Int)? {
+      var k = end
+      while k > 0, bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09 { k -= 1 }
+      let stop = k
+      while k > 0, isWordByte(bytes[k - 1]) { k -= 1 }
+      return k < stop ? (String(decoding: bytes[k..<stop], as: UTF8.self), k) : nil
     }
-    return count
+    /// Whether `at` is inside a string of its line (an odd count of unescaped quotes before
+    /// it).
+    func insideString(_ at: Int) -> Bool {
+      var k = at
+      var quotes = 0
+      while k > 0, bytes[k - 1] != 0x0A {
+        if bytes[k - 1] == 0x22, k < 2 || bytes[k - 2] != 0x5C { quotes += 1 }
+        k -= 1
+      }
+      return quotes % 2 == 1
+    }
+    var i = 0
+    let last = bytes.count - name.count
+    while i <= last {
+      let end = i + name.count
+      guard bytes[i] == first, bytes[i..<end].elementsEqual(name),
+        i == 0 || !isWordByte(bytes[i - 1]), end == bytes.count || !isWordByte(bytes[end]),
+        // Inside a string (`"tip"`, `"app.tip"`, a key's own): not a use of the property.
+        !insideString(i)
+      else {
+        i += 1
+        continue
+      }
+      i = end
+      var k = i - name.count
+      while k > 0, bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09 { k -= 1 }
+      if k > 0, bytes[k - 1] == 0x2E {
+        // `X.name`: a use unless X is another type (`TipKey.tip`, capitalized, not the
+        // declaring one); an instance (`manager.name`, `Manager.shared.name`) and `.name` (an
+        // implicit member, `Defaults[.name]`, `\.name`) are uses.
+        guard let (owner, _) = word(before: k - 1), let initial = owner.first,
+          initial.isUppercase, owner != declaration.type, owner != "Self"
+        else { return true }
+        continue
+      }
+      if let (keyword, _) = word(before: k),
+        ["let", "var", "case", "func"].contains(keyword)
+      {
+        continue
+      }
+      return true
+    }
+    return false
   }
 
   /// The word a file must hold to call a wrapper: the longest part of its selector.

@@ -80,6 +80,18 @@ struct SourceTokens: Sendable {
     }
   }
 
+  /// Whether token `i` is an identifier that begins with `prefix` (ASCII), without making its
+  /// text.
+  func hasPrefix(_ i: Int, _ prefix: StaticString) -> Bool {
+    guard i >= 0, i < tokens.count, tokens[i].kind == .identifier else { return false }
+    let t = tokens[i]
+    let start = Int(t.start)
+    guard Int(t.end) - start >= prefix.utf8CodeUnitCount else { return false }
+    return prefix.withUTF8Buffer { wanted in
+      wanted.indices.allSatisfy { bytes[start + $0] == wanted[$0] }
+    }
+  }
+
   @inline(__always)
   func isPunctuation(_ i: Int, _ byte: UInt8) -> Bool {
     guard i >= 0, i < tokens.count else { return false }

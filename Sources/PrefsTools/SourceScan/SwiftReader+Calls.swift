@@ -220,6 +220,12 @@ extension SwiftReader {
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
       call.fallback = fallbackAfter(c)
+      if t.isText(c.close + 1, "as"),
+        t.isPunctuation(c.close + 2, 0x3F) || t.isPunctuation(c.close + 2, 0x21)
+      {
+        let start = c.close + 3
+        call.castType = t.source(start..<typeEnd(from: start)).replacing(" ", with: "")
+      }
       facts.wrapperCalls.append(call)
     }
     if gatherOnly { return }

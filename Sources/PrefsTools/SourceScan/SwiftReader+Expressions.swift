@@ -210,6 +210,12 @@ extension SwiftReader {
     return true
   }
 
+  /// The number types whose initializer converts a value (`Double(x)`).
+  static let conversions: [String: MigrationPlan.ValueType] = [
+    "Double": .double, "Float": .double, "CGFloat": .double, "Int": .integer, "Int64": .integer,
+    "Int32": .integer, "UInt": .integer, "Bool": .bool,
+  ]
+
   func valueOf(_ range: Range<Int>) -> ValueExpr {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
@@ -275,6 +281,24 @@ extension SwiftReader {
       {
         return .dictionary([])
       }
+    }
+    // `Double(Speed.normal.rawValue)`, `Int(x)`: the value, converted.
+    if r.count >= 4, t.isIdentifier(first), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1, !t.isPunctuation(first + 3, 0x3A),
+      let type = Self.conversions[t.text(first)]
+    {
+      let inner = valueOf((first + 2)..<(r.upperBound - 1))
+      if case .value = inner { return .converted(inner, type, source: text) }
+      if case .name = inner { return .converted(inner, type, source: text) }
+    }
+    // `Date.distantPast`, `.distantFuture`: the dates Foundation names.
+    if r.count <= 3,
+      t.isText(r.upperBound - 1, "distantPast") || t.isText(r.upperBound - 1, "distantFuture"),
+      r.count == 1 || t.isPunctuation(r.upperBound - 2, 0x2E),
+      r.count < 3 || t.isText(first, "Date")
+    {
+      return .value(
+        .date(t.isText(r.upperBound - 1, "distantPast") ? .distantPast : .distantFuture))
     }
     // `NSNumber(value: 30)`: the number it boxes.
     if t.isText(first, "NSNumber"), t.isPunctuation(first + 1, 0x28),

@@ -292,6 +292,7 @@ extension SwiftReader {
       call.receivers.insert(nil, at: 0)
     }
     call.declaredType = declared
+    if let name { call.declaration = PropertyDeclaration(name: name, type: types.last?.name) }
     facts.wrapperCalls.append(call)
   }
 

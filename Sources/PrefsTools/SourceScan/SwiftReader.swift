@@ -229,10 +229,12 @@ struct SwiftReader: SourceReader {
         n += 1
       }
       if t.isIdentifier(n) || t.isPunctuation(n, 0x5B) {
-        let end = typeEnd(from: n)
+        // (A generic's `,` split the parameter: `p: AnyPublisher<URL?, Never>? = nil` ends
+        // before its type does, so the type is taken no further than the part.)
+        let end = min(typeEnd(from: n), part.upperBound)
         type = t.source(n..<end, limit: 200).replacing(" ", with: "")
         // `store: UserDefaults = .standard`: the receiver a call that leaves it out gets.
-        if t.isPunctuation(end, 0x3D) {
+        if t.isPunctuation(end, 0x3D), end < part.upperBound {
           let given = (end + 1)..<part.upperBound
           var receiver = receiverOf(given)
           if receiver == .none || receiver == .unknown(t.source(given)),
@@ -414,6 +416,20 @@ struct SwiftReader: SourceReader {
       k = typeEnd(from: typeStart)
       declared = t.source(typeStart..<k, limit: 200).replacing(" ", with: "")
     }
+    // `@Published var shown = true`: the type its literal has.
+    // (The literal alone: what follows is on another line, or ends the statement.)
+    if declared == nil, t.isPunctuation(k, 0x3D), scope == nil, !gatherOnly,
+      k + 2 >= t.count || t.line(k + 2) != t.line(k + 1) || t.isPunctuation(k + 2, 0x3B)
+        || t.isPunctuation(k + 2, 0x7D)
+    {
+      switch valueOf((k + 1)..<(k + 2)) {
+      case .value(.bool): declared = "Bool"
+      case .value(.integer): declared = "Int"
+      case .value(.real): declared = "Double"
+      case .value(.string): declared = "String"
+      default: break
+      }
+    }
     // A stored property of a type (`let key: String`): a member its initializers may set.
     if scope == nil, let type = types.last,
       type.kind == "struct" || type.kind == "class"
@@ -574,7 +590,8 @@ struct SwiftReader: SourceReader {
     {
       k += 1
     }
-    return min(k, t.count)
+    // (Never before `start`, whatever a damaged file's brackets say.)
+    return max(start, min(k, t.count))
   }
 
   func resourceName(in range: Range<Int>) -> String? {

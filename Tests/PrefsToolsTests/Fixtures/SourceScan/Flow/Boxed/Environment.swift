@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Foundation
 
 // The user defaults an environment object holds, reached through a chain of members.

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Defaults
 import Foundation
 
@@ -7,3 +8,5 @@ extension Defaults.Keys {
     static let hotspots = Key<Set<UUID>>("bx.hotspots", default: Set<UUID>())
     static let languages = Key<Set<String>>("bx.languages", default: Set())
 }
+
+func hotspotCount() -> Int { Defaults[.hotspots].count + Defaults[.languages].count }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import SwiftUI
 
 // An Int enum with no raw values written: system is 0.

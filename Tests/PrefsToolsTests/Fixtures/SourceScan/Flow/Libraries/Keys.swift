@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The libraries apps use for defaults, as the app's code names their keys.
 import Defaults
 import KeyboardShortcuts
@@ -69,6 +70,7 @@ func applyPreferences() {
   Defaults[.tags].append("work")
   _ = Defaults[.sharedCount]
   _ = Defaults[\.username]
+  KeyboardShortcuts.onKeyUp(for: .togglePanel) {}
   Defaults[\.launchCount] += 1
 }
 

@@ -26,6 +26,8 @@ enum AppSettings {
   @Stored(key: "wrapper.showTips", default: true) static var showTips: Bool  // bool, true
 }
 
+func applyAudio() -> Double { AppSettings.showTips ? AppSettings.volume : 0 }
+
 /// A generic setting object holding `self.key`, made with a positional key.
 final class Setting<T> {
   let key: String
@@ -96,5 +98,16 @@ extension UserDefaults {
   @objc dynamic var showsRuler: Bool {  // showsRuler: bool
     get { bool(forKey: #function) }
     set { set(newValue, forKey: #function) }
+  }
+}
+
+/// A parameter whose generic type has a `,` (Focus for iOS's initializer, which stopped the
+/// scan), then a store given as a defaulted parameter after it.
+final class TrackerPanel {
+  init(
+    publisher: AnyPublisher<URL?, Never>? = nil, limits: [String: Int] = [:],
+    store: UserDefaults = .standard
+  ) {
+    store.set(true, forKey: "panel.shown")  // panel.shown: bool
   }
 }

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Mutates source trees and runs `prefs plan scan` on each, as an app's code never is but an
+attacker's or a half-edited checkout may be: cut anywhere, brackets and quotes taken out or
+doubled, nesting thousands deep, comments and strings left open, lines repeated, bytes of
+noise, macros that name themselves. Every run must end by itself with a documented exit code
+(0, or 66 when no source file could be read), never a signal or a hang, and its plan must be
+JSON.
+
+    Scripts/scan-fuzz.py PREFS [--seed N] [--rounds N] [--smoke] [SOURCE_DIR...]
+
+SOURCE_DIR defaults to the scanner's fixtures (Tests/PrefsToolsTests/Fixtures/SourceScan).
+--smoke: 40 rounds (CI); the default is 400.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SOURCE_SUFFIXES = (".m", ".h", ".mm", ".c", ".swift", ".plist", ".xib", ".storyboard")
+
+
+def sources(roots):
+    found = []
+    for root in roots:
+        for folder, _, names in os.walk(root):
+            for name in names:
+                if name.endswith(SOURCE_SUFFIXES):
+                    found.append(os.path.join(folder, name))
+    return sorted(found)
+
+
+# Forms real code has that a reader's bounds are easy to get wrong on (each found in an app or
+# close to one): generic arguments with commas in parameter lists, defaults that are closures,
+# attributes, conditions inside a list, key paths, raw strings, operators as names.
+TRICKY = [
+    b"init(a: AnyPublisher<URL?, Never>? = nil, b: [String: Int] = [:], store: UserDefaults = .standard) { store.set(1, forKey: \"k\") }\n",
+    b"func f<T: Codable, U>(_ x: T, y: (U, T) -> Void = { _, _ in }, z: Dictionary<String, [Int]>? = nil) -> T { x }\n",
+    b"@AppStorage(\"k\", store: UserDefaults(suiteName: \"g\")) var v: [String: Int] = [:] { didSet {} }\n",
+    b"let x = UserDefaults.standard.object(forKey: #\"raw\"k\"#) as? [String: [Int]] ?? [:]\n",
+    b"static func == (lhs: Self, rhs: Self) -> Bool { lhs.k == rhs.k }\n",
+    b"func g(#if DEBUG\n a: Int = 1,\n#endif\n b: Int) {}\n",
+    b"let k = \\Settings.value; _ = UserDefaults.standard.bool(forKey: k)\n",
+    b"- (NSDictionary<NSString *, NSArray<NSNumber *> *> *)d:(id<P, Q>)x { return [[NSUserDefaults standardUserDefaults] objectForKey:@\"k\"]; }\n",
+    b"#define M(a, ...) [[NSUserDefaults standardUserDefaults] setObject:@[__VA_ARGS__] forKey:@#a]\nM(k, 1, 2)\n",
+    b"typedef NS_ENUM(NSInteger, E) { E1 = 1 << 2, E2 = E1 | 3, E3 };\n",
+    b"if (x < 1.0f || (y >= 2 && z)) x = 1; else if (!x) { x = (CGFloat)[d doubleForKey:@\"w\"]; }\n",
+]
+
+
+def mutate(data: bytes, rng: random.Random) -> bytes:
+    kind = rng.randrange(12)
+    n = len(data)
+    at = rng.randrange(n + 1)
+    if kind == 0:  # cut anywhere
+        return data[:at]
+    if kind == 1:  # take out every bracket of one kind
+        ch = rng.choice(b"()[]{}")
+        return data.replace(bytes([ch]), b"")
+    if kind == 2:  # a quote taken out or doubled
+        ch = rng.choice([b'"', b"'", b"@\"", b"\"\"\""])
+        return data[:at] + ch + data[at:]
+    if kind == 3:  # nesting thousands deep
+        depth = rng.choice([1000, 5000, 20000])
+        opener, closer = rng.choice([(b"(", b")"), (b"[", b"]"), (b"{", b"}"), (b"@[", b"]")])
+        middle = opener * depth + (closer * depth if rng.random() < 0.5 else b"")
+        return data[:at] + middle + data[at:]
+    if kind == 4:  # an open comment or string
+        return data[:at] + rng.choice([b"/*", b"//", b"\"", b"#if 0\n", b"\\(", b"#\"", b"R\"("]) + data[at:]
+    if kind == 5:  # a line repeated many times
+        lines = data.split(b"\n")
+        if not lines:
+            return data
+        line = rng.choice(lines)
+        return data[:at] + (line + b"\n") * rng.choice([100, 2000]) + data[at:]
+    if kind == 6:  # noise
+        noise = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+        return data[:at] + noise + data[at:]
+    if kind == 7:  # macros that name themselves or each other
+        return (
+            b"#define A(x) B(x, x)\n#define B(x, y) A(x ## y)\n#define K K\n#define L(...) L(__VA_ARGS__)\n"
+            + data
+            + b"\n[[NSUserDefaults standardUserDefaults] boolForKey:A(K)];\nL(L(L(1)))\n"
+        )
+    if kind == 8:  # a key expression that refers to itself
+        return data + rng.choice(
+            [
+                b"\nstatic let k = k + \"x\"\nfunc f() { UserDefaults.standard.set(1, forKey: k) }\n",
+                b"\nNSString *const kA = kB; NSString *const kB = kA;\nvoid f(void) { [[NSUserDefaults standardUserDefaults] setBool:YES forKey:kA]; }\n",
+                b"\nfunc key(_ s: String) -> String { key(s) }\nlet x = UserDefaults.standard.bool(forKey: key(\"a\"))\n",
+            ]
+        )
+    if kind >= 10:  # a tricky form at a line's start, whole or cut
+        snippet = rng.choice(TRICKY)
+        if rng.random() < 0.3:
+            snippet = snippet[: rng.randrange(len(snippet) + 1)]
+        line_start = data.rfind(b"\n", 0, at) + 1
+        return data[:line_start] + snippet + data[line_start:]
+    # splice two halves of the file in the wrong order
+    return data[at:] + data[:at]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("prefs")
+    parser.add_argument("roots", nargs="*")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--timeout", type=float, default=60)
+    args = parser.parse_intermixed_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    roots = args.roots or [os.path.join(here, "..", "Tests/PrefsToolsTests/Fixtures/SourceScan")]
+    files = sources(roots)
+    if not files:
+        sys.exit("scan-fuzz: no source files under " + ", ".join(roots))
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    rounds = args.rounds or (40 if args.smoke else 400)
+    rng = random.Random(seed)
+    print(f"scan-fuzz: seed {seed}, {rounds} rounds over {len(files)} files")
+    failures = 0
+    for round_ in range(rounds):
+        work = tempfile.mkdtemp(prefix="scan-fuzz-")
+        try:
+            picked = rng.sample(files, min(len(files), rng.randrange(1, 6)))
+            for n, path in enumerate(picked):
+                with open(path, "rb") as f:
+                    data = f.read()
+                for _ in range(rng.randrange(1, 4)):
+                    data = mutate(data, rng)
+                name = f"{n}-{os.path.basename(path)}"
+                with open(os.path.join(work, name), "wb") as f:
+                    f.write(data)
+            try:
+                run = subprocess.run(
+                    [args.prefs, "plan", "scan", work],
+                    capture_output=True,
+                    timeout=args.timeout,
+                )
+            except subprocess.TimeoutExpired:
+                failures += 1
+                keep = work + ".hang"
+                shutil.copytree(work, keep)
+                print(f"round {round_}: no end in {args.timeout} s; kept in {keep}")
+                continue
+            problem = None
+            if run.returncode < 0 or run.returncode >= 128:
+                problem = f"ended by signal (exit {run.returncode})"
+            elif run.returncode not in (0, 66):
+                problem = f"exit {run.returncode}, not documented for plan scan"
+            elif run.returncode == 0:
+                try:
+                    json.loads(run.stdout)
+                except ValueError:
+                    problem = "the plan is not JSON"
+            if problem:
+                failures += 1
+                keep = work + ".fail"
+                shutil.copytree(work, keep)
+                tail = run.stderr.decode("utf-8", "replace")[-400:]
+                print(f"round {round_}: {problem}; kept in {keep}\n{tail}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"scan-fuzz: {rounds - failures}/{rounds} rounds ended cleanly (seed {seed})")
+    sys.exit(1 if failures else 0)
+
+
+
+if __name__ == "__main__":
+    main()
