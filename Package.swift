@@ -66,10 +66,10 @@ let package = Package(
         "PropertyList", "LegacyDefaults", "PreferencesMigration",
         .target(name: "LegacyDefaultsFoundation", condition: .when(platforms: applePlatforms)),
       ]),
-    // The command itself: argument parsing, printing, exit codes. Testable in-process.
-    .target(
-      name: "PrefsCLI",
-      dependencies: ["PrefsTools", "PropertyList", "LegacyDefaults", "PreferencesMigration"]),
+    // The command itself: argument parsing, printing, exit codes. Testable in-process. It
+    // reaches the lower layers through PrefsTools alone (which names the types it needs of
+    // them); PropertyList is the values every layer passes.
+    .target(name: "PrefsCLI", dependencies: ["PrefsTools", "PropertyList"]),
     // The executable only hands its arguments to PrefsCLI.
     .executableTarget(name: "prefs", dependencies: ["PrefsCLI"]),
     // Side-by-side timings against Foundation (run with -c release).

@@ -212,43 +212,35 @@ package enum Accounts {
     let query = database + " " + key
     #if os(Linux)
       guard access(getent, X_OK) == 0 else { return .success(nil) }
-      let capacity = 1 << 16
-      var buffer = [UInt8](repeating: 0, count: capacity)
-      var status: Int32 = -1
-      var code: Int32 = 0
-      let spawn = { () -> Int in
+      let spawn = { () -> Result<(output: [UInt8], status: Int32), SystemCalls.Errno> in
         // A process started by a thread that works as a user would run as that user.
         assert(prefs_thread_switched() == 0, "getent started by a thread working as a user")
-        let length = buffer.withUnsafeMutableBufferPointer { raw -> Int in
-          raw.baseAddress.map { base in
-            base.withMemoryRebound(to: CChar.self, capacity: capacity) {
-              Int(prefs_getent(database, key, $0, UInt(capacity), getentTimeout, &status))
-            }
-          } ?? -1
-        }
-        code = errno
-        return length
+        return SystemCalls.getent(database, key, capacity: 1 << 16, timeout: getentTimeout)
       }
-      let length: Int
+      let ran: Result<(output: [UInt8], status: Int32), SystemCalls.Errno>
       if prefs_thread_switched() != 0 {
         // Asked while this thread works as a user (a folder held inside that work): getent is
         // started with the process's own credentials, then the thread is the user's again.
         switch Result(catching: { () throws(DefaultsError) in try Credentials.asProcess(spawn) }) {
-        case .success(let n): length = n
+        case .success(let result): ran = result
         case .failure(let error): return .failure(Failure(query: query, reason: error.description))
         }
       } else {
-        length = spawn()
+        ran = spawn()
       }
-      guard length >= 0 else {
-        return .failure(Failure(query: query, reason: "getent: " + FileAccess.errnoText(code)))
+      let output: [UInt8]
+      switch ran {
+      case .success(let result):
+        switch result.status {
+        case 0: output = result.output
+        case 2: return .success(nil)
+        default: return .failure(Failure(query: query, reason: "getent exited \(result.status)"))
+        }
+      case .failure(let code):
+        return .failure(
+          Failure(query: query, reason: "getent: " + FileAccess.errnoText(code.code)))
       }
-      switch status {
-      case 0: break
-      case 2: return .success(nil)
-      default: return .failure(Failure(query: query, reason: "getent exited \(status)"))
-      }
-      let bytes = buffer[..<length]
+      let bytes = output[...]
       // Exactly one line, of text.
       guard bytes.last == UInt8(ascii: "\n"), !bytes.dropLast().contains(UInt8(ascii: "\n")),
         !bytes.contains(0), let text = String(validating: bytes.dropLast(), as: UTF8.self)

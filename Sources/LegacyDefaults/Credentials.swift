@@ -79,11 +79,8 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
 
   /// The calling thread's credentials now.
   static func current() -> Credentials {
-    let count = getgroups(0, nil)
-    var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
-    let got = groups.withUnsafeMutableBufferPointer { getgroups(Int32($0.count), $0.baseAddress) }
-    return Credentials(
-      user: geteuid(), group: getegid(), groups: Array(groups.prefix(Int(max(got, 0)))))
+    Credentials(
+      user: geteuid(), group: getegid(), groups: SystemCalls.supplementaryGroups())
   }
 
   /// Runs `body` with these credentials (effective user and group, supplementary groups), and
@@ -145,10 +142,7 @@ package struct Credentials: Sendable, Hashable, CustomStringConvertible {
         }
       }
       if target.groups != current?.groups {
-        let set = target.groups.withUnsafeBufferPointer {
-          prefs_thread_setgroups(UInt($0.count), $0.baseAddress)
-        }
-        guard set == 0 else { return fail("setgroups") }
+        guard SystemCalls.setThreadGroups(target.groups) == 0 else { return fail("setgroups") }
       }
       if target.group != current?.group {
         guard prefs_thread_setresgid(gid_t.max, target.group, gid_t.max) == 0 else {

@@ -211,7 +211,7 @@ extension DomainFile {
   }
 
   /// Whether a name's bytes look like a temporary file's: a leading `.` and `.tmp-` in it.
-  private static func isTemporaryLooking(_ name: UnsafeRawBufferPointer) -> Bool {
+  private static func isTemporaryLooking(_ name: [UInt8]) -> Bool {
     let marker: [UInt8] = Array(".tmp-".utf8)
     guard name.first == UInt8(ascii: "."), name.count >= marker.count + 1 else { return false }
     for start in 1...(name.count - marker.count) {

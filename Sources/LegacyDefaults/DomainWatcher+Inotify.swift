@@ -64,33 +64,18 @@
           pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&waiting, 2, -1) < 0, errno == EINTR {}
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &sink, sink.count) > 0 {}
+        var byte: UInt8 = 0
+        while read(wakeRead, &byte, 1) > 0 {}
         var events: [Event] = []
-        // Room for many events at once (each is 16 bytes and its NUL-padded name).
-        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 8) { buffer in
-          guard let base = buffer.baseAddress else { return }
-          while true {
-            let count = read(queue, base, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            var offset = 0
-            while offset + 16 <= count {
-              let id = base.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-              let mask = base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-              let length = Int(base.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-              var name: String?
-              if length > 0, offset + 16 + length <= count {
-                let bytes = UnsafeRawBufferPointer(start: base + offset + 16, count: length)
-                name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-              }
-              let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_IGNORED | IN_UNMOUNT)
-              events.append(
-                Event(
-                  id: id, name: name, gone: mask & gone != 0,
-                  overflow: mask & UInt32(IN_Q_OVERFLOW) != 0))
-              offset += 16 + length
-            }
+        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_IGNORED | IN_UNMOUNT)
+        while true {
+          let batch = SystemCalls.inotifyEvents(queue)
+          guard !batch.isEmpty else { break }
+          for event in batch {
+            events.append(
+              Event(
+                id: event.watch, name: event.name, gone: event.mask & gone != 0,
+                overflow: event.mask & UInt32(IN_Q_OVERFLOW) != 0))
           }
         }
         return events

@@ -32,33 +32,17 @@ extension FileAccess {
     /// The file as its reader named it.
     package let path: String
     private let file: OpenFile
-    private let base: UnsafeRawPointer
+    /// The bytes, without a copy (``SystemCalls/guardedMapping(_:size:)``): the mapping lives
+    /// as long as they do, in this value or any copy of them.
+    package let data: Data
 
     /// The file's size when it was opened, which is how much is mapped.
     package var count: Int { file.size }
 
-    fileprivate init(file: OpenFile, base: UnsafeRawPointer) {
+    fileprivate init(file: OpenFile, data: Data) {
       self.path = file.path
       self.file = file
-      self.base = base
-    }
-
-    deinit { _ = prefs_guarded_unmap() }
-
-    /// The bytes, for as long as `body` runs.
-    package func withUnsafeBytes<R, E: Error>(
-      _ body: (UnsafeRawBufferPointer) throws(E) -> R
-    ) throws(E) -> R {
-      try withExtendedLifetime(self) { () throws(E) -> R in
-        try body(UnsafeRawBufferPointer(start: base, count: count))
-      }
-    }
-
-    /// The bytes as `Data`, without a copy: the mapping lives as long as it does.
-    package var data: Data {
-      Data(
-        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: count,
-        deallocator: .custom { [self] _, _ in withExtendedLifetime(self) {} })
+      self.data = data
     }
 
     /// Throws when what was read through the mapping may not be the file's: a page was no
@@ -93,8 +77,7 @@ extension FileAccess.OpenFile {
   /// usual, and reports what the read finds).
   package func mapped() -> FileAccess.MappedFile? {
     guard size >= Self.mappingThreshold, size <= limit, !othersMayWrite else { return nil }
-    var address: UnsafeRawPointer?
-    guard prefs_guarded_map(fd, UInt(size), &address) == 0, let address else { return nil }
-    return FileAccess.MappedFile(file: self, base: address)
+    guard let data = SystemCalls.guardedMapping(fd, size: size) else { return nil }
+    return FileAccess.MappedFile(file: self, data: data)
   }
 }

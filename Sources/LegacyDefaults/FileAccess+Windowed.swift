@@ -29,7 +29,7 @@ public struct ContentDigest: Sendable, Hashable {
   /// The digest of `data`.
   public init(_ data: Data) {
     var digester = Digester()
-    data.withUnsafeBytes { digester.add($0) }
+    digester.add(data)
     self = digester.digest
   }
 
@@ -59,30 +59,23 @@ struct Digester {
     second ^= second >> 31
   }
 
-  mutating func add(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
-    count += bytes.count
-    var i = 0
-    // Finish a word begun by the last piece.
-    while pendingCount > 0, pendingCount < 8, i < bytes.count {
-      pending |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(pendingCount))
-      pendingCount += 1
-      i += 1
-    }
-    if pendingCount == 8 {
-      mix(pending)
-      pending = 0
-      pendingCount = 0
-    }
-    while i + 8 <= bytes.count {
-      mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-      i += 8
-    }
-    while i < bytes.count {
-      pending |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(pendingCount))
-      pendingCount += 1
-      i += 1
-    }
+  /// The next bytes (a `Data`, an array or a slice of one).
+  mutating func add(_ bytes: some ContiguousBytes) {
+    // A word begun by the last piece is finished byte by byte, then whole words are mixed
+    // as they are loaded, and the bytes after the last whole word wait for the next piece.
+    let prefix = pendingCount > 0 ? 8 - pendingCount : 0
+    count += SystemCalls.readWords(
+      of: bytes, bytesFirst: prefix,
+      byte: { byte in
+        pending |= UInt64(byte) << (8 * UInt64(pendingCount))
+        pendingCount += 1
+        if pendingCount == 8 {
+          mix(pending)
+          pending = 0
+          pendingCount = 0
+        }
+      },
+      word: { mix($0) })
   }
 
   var digest: ContentDigest {
@@ -123,8 +116,7 @@ extension FileAccess {
     package func starts(with prefix: [UInt8]) -> Bool {
       guard size >= prefix.count else { return false }
       var head = [UInt8](repeating: 0, count: prefix.count)
-      let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-      return n == prefix.count && head == prefix
+      return SystemCalls.pread(fd, into: &head, at: 0) == prefix.count && head == prefix
     }
 
     /// The whole file, up to the limit (a file that grew while read is refused once past
@@ -163,21 +155,15 @@ extension FileAccess {
     /// caller reads it whole, as it reads any other file, and judges what it finds).
     package func digest() throws(Failure) -> ContentDigest? {
       var digester = Digester()
-      let chunk = 1 << 16
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-      defer { buffer.deallocate() }
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
       var offset = 0
       while true {
-        guard let base = buffer.baseAddress else { break }
-        let n = pread(fd, base, chunk, off_t(offset))
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw .io(path: path, reason: FileAccess.errnoText(errno))
-        }
+        let n = SystemCalls.pread(fd, into: &buffer, at: offset)
+        if n < 0 { throw .io(path: path, reason: FileAccess.errnoText(errno)) }
         if n == 0 { break }
-        digester.add(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        digester.add(buffer[..<n])
         offset += n
-        guard offset <= size else { break }
+        guard offset <= size, n == buffer.count else { break }
       }
       return offset == size ? digester.digest : nil
     }
@@ -197,32 +183,6 @@ extension FileAccess {
         guard let (code, offset) = file.failure, code != 0 else { return nil }
         throw .io(path: path, reason: "\(FileAccess.errnoText(code)) at byte \(offset)")
       }
-    }
-  }
-
-  /// An open file's bytes, read with `pread` for the property-list layer's windowed read: the
-  /// first read that came back short, and why, kept for the caller.
-  final class DescriptorBytes: ByteSource {
-    private let fd: Int32
-    /// The first short read: its errno (0 when the file ended early) and where it stopped.
-    private(set) var failure: (errno: Int32, offset: Int)?
-
-    init(fd: Int32) { self.fd = fd }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-      guard let base = buffer.baseAddress else { return 0 }
-      var done = 0
-      while done < buffer.count {
-        let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
-        if n > 0 {
-          done += n
-          continue
-        }
-        if n < 0, errno == EINTR { continue }
-        if failure == nil { failure = (n < 0 ? errno : 0, offset + done) }
-        break
-      }
-      return done
     }
   }
 

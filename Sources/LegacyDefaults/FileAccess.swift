@@ -98,23 +98,7 @@ package enum FileAccess {
   /// Writes every byte to `fd`, again after an interruption; the `errno` of a failure, or 0.
   @discardableResult
   package static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
-    data.withUnsafeBytes { writeAll($0, to: fd) }
-  }
-
-  /// Writes every byte to `fd`, again after an interruption; the `errno` of a failure, or 0.
-  @discardableResult
-  package static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
-    var offset = 0
-    while offset < raw.count {
-      guard let base = raw.baseAddress else { break }
-      let n = write(fd, base + offset, raw.count - offset)
-      if n < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += n
-    }
-    return 0
+    SystemCalls.writeAll(data, to: fd)
   }
 
   /// Everything on standard input, refusing more than `limit` bytes.
@@ -189,7 +173,8 @@ package enum FileAccess {
     throws(Failure) -> Data
   {
     var data =
-      largeBuffer(count: min(max(expected, 0), limit)) ?? Data(count: min(max(expected, 0), limit))
+      SystemCalls.largeBuffer(count: min(max(expected, 0), limit))
+      ?? Data(count: min(max(expected, 0), limit))
     var total = 0
     while true {
       if total == data.count {
@@ -211,10 +196,7 @@ package enum FileAccess {
         data.count = min(limit, data.count + max(4096, total / 2))
         continue
       }
-      let n = data.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return read(fd, base + total, raw.count - total)
-      }
+      let n = SystemCalls.read(fd, into: &data, from: total)
       if n < 0 {
         if errno == EINTR { continue }
         throw .io(path: path, reason: errnoText(errno))
@@ -224,40 +206,6 @@ package enum FileAccess {
     }
     data.count = total
     return data
-  }
-
-  /// A buffer of `count` bytes for a large file (2 MiB and more), in memory of its own that
-  /// the kernel may back with huge pages: reading a 4 MB domain into ordinary pages faults
-  /// about a thousand of them in one by one, more than half of `prefs read FILE KEY`'s time.
-  /// Nil for a smaller file, or when the memory cannot be had (the caller allocates as usual).
-  /// The buffer is read into, never mapped from the file (a file truncated meanwhile can
-  /// never fault the process).
-  private static func largeBuffer(count: Int) -> Data? {
-    #if os(Linux)
-      let hugePage = 2 << 20
-      guard count >= hugePage else { return nil }
-      let size = (count + hugePage - 1) / hugePage * hugePage
-      // Twice the alignment, so that a 2 MiB-aligned region of `size` bytes lies inside.
-      guard
-        let raw = mmap(
-          nil, size + hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-        raw != MAP_FAILED
-      else { return nil }
-      let start = Int(bitPattern: raw)
-      let aligned = (start + hugePage - 1) / hugePage * hugePage
-      if aligned > start { munmap(raw, aligned - start) }
-      let tail = aligned + size
-      let end = start + size + hugePage
-      if end > tail, let pointer = UnsafeMutableRawPointer(bitPattern: tail) {
-        munmap(pointer, end - tail)
-      }
-      guard let base = UnsafeMutableRawPointer(bitPattern: aligned) else { return nil }
-      _ = madvise(base, size, MADV_HUGEPAGE)
-      return Data(
-        bytesNoCopy: base, count: count, deallocator: .custom { _, _ in munmap(base, size) })
-    #else
-      return nil
-    #endif
   }
 
   /// Who owns a file prefs writes, and its permission bits.

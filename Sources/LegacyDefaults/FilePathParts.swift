@@ -135,15 +135,9 @@ package struct FilePathParts: Sendable, Hashable {
   /// The current folder's bytes (`getcwd`: absolute, without links or `.`), nil when it
   /// cannot be named (removed, or too long).
   private static func currentFolder() -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let named = buffer.withUnsafeMutableBufferPointer { raw -> Int? in
-      guard let base = raw.baseAddress else { return nil }
-      return base.withMemoryRebound(to: CChar.self, capacity: raw.count) { chars in
-        getcwd(chars, raw.count) == nil ? nil : strlen(chars)
-      }
+    guard let bytes = SystemCalls.currentFolder(), bytes.first == UInt8(ascii: "/") else {
+      return nil
     }
-    guard let length = named, length > 0, buffer[0] == UInt8(ascii: "/") else { return nil }
-    buffer.removeSubrange(length...)
-    return buffer
+    return bytes
   }
 }

@@ -237,14 +237,15 @@ extension HeldFolder {
   /// out.
   package func rawNames() -> [[UInt8]]? {
     var names: [[UInt8]] = []
-    guard (list { name in names.append(Array(name)) }) else { return nil }
+    guard (list { name in names.append(name) }) else { return nil }
     return names
   }
 
   /// The names in the folder that `keep` accepts (given each name's bytes), as their bytes
   /// decode; nil when it cannot be listed. Nothing is made of a name passed over (a write
-  /// looking for its leftovers in a folder of many files reads their names in place).
-  func names(where keep: (UnsafeRawBufferPointer) -> Bool) -> [String]? {
+  /// looking for its leftovers in a folder of many files reads their names in one reused
+  /// array).
+  func names(where keep: ([UInt8]) -> Bool) -> [String]? {
     var names: [String] = []
     let listed = list { name in
       if keep(name) { names.append(String(decoding: name, as: UTF8.self)) }
@@ -254,22 +255,10 @@ extension HeldFolder {
 
   /// Calls `body` with the bytes of each name in the folder but `.` and `..`; false when the
   /// folder cannot be listed.
-  private func list(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+  private func list(_ body: ([UInt8]) -> Void) -> Bool {
     let listing = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard listing >= 0, let dir = fdopendir(listing) else {
-      if listing >= 0 { close(listing) }
-      return false
-    }
-    defer { closedir(dir) }
-    while let entry = readdir(dir) {
-      withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-        guard let base = raw.baseAddress else { return }
-        let name = UnsafeRawBufferPointer(start: base, count: strnlen(base, raw.count))
-        let dots = name.count <= 2 && name.allSatisfy { $0 == 0x2E }
-        if !dots { body(name) }
-      }
-    }
-    return true
+    guard listing >= 0 else { return false }
+    return SystemCalls.listFolder(listing) { name, _, _ in body(name) }
   }
 
   /// Flushes the folder's entries to disk (after a rename into it).

@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 
@@ -24,7 +23,7 @@ enum ChangePrinter {
     guard case .file(let path) = editor.domain.place, DomainResolver.isPath(word) else {
       return word
     }
-    let file = FilePathParts(path).name
+    let file = DomainResolver.fileName(path)
     if Run.resolver().isInPreferencesFolder(path), file.hasSuffix(".plist") {
       return String(file.dropLast(".plist".count))
     }
@@ -167,7 +166,7 @@ enum Watch {
       guard let bytes else { return PlistDictionary() }
       guard
         case .success(let document) = Result(catching: { () throws(DomainReadError) in
-          try DomainFile.parse(bytes, path: path)
+          try InputFile.parse(bytes, path: path)
         }), case .dictionary(let values) = document.value
       else { return nil }
       return values
@@ -209,7 +208,7 @@ enum Watch {
     // watcher names are read again.
     let wake = WakePipe()
     let dirty = Locked(Set<Int>())
-    var watches: [DomainWatcher.Watch] = []
+    var watches: [FileWatch] = []
     defer { for watch in watches { watch.cancel() } }
     func add(_ word: String, new: Bool = false) throws(CommandFailure) {
       // One resolver for every domain (a resolver per domain would copy the environment
@@ -218,12 +217,9 @@ enum Watch {
         try attempt { () throws(ToolError) in try resolver.domain(word) }, resolver: resolver)
       let index = watched.count
       // Watched before it is read: a write between the two is announced, never lost.
-      var watch: DomainWatcher.Watch?
-      if case .file(let path) = editor.domain.place {
-        watch = DomainWatcher.shared.watch(path: path) {
-          dirty.withLock { _ = $0.insert(index) }
-          wake.signal()
-        }
+      let watch = editor.watchFile {
+        dirty.withLock { _ = $0.insert(index) }
+        wake.signal()
       }
       let (bytes, values) = try state(editor, new: new)
       if case .file = editor.domain.place, bytes == nil, !new {
@@ -233,7 +229,7 @@ enum Watch {
       watched.append(
         Watched(
           name: ChangePrinter.defaultsName(word, editor: editor), editor: editor, bytes: bytes,
-          values: values, stamp: new ? nil : FileStamp(editor.domain), watched: watch != nil))
+          values: values, stamp: new ? nil : editor.stamp, watched: watch != nil))
     }
     for word in args.positional { try add(word) }
     var known: Set<String> = []
@@ -300,7 +296,7 @@ enum Watch {
       return diff.isEmpty ? nil : diff
     }
     if !item.watched {
-      let stamp = FileStamp(item.editor.domain)
+      let stamp = item.editor.stamp
       if let stamp, stamp == item.stamp { return nil }
       item.stamp = stamp
     }
@@ -326,19 +322,11 @@ enum Watch {
   /// A file's bytes, nil when there is no file.
   static func read(_ path: String) throws(CommandFailure) -> Data? {
     do {
-      return try DomainFile.bytes(atPath: path)
+      return try InputFile.domainBytes(atPath: path)
     } catch {
       if case .file(.missing) = error { return nil }
       throw CommandFailure(error)
     }
-  }
-}
-
-extension FileStamp {
-  /// The stamp of a file domain (nil: a domain of another storage, or no file).
-  init?(_ domain: Domain) {
-    guard case .file(let path) = domain.place else { return nil }
-    self.init(atPath: path)
   }
 }
 

@@ -1,6 +1,3 @@
-import LegacyDefaults
-import PreferencesMigration
-
 /// One verb, declared once. `prefs help`, `prefs VERB --help`, the manual page, the shell
 /// completions and the argument scanner all read this declaration, so no option is listed
 /// twice and a verb cannot accept an option its help does not show.

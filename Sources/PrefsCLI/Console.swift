@@ -1,4 +1,4 @@
-import LegacyDefaults
+import PrefsTools
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -47,17 +47,12 @@ extension Console {
 package final class StandardConsole: Console {
   package init() {}
 
-  package func out(_ data: Data) {
-    _ = data.withUnsafeBytes { FileAccess.writeAll($0, to: STDOUT_FILENO) }
-  }
+  package func out(_ data: Data) { ToolProcess.write(data, to: STDOUT_FILENO) }
   package func out(_ text: String) { Self.write(text, to: STDOUT_FILENO) }
   package func err(_ text: String) { Self.write(text, to: STDERR_FILENO) }
 
   /// The text's UTF-8 in place (no `Data` made on the way: this runs in every command).
-  private static func write(_ text: String, to fd: Int32) {
-    var text = text
-    _ = text.withUTF8 { FileAccess.writeAll(UnsafeRawBufferPointer($0), to: fd) }
-  }
+  private static func write(_ text: String, to fd: Int32) { ToolProcess.write(text, to: fd) }
   package var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
   package var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
   package var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }

@@ -1,3 +1,4 @@
+import PrefsTools
 import PropertyList
 
 #if canImport(FoundationEssentials)
@@ -92,16 +93,7 @@ enum DefaultsDescription {
   }
 
   /// A double as `-[NSNumber description]` prints it: `%0.16g`.
-  static func real(_ d: Double) -> String {
-    var buffer = [CChar](repeating: 0, count: 40)
-    let count = buffer.count
-    _ = withVaList([d]) { arguments in
-      buffer.withUnsafeMutableBufferPointer {
-        vsnprintf($0.baseAddress, count, "%0.16g", arguments)
-      }
-    }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  static func real(_ d: Double) -> String { ToolProcess.format(d, "%0.16g") }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 

@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 
@@ -96,7 +95,7 @@ enum Edit {
   static func render(_ values: PlistDictionary, _ format: PlistFormat, path: String)
     throws(CommandFailure) -> (PlistFormat, String)
   {
-    let target = format == .xml ? .xml : DomainFile.format(for: values, current: .openStep)
+    let target = format == .xml ? .xml : DomainEditor.format(for: values, current: .openStep)
     do {
       let data = try PropertyList.write(.dictionary(values), as: target)
       return (target, String(decoding: data, as: UTF8.self))
@@ -128,28 +127,7 @@ enum Edit {
   /// Runs `command FILE` through `/bin/sh` on this terminal; its exit status (128 + the signal
   /// that ended it).
   static func run(_ command: String, _ file: String) -> Int32 {
-    assert(!Credentials.workingAsAnotherUser, "the editor would run as the user")
-    let argv = ["/bin/sh", "-c", command + " \"$1\"", "sh", file]
-    let envp = Run.environment().map { "\($0.key)=\($0.value)" }
-    var pid = pid_t()
-    let argvStrings = argv.map { strdup($0) }
-    let envpStrings = envp.map { strdup($0) }
-    defer { for pointer in argvStrings + envpStrings { free(pointer) } }
-    var arguments = argvStrings + [nil]
-    var environment = envpStrings + [nil]
-    let spawned = arguments.withUnsafeMutableBufferPointer { a in
-      environment.withUnsafeMutableBufferPointer { e -> Int32 in
-        guard let argv = a.baseAddress, let envp = e.baseAddress else { return -1 }
-        return posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
-      }
-    }
-    guard spawned == 0 else { return 127 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      if errno != EINTR { return 127 }
-    }
-    if status & 0x7f == 0 { return (status >> 8) & 0xff }
-    return 128 + (status & 0x7f)
+    ToolProcess.runEditor(command, file: file, environment: Run.environment())
   }
 
   /// A line answered on standard input after `question` on standard error (nil at its end).

@@ -1,5 +1,3 @@
-import LegacyDefaults
-import PreferencesMigration
 import PrefsTools
 import PropertyList
 
@@ -133,7 +131,7 @@ extension CommandFailure {
   }
 
   /// A file failure.
-  init(_ failure: FileAccess.Failure) {
+  init(_ failure: FileFailure) {
     switch failure {
     case .missing, .denied, .isFolder, .notRegular:
       self.init(.noInput, failure.description)
@@ -146,9 +144,9 @@ extension CommandFailure {
     }
   }
 
-  /// A failure of an output: as ``init(_:)-(FileAccess.Failure)``, but an output refused
+  /// A failure of an output: as ``init(_:)-(FileFailure)``, but an output refused
   /// for what is at its name (a link) is one that cannot be created.
-  init(output failure: FileAccess.Failure) {
+  init(output failure: FileFailure) {
     if case .refused = failure {
       self.init(.cannotCreate, failure.description)
     } else {

@@ -1,4 +1,4 @@
-import LegacyDefaults
+import PrefsTools
 
 #if canImport(Glibc)
   import Glibc
@@ -24,19 +24,19 @@ final class Interruption: Sendable {
     var set = Self.signals
     pthread_sigmask(SIG_BLOCK, &set, nil)
     let taken = self.taken
-    let started = Threads.detach {
+    let started = ToolProcess.detach {
       var set = Self.signals
       while true {
         var signal: Int32 = 0
         guard sigwait(&set, &signal) == 0 else { continue }
         taken.withLock { if $0 == 0 { $0 = signal } }
         // Lock waits in flight end now (a user's lock held for ever stalls nothing).
-        LockWaits.interrupt()
+        ToolProcess.interruptLockWaits()
       }
     }
     // Without the thread the signals would be lost: let them end the process as before.
     if started {
-      LockWaits.watch()
+      ToolProcess.watchForInterruption()
     } else {
       pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }

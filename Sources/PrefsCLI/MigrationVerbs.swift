@@ -1,5 +1,3 @@
-import LegacyDefaults
-import PreferencesMigration
 import PrefsTools
 import PropertyList
 
@@ -203,7 +201,7 @@ enum Export {
     let format = try args[Options.legacyFormat] ?? .binary
     let path = try Run.path(storeArgument)
     let store = try Read.domain(try Convert.load(path), path: path)
-    let result = Exporter(plan: plan).export(store)
+    let result = MigrationRunner.export(store, plan: plan)
     guard result.problems.isEmpty else {
       throw CommandFailure(.dataError, "\(path): " + result.problems.joined(separator: "; "))
     }

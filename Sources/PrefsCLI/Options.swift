@@ -1,4 +1,4 @@
-import LegacyDefaults
+import PrefsTools
 import PropertyList
 
 /// An option as the command table declares it, whatever its value's type: what help, the

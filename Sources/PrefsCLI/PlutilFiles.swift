@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 
@@ -35,7 +34,7 @@ extension PlutilPersonality {
   }
 
   /// A failure to read or write a file as Foundation describes it.
-  static func foundationWords(_ failure: FileAccess.Failure) -> String {
+  static func foundationWords(_ failure: FileFailure) -> String {
     let start = "The operation could not be completed. "
     switch failure {
     case .missing: return start + "The file doesn’t exist."

@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 
@@ -22,7 +21,7 @@ package enum Prefs {
     let code = dispatch(commandLine, console: console)
     // A user or group the system could not look up (getent timed out, failed): the command
     // went on without it (no home, the folder's group only), and says so.
-    for failure in Accounts.takeFailures() { console.message("warning: \(failure)") }
+    for failure in ToolProcess.takeLookupFailures() { console.message("warning: \(failure)") }
     return code
   }
 
@@ -81,7 +80,7 @@ package enum Prefs {
         console.message("--layout takes xdg, macos or gnustep")
         return .usage
       }
-      GNUstepLock.register(DomainLocator(platform: platform))
+      ToolProcess.useLayout(platform)
       return Run.with({ $0.layout = platform }) {
         run(Array(arguments.dropFirst(2)), console: console)
       }

@@ -1,5 +1,3 @@
-import LegacyDefaults
-import PreferencesMigration
 import PrefsTools
 import PropertyList
 
@@ -113,7 +111,7 @@ enum Read {
     -> PlistDictionary
   {
     do {
-      return try DomainFile.domain(of: document, path: path)
+      return try InputFile.domainValues(of: document, path: path)
     } catch {
       throw CommandFailure(error)
     }

@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 
@@ -56,7 +55,7 @@ enum Run {
   /// ``defaultLockTimeout`` for `migrate` and for a run as root; else as long as it takes (a
   /// user's own command waits for its own app).
   static func lockWait(migrating: Bool = false) -> Double? {
-    lockTimeout ?? (migrating || Credentials.processIsPrivileged ? defaultLockTimeout : nil)
+    lockTimeout ?? (migrating || ToolProcess.isPrivileged ? defaultLockTimeout : nil)
   }
 
   /// The layouts `--layout` takes.
@@ -76,10 +75,7 @@ enum Run {
   static func resolver(lockTimeout: Double?) -> DomainResolver {
     DomainResolver {
       DomainResolver.Settings(
-        locator: DomainLocator(
-          platform: layout ?? .current,
-          environment: DomainLocator.environment(DomainResolver.variables)),
-        userDefaults: userDefaults, host: host, lockTimeout: lockTimeout)
+        layout: layout, userDefaults: userDefaults, host: host, lockTimeout: lockTimeout)
     }
   }
 
@@ -136,7 +132,7 @@ enum DatePolicy {
   /// The value with its dates' fractions dropped when `truncating` and `format` is a text
   /// format that holds whole seconds (XML, GNUstep text); else as it is.
   static func apply(_ value: PlistValue, truncating: Bool, format: PlistFormat) -> PlistValue {
-    truncating ? DomainFile.storable(value, in: format) : value
+    truncating ? DomainEditor.storable(value, in: format) : value
   }
 }
 

@@ -1,5 +1,3 @@
-import LegacyDefaults
-import PreferencesMigration
 import PrefsTools
 
 #if canImport(FoundationEssentials)

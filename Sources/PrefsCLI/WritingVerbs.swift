@@ -1,4 +1,3 @@
-import LegacyDefaults
 import PrefsTools
 import PropertyList
 

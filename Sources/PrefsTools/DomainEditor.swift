@@ -343,21 +343,53 @@ extension DomainEditor {
   }
 }
 
+extension DomainEditor {
+  // MARK: - Following a domain's file
+
+  /// The stamp of the domain's file now (nil: a domain of another storage, or no file): what
+  /// tells whether the file may have changed without reading it.
+  package var stamp: FileStamp? {
+    guard case .file(let path) = domain.place else { return nil }
+    return FileStamp(atPath: path)
+  }
+
+  /// Watches the domain's file: `handler` is called (on the watcher's thread) when it may
+  /// have changed, until the watch is cancelled or released; nil for a domain of another
+  /// storage, or where the file cannot be watched (the caller looks at it now and then).
+  package func watchFile(_ handler: @escaping @Sendable () -> Void) -> FileWatch? {
+    guard case .file(let path) = domain.place else { return nil }
+    return DomainWatcher.shared.watch(path: path, handler)
+  }
+
+  // MARK: - How a domain's file is written
+
+  /// The format to write `values` in, given the file's current format: the file's own, except
+  /// that OpenStep text grows into GNUstep's typed text when a value needs it.
+  package static func format(for values: PlistDictionary, current: PlistFormat) -> PlistFormat {
+    DomainFile.format(for: values, current: current)
+  }
+
+  /// `value` as a file of `format` stores it: XML and GNUstep text hold dates to the whole
+  /// second, so their fractions are dropped.
+  package static func storable(_ value: PlistValue, in format: PlistFormat) -> PlistValue {
+    DomainFile.storable(value, in: format)
+  }
+}
+
 /// A temporary file holding text to edit (mode 0600, in `folder`), read back after.
 package struct TemporaryText: Sendable {
   package let path: String
 
   package init(_ text: String, suffix: String, in folder: String) throws(ToolError) {
-    var template = Array((folder + "/prefs-edit-XXXXXX" + suffix).utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return -1 }
-      return mkstemps(base, Int32(suffix.utf8.count))
-    }
-    guard fd >= 0 else {
-      throw .output(.cannotCreate(path: folder, reason: FileAccess.errnoText(errno)))
+    let fd: Int32
+    switch SystemCalls.makeTemporaryFile(
+      template: folder + "/prefs-edit-XXXXXX" + suffix, suffixLength: suffix.utf8.count)
+    {
+    case .success(let made): (fd, path) = made
+    case .failure(let failure):
+      throw .output(.cannotCreate(path: folder, reason: FileAccess.errnoText(failure.code)))
     }
     defer { close(fd) }
-    path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let written = FileAccess.writeAll(Data(text.utf8), to: fd)
     if written != 0 {
       unlink(path)

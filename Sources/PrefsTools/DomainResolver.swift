@@ -70,6 +70,19 @@ package struct DomainResolver: Sendable {
       self.host = host
       self.lockTimeout = lockTimeout
     }
+
+    /// The command's settings: domain names laid out as `layout` says (nil: the platform's)
+    /// under the folders the process's environment names (each variable the resolver reads,
+    /// read alone: ``DomainResolver/variables``).
+    package init(
+      layout: DefaultsPlatform?, userDefaults: UserDefaultsAccess?, host: HostScope,
+      lockTimeout: Double? = nil
+    ) {
+      self.init(
+        locator: DomainLocator(
+          platform: layout ?? .current, environment: DomainLocator.environment(variables)),
+        userDefaults: userDefaults, host: host, lockTimeout: lockTimeout)
+    }
   }
 
   /// The settings and the folder they name, made once, on first use.
@@ -224,6 +237,9 @@ package struct DomainResolver: Sendable {
     guard let home else { return "./" + path }
     return PathText.joined(home, String(path.dropFirst(2)))
   }
+
+  /// The name of the file at `path` (its last component, as `URL.lastPathComponent`).
+  package static func fileName(_ path: String) -> String { FilePathParts(path).name }
 
   /// The failure for a domain that does not exist, with a hint when a file of the domain's
   /// name is in the current folder (a domain name never names it: `./NAME` does).

@@ -159,6 +159,25 @@ package enum InputFile {
     }
   }
 
+  /// A domain file's bytes, read as every input is (``DomainFile/bytes(atPath:limits:)``): for
+  /// a verb that keeps them to compare with what the file holds later (`watch`).
+  package static func domainBytes(atPath path: String) throws(DomainReadError) -> Data {
+    try DomainFile.bytes(atPath: path)
+  }
+
+  /// Bytes of a domain file as a document, a failure naming the file.
+  package static func parse(_ data: Data, path: String) throws(DomainReadError) -> PlistDocument {
+    try DomainFile.parse(data, path: path)
+  }
+
+  /// A document's dictionary when it is a domain's (a dictionary whose keys a domain keeps
+  /// apart), else the store's error.
+  package static func domainValues(of document: PlistDocument, path: String)
+    throws(DefaultsError) -> PlistDictionary
+  {
+    try DomainFile.domain(of: document, path: path)
+  }
+
   /// A migration plan file (`--plan PLAN`), read as every input is and checked as the plan
   /// format says.
   package static func plan(_ path: String) throws(ToolError) -> MigrationPlan {

@@ -145,12 +145,7 @@ package enum LiteralSource {
 
   /// A real as C's `%f` prints it (six decimals, correctly rounded).
   package static func fixed(_ value: Double) -> String {
-    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer -> String in
-      guard let base = buffer.baseAddress else { return String(value) }
-      let count = withVaList([value]) { vsnprintf(base, buffer.count, "%f", $0) }
-      guard count >= 0, count < buffer.count else { return String(value) }
-      return String(decoding: UnsafeRawBufferPointer(start: base, count: Int(count)), as: UTF8.self)
-    }
+    ToolProcess.format(value, "%f")
   }
 
   /// plutil's escapes in a string literal: `"` and a backslash before `b s w . | * ) (`.

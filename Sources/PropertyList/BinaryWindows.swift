@@ -17,6 +17,17 @@ package protocol ByteSource: AnyObject {
   func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int
 }
 
+extension ByteSource {
+  /// ``read(into:at:)`` into all of `bytes`: how many were copied, checked against the array
+  /// (a source that claims more than it was given room for is a trap, not a read past it).
+  package func read(into bytes: inout [UInt8], at offset: Int) -> Int {
+    let count = bytes.count
+    let copied = bytes.withUnsafeMutableBytes { read(into: $0, at: offset) }
+    precondition(copied >= 0 && copied <= count, "a byte source copied outside its buffer")
+    return copied
+  }
+}
+
 /// A source read in windows as the reader walks it, so that a large domain is parsed without
 /// the whole file in memory beside the values it becomes (#22 rules out mapping it: a file
 /// cut short under a mapping is a SIGBUS, here it is an error).

@@ -141,23 +141,12 @@ final class RenameClock: @unchecked Sendable {
     }
 
     private func loop() {
-      var buffer = [UInt8](repeating: 0, count: 16 * 1024)
       while lock.withLock({ running }) {
         var waiting = pollfd(fd: queue, events: Int16(POLLIN), revents: 0)
         guard poll(&waiting, 1, 100) > 0 else { continue }
-        let count = buffer.withUnsafeMutableBytes { read(queue, $0.baseAddress, $0.count) }
+        let events = SystemCalls.inotifyEvents(queue)
         let now = DispatchTime.now().uptimeNanoseconds
-        guard count > 0 else { continue }
-        var offset = 0
-        var seen = false
-        buffer.withUnsafeBytes { raw in
-          while offset + 16 <= count {
-            let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-            let bytes = raw[(offset + 16)..<min(count, offset + 16 + length)]
-            if String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self) == name { seen = true }
-            offset += 16 + length
-          }
-        }
+        let seen = events.contains { $0.name == name }
         if seen { lock.withLock { if latest == nil { latest = now } } }
       }
       close(queue)

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 import TestSupport
 import Testing
 
@@ -21,18 +22,18 @@ import Testing
     defer { close(fd) }
     let bytes = FileAccess.DescriptorBytes(fd: fd)
     var buffer = [UInt8](repeating: 0, count: 4)
-    #expect(buffer.withUnsafeMutableBytes { bytes.read(into: $0, at: 3) } == 4)
+    #expect(bytes.read(into: &buffer, at: 3) == 4)
     #expect(buffer == Array("3456".utf8))
     #expect(bytes.failure == nil)
     // Past the end: what is there, and the end kept (errno 0: the file ended).
-    #expect(buffer.withUnsafeMutableBytes { bytes.read(into: $0, at: 8) } == 2)
+    #expect(bytes.read(into: &buffer, at: 8) == 2)
     #expect(bytes.failure.map { [$0.errno, Int32($0.offset)] } == [0, 10])
   }
 
   @Test func aDescriptorThatCannotBeReadKeepsItsErrno() {
     let bytes = FileAccess.DescriptorBytes(fd: -1)
     var buffer = [UInt8](repeating: 0, count: 4)
-    #expect(buffer.withUnsafeMutableBytes { bytes.read(into: $0, at: 0) } == 0)
+    #expect(bytes.read(into: &buffer, at: 0) == 0)
     #expect(bytes.failure.map { [$0.errno, Int32($0.offset)] } == [EBADF, 0])
   }
 }

@@ -49,12 +49,10 @@ import Testing
     // Its owner truncates it while it is mapped: without the guard, the first load past the
     // new end raises SIGBUS and this process ends.
     #expect(truncate(url.path, 4096) == 0)
-    let (head, zeros) = mapped.withUnsafeBytes { bytes -> (Bool, Int) in
-      let head = (0..<4096).allSatisfy { bytes[$0] == UInt8($0 % 251 + 1) }
-      var zeros = 0
-      for i in stride(from: 4096, to: bytes.count, by: 512) where bytes[i] == 0 { zeros += 1 }
-      return (head, zeros)
-    }
+    let bytes = mapped.data
+    let head = (0..<4096).allSatisfy { bytes[$0] == UInt8($0 % 251 + 1) }
+    var zeros = 0
+    for i in stride(from: 4096, to: bytes.count, by: 512) where bytes[i] == 0 { zeros += 1 }
     #expect(head)
     #expect(zeros == (size - 4096) / 512)
     let error = #expect(throws: FileAccess.Failure.self) { try mapped.verify() }

@@ -84,9 +84,11 @@ import Testing
     (#""a" = "1";"#, .gnustep),  // a strings file
     (#"('x', y)"#, .gnustep),  // single quotes
   ])
-  func aFileTheAppCouldNotReadIsMalformedAndCarriesNothing(text: String, dialect: Dialect)
-    throws
-  {
+  // (`LegacyDefaults.Dialect`: PrefsTools names the type too, for the command, and a type
+  // named by two imported modules is ambiguous where an expression names it, as @Test does.)
+  func aFileTheAppCouldNotReadIsMalformedAndCarriesNothing(
+    text: String, dialect: LegacyDefaults.Dialect
+  ) throws {
     let (outcome, values) = try Self.migrate(Data(text.utf8), dialect)
     #expect(outcome.status == .malformed)
     #expect(values == nil)

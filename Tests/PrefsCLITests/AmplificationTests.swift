@@ -37,7 +37,8 @@ import Testing
     var trailer = [UInt8](repeating: 0, count: 6)
     trailer += [2, 1]  // offset size 2, reference size 1
     for n in [objects.count, 0, table] {
-      trailer += withUnsafeBytes(of: UInt64(n).bigEndian, Array.init)
+      // Big-endian, most significant byte first.
+      trailer += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(n) >> (56 - 8 * UInt64($0))) }
     }
     data.append(contentsOf: trailer)
     return data

@@ -487,15 +487,12 @@ struct UsersTextAndInterruptionTests {
     let name = Array("bad".utf8) + [0xFF] + Array(".plist".utf8)
     let path = Array(folder.url.path.utf8) + [0x2F] + name
     let data = try Data(contentsOf: RootOverUsersTests.sample)
-    let fd = (path + [0]).withUnsafeBufferPointer { buffer in
-      buffer.baseAddress.map { base in
-        base.withMemoryRebound(to: CChar.self, capacity: path.count + 1) {
-          open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        }
-      } ?? -1
-    }
+    // The name's bytes as C's string (no String holds them); the arrays lent to the calls.
+    let cPath = (path + [0]).map { CChar(bitPattern: $0) }
+    let fd = open(cPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
     #expect(fd >= 0)
-    _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    let bytes = [UInt8](data)
+    #expect(write(fd, bytes, bytes.count) == bytes.count)
     close(fd)
     let run = try External.run(
       Self.binary, ["migrate", "--plan", Self.plan, "--in-place", "--summary", folder.url.path])
@@ -555,24 +552,28 @@ struct UsersTextAndInterruptionTests {
     process.environment = ProcessInfo.processInfo.environment.merging([
       "XDG_CONFIG_HOME": config.path
     ]) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    // Its output into files, not pipes: a pipe's write end that another test's child
+    // inherited (a stress test's writer, for minutes) would hold its reader until that child
+    // ended, and the test with it.
+    let out = folder.file("out")
+    let err = folder.file("err")
+    #expect(FileManager.default.createFile(atPath: out.path, contents: nil))
+    #expect(FileManager.default.createFile(atPath: err.path, contents: nil))
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
     try process.run()
     // Watching once it has said so ("watching 0 domains"), on standard error.
-    var said = Data()
-    while !said.contains(UInt8(ascii: "\n")) {
-      let chunk = err.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      said.append(chunk)
+    let said = Date().addingTimeInterval(20)
+    while try !Data(contentsOf: err).contains(UInt8(ascii: "\n")), Date() < said {
+      usleep(20_000)
     }
     try PropertyList.write(["first": "one", "second": 2], as: .xml)
       .write(to: config.appendingPathComponent("com.new.plist"))
     let deadline = Date().addingTimeInterval(20)
     while process.isRunning, Date() < deadline { usleep(20_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let lines = String(decoding: try Data(contentsOf: out), as: UTF8.self)
     #expect(
       lines == "defaults write com.new first -string one\ndefaults write com.new second -int 2\n")
   }

@@ -21,8 +21,10 @@ import Testing
     inference(values, dialect).evidence["k"]?.kinds ?? [:]
   }
 
+  // (`LegacyDefaults.Dialect`: PrefsTools names the type too, for the command, and a type
+  // named by two imported modules is ambiguous where an expression names it, as @Test does.)
   @Test(arguments: Dialect.allCases)
-  func structuredTextStaysText(dialect: Dialect) {
+  func structuredTextStaysText(dialect: LegacyDefaults.Dialect) {
     // Dates, versions, numbers side by side, phone numbers, hex.
     let values = ["2024-01-05", "1.2.3", "12 34", "555-1234", "0x10"]
     #expect(Self.kinds(values, dialect) == [.text: values.count])
@@ -32,7 +34,7 @@ import Testing
   /// A number followed by other characters is the number the getter reads (`"7x"`), and a
   /// real with its fraction is a real (`"1.0"`, `"0.75"`), in every dialect.
   @Test(arguments: Dialect.allCases)
-  func numbersWithoutMoreDigitsAreNumbers(dialect: Dialect) {
+  func numbersWithoutMoreDigitsAreNumbers(dialect: LegacyDefaults.Dialect) {
     #expect(Self.kinds(["7x", " 12", "12abc"], dialect) == [.integerText: 3])
     #expect(Self.kinds(["1.0", "0.75", "1e3"], dialect) == [.realText: 3])
   }

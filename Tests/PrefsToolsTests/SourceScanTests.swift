@@ -474,8 +474,12 @@ import Testing
 /// (`"t"` is true to GNUstep's and corelibs' `boolForKey:`, false to Apple's: the dialect
 /// tables of `Docs/plan-format.md`, "Dialects" in MIGRATION.md).
 @Suite struct SourceScanDialectTests {
+  // (`LegacyDefaults.Dialect`: PrefsTools names the type too, for the command, and a type
+  // named by two imported modules is ambiguous where an expression names it, as @Test does.)
   @Test(arguments: [(Dialect.apple, false), (.gnustep, true), (.corelibs, true)])
-  func aRegisteredStringIsReadAsTheGetterReadsIt(_ dialect: Dialect, _ expected: Bool) throws {
+  func aRegisteredStringIsReadAsTheGetterReadsIt(
+    _ dialect: LegacyDefaults.Dialect, _ expected: Bool
+  ) throws {
     let folder = try TemporaryFolder()
     let source = """
       void f(void) {

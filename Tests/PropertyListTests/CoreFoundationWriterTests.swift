@@ -470,7 +470,8 @@ struct PreferenceFileGenerator {
         return .date(Date(timeIntervalSinceReferenceDate: seconds))
       case 2:
         var bytes = generator.data()
-        bytes.append(contentsOf: withUnsafeBytes(of: serial) { Array($0) })
+        // The serial's eight bytes, least significant first: each data value is distinct.
+        bytes.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: serial >> (8 * $0)) })
         return .data(bytes)
       case 3: return generator.integer()
       case 4: return .real(generator.real())

@@ -1,3 +1,4 @@
+import Foundation
 import PropertyList
 import Testing
 
@@ -10,29 +11,15 @@ import Testing
 #endif
 
 /// `PrintfG17` (CoreFoundation's text of a `<real>`) against the C library's own
-/// `snprintf("%.17g")`, the function CoreFoundation formats with.
+/// `snprintf("%.17g")`, the function CoreFoundation formats with (here through Foundation's
+/// `String(format:)`, which hands a double's conversion to the C library's `snprintf`).
 @Suite struct PrintfG17Tests {
   /// The C library's `%.17g`.
-  static func reference(_ x: Double) -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    let count = withVaList([x]) { arguments in
-      buffer.withUnsafeMutableBufferPointer {
-        vsnprintf($0.baseAddress, $0.count, "%.17g", arguments)
-      }
-    }
-    return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  static func reference(_ x: Double) -> String { String(format: "%.17g", x) }
 
   /// The significand and exponent a `%.17e` of the C library gives.
   static func referenceDigits(_ x: Double) -> (UInt64, Int)? {
-    var buffer = [CChar](repeating: 0, count: 64)
-    let count = withVaList([abs(x)]) { arguments in
-      buffer.withUnsafeMutableBufferPointer {
-        vsnprintf($0.baseAddress, $0.count, "%.16e", arguments)
-      }
-    }
-    let text = String(
-      decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = String(format: "%.16e", abs(x))
     let parts = text.split(separator: "e")
     guard parts.count == 2, let exponent = Int(parts[1]),
       let significand = UInt64(parts[0].replacingOccurrences(of: ".", with: ""))

@@ -185,9 +185,10 @@ import Testing
 
   /// An array of one 16-byte integer, `value` as 128-bit two's complement.
   static func sixteenBytes(high: UInt64, low: UInt64) -> Data {
-    let bytes =
-      withUnsafeBytes(of: high.bigEndian, Array.init)
-      + withUnsafeBytes(of: low.bigEndian, Array.init)
+    // Big-endian: the high word's most significant byte first.
+    let bytes = [high, low].flatMap { word in
+      (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64($0))) }
+    }
     return BinaryList.bplist(objects: [[0xA1, 1], [0x14] + bytes])
   }
 

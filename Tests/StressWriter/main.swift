@@ -93,7 +93,7 @@ if args[0] == "guarded-fault", args.count == 3 {
   do {
     let file = try FileAccess.openForReading(args[1], limit: 64 << 20)
     guard let guarded = file.mapped() else { fail("FILE was not mapped") }
-    let sum = guarded.withUnsafeBytes { $0.reduce(0) { $0 &+ Int($1) } }
+    let sum = guarded.data.reduce(0) { $0 &+ Int($1) }
     try guarded.verify()
     FileHandle.standardOutput.write(Data("guarded: 0 faults (sum \(sum))\n".utf8))
     let fd = open(args[2], O_RDONLY)

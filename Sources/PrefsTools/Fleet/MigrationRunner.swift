@@ -245,3 +245,14 @@ package struct MigrationRunner: Sendable {
     return outcomes
   }
 }
+
+extension MigrationRunner {
+  /// A migrated store exported back to the legacy keys `plan` maps it from (`prefs export`):
+  /// the legacy values, and what could not be exported.
+  package static func export(_ store: PlistDictionary, plan: MigrationPlan) -> (
+    legacy: PlistDictionary, problems: [String]
+  ) {
+    let output = Exporter(plan: plan).export(store)
+    return (output.legacy, output.problems)
+  }
+}

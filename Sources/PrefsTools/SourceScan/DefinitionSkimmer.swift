@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The constants an Objective-C or C file defines, found without reading all of it: a file
 /// that never names user defaults can only matter to the scan through its `#define`s and
 /// top-level declarations (`NSString *const kKey = @"key";`), so only those are lexed. The
@@ -15,7 +7,7 @@
 enum DefinitionSkimmer {
   /// The byte ranges to lex: each `#define` line (with its continuations), each statement
   /// at the top level that assigns a string.
-  static func ranges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+  static func ranges(_ bytes: [UInt8]) -> [Range<Int>] {
     var out: [Range<Int>] = []
     let n = bytes.count
     var i = 0
@@ -30,15 +22,12 @@ enum DefinitionSkimmer {
     // Open conditions: whether each is active, and whether a branch was taken.
     var conditions: [(active: Bool, taken: Bool, certain: Bool)] = []
     var active = true
-    let inBody = Self.inBody
 
     /// The line's end (its LF) from `from`, a line continued by a backslash included.
     @inline(__always) func skipToLineEnd(_ from: Int) -> Int {
-      guard let base = bytes.baseAddress else { return n }
       var k = from
       while k < n {
-        guard let hit = memchr(base + k, 0x0A, n - k) else { return n }
-        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        guard let at = ByteSearch.firstIndex(of: 0x0A, in: bytes, k..<n) else { return n }
         // `\` before it (or `\` CR) continues the line.
         var before = at - 1
         if before >= from, bytes[before] == 0x0D { before -= 1 }
@@ -91,33 +80,25 @@ enum DefinitionSkimmer {
     while i < n {
       // Inside a body, only a few bytes matter: the rest is passed over in a tight loop.
       if depth > 0, !lineStart {
-        inBody.withUnsafeBufferPointer { table in
-          while i < n {
-            let c = bytes[i]
-            if !table[Int(c)] {
-              i += 1
-              continue
-            }
-            // A line's end: its next line's indentation is passed over here too, unless a
-            // directive starts it.
-            guard c == 0x0A else { break }
-            var k = i + 1
-            // Indentation: eight spaces at a time, then one by one.
-            if let base = bytes.baseAddress {
-              while k + 8 <= n,
-                UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-              {
-                k += 8
-              }
-            }
-            while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
-            if k < n, bytes[k] == 0x23 {
-              lineStart = true
-              i = k
-              break
-            }
-            i = k
+        while i < n {
+          let c = bytes[i]
+          if !Self.mattersInBody(c) {
+            i += 1
+            continue
           }
+          // A line's end: its next line's indentation is passed over here too, unless a
+          // directive starts it.
+          guard c == 0x0A else { break }
+          var k = i + 1
+          // Indentation: eight spaces at a time, then one by one.
+          while k + 8 <= n, ByteSearch.word(bytes, at: k) == 0x2020_2020_2020_2020 { k += 8 }
+          while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+          if k < n, bytes[k] == 0x23 {
+            lineStart = true
+            i = k
+            break
+          }
+          i = k
         }
         if i >= n { break }
       }
@@ -176,14 +157,14 @@ enum DefinitionSkimmer {
           i = skipToLineEnd(i)
           continue
         }
-        if i + 1 < n, bytes[i + 1] == 0x2A, let base = bytes.baseAddress {
+        if i + 1 < n, bytes[i + 1] == 0x2A {
           var k = i + 2
           while k + 1 < n {
-            guard let hit = memchr(base + k, 0x2A, n - 1 - k) else {
+            guard let at = ByteSearch.firstIndex(of: 0x2A, in: bytes, k..<(n - 1)) else {
               k = n
               break
             }
-            k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            k = at
             if bytes[k + 1] == 0x2F { break }
             k += 1
           }
@@ -228,7 +209,7 @@ enum DefinitionSkimmer {
 
   /// Whether the statement at `start` declares an enum (`typedef NS_ENUM`, `enum`,
   /// `NS_OPTIONS`, `typedef enum`).
-  static func startsEnum(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+  static func startsEnum(_ bytes: [UInt8], _ start: Int) -> Bool {
     for word in enumWords where start + word.count <= bytes.count {
       var k = 0
       while k < word.count, bytes[start + k] == word[k] { k += 1 }
@@ -242,9 +223,13 @@ enum DefinitionSkimmer {
   ]
   .map { Array($0.utf8) }
 
-  /// The bytes that matter inside a function's body: a line's end, a comment's, string's or
-  /// character's start, a brace.
-  static let inBody: [Bool] = (0..<256).map { [0x0A, 0x2F, 0x22, 0x27, 0x7B, 0x7D].contains($0) }
+  /// Whether `b` matters inside a function's body: a line's end, a comment's, string's or
+  /// character's start, a brace. (A mask of the bytes below 64, then the braces: no table
+  /// to look up at every byte.)
+  @inline(__always) static func mattersInBody(_ b: UInt8) -> Bool {
+    let low: UInt64 = 1 << 0x0A | 1 << 0x22 | 1 << 0x27 | 1 << 0x2F
+    return b < 64 ? low >> UInt64(b) & 1 != 0 : b == 0x7B || b == 0x7D
+  }
 
   @inline(__always) static func isIdentifier(_ b: UInt8) -> Bool {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
@@ -252,7 +237,7 @@ enum DefinitionSkimmer {
   }
 
   /// The file's constants: each range lexed and read as a file of its own.
-  static func facts(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> FileFacts {
+  static func facts(_ bytes: [UInt8], path: String) -> FileFacts {
     var facts = FileFacts(path: path)
     for range in ranges(bytes) {
       var piece = Array(bytes[range])

@@ -73,7 +73,7 @@ enum SourceFiles {
     var visited: Set<Identity> = []
     var seenFiles: Set<Identity> = []
     /// The folders being read, outermost first: a link to one of them is a loop.
-    var open: [Identity] = []
+    var reading: [Identity] = []
 
     func identity(_ info: stat) -> Identity {
       Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -109,7 +109,7 @@ enum SourceFiles {
       switch info.st_mode & S_IFMT {
       case S_IFDIR:
         let me = identity(info)
-        if open.contains(me) {
+        if reading.contains(me) {
           warnings.append(
             ScanWarning(
               path: path, message: "a symbolic link to a folder it is in (a loop): not followed"))
@@ -117,24 +117,22 @@ enum SourceFiles {
         }
         // A folder reached again by another name (a framework's `Headers` link) is read once.
         guard visited.insert(me).inserted else { return }
-        open.append(me)
-        defer { open.removeLast() }
-        guard let folder = opendir(path) else {
+        reading.append(me)
+        defer { reading.removeLast() }
+        var entries: [(name: String, type: UInt8, inode: UInt64)] = []
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let listed =
+          fd >= 0
+          && SystemCalls.listFolder(fd) { bytes, type, inode in
+            let name = String(decoding: bytes, as: UTF8.self)
+            if !skippedFolders.contains(name) { entries.append((name, type, inode)) }
+          }
+        guard listed else {
           warnings.append(
             ScanWarning(
               path: path, message: "cannot list the folder: \(FileAccess.errnoText(errno))"))
           return
         }
-        var entries: [(name: String, type: UInt8, inode: UInt64)] = []
-        while let entry = readdir(folder) {
-          var raw = entry.pointee.d_name
-          let name = withUnsafeBytes(of: &raw) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-          }
-          if name == "." || name == ".." || skippedFolders.contains(name) { continue }
-          entries.append((name, entry.pointee.d_type, UInt64(entry.pointee.d_ino)))
-        }
-        closedir(folder)
         entries.sort { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }
         let base = path.hasSuffix("/") ? path : path + "/"
         for entry in entries {
@@ -170,8 +168,8 @@ enum SourceFiles {
 /// text that is not valid UTF-8); CRLF and CR line ends become LF. Nil for a binary file
 /// (a NUL byte in text without a UTF-16 mark).
 enum SourceText {
-  static func utf8(_ data: Data) -> (bytes: [UInt8], encoding: String)? {
-    var bytes = [UInt8](data)
+  static func utf8(_ data: [UInt8]) -> (bytes: [UInt8], encoding: String)? {
+    var bytes = data
     var encoding = "UTF-8"
     if bytes.count >= 2,
       (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)
@@ -216,33 +214,29 @@ enum SourceText {
 
   /// Whether the bytes are all ASCII, hold a NUL, hold a CR: eight bytes at a time.
   static func survey(_ bytes: [UInt8]) -> (ascii: Bool, nul: Bool, cr: Bool) {
-    bytes.withUnsafeBytes { raw in
-      var high: UInt64 = 0
-      var nul = false
-      var cr = false
-      var i = 0
-      let n = raw.count
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-      if let base = raw.baseAddress {
-        while i + 8 <= n {
-          let word = (base + i).loadUnaligned(as: UInt64.self)
-          high |= word
-          if hasZero(word) { nul = true }
-          if hasZero(word ^ (ones &* 0x0D)) { cr = true }
-          i += 8
-        }
-      }
-      while i < n {
-        let b = raw[i]
-        high |= UInt64(b)
-        if b == 0 { nul = true }
-        if b == 0x0D { cr = true }
-        i += 1
-      }
-      return (high & highs == 0, nul, cr)
+    var high: UInt64 = 0
+    var nul = false
+    var cr = false
+    var i = 0
+    let n = bytes.count
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+    while i + 8 <= n {
+      let word = ByteSearch.word(bytes, at: i)
+      high |= word
+      if hasZero(word) { nul = true }
+      if hasZero(word ^ (ones &* 0x0D)) { cr = true }
+      i += 8
     }
+    while i < n {
+      let b = bytes[i]
+      high |= UInt64(b)
+      if b == 0 { nul = true }
+      if b == 0x0D { cr = true }
+      i += 1
+    }
+    return (high & highs == 0, nul, cr)
   }
 
   /// CRLF and lone CR as LF.

@@ -8,21 +8,21 @@ extension SourceLexer {
 
   /// A C or Objective-C string from its quote; escapes decoded.
   mutating func cString(at start: Int, valueStart: Int, objc: Bool) -> Int {
-    let n = p.count
+    let n = bytes.count
     var i = valueStart
     var plain = true
-    while i < n, p[i] != 0x22, p[i] != 0x0A {
-      if p[i] == 0x5C {
+    while i < n, bytes[i] != 0x22, bytes[i] != 0x0A {
+      if bytes[i] == 0x5C {
         plain = false
         i += 1
-        if i < n, p[i] == 0x0A { line += 1 }
+        if i < n, bytes[i] == 0x0A { line += 1 }
       }
       i += 1
     }
     let end = min(i, n)
     let text =
       plain
-      ? String(decoding: p[valueStart..<end], as: UTF8.self)
+      ? String(decoding: bytes[valueStart..<end], as: UTF8.self)
       : Self.unescape(bytes[valueStart..<end])
     emit(.string, start, min(end + 1, n), value: addString(text), objc: objc)
     return min(end + 1, n)
@@ -97,16 +97,16 @@ extension SourceLexer {
   /// A Swift string (`"…"` or `"""…"""`): escapes decoded, each interpolation `\(…)` as
   /// U+0000.
   mutating func swiftString(at start: Int) -> Int {
-    let n = p.count
-    let multiline = start + 2 < n && p[start + 1] == 0x22 && p[start + 2] == 0x22
+    let n = bytes.count
+    let multiline = start + 2 < n && bytes[start + 1] == 0x22 && bytes[start + 2] == 0x22
     var i = start + (multiline ? 3 : 1)
     var raw: [UInt8] = []
     var interpolated = false
     var pieces: [String] = []
     while i < n {
-      let b = p[i]
+      let b = bytes[i]
       if multiline {
-        if b == 0x22, i + 2 < n, p[i + 1] == 0x22, p[i + 2] == 0x22 {
+        if b == 0x22, i + 2 < n, bytes[i + 1] == 0x22, bytes[i + 2] == 0x22 {
           i += 3
           break
         }
@@ -118,7 +118,7 @@ extension SourceLexer {
       }
       if b == 0x0A { line += 1 }
       if b == 0x5C, i + 1 < n {
-        let e = p[i + 1]
+        let e = bytes[i + 1]
         if e == 0x28 {
           // An interpolation: to its closing parenthesis (strings inside it skipped).
           interpolated = true
@@ -127,17 +127,18 @@ extension SourceLexer {
           let pieceStart = i
           var depth = 1
           defer {
-            pieces.append(String(decoding: p[pieceStart..<max(pieceStart, i - 1)], as: UTF8.self))
+            pieces.append(
+              String(decoding: bytes[pieceStart..<max(pieceStart, i - 1)], as: UTF8.self))
           }
           while i < n, depth > 0 {
-            let c = p[i]
+            let c = bytes[i]
             if c == 0x28 { depth += 1 }
             if c == 0x29 { depth -= 1 }
             if c == 0x0A { line += 1 }
             if c == 0x22 {
               i += 1
-              while i < n, p[i] != 0x22, p[i] != 0x0A {
-                if p[i] == 0x5C { i += 1 }
+              while i < n, bytes[i] != 0x22, bytes[i] != 0x0A {
+                if bytes[i] == 0x5C { i += 1 }
                 i += 1
               }
             }
@@ -145,10 +146,10 @@ extension SourceLexer {
           }
           continue
         }
-        if e == 0x75, i + 2 < n, p[i + 2] == 0x7B {
+        if e == 0x75, i + 2 < n, bytes[i + 2] == 0x7B {
           var k = i + 3
           var value: UInt32 = 0
-          while k < n, let d = Self.hexDigit(p[k]) {
+          while k < n, let d = Self.hexDigit(bytes[k]) {
             value = value * 16 + d
             k += 1
           }
@@ -195,30 +196,30 @@ extension SourceLexer {
 
   /// A Swift raw string (`#"…"#`): no escapes, no interpolation.
   mutating func swiftRawString(at start: Int) -> Int {
-    let n = p.count
+    let n = bytes.count
     var hashes = 0
     var i = start
-    while i < n, p[i] == 0x23 {
+    while i < n, bytes[i] == 0x23 {
       hashes += 1
       i += 1
     }
-    guard i < n, p[i] == 0x22 else {
+    guard i < n, bytes[i] == 0x22 else {
       emit(.punctuation, start, start + 1)
       return start + 1
     }
     i += 1
     let valueStart = i
     while i < n {
-      if p[i] == 0x0A { line += 1 }
-      if p[i] == 0x22 {
+      if bytes[i] == 0x0A { line += 1 }
+      if bytes[i] == 0x22 {
         var k = i + 1
         var count = 0
-        while k < n, p[k] == 0x23, count < hashes {
+        while k < n, bytes[k] == 0x23, count < hashes {
           count += 1
           k += 1
         }
         if count == hashes {
-          let text = String(decoding: p[valueStart..<i], as: UTF8.self)
+          let text = String(decoding: bytes[valueStart..<i], as: UTF8.self)
           emit(.string, start, k, value: addString(text), objc: true)
           return k
         }
@@ -226,7 +227,7 @@ extension SourceLexer {
       i += 1
     }
     emit(
-      .string, start, n, value: addString(String(decoding: p[valueStart..<n], as: UTF8.self)))
+      .string, start, n, value: addString(String(decoding: bytes[valueStart..<n], as: UTF8.self)))
     return n
   }
 }

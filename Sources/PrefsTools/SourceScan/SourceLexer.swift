@@ -1,8 +1,7 @@
 /// Splits UTF-8 source text (lines ending in LF: ``SourceText`` made them so) into tokens.
 struct SourceLexer {
+  /// The text, each byte read with its index checked.
   let bytes: [UInt8]
-  /// `bytes`, while ``run()`` reads them (no bounds check at each byte).
-  var p = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
   let swift: Bool
   var out: SourceTokens
   var line: Int32 = 1
@@ -15,11 +14,7 @@ struct SourceLexer {
 
   static func tokens(of bytes: [UInt8], swift: Bool) -> SourceTokens {
     var lexer = SourceLexer(bytes: bytes, swift: swift)
-    bytes.withUnsafeBufferPointer { pointer in
-      lexer.p = pointer
-      lexer.run()
-      lexer.p = UnsafeBufferPointer(start: nil, count: 0)
-    }
+    lexer.run()
     lexer.pair()
     return lexer.out
   }
@@ -75,11 +70,11 @@ struct SourceLexer {
   @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
   mutating func run() {
-    let n = p.count
+    let n = bytes.count
     var i = 0
     var lineStart = true
     while i < n {
-      let b = p[i]
+      let b = bytes[i]
       if b == 0x0A {
         line += 1
         lineStart = true
@@ -92,11 +87,11 @@ struct SourceLexer {
       }
       // Comments.
       if b == 0x2F, i + 1 < n {
-        if p[i + 1] == 0x2F {
+        if bytes[i + 1] == 0x2F {
           i = skipLine(from: i)
           continue
         }
-        if p[i + 1] == 0x2A {
+        if bytes[i + 1] == 0x2A {
           i = skipBlockComment(from: i + 2)
           continue
         }
@@ -118,8 +113,8 @@ struct SourceLexer {
   /// After `//`: to the end of the line (a backslash at the end continues it, in C).
   mutating func skipLine(from start: Int) -> Int {
     var i = start
-    while i < p.count, p[i] != 0x0A {
-      if p[i] == 0x5C, !swift, i + 1 < p.count, p[i + 1] == 0x0A {
+    while i < bytes.count, bytes[i] != 0x0A {
+      if bytes[i] == 0x5C, !swift, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
         line += 1
         i += 2
         continue
@@ -133,16 +128,16 @@ struct SourceLexer {
   mutating func skipBlockComment(from start: Int) -> Int {
     var i = start
     var depth = 1
-    while i < p.count {
-      let b = p[i]
+    while i < bytes.count {
+      let b = bytes[i]
       if b == 0x0A { line += 1 }
-      if b == 0x2A, i + 1 < p.count, p[i + 1] == 0x2F {
+      if b == 0x2A, i + 1 < bytes.count, bytes[i + 1] == 0x2F {
         depth -= 1
         i += 2
         if depth == 0 || !swift { return i }
         continue
       }
-      if swift, b == 0x2F, i + 1 < p.count, p[i + 1] == 0x2A {
+      if swift, b == 0x2F, i + 1 < bytes.count, bytes[i + 1] == 0x2A {
         depth += 1
         i += 2
         continue
@@ -154,9 +149,9 @@ struct SourceLexer {
 
   func word(at start: Int) -> (Int, Int) {
     var i = start
-    while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
+    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
     let s = i
-    while i < p.count, Self.isIdentifierByte(p[i]) { i += 1 }
+    while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
     return (s, i)
   }
 
@@ -164,8 +159,8 @@ struct SourceLexer {
   /// caller's tokens).
   func lineEnd(from start: Int) -> Int {
     var i = start
-    while i < p.count, p[i] != 0x0A {
-      if p[i] == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
+    while i < bytes.count, bytes[i] != 0x0A {
+      if bytes[i] == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
         i += 2
         continue
       }
@@ -175,15 +170,15 @@ struct SourceLexer {
   }
 
   mutating func countLines(_ range: Range<Int>) {
-    for k in range where p[k] == 0x0A { line += 1 }
+    for k in range where bytes[k] == 0x0A { line += 1 }
   }
 
   /// What a condition's text says: true, false, or unknown (nil).
   func truth(_ range: Range<Int>) -> Bool? {
     var text = ""
     for k in range {
-      let b = p[k]
-      if b == 0x2F, k + 1 < range.upperBound, p[k + 1] == 0x2F || p[k + 1] == 0x2A {
+      let b = bytes[k]
+      if b == 0x2F, k + 1 < range.upperBound, bytes[k + 1] == 0x2F || bytes[k + 1] == 0x2A {
         break
       }
       if b != 0x20, b != 0x09, b != 0x5C, b != 0x0A, b != 0x28, b != 0x29 {
@@ -201,7 +196,7 @@ struct SourceLexer {
   /// for a `#` that is not one (Swift's `#available`, `#selector`).
   mutating func directive(at hash: Int) -> Int? {
     let (ws, we) = word(at: hash + 1)
-    let name = Array(p[ws..<we])
+    let name = Array(bytes[ws..<we])
     let end = lineEnd(from: we)
     func skip() -> Int {
       countLines(we..<end)
@@ -216,7 +211,7 @@ struct SourceLexer {
     case "ifdef", "ifndef":
       let (ns, ne) = word(at: we)
       if name == Array("ifndef".utf8), conditions.isEmpty, out.tokens.isEmpty, guardName == nil {
-        guardName = Array(p[ns..<ne])
+        guardName = Array(bytes[ns..<ne])
         conditions.append((active: true, uncertain: false, taken: true, later: false))
         return skip()
       }
@@ -249,7 +244,7 @@ struct SourceLexer {
     case "define" where !swift:
       guard active else { return skip() }
       let (ns, ne) = word(at: we)
-      if let guardName, Array(p[ns..<ne]) == guardName, out.tokens.isEmpty {
+      if let guardName, Array(bytes[ns..<ne]) == guardName, out.tokens.isEmpty {
         self.guardName = nil
         return skip()
       }
@@ -257,9 +252,9 @@ struct SourceLexer {
       guard ne > ns else { return skip() }
       // A function-like macro (`#define F(x) …`) names no constant: kept for the
       // ``Preprocessor`` to expand where it is called.
-      if ne < p.count, p[ne] == 0x28 {
+      if ne < bytes.count, bytes[ne] == 0x28 {
         if let macro = functionMacro(parameters: ne, end: end) {
-          out.functionMacros[String(decoding: p[ns..<ne], as: UTF8.self)] = macro
+          out.functionMacros[String(decoding: bytes[ns..<ne], as: UTF8.self)] = macro
         }
         return skip()
       }
@@ -267,8 +262,8 @@ struct SourceLexer {
       emit(.identifier, ns, ne)
       var i = ne
       while i < end {
-        let b = p[i]
-        if b == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
+        let b = bytes[i]
+        if b == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
           line += 1
           i += 2
           continue
@@ -277,8 +272,8 @@ struct SourceLexer {
           i += 1
           continue
         }
-        if b == 0x2F, i + 1 < end, p[i + 1] == 0x2F { break }
-        if b == 0x2F, i + 1 < end, p[i + 1] == 0x2A {
+        if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2F { break }
+        if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2A {
           i = skipBlockComment(from: i + 2)
           continue
         }
@@ -293,11 +288,11 @@ struct SourceLexer {
       "include" where !swift:
       // `#import "Keys.h"`: the file's name, for the macros it brings.
       var k = we
-      while k < end, p[k] == 0x20 || p[k] == 0x09 { k += 1 }
-      if k < end, p[k] == 0x22 {
+      while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+      if k < end, bytes[k] == 0x22 {
         var e = k + 1
-        while e < end, p[e] != 0x22 { e += 1 }
-        out.includes.append(String(decoding: p[(k + 1)..<e], as: UTF8.self))
+        while e < end, bytes[e] != 0x22 { e += 1 }
+        out.includes.append(String(decoding: bytes[(k + 1)..<e], as: UTF8.self))
       }
       return skip()
     default:
@@ -320,8 +315,8 @@ struct SourceLexer {
     var parameters: [String] = []
     var variadic: String?
     var current: [UInt8] = []
-    while i < end, p[i] != 0x29 {
-      let b = p[i]
+    while i < end, bytes[i] != 0x29 {
+      let b = bytes[i]
       if b == 0x2C {
         if !current.isEmpty { parameters.append(String(decoding: current, as: UTF8.self)) }
         current = []
@@ -329,7 +324,7 @@ struct SourceLexer {
         // `...` or `name...`
         variadic = current.isEmpty ? "__VA_ARGS__" : String(decoding: current, as: UTF8.self)
         current = []
-        while i < end, p[i] == 0x2E { i += 1 }
+        while i < end, bytes[i] == 0x2E { i += 1 }
         continue
       } else if Self.isIdentifierByte(b) {
         current.append(b)
@@ -343,16 +338,16 @@ struct SourceLexer {
     var body: [UInt8] = []
     i += 1
     while i < end {
-      let b = p[i]
-      if b == 0x5C, i + 1 < p.count, p[i + 1] == 0x0A {
+      let b = bytes[i]
+      if b == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
         body.append(0x20)
         i += 2
         continue
       }
-      if b == 0x2F, i + 1 < end, p[i + 1] == 0x2F { break }
-      if b == 0x2F, i + 1 < end, p[i + 1] == 0x2A {
+      if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2F { break }
+      if b == 0x2F, i + 1 < end, bytes[i + 1] == 0x2A {
         var k = i + 2
-        while k + 1 < p.count, !(p[k] == 0x2A && p[k + 1] == 0x2F) { k += 1 }
+        while k + 1 < bytes.count, !(bytes[k] == 0x2A && bytes[k + 1] == 0x2F) { k += 1 }
         body.append(0x20)
         i = k + 2
         continue
@@ -360,11 +355,11 @@ struct SourceLexer {
       if b == 0x22 || b == 0x27 {
         // A literal: copied whole (a `//` in it is not a comment).
         var k = i + 1
-        while k < end, p[k] != b {
-          if p[k] == 0x5C { k += 1 }
+        while k < end, bytes[k] != b {
+          if bytes[k] == 0x5C { k += 1 }
           k += 1
         }
-        body += p[i..<min(k + 1, end)]
+        body += bytes[i..<min(k + 1, end)]
         i = k + 1
         continue
       }
@@ -377,22 +372,22 @@ struct SourceLexer {
 
   /// One token at `i` (not white space, not a comment); returns the index after it.
   mutating func token(at start: Int) -> Int {
-    let n = p.count
+    let n = bytes.count
     var i = start
-    let b = p[i]
+    let b = bytes[i]
     if Self.isIdentifierByte(b), !Self.isDigit(b) {
-      while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
+      while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
       emit(.identifier, start, i)
       return i
     }
-    if Self.isDigit(b) || (b == 0x2E && i + 1 < n && Self.isDigit(p[i + 1])) {
+    if Self.isDigit(b) || (b == 0x2E && i + 1 < n && Self.isDigit(bytes[i + 1])) {
       i += 1
       while i < n {
-        let c = p[i]
+        let c = bytes[i]
         if Self.isIdentifierByte(c) || c == 0x2E {
           i += 1
         } else if (c == 0x2B || c == 0x2D), i > start,
-          p[i - 1] == 0x65 || p[i - 1] == 0x45 || p[i - 1] == 0x70
+          bytes[i - 1] == 0x65 || bytes[i - 1] == 0x45 || bytes[i - 1] == 0x70
         {
           // An exponent's sign (1e-3), not a hex digit's (0xE-1 is rare enough).
           i += 1
@@ -413,20 +408,20 @@ struct SourceLexer {
         return start + 1
       }
       i += 1
-      while i < n, p[i] != 0x27, p[i] != 0x0A {
-        if p[i] == 0x5C { i += 1 }
+      while i < n, bytes[i] != 0x27, bytes[i] != 0x0A {
+        if bytes[i] == 0x5C { i += 1 }
         i += 1
       }
       emit(.character, start, min(i + 1, n))
       return min(i + 1, n)
     case 0x40:  // @
-      if i + 1 < n, p[i + 1] == 0x22 {
+      if i + 1 < n, bytes[i + 1] == 0x22 {
         return cString(at: start, valueStart: start + 2, objc: true)
       }
-      if i + 1 < n, Self.isIdentifierByte(p[i + 1]), !Self.isDigit(p[i + 1]) {
+      if i + 1 < n, Self.isIdentifierByte(bytes[i + 1]), !Self.isDigit(bytes[i + 1]) {
         i += 1
-        while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
-        let word = p[start + 1..<i]
+        while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
+        let word = bytes[start + 1..<i]
         // A directive (`@interface`, `@selector`, Swift's `@objc`) is one word; any other
         // `@NAME` is a boxed value (`@YES`, `@PROXY_SYSTEM`, a macro's number): the literal's @
         // and its name.
@@ -441,11 +436,11 @@ struct SourceLexer {
       emit(.punctuation, start, start + 1)
       return start + 1
     case 0x23 where swift:  // #available, #selector, raw strings #"…"#
-      if i + 1 < n, p[i + 1] == 0x22 || p[i + 1] == 0x23 {
+      if i + 1 < n, bytes[i + 1] == 0x22 || bytes[i + 1] == 0x23 {
         return swiftRawString(at: start)
       }
       i += 1
-      while i < n, Self.isIdentifierByte(p[i]) { i += 1 }
+      while i < n, Self.isIdentifierByte(bytes[i]) { i += 1 }
       emit(.identifier, start, i)
       return i
     default:
@@ -453,7 +448,7 @@ struct SourceLexer {
     }
     // Punctuation: the few pairs the scanner tells apart, else one character.
     if i + 1 < n {
-      let c = p[i + 1]
+      let c = bytes[i + 1]
       let pair: Bool =
         switch (b, c) {
         case (0x3D, 0x3D), (0x21, 0x3D), (0x3F, 0x3F), (0x2D, 0x3E), (0x26, 0x26), (0x7C, 0x7C),
@@ -463,14 +458,14 @@ struct SourceLexer {
         }
       if pair {
         // `!==`/`===` are Swift's identity tests: one token.
-        if i + 2 < n, p[i + 2] == 0x3D, c == 0x3D {
+        if i + 2 < n, bytes[i + 2] == 0x3D, c == 0x3D {
           emit(.punctuation, start, start + 3)
           return start + 3
         }
         emit(.punctuation, start, start + 2)
         return start + 2
       }
-      if b == 0x2E, c == 0x2E, i + 2 < n, p[i + 2] == 0x2E {
+      if b == 0x2E, c == 0x2E, i + 2 < n, bytes[i + 2] == 0x2E {
         emit(.punctuation, start, start + 3)
         return start + 3
       }

@@ -111,8 +111,9 @@ package enum SourceScan {
       let words = table.names.map { Array($0.utf8) }
       let calling = files.indices.filter { n in
         list[n].kind == .objc
-          && ((try? FileAccess.readFile(list[n].path, limit: options.fileLimit))?.withUnsafeBytes {
-            raw in words.contains { Self.contains(raw, $0) }
+          && ((try? FileAccess.readFile(list[n].path, limit: options.fileLimit)).map {
+            let bytes = [UInt8]($0)
+            return words.contains { ByteSearch.contains(bytes, $0) }
           } ?? false)
       }
       if !calling.isEmpty { readAll(calling, .whole) }
@@ -441,9 +442,9 @@ package enum SourceScan {
       }
       return (facts, true)
     }
-    let data: Data
+    let data: [UInt8]
     do {
-      data = try FileAccess.readFile(file.path, limit: limit)
+      data = [UInt8](try FileAccess.readFile(file.path, limit: limit))
     } catch {
       guard case .automatic = reading else { return nil }
       facts.warnings.append(ScanWarning(path: file.path, message: "\(error.reason): skipped"))
@@ -453,13 +454,13 @@ package enum SourceScan {
     var wrappers: Set<String> = []
     switch reading {
     case .automatic(let names):
-      whole = data.withUnsafeBytes { raw in
-        (triggers + names).contains { Self.contains(raw, $0) }
-          || file.kind == .interface && Self.contains(raw, Array("serDefaultsController".utf8))
-      }
+      whole =
+        (triggers + names).contains { ByteSearch.contains(data, $0) }
+        || file.kind == .interface
+          && ByteSearch.contains(data, Array("serDefaultsController".utf8))
       if !whole, file.kind == .interface { return (facts, false) }
     case .wrapperCalls(let selectors, let words):
-      guard data.withUnsafeBytes({ raw in words.contains { Self.contains(raw, $0) } }) else {
+      guard words.contains(where: { ByteSearch.contains(data, $0) }) else {
         return nil
       }
       wrappers = selectors
@@ -470,17 +471,11 @@ package enum SourceScan {
     if !whole, file.kind == .objc, !data.starts(with: [0xFF, 0xFE]),
       !data.starts(with: [0xFE, 0xFF])
     {
-      let binary = data.withUnsafeBytes { raw in
-        raw.baseAddress.map { memchr($0, 0, raw.count) != nil } ?? false
-      }
-      if binary {
+      if ByteSearch.firstIndex(of: 0, in: data, data.indices) != nil {
         facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
         return (facts, true)
       }
-      let skimmed = data.withUnsafeBytes { raw in
-        DefinitionSkimmer.facts(raw.bindMemory(to: UInt8.self), path: file.path)
-      }
-      return (skimmed, false)
+      return (DefinitionSkimmer.facts(data, path: file.path), false)
     }
     guard let (bytes, encoding) = SourceText.utf8(data) else {
       facts.warnings.append(ScanWarning(path: file.path, message: "binary, not text: skipped"))
@@ -529,22 +524,4 @@ package enum SourceScan {
     facts.encoding = encoding
     return (facts, whole)
   }
-
-  /// Whether `raw` holds `word`: `memchr` for one of its bytes (its last capital letter, rarer
-  /// in source than a small one), then a comparison of the whole word around it.
-  static func contains(_ raw: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
-    guard let base = raw.baseAddress, !word.isEmpty, raw.count >= word.count else { return false }
-    let anchor = word.lastIndex { $0 >= 0x41 && $0 <= 0x5A } ?? 0
-    let byte = Int32(word[anchor])
-    var offset = anchor
-    let last = raw.count - (word.count - anchor)
-    while offset <= last {
-      guard let hit = memchr(base + offset, byte, last - offset + 1) else { return false }
-      let at = base.distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + at - anchor, word, word.count) == 0 { return true }
-      offset = at + 1
-    }
-    return false
-  }
-
 }

@@ -71,14 +71,12 @@ struct SourceTokens: Sendable {
     guard length == text.utf8CodeUnitCount else { return false }
     let start = Int(t.start)
     return text.withUTF8Buffer { wanted in
-      bytes.withUnsafeBufferPointer { have in
-        var k = 0
-        while k < length {
-          if have[start + k] != wanted[k] { return false }
-          k += 1
-        }
-        return true
+      var k = 0
+      while k < length {
+        if bytes[start + k] != wanted[k] { return false }
+        k += 1
       }
+      return true
     }
   }
 
