@@ -169,18 +169,33 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
           "\(offsetIntSize)-byte offsets that cannot reach the offset table at "
             + "\(offsetTableOffset)", at: t + 6)
       }
-      for index in 0..<objectCount {
+      // One pass of the field's own loads over the table (checked whole above): this runs for
+      // every read, the one-key read of a large file included.
+      let width = offsetIntSize
+      let limit = offsetTableOffset
+      let tableRange = offsetTableOffset..<(offsetTableOffset + objectCount * width)
+      let past = bytes.withBytes(tableRange) { table -> Int? in
+        switch width {
+        case 1: Self.firstEntry(Field1.self, of: table, width: 1, atOrPast: limit)
+        case 2: Self.firstEntry(Field2.self, of: table, width: 2, atOrPast: limit)
+        case 3: Self.firstEntry(Field3.self, of: table, width: 3, atOrPast: limit)
+        case 4: Self.firstEntry(Field4.self, of: table, width: 4, atOrPast: limit)
+        default:
+          // 5 to 8 bytes: unsigned, as an offset of 2^63 or more must count as past the table.
+          (0..<(table.count / width)).first {
+            table.bigEndian(at: $0 * width, size: width) >= UInt64(limit)
+          }
+        }
+      }
+      if let index = past {
         let entry = offsetTableOffset + index * offsetIntSize
         let raw = readUInt(at: entry, size: offsetIntSize)
-        if raw >= UInt64(offsetTableOffset) {
-          try offsetTableFlaw(
-            .malformed(
-              format: .binary, at: .byteOffset(entry),
-              reason: "object \(index) has offset \(raw), at or past the offset table, which "
-                + "CoreFoundation refuses".naming(.binaryOffsetPastTable)),
-            "object \(index) with offset \(raw), at or past the offset table", at: entry)
-          break
-        }
+        try offsetTableFlaw(
+          .malformed(
+            format: .binary, at: .byteOffset(entry),
+            reason: "object \(index) has offset \(raw), at or past the offset table, which "
+              + "CoreFoundation refuses".naming(.binaryOffsetPastTable)),
+          "object \(index) with offset \(raw), at or past the offset table", at: entry)
       }
     }
     // References must be able to name every object.
@@ -190,6 +205,23 @@ extension BinaryPlistReader where Bytes: BinaryBytes {
         reason: "\(objectRefSize)-byte references cannot name \(objectCount) objects"
           .naming(.binaryReferencesTooNarrow))
     }
+  }
+
+  /// The first entry of an offset table (`table`, entries of `width` bytes) whose offset is at
+  /// or past `limit`, if any.
+  @inline(__always)
+  static func firstEntry<F: BigEndianField>(
+    _: F.Type, of table: ByteView, width: Int, atOrPast limit: Int
+  ) -> Int? {
+    let count = table.count / width
+    var index = 0
+    var at = 0
+    while index < count {
+      if F.read(table, at, width) >= limit { return index }
+      index += 1
+      at += width
+    }
+    return nil
   }
 
   /// A flaw of the offset table CoreFoundation refuses and GNUstep reads: `refusal`, or (the
