@@ -81,11 +81,9 @@ enum DefinitionSkimmer {
       // Inside a body, only a few bytes matter: the rest is passed over in a tight loop.
       if depth > 0, !lineStart {
         while i < n {
+          i = ByteSearch.firstIndex(in: bytes, from: i, where: Self.mattersInBody)
+          if i >= n { break }
           let c = bytes[i]
-          if !Self.mattersInBody(c) {
-            i += 1
-            continue
-          }
           // A line's end: its next line's indentation is passed over here too, unless a
           // directive starts it.
           guard c == 0x0A else { break }
