@@ -37,7 +37,9 @@ package enum ToolError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .usage(let message): message
     case .noSuchDomain(let name, let hint):
-      "the domain \(name) does not exist" + (hint.map { " (\($0))" } ?? "")
+      // A domain named by its file's path (`./x.plist`, `/tmp/x.plist`) is a file to the user.
+      (name.contains("/") ? "the file \(name) does not exist" : "the domain \(name) does not exist")
+        + (hint.map { " (\($0))" } ?? "")
     case .noSuchKey(let key, let domain): "the key \"\(key)\" does not exist in \(domain)"
     case .noSuchApplication(let name, let reason):
       "Couldn't find an application named \"\(name)\"" + (reason.map { " (\($0))" } ?? "")
