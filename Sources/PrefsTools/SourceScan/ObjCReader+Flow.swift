@@ -200,7 +200,7 @@ extension ObjCReader {
   ) {
     // `if (override != 0 && value == 0)`: each test joined by `&&` (any one of them telling the
     // key absent makes the branch the absent one).
-    let parts = conjuncts(condition)
+    let parts = t.conjuncts(condition, commaJoins: false)
     if parts.count > 1 {
       for part in parts { fallbackBranchOnLocal(condition: part, then: then, else: nil) }
       return
@@ -246,40 +246,6 @@ extension ObjCReader {
     use.line = t.line(k)
     use.condition = self.condition(at: k)
     record(use, at: -1)
-  }
-
-  /// The tests of a condition joined by `&&` at its own level (the whole, when none).
-  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
-    var range = whole
-    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
-      t.match(range.lowerBound) == range.upperBound - 1
-    {
-      range = (range.lowerBound + 1)..<(range.upperBound - 1)
-    }
-    var parts: [Range<Int>] = []
-    var start = range.lowerBound
-    var k = start
-    while k < range.upperBound {
-      if t.isText(k, "&&") {
-        parts.append(start..<k)
-        start = k + 1
-      } else if t.isText(k, "||") {
-        return [range]
-      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
-        k = t.match(k)
-      }
-      k += 1
-    }
-    parts.append(start..<range.upperBound)
-    return parts.map { part in
-      var p = part
-      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
-        t.match(p.lowerBound) == p.upperBound - 1
-      {
-        p = (p.lowerBound + 1)..<(p.upperBound - 1)
-      }
-      return p
-    }
   }
 
   /// Whether a branch assigns `name` (`name = …`).

@@ -288,14 +288,9 @@ extension ScanModel {
         !templates.isEmpty, templates.allSatisfy({ $0.selector != wrapper.selector }),
         let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
       else { return }
-      var arguments = [KeyExpr?](repeating: nil, count: max(api.key, api.value ?? 0) + 1)
-      var values = [ValueExpr?](repeating: nil, count: arguments.count)
-      arguments[api.key] = use.key
-      if let v = api.value { values[v] = use.value }
       var inner = WrapperCall(
-        selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
-        name: call.name ?? use.name, condition: call.condition ?? use.condition,
-        file: call.file, line: call.line)
+        use, calling: api, name: call.name ?? use.name,
+        condition: call.condition ?? use.condition, file: call.file, line: call.line)
       // (What this wrapper's own use says: its type, its `?? V`.)
       inner.declaredType = call.declaredType
       inner.fallback = call.fallback

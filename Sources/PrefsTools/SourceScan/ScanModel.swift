@@ -154,13 +154,9 @@ struct ScanModel {
         !templates.isEmpty,
         let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
       else { return }
-      var arguments = [KeyExpr?](repeating: nil, count: max(api.key, api.value ?? 0) + 1)
-      var values = [ValueExpr?](repeating: nil, count: arguments.count)
-      arguments[api.key] = use.key
-      if let v = api.value { values[v] = use.value }
       var call = WrapperCall(
-        selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
-        name: use.name, condition: use.condition, file: use.file, line: use.line)
+        use, calling: api, name: use.name, condition: use.condition, file: use.file,
+        line: use.line)
       call.declaredType = use.storedType
       if use.access == .set || use.type == .json, !use.weakType { call.givenType = use.type }
       call.absentValue = use.absentValue

@@ -273,6 +273,23 @@ struct WrapperCall: Sendable {
   var enclosing: EnclosingFunction?
 }
 
+extension WrapperCall {
+  /// The call `use` makes of a wrapper type's own defaults method (`api`): its key and value
+  /// in the method's argument places, as a call the wrapper's body is followed with.
+  init(
+    _ use: SourceUse, calling api: DefaultsAPI.Method, name: String?, condition: String?,
+    file: Int, line: Int
+  ) {
+    var arguments = [KeyExpr?](repeating: nil, count: max(api.key, api.value ?? 0) + 1)
+    var values = [ValueExpr?](repeating: nil, count: arguments.count)
+    arguments[api.key] = use.key
+    if let v = api.value { values[v] = use.value }
+    self.init(
+      selector: use.method, receiver: use.receiver, arguments: arguments, values: values,
+      name: name, condition: condition, file: file, line: line)
+  }
+}
+
 /// The function a wrapper call is made in.
 struct EnclosingFunction: Sendable, Hashable {
   var selector: String

@@ -243,3 +243,37 @@ struct SourceTokens: Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 }
+
+extension SourceTokens {
+  /// The tests of a condition joined by `&&` at its own level (and by `,`, a Swift condition
+  /// list's separator, when `commaJoins`), each without parentheses around it; the whole
+  /// condition when an `||` joins it.
+  func conjuncts(_ whole: Range<Int>, commaJoins: Bool) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    let range = unparenthesized(whole)
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if isText(k, "&&") || (commaJoins && isPunctuation(k, 0x2C)) {
+        parts.append(start..<k)
+        start = k + 1
+      } else if isText(k, "||") {
+        return [range]
+      } else if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) {
+        k = match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map(unparenthesized)
+  }
+
+  /// `range` without the parentheses that enclose all of it.
+  private func unparenthesized(_ range: Range<Int>) -> Range<Int> {
+    var r = range
+    while r.count >= 2, isPunctuation(r.lowerBound, 0x28), match(r.lowerBound) == r.upperBound - 1 {
+      r = (r.lowerBound + 1)..<(r.upperBound - 1)
+    }
+    return r
+  }
+}

@@ -704,7 +704,8 @@ extension SwiftReader {
     // `x == nil` on a local that holds a getter's answer; among tests joined by `&&`
     // (`if override != 0 && value == 0`), in an `if`.
     var found = false
-    for part in conjuncts((i + 1)..<end) where part.count == 3 || part.count == 2 {
+    for part in t.conjuncts((i + 1)..<end, commaJoins: true)
+    where part.count == 3 || part.count == 2 {
       guard t.isIdentifier(part.lowerBound), part.count == 3 || guardStatement == false,
         let local = scope?.locals[t.text(part.lowerBound)], let original = held(local),
         let test = absenceTest(at: part.lowerBound + 1, of: original)
@@ -729,40 +730,6 @@ extension SwiftReader {
         zeroTest: test.zero)
     }
     return found
-  }
-
-  /// The tests of a condition joined by `&&` or `,` at its own level.
-  func conjuncts(_ whole: Range<Int>) -> [Range<Int>] {
-    var range = whole
-    while range.count >= 2, t.isPunctuation(range.lowerBound, 0x28),
-      t.match(range.lowerBound) == range.upperBound - 1
-    {
-      range = (range.lowerBound + 1)..<(range.upperBound - 1)
-    }
-    var parts: [Range<Int>] = []
-    var start = range.lowerBound
-    var k = start
-    while k < range.upperBound {
-      if t.isText(k, "&&") || t.isPunctuation(k, 0x2C) {
-        parts.append(start..<k)
-        start = k + 1
-      } else if t.isText(k, "||") {
-        return [range]
-      } else if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
-        k = t.match(k)
-      }
-      k += 1
-    }
-    parts.append(start..<range.upperBound)
-    return parts.map { part in
-      var p = part
-      while p.count >= 2, t.isPunctuation(p.lowerBound, 0x28),
-        t.match(p.lowerBound) == p.upperBound - 1
-      {
-        p = (p.lowerBound + 1)..<(p.upperBound - 1)
-      }
-      return p
-    }
   }
 
   func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
