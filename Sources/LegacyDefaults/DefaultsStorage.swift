@@ -95,9 +95,6 @@ public struct StorageIdentity: Sendable, Hashable, CustomStringConvertible {
     self.noun = noun
   }
 
-  /// The identity of the domain file at `url`.
-  public static func file(_ url: URL) -> StorageIdentity { file(path: url.path) }
-
   /// The identity of the domain file at the absolute `path`: a path, never a `URL` (making one
   /// is not free, and on some platforms asks the file system what the path names).
   public static func file(path: String) -> StorageIdentity {
