@@ -1,0 +1,327 @@
+import PreferencesMigration
+import PropertyList
+
+/// Declarations: an enum's constants and their values, and the declarations and assignments
+/// at a statement's start (string constants, the variables that hold user defaults, locals
+/// made from a getter's answer).
+extension ObjCReader {
+  static let enumKeywords: Set<String> = [
+    "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "CF_ENUM", "CF_OPTIONS", "enum",
+  ]
+
+  /// `typedef NS_ENUM(NSInteger, Mode) { ModeAsk, ModeUse = 4, ModeAll = ModeAsk | ModeUse };`:
+  /// each constant's value (a registration names them: `@(ModeAsk)`). Returns where to go on.
+  mutating func enumConstants(at i: Int) -> Int? {
+    var k = i + 1
+    while k < t.count, k < i + 12, !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x3B) {
+      if t.isPunctuation(k, 0x28) { k = t.match(k) }
+      k += 1
+    }
+    guard t.isPunctuation(k, 0x7B) else { return nil }
+    let close = t.match(k)
+    var next: Int64 = 0
+    for part in t.commaSeparated((k + 1)..<close) where !part.isEmpty {
+      guard t.isIdentifier(part.lowerBound) else { continue }
+      let name = t.text(part.lowerBound)
+      var value = next
+      if t.isPunctuation(part.lowerBound + 1, 0x3D) {
+        guard let v = constantInteger((part.lowerBound + 2)..<part.upperBound) else {
+          next = 0
+          continue
+        }
+        value = v
+      }
+      facts.valueConstants[name] = .value(.integer(value))
+      next = value &+ 1
+    }
+    return close + 1
+  }
+
+  /// A constant integer expression of the code: numbers, constants known in this file, `-`,
+  /// `|`, `+`, `<<`, parentheses; nil for anything else.
+  func constantInteger(_ range: Range<Int>) -> Int64? {
+    var r = inner(range)
+    guard !r.isEmpty else { return nil }
+    // The operator of lowest precedence at the top level, from the right.
+    for ops in [["|"], ["+", "-"], ["<<"]] {
+      var k = r.upperBound - 1
+      while k > r.lowerBound {
+        if t.isPunctuation(k, 0x29) {
+          k = t.match(k) - 1
+          continue
+        }
+        let text = t.text(k)
+        if ops.contains(text), t.token(k).kind == .punctuation {
+          guard let a = constantInteger(r.lowerBound..<k),
+            let b = constantInteger((k + 1)..<r.upperBound)
+          else { return nil }
+          switch text {
+          case "|": return a | b
+          case "+": return a &+ b
+          case "-": return a &- b
+          default: return b >= 0 && b < 63 ? a << b : nil
+          }
+        }
+        k -= 1
+      }
+    }
+    if r.count == 2, t.isPunctuation(r.lowerBound, 0x2D),
+      let v = constantInteger((r.lowerBound + 1)..<r.upperBound)
+    {
+      return -v
+    }
+    guard r.count == 1 else { return nil }
+    r = r.lowerBound..<r.upperBound
+    if t.token(r.lowerBound).kind == .number,
+      case .value(.integer(let v))? = number(t.text(r.lowerBound))
+    {
+      return v
+    }
+    if t.isIdentifier(r.lowerBound),
+      case .value(.integer(let v))? = facts.valueConstants[t.text(r.lowerBound)]
+    {
+      return v
+    }
+    return nil
+  }
+
+  /// A declaration or an assignment at a statement's start: `NSString *const K = @"k";`,
+  /// `NSUserDefaults *d = [NSUserDefaults standardUserDefaults];`, `self.defaults = …;`,
+  /// `NSData *data = [d dataForKey:K];`.
+  mutating func declaration(at i: Int) {
+    // First without making a string: a declaration or an assignment reaches `=` (or `;`)
+    // through names, `*`, `.` and `->` only.
+    var scan = i
+    var star = false
+    while scan < t.count, scan < i + 12 {
+      let token = t.token(scan)
+      if token.kind == .identifier {
+        scan += 1
+        continue
+      }
+      if t.isPunctuation(scan, 0x2A) {
+        star = true
+        scan += 1
+        continue
+      }
+      if t.isPunctuation(scan, 0x2E) || t.isText(scan, "->") {
+        scan += 1
+        continue
+      }
+      if let end = genericEnd(at: scan) {
+        scan = end
+        continue
+      }
+      break
+    }
+    // `values[@"k"] = @3;`: an entry of a dictionary the function builds.
+    if scope != nil, t.isIdentifier(i), t.isPunctuation(i + 1, 0x5B),
+      scope?.locals[t.text(i)]?.entries != nil
+    {
+      let close = t.match(i + 1)
+      if t.isPunctuation(close + 1, 0x3D) {
+        let value = expressionRange(from: close + 2)
+        let name = t.text(i)
+        scope?.locals[name]?.added.append(((i + 2)..<close, value))
+      }
+      return
+    }
+    guard t.isPunctuation(scan, 0x3D) || t.isPunctuation(scan, 0x3B) && star else { return }
+    // In a function, only a value that can be user defaults, a key, a dictionary, a getter's
+    // answer or a resource matters: a message, a literal, a name, a cast.
+    if scope != nil, t.isPunctuation(scan, 0x3D) {
+      let v = scan + 1
+      let kind = v < t.count ? t.token(v).kind : .endDirective
+      guard
+        kind == .string || kind == .identifier || t.isPunctuation(v, 0x5B)
+          || t.isPunctuation(v, 0x40)
+          || t.isPunctuation(v, 0x28)
+      else { return }
+    }
+    var k = i
+    var type: String?
+    var name: String?
+    var isDeclaration = false
+    while k < t.count, k < i + 12 {
+      if t.isPunctuation(k, 0x3D) { break }
+      // `NSDictionary<NSString *, id> *d`: the type's parameters are not names.
+      if let end = genericEnd(at: k) {
+        k = end
+        continue
+      }
+      if t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x28)
+        || t.isPunctuation(k, 0x5B)
+        || t.token(k).kind != .identifier && !t.isPunctuation(k, 0x2A)
+          && !t.isPunctuation(k, 0x2E) && !t.isText(k, "->")
+      {
+        if t.isPunctuation(k, 0x3B), let n = name, let ty = type, isDeclaration {
+          // `NSUserDefaults *defaults;`, `Settings *settings;`; in a function, a variable given
+          // its value later (`static NSDictionary *defaults;`).
+          bindType(ty, to: n)
+          if scope != nil, scope?.locals[n] == nil {
+            var variable = LocalVariable()
+            variable.type = ty
+            scope?.locals[n] = variable
+          }
+        }
+        return
+      }
+      if t.isIdentifier(k) {
+        let word = t.text(k)
+        if Self.qualifiers.contains(word) {
+          k += 1
+          continue
+        }
+        if name != nil, !t.isPunctuation(k - 1, 0x2E), !t.isText(k - 1, "->") {
+          type = name
+          isDeclaration = true
+        }
+        name = word
+      } else if t.isPunctuation(k, 0x2A) {
+        isDeclaration = true
+        if type == nil { type = name }
+      }
+      k += 1
+    }
+    guard t.isPunctuation(k, 0x3D), let name else { return }
+    // The value: to the `;` at this level.
+    var end = k + 1
+    while end < t.count, !t.isPunctuation(end, 0x3B), !t.isPunctuation(end, 0x7D) {
+      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) || t.isPunctuation(end, 0x7B) {
+        end = t.match(end)
+      }
+      end += 1
+    }
+    let value = (k + 1)..<min(end, t.count)
+    guard !value.isEmpty else { return }
+    let member = t.isPunctuation(k - 2, 0x2E) || t.isText(k - 2, "->") || name.hasPrefix("_")
+    if member, name == "associatedUserDefaultsKey", !gatherOnly {
+      associatedKey(value, at: i)
+      return
+    }
+    let local = scope != nil && isDeclaration
+    if let s = scope, s.selector?.hasPrefix("init") == true, !local, s.locals[name] == nil,
+      !s.parameters.contains(name)
+    {
+      // `_key = [key copy];`, `self.key = key;` in an initializer: the member holds the
+      // parameter.
+      if case .name(let p) = keyOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      } else if case .name(let p) = valueOf(value), s.parameters.contains(p) {
+        initMembers[Self.bare(name)] = p
+      }
+    }
+    let receiver = receiverOf(value)
+    var receiverFound = false
+    switch receiver {
+    case .standard, .suite:
+      receiverFound = true
+    case .name(let other):
+      // `d = defaults` copies a binding (`_defaults = defaults` in an initializer given the
+      // defaults as a parameter keeps the one the property has).
+      if Self.bare(other) == Self.bare(name) { return }
+      if scope?.locals[other]?.receiver != nil || facts.receivers[Self.bare(other)] != nil {
+        receiverFound = true
+      }
+    default: break
+    }
+    if receiverFound {
+      var bound = resolvedLocally(receiver)
+      if case .name(let other) = bound, let known = facts.receivers[Self.bare(other)] {
+        bound = known
+      }
+      if local {
+        scope?.locals[name, default: LocalVariable()].receiver = bound
+      } else {
+        facts.receivers[Self.bare(name)] = resolvedLocally(receiver)
+      }
+      return
+    }
+    // `gStatus = (int)status;`: a global (or member) given a variable that holds a getter's
+    // answer holds it too, in this function.
+    if !local, scope != nil, scope?.locals[name] == nil {
+      let r = inner(value)
+      if r.count == 1, t.isIdentifier(r.lowerBound),
+        let other = scope?.locals[t.text(r.lowerBound)],
+        other.use != nil || other.template != nil
+      {
+        var variable = LocalVariable()
+        variable.use = other.use
+        variable.template = other.template
+        scope?.locals[name] = variable
+        return
+      }
+    }
+    if local || (scope != nil && scope?.locals[name] != nil && !member) {
+      var variable = scope?.locals[name] ?? LocalVariable()
+      if let type { variable.type = type }
+      if type == "NSString" || type == "NSMutableString" || !isDeclaration
+        || Self.collectionTypes.contains(type ?? "")
+      {
+        // A variable given a constant (a key, a collection of keys) holds it; given anything
+        // else (again), it holds what only the run knows.
+        let key = localKey(value)
+        if case .runtime = key { variable.key = nil } else { variable.key = key }
+      } else if t.isPunctuation(value.lowerBound, 0x40), t.isPunctuation(value.lowerBound + 1, 0x5B)
+      {
+        // `id keys = @[…]`
+        let key = localKey(value)
+        if case .oneOf = key { variable.key = key }
+      }
+      // The use whose value it holds: the message it is given (a value given later is not
+      // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
+      if t.isPunctuation(value.lowerBound, 0x5B) {
+        variable.use = -(value.lowerBound + 1)
+        variable.template = nil
+      } else if !value.contains(where: { t.isIdentifier($0) && t.text($0) == name }) {
+        variable.use = nil
+        variable.template = nil
+      }
+      if let held = variable.type,
+        held == "NSDictionary" || held == "NSMutableDictionary" || held == "id"
+      {
+        if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
+      }
+      if let resource = resourceName(in: value) { variable.resource = resource }
+      if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
+      if let file = loadedFile(value) { variable.file = file }
+      if variable.resource != nil || variable.resourceParameter != nil || variable.file != nil {
+        scope?.holdsResources = true
+      }
+      if t.contains(value, "dataWithJSONObject") || t.contains(value, "JSONEncoder") {
+        variable.json = true
+      }
+      scope?.locals[name] = variable
+      return
+    }
+    if scope == nil, type == "NSString" || type == "CFStringRef" || isDeclaration {
+      let key = keyOf(value)
+      switch key {
+      case .literal, .concat, .name: facts.constants[name] = key
+      default: break
+      }
+      if case .value = valueOf(value) { facts.valueConstants[name] = valueOf(value) }
+    } else if scope != nil, isDeclaration, t.token(i).conditional == false,
+      t.isText(i, "static")
+    {
+      // A function's `static NSString *const K = @"k";` is a constant like any other.
+      if case .literal = keyOf(value) { facts.constants[name] = keyOf(value) }
+    }
+  }
+
+  /// Declared types of a variable that may hold a collection of keys.
+  static let collectionTypes: Set<String> = [
+    "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "id",
+  ]
+
+  static let qualifiers: Set<String> = [
+    "static", "const", "extern", "FOUNDATION_EXPORT", "__strong", "__weak", "nonnull",
+    "_Nonnull", "__block", "volatile", "register", "self", "UIKIT_EXTERN", "APPKIT_EXTERN",
+    "__unsafe_unretained", "nullable", "_Nullable",
+  ]
+
+  func resolvedLocally(_ receiver: ReceiverRef) -> ReceiverRef {
+    if case .name(let other) = receiver, let bound = scope?.locals[other]?.receiver { return bound }
+    return receiver
+  }
+}

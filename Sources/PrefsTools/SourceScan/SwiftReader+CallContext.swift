@@ -1,0 +1,185 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What the code around a call says of its value: the type it is declared, returned or
+/// converted as, what it falls back to, the property it goes to, the condition around it.
+extension SwiftReader {
+  /// What a call's answer falls back to when nil: `call(…) ?? V`, `T(rawValue: call(…)) ?? V`.
+  func fallbackAfter(_ c: Call) -> ValueExpr? {
+    var k = c.close + 1
+    // Out of the conversions around the call (`Mode(rawValue: …)`).
+    while t.isPunctuation(k, 0x29) {
+      let open = t.match(k)
+      guard open > 0, t.isIdentifier(open - 1), t.isText(open + 1, "rawValue") else { break }
+      k += 1
+    }
+    if t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) { k = typeEnd(from: k + 2) }
+    guard t.isText(k, "??") else { return nil }
+    return valueOf(expressionRange(from: k + 1))
+  }
+
+  /// The type a function declares it returns, when the call (or the conversion around it) is
+  /// what it returns.
+  func returnedType(_ c: Call) -> String? {
+    guard let type = scope?.returnType else { return nil }
+    var start = c.receiver?.lowerBound ?? c.name
+    // `return Mode(rawValue: call(…))`: back out of the conversion.
+    if t.isText(start - 1, "rawValue") || t.isPunctuation(start - 1, 0x3A),
+      t.isPunctuation(start - 2, 0x3A) || t.isPunctuation(start - 1, 0x3A)
+    {
+      var k = start - 1
+      while k > 0, !t.isPunctuation(k, 0x28) { k -= 1 }
+      start = k - 1
+    }
+    if t.isText(start - 1, "return") { return type }
+    if t.isPunctuation(start - 1, 0x7B), let s = scope, t.match(start - 1) + 1 == s.end {
+      return type
+    }
+    return nil
+  }
+
+  /// The type of the property a call initializes (`let x: Setting<Int> = Setting(…)`,
+  /// `var x: Bool = …`), or nil.
+  func declaredType(before c: Call) -> String? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D) else { return nil }
+    var k = start - 2
+    // Back over the type to its `:`.
+    var depth = 0
+    while k > 0, k > start - 20 {
+      if t.isPunctuation(k, 0x3E) || t.isPunctuation(k, 0x5D) { depth += 1 }
+      if t.isPunctuation(k, 0x3C) || t.isPunctuation(k, 0x5B) { depth -= 1 }
+      if depth == 0, t.isPunctuation(k, 0x3A) {
+        return t.source((k + 1)..<(start - 1)).replacing(" ", with: "")
+      }
+      if depth == 0, t.isText(k, "let") || t.isText(k, "var") { return nil }
+      k -= 1
+    }
+    return nil
+  }
+
+  /// `mode.rawValue`, `self.mode.rawValue`: a property of the type the call is made in (not a
+  /// variable of the function), its declared type (an enum stored by its raw value).
+  func memberRawValue(_ range: Range<Int>) -> String? {
+    guard range.count == 3 || range.count == 5 && t.isText(range.lowerBound, "self"),
+      t.isText(range.upperBound - 1, "rawValue"), t.isPunctuation(range.upperBound - 2, 0x2E),
+      t.isIdentifier(range.upperBound - 3), let type = typeName
+    else { return nil }
+    let name = t.text(range.upperBound - 3)
+    if range.count == 3, scope?.locals[name] != nil || scope?.parameters.contains(name) == true {
+      return nil
+    }
+    return facts.members[type]?.declared[name]
+  }
+
+  /// `ifPresent(key: K) { raw in … Mode(rawValue: raw) … }`: the trailing closure's parameter
+  /// made an enum of the tree by its raw value: the value is stored as that enum.
+  func closureRawType(after c: Call) -> String? {
+    let open = c.close + 1
+    guard t.isPunctuation(open, 0x7B) else { return nil }
+    var k = open + 1
+    if t.isPunctuation(k, 0x5B) { k = t.match(k) + 1 }
+    if t.isPunctuation(k, 0x28) { k += 1 }
+    guard t.isIdentifier(k), t.isText(k + 1, "in") || t.isPunctuation(k + 1, 0x29) else {
+      return nil
+    }
+    let parameter = t.text(k)
+    let end = min(t.match(open), k + 60)
+    var n = k + 2
+    while n + 4 < end {
+      if t.isIdentifier(n), t.text(n).first?.isUppercase == true, t.isPunctuation(n + 1, 0x28),
+        t.isText(n + 2, "rawValue"), t.isPunctuation(n + 3, 0x3A), t.text(n + 4) == parameter,
+        t.isPunctuation(n + 5, 0x29)
+      {
+        return t.text(n)
+      }
+      n += 1
+    }
+    return nil
+  }
+
+  /// `guard let x = call(…) as? T else { …; return V }`: V is what the caller falls back to
+  /// when the call answers nil.
+  func guardFallback(_ c: Call) -> ValueExpr? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2), t.isText(start - 3, "let"),
+      t.isText(start - 4, "guard")
+    else { return nil }
+    // The `else` of this guard: after the conditions (other bindings may follow, `, let …`).
+    var k = c.close + 1
+    while k < t.count, k < c.close + 80, !t.isText(k, "else") {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
+      if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x7D) { return nil }
+      k += 1
+    }
+    guard t.isText(k, "else"), t.isPunctuation(k + 1, 0x7B) else { return nil }
+    let end = t.match(k + 1)
+    var n = k + 2
+    while n < end {
+      if t.isText(n, "return") {
+        let value = expressionRange(from: n + 1)
+        return value.isEmpty ? nil : valueOf(value)
+      }
+      if t.isPunctuation(n, 0x28) || t.isPunctuation(n, 0x5B) || t.isPunctuation(n, 0x7B) {
+        n = t.match(n)
+      }
+      n += 1
+    }
+    return nil
+  }
+
+  /// `&p`, `&self.p`: a property of the type the call is made in, given to an `inout`
+  /// parameter, with its declared type and initial value; `&value.p` of a variable of a type
+  /// the file declares, with its declared type (the variable's value is not known).
+  func inoutProperty(_ range: Range<Int>) -> (name: String, type: String?, initial: ValueExpr?)? {
+    guard t.isPunctuation(range.lowerBound, 0x26), range.count == 2 || range.count == 4,
+      t.isIdentifier(range.upperBound - 1)
+    else { return nil }
+    let name = t.text(range.upperBound - 1)
+    var owner = typeName
+    var own = true
+    if range.count == 4 {
+      guard t.isPunctuation(range.lowerBound + 2, 0x2E) else { return nil }
+      let holder = t.text(range.lowerBound + 1)
+      if holder != "self" {
+        own = false
+        if let declared = scope?.locals[holder]?.type { owner = declared }
+      }
+    }
+    guard let owner, let members = facts.members[owner],
+      members.declared[name] != nil || own && members.initial[name] != nil
+    else { return nil }
+    return (name, members.declared[name], own ? members.initial[name] : nil)
+  }
+
+  func conditionText(at i: Int) -> String? {
+    if t.token(i).conditional { return "inside a compiler condition (#if)" }
+    for block in ifs {
+      for k in block.condition
+      where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {
+        return "inside `if \(t.source(block.condition))`"
+      }
+    }
+    return nil
+  }
+
+  /// The property a call's value goes to: `self.x = …`, `x = …`, a computed property's
+  /// getter, `let x = …` at the top of a type.
+  func assignedName(before c: Call) -> String? {
+    let start = c.receiver?.lowerBound ?? c.name
+    if t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2) {
+      let name = t.text(start - 2)
+      if t.isText(start - 3, "let") || t.isText(start - 3, "var") {
+        return scope?.selector == nil && scope?.property == nil ? name : scope?.property
+      }
+      return name
+    }
+    return scope?.property
+  }
+}

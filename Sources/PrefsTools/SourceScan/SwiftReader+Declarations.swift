@@ -1,0 +1,289 @@
+import PreferencesMigration
+import PropertyList
+
+/// Declarations: an enum's cases and their raw values, and `let`/`var` bindings (constants,
+/// the variables that hold user defaults, what a local is made from).
+extension SwiftReader {
+  /// `case a, b = "bee"` of an enum: each case's raw value (a `String` enum's name when it
+  /// writes none), its constant, and the enum's `allCases`.
+  mutating func enumCases(from start: Int, in type: String) {
+    var k = start
+    let rawType = facts.declarations[type]?.rawType
+    while k < t.count, t.isIdentifier(k) {
+      let name = t.text(k)
+      if rawType == "String" {
+        var value = name
+        if t.isPunctuation(k + 1, 0x3D), let s = t.stringValue(k + 2) {
+          value = s
+          k += 2
+        }
+        facts.constants[type + "." + name] = .literal(value)
+        if facts.constants["." + name] == nil { facts.constants["." + name] = .literal(value) }
+        facts.declarations[type]?.cases.append((name, value))
+      } else if let rawType, rawType != "Character" {
+        // A number: written, else one more than the case before (from 0).
+        var value: ValueExpr
+        if t.isPunctuation(k + 1, 0x3D) {
+          let negative = t.isPunctuation(k + 2, 0x2D)
+          let end = k + (negative ? 4 : 3)
+          value = valueOf((k + 2)..<end)
+          k = end - 1
+        } else if case .value(.integer(let last))? = facts.valueConstants[
+          type + "." + (facts.declarations[type]?.cases.last?.name ?? "")]
+        {
+          value = .value(.integer(last + 1))
+        } else {
+          value = .value(.integer(0))
+        }
+        facts.valueConstants[type + "." + name] = value
+        if facts.valueConstants["." + name] == nil { facts.valueConstants["." + name] = value }
+        facts.declarations[type]?.cases.append((name, name))
+      } else {
+        facts.declarations[type]?.cases.append((name, name))
+      }
+      k += 1
+      if t.isPunctuation(k, 0x28) { k = t.match(k) + 1 }
+      guard t.isPunctuation(k, 0x2C) else { break }
+      k += 1
+    }
+    if rawType == "String", let cases = facts.declarations[type]?.cases {
+      facts.constants[type + ".allCases"] = .oneOf(cases.map { .literal($0.raw) })
+    }
+    // A nested enum (`Search.Mode`): its cases under the qualified name too.
+    let qualified = types.map(\.name).joined(separator: ".")
+    if qualified != type, let declaration = facts.declarations[type] {
+      facts.declarations[qualified] = declaration
+      for c in declaration.cases {
+        if let key = facts.constants[type + "." + c.name] {
+          facts.constants[qualified + "." + c.name] = key
+        }
+        if let value = facts.valueConstants[type + "." + c.name] {
+          facts.valueConstants[qualified + "." + c.name] = value
+        }
+      }
+    }
+  }
+
+  /// `let name = "key"`, `static let name = "key"`, `let defaults = UserDefaults.standard`,
+  /// `var prop: Bool { … }`.
+  mutating func binding(at i: Int) -> Int? {
+    guard t.isIdentifier(i + 1) else { return nil }
+    let name = t.text(i + 1)
+    var k = i + 2
+    var declared: String?
+    if t.isPunctuation(k, 0x3A) {
+      let typeStart = k + 1
+      k = typeEnd(from: typeStart)
+      declared = t.source(typeStart..<k, limit: 200).replacing(" ", with: "")
+    }
+    // `@Published var shown = true`: the type its literal has.
+    // (The literal alone: what follows is on another line, or ends the statement.)
+    if declared == nil, t.isPunctuation(k, 0x3D), scope == nil, !gatherOnly,
+      k + 2 >= t.count || t.line(k + 2) != t.line(k + 1) || t.isPunctuation(k + 2, 0x3B)
+        || t.isPunctuation(k + 2, 0x7D)
+    {
+      switch valueOf((k + 1)..<(k + 2)) {
+      case .value(.bool): declared = "Bool"
+      case .value(.integer): declared = "Int"
+      case .value(.real): declared = "Double"
+      case .value(.string): declared = "String"
+      default: break
+      }
+    }
+    // A stored property of a type (`let key: String`): a member its initializers may set.
+    if scope == nil, let type = types.last,
+      type.kind == "struct" || type.kind == "class"
+        || type.kind == "actor", !t.isText(i - 1, "static"), !t.isText(i - 2, "static"),
+      !t.isPunctuation(k, 0x7B), !gatherOnly
+    {
+      if !t.isPunctuation(k, 0x3D) || t.isText(i, "var") {
+        facts.members[type.name, default: TypeMembers()].stored.append(name)
+      }
+    }
+    // The declared type of a property (stored, or with observers: `var on: Bool { didSet … }`).
+    // (Read in a wrapper-call pass too: a call may give the property, `assign: &on`.)
+    if scope == nil, let type = types.last, let declared,
+      !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
+    {
+      facts.members[type.name, default: TypeMembers()].declared[name] = declared
+    }
+    // The initial value of a property (`@Published var order: Order = .date`): what it holds
+    // until the code gives it another.
+    if scope == nil, let type = types.last, t.isPunctuation(k, 0x3D),
+      !t.isText(i - 1, "static"), !t.isText(i - 2, "static")
+    {
+      var given = valueOf(expressionRange(from: k + 1))
+      if case .name(let n) = given, n.hasPrefix("."), let declared {
+        given = .name(declared.replacing("?", with: "") + n)
+      }
+      facts.members[type.name, default: TypeMembers()].initial[name] = given
+    }
+    if t.isPunctuation(k, 0x7B), scope == nil || scope?.selector == nil {
+      // A computed property: the uses inside stand for it; one expression is what it
+      // returns (`var keys: [String] { ["a", "b"] }`).
+      if scope == nil {
+        scope = FunctionScope(
+          selector: nil, parameters: [], end: t.match(k) + 1, property: name)
+        if declared?.hasPrefix("UserDefaults") == true {
+          // `var defaults: UserDefaults { .standard }`: what it returns, else the standard.
+          let body = (k + 1)..<t.match(k)
+          var given = body
+          if t.isText(given.lowerBound, "return") {
+            given = (given.lowerBound + 1)..<given.upperBound
+          }
+          switch receiverOf(given) {
+          case .suite(let s): bind(name, .suite(s))
+          default: bind(name, .standard)
+          }
+        } else if !gatherOnly,
+          !libraryKey(named: name, declared: declared, value: (k + 1)..<t.match(k))
+        {
+          computedConstant(name, body: k)
+          if let type = types.last, type.kind == "enum" {
+            caseStrings(name, body: k, of: type.name)
+          }
+        }
+      }
+      return k + 1
+    }
+    guard t.isPunctuation(k, 0x3D) else {
+      if declared == "UserDefaults" || declared == "UserDefaults!" {
+        bind(name, .standard)
+      }
+      return nil
+    }
+    let value = expressionRange(from: k + 1)
+    if gatherOnly {
+      // A wrapper-call pass: only the variables a call's key may come from.
+      if scope != nil {
+        var local = scope?.locals[name] ?? LocalVariable()
+        local.type = declared
+        let key = localKey(value)
+        local.key = key.isRuntime ? nil : key
+        scope?.locals[name] = local
+      }
+      return nil
+    }
+    if libraryKey(named: name, declared: declared, value: value) { return nil }
+    var receiver = receiverOf(value)
+    if t.isPunctuation(value.lowerBound, 0x7B), receiver != .standard {
+      // `let storage: UserDefaults = { … UserDefaults(suiteName: G) … }()`: what the closure
+      // makes.
+      receiver = madeInClosure(value) ?? receiver
+    }
+    switch receiver {
+    case .standard, .suite:
+      bind(name, receiver)
+      return nil
+    case .name(let other) where scope?.locals[other]?.receiver != nil:
+      bind(name, scope?.locals[other]?.receiver ?? .none)
+      return nil
+    default: break
+    }
+    if scope == nil || scope?.selector == nil && scope?.property == nil {
+      let key = keyOf(value)
+      switch key {
+      case .literal, .oneOf:
+        if let type = typeName { facts.constants[type + "." + name] = key }
+        if facts.constants[name] == nil { facts.constants[name] = key }
+      default: break
+      }
+      var given = valueOf(value)
+      // `static let mode: Mode = .center`: that type's case.
+      if case .name(let n) = given, n.hasPrefix("."), let declared {
+        given = .name(declared.replacing("?", with: "") + n)
+      }
+      switch given {
+      case .dictionary:
+        facts.valueConstants[(typeName.map { $0 + "." } ?? "") + name] = given
+      case .value, .name:
+        if case .value = given { facts.valueConstants[name] = given }
+        if let type = typeName { facts.valueConstants[type + "." + name] = given }
+      default: break
+      }
+      return nil
+    }
+    var local = LocalVariable()
+    local.type = declared
+    let key = localKey(value)
+    switch key {
+    case .literal, .concat, .oneOf: local.key = key
+    case .call: local.key = key
+    default: break
+    }
+    if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
+    if encodesJSON(value) { local.json = true }
+    if local.type == nil { local.type = madeType(value) }
+    if let resource = resourceName(in: value) { local.resource = resource }
+    if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
+    if let file = loadedFile(value) { local.file = file }
+    if local.resource != nil || local.resourceParameter != nil || local.file != nil {
+      scope?.holdsResources = true
+    }
+    // `let data = defaults.data(forKey: K)`: the variable holds that use's value; `let v =
+    // other` the value another holds; `let exists = d.object(forKey: K) != nil` a test of it.
+    local.use = -(value.lowerBound + 1)
+    if value.count == 1, let other = scope?.locals[t.text(value.lowerBound)] {
+      local.use = other.use
+      local.template = other.template
+      local.key = local.key ?? other.key
+    }
+    scope?.locals[name] = local
+    if value.count >= 3, t.isText(value.upperBound - 1, "nil"),
+      t.isText(value.upperBound - 2, "!=") || t.isText(value.upperBound - 2, "==")
+    {
+      pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
+    }
+    return nil
+  }
+
+  /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an
+  /// initializer makes (nil for anything else).
+  func madeType(_ range: Range<Int>) -> String? {
+    var k = range.lowerBound
+    if t.isText(k, "try") {
+      k += 1
+      if t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) { k += 1 }
+    }
+    guard t.isIdentifier(k), ["String", "Data", "Date", "URL"].contains(t.text(k)) else {
+      return nil
+    }
+    var open = k + 1
+    if t.isPunctuation(open, 0x2E), t.isText(open + 1, "init") { open += 2 }
+    guard t.isPunctuation(open, 0x28) else { return nil }
+    let close = t.match(open)
+    guard
+      close + 1 == range.upperBound
+        || close + 2 == range.upperBound
+          && (t.isPunctuation(close + 1, 0x21) || t.isPunctuation(close + 1, 0x3F))
+    else { return nil }
+    return t.text(k)
+  }
+
+  /// Whether `range` makes JSON data: `JSONEncoder().encode(x)`, `JSONSerialization…`, or
+  /// `encoder.encode(x)` of a property holding a `JSONEncoder`.
+  func encodesJSON(_ range: Range<Int>) -> Bool {
+    if t.contains(range, "JSONEncoder") || t.contains(range, "JSONSerialization") { return true }
+    guard let type = typeName, let members = facts.members[type] else { return false }
+    for k in range
+    where t.isText(k, "encode") && t.isPunctuation(k + 1, 0x28) && t.isPunctuation(k - 1, 0x2E)
+      && t.isIdentifier(k - 2)
+    {
+      let holder = t.text(k - 2)
+      if members.declared[holder] == "JSONEncoder" { return true }
+      if case .computed(let text, _)? = members.initial[holder], text.hasPrefix("JSONEncoder(") {
+        return true
+      }
+    }
+    return false
+  }
+
+  mutating func bind(_ name: String, _ receiver: ReceiverRef) {
+    if let s = scope, s.selector != nil || s.property != nil {
+      scope?.locals[name, default: LocalVariable()].receiver = receiver
+    } else {
+      facts.receivers[name] = receiver
+      if let type = typeName { facts.receivers[type + "." + name] = receiver }
+    }
+  }
+}

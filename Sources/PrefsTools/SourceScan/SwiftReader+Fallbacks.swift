@@ -1,0 +1,155 @@
+import PreferencesMigration
+import PropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Fallback branches: a presence test or an optional binding in an `if` or a `guard`, and the
+/// value its absent branch gives the key.
+extension SwiftReader {
+  /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
+  /// else { return V }`: the absent branch's value is the default.
+  mutating func condition(at i: Int) {
+    var k = i + 1
+    var end = k
+    while end < t.count, !t.isPunctuation(end, 0x7B) {
+      if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = t.match(end) }
+      end += 1
+    }
+    guard end < t.count else { return }
+    let body = end..<(t.match(end) + 1)
+    var elseBody: Range<Int>?
+    if t.isText(body.upperBound, "else"), t.isPunctuation(body.upperBound + 1, 0x7B) {
+      elseBody = (body.upperBound + 1)..<(t.match(body.upperBound + 1) + 1)
+    }
+    ifs.append((end: (elseBody ?? body).upperBound, condition: (i + 1)..<end))
+    if optionalBinding(at: i, end: end, body: body, elseBody: elseBody) { return }
+    // The presence test: NAME.object(forKey: K) == nil (or != nil).
+    while k < end {
+      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+        DefaultsAPI.presenceGetters.contains(c.selector), let keyRange = c.arguments.first
+      {
+        let after = c.close + 1
+        guard t.isText(after, "==") || t.isText(after, "!="), t.isText(after + 1, "nil") else {
+          return
+        }
+        var present = t.isText(after, "!=")
+        if t.isText(i, "guard") { present.toggle() }
+        let receiver = receiverOf(c.receiver)
+        guard receiver != .none else { return }
+        let absent = t.isText(i, "guard") ? body : present ? elseBody : body
+        guard let absent else { return }
+        let key = keyOf(keyRange)
+        guard let (value, name) = absentValue(in: absent, key: key) else { return }
+        recordFallback(
+          value, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+          absent: absent, condition: conditionText(at: k))
+        return
+      }
+      k += 1
+    }
+  }
+
+  /// `guard let x = d.string(forKey: K) else { return V }`, `if let x = … { } else { x = V }`,
+  /// and `if x == nil { x = V }` on a local holding a getter's answer: V is the key's
+  /// fallback. True when the condition was one of these.
+  mutating func optionalBinding(at i: Int, end: Int, body: Range<Int>, elseBody: Range<Int>?)
+    -> Bool
+  {
+    let guardStatement = t.isText(i, "guard")
+    if t.isText(i + 1, "let") || t.isText(i + 1, "var"), t.isIdentifier(i + 2),
+      t.isPunctuation(i + 3, 0x3D)
+    {
+      let value = expressionRange(from: i + 4)
+      // The getter in the value (`d.string(forKey: K)`, `… as? Int`).
+      guard
+        let getter = (value.lowerBound..<min(value.upperBound, end)).first(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x28)
+            && parseCall(at: $0).map { DefaultsAPI.swift[$0.selector]?.access == .get } == true
+        }), let c = parseCall(at: getter), let keyRange = c.arguments.first
+      else { return false }
+      let absent = guardStatement ? body : elseBody
+      guard let absent else { return true }
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return true }
+      let key = localKey(keyRange)
+      guard let (v, name) = absentValue(in: absent, key: key) else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+        absent: absent, condition: conditionText(at: getter))
+      return true
+    }
+    // `if exists {`, `guard exists else {`: a presence test held in a variable.
+    var negated = false
+    var n = i + 1
+    if t.isPunctuation(n, 0x21) {
+      negated = true
+      n += 1
+    }
+    if t.isIdentifier(n), n + 1 == end, let test = scope?.locals[t.text(n)]?.presence {
+      let trueWhenPresent = test.whenPresent != negated
+      let absentFirst = trueWhenPresent == guardStatement
+      let original = test.use
+      guard let absent = absentFirst ? body : elseBody,
+        let (v, name) = absentValue(in: absent, key: original.key)
+      else { return true }
+      recordFallback(
+        v, name: name ?? scope?.property ?? original.name, key: original.key,
+        receiver: original.receiver, getter: original.method, absent: absent,
+        condition: conditionText(at: i))
+      return true
+    }
+    // `x == nil` on a local that holds a getter's answer; among tests joined by `&&`
+    // (`if override != 0 && value == 0`), in an `if`.
+    var found = false
+    for part in t.conjuncts((i + 1)..<end, commaJoins: true)
+    where part.count == 3 || part.count == 2 {
+      guard t.isIdentifier(part.lowerBound), part.count == 3 || guardStatement == false,
+        let local = scope?.locals[t.text(part.lowerBound)], let original = held(local),
+        let test = absenceTest(at: part.lowerBound + 1, of: original)
+      else { continue }
+      if guardStatement, part.upperBound != end { continue }
+      found = true
+      let absentFirst = test.whenAbsent != guardStatement
+      guard let absent = absentFirst ? body : elseBody else { continue }
+      // A toggle (`if x == 0 { x = 1 } else { x = 0 }`) gives both branches a value.
+      let name = t.text(part.lowerBound)
+      if let other = absentFirst ? elseBody : body,
+        other.contains(where: {
+          t.isIdentifier($0) && t.isPunctuation($0 + 1, 0x3D) && t.text($0) == name
+        })
+      {
+        continue
+      }
+      guard let (v, assigned) = absentValue(in: absent, key: original.key) else { continue }
+      recordFallback(
+        v, name: assigned ?? original.name, key: original.key, receiver: original.receiver,
+        getter: original.method, absent: absent, condition: conditionText(at: i),
+        zeroTest: test.zero)
+    }
+    return found
+  }
+
+  func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
+    var k = range.lowerBound + 1
+    while k < range.upperBound {
+      if t.isText(k, "return") {
+        return (valueOf(expressionRange(from: k + 1)), scope?.property)
+      }
+      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+        let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
+        c.arguments.count > api.key, keyOf(c.arguments[api.key]) == key
+      {
+        return (valueOf(c.arguments[v]), nil)
+      }
+      if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1) {
+        return (valueOf(expressionRange(from: k + 1)), t.text(k - 1))
+      }
+      k += 1
+    }
+    return nil
+  }
+}
