@@ -103,6 +103,7 @@ import Testing
     // A labelled suite is scanned as the developer would (`--suite NAME`): that takes a suite
     // whose name the code makes at run time (`"group." + bundleID`) as NAME.
     let paths = labels.scanned.map { root.appendingPathComponent($0).path }
+    var suiteRemoved: [(String, MigrationPlan.Entry)] = []
     for suite in Set(labels.keys.compactMap(\.suite)).sorted() {
       let scanned = SourceScan.scan(paths, options: SourceScan.Options(suite: suite, jobs: 2))
       all.removeAll { id, _ in
@@ -111,9 +112,11 @@ import Testing
         return name == suite || name.contains("*") && SourcePlanMerge.matches(suite, pattern: name)
       }
       all += scanned.keys.map { (suite + "|" + $0.entry.from, $0.entry) }
+      // The suite's keys the code only removes (proposed for drop) are found too.
+      suiteRemoved += scanned.removed.map { (suite + "|" + $0.entry.from, $0.entry) }
     }
-    let removed = Set(result.removed.map(\.entry.from))
-    all += result.removed.map { ($0.entry.from, $0.entry) }
+    let removed = Set(result.removed.map(\.entry.from) + suiteRemoved.map(\.0))
+    all += result.removed.map { ($0.entry.from, $0.entry) } + suiteRemoved
     let found = Dictionary(all, uniquingKeysWith: { a, _ in a })
     var m = Measures(labelled: labels.keys.count, found: found.count)
     for label in labels.keys {

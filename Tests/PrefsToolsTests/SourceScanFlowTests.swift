@@ -296,4 +296,43 @@ import Testing
     #expect(result.unused.map(\.entry.from) == ["neverUsed"])
     #expect(result.evidenceText().contains("declared, never used by the code"))
   }
+
+  /// What a sixth set of never-seen apps showed: a suite a class method returns (made once in
+  /// a block), used from Objective-C, from Swift and by a property wrapper's store; keys
+  /// written when absent by a wrapper after an object getter held in a local; a default folded
+  /// from `5*1024*1024` or named by a Swift `@objc enum`'s case; a date the code makes.
+  @Test func aSuiteAClassMethodReturnsAndTheValuesWrittenWhenAbsent() {
+    Self.expectExactly(
+      Self.scan("Returned", suite: "group.example.shared"),
+      [
+        ("Sound", .bool, .bool(true)), ("MaxUploadSize", .integer, .integer(5_242_880)),
+        // PrivacyOptionNameOnly: the second case of an Int enum numbered from 0.
+        ("PrivacyLevel", .integer, .integer(1)), ("AlertSound", .string, .string("chime")),
+        ("LastStart", .date, nil), ("PhoneNumber", .string, nil),
+        ("HasCompletedOnboarding", .bool, nil),
+        // Tested for presence and removed: what it held is not said.
+        ("LegacyOutbox", .any, nil),
+      ])
+    // The standard domain's version number: an upgrade is no default; the cache's key is none.
+    let standard = Self.scan("Returned")
+    Self.expectExactly(standard, [("ServicesVersion", .integer, nil)])
+    #expect(!standard.evidenceText().contains("thumbnail"))
+  }
+
+  /// `@NSManaged` properties of an extension of `UserDefaults` (and `@dynamic` ones of a
+  /// category of NSUserDefaults) are keys of their Objective-C names, typed by their
+  /// declarations, registered through `#keyPath(UserDefaults.name)`; a Core Data object's
+  /// are not keys.
+  @Test func managedPropertiesOfUserDefaultsAreKeys() {
+    let result = Self.scan("Managed")
+    Self.expectExactly(
+      result,
+      [
+        ("skinOpacity", .double, .real(0.7)), ("lastCollectionID", .string, nil),
+        ("shortcutIdentifiers", .stringArray, nil), ("servers", .array, nil),
+        ("purchaseLink", .url, nil), ("sortOrder", .string, .string("name")),
+        ("showsToolbar", .bool, nil), ("recentCount", .integer, nil),
+      ])
+    #expect(result.unused.map(\.entry.from) == ["neverRead"])
+  }
 }

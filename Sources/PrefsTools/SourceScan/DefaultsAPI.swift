@@ -97,6 +97,7 @@ enum DefaultsAPI {
     switch receiver {
     case .unknown(let t): text = t
     case .name(let n): text = n
+    case .returned(let type, let method): text = type + "." + method
     default: return true
     }
     if defaultsOnly.contains(selector) { return true }
@@ -146,8 +147,23 @@ enum DefaultsAPI {
     case "Double", "CGFloat", "Float", "double", "float", "TimeInterval": .double
     case "URL", "NSURL": .url
     case "[String]": .stringArray
-    default: name.hasPrefix("[") ? (name.contains(":") ? .dictionary : .array) : nil
+    default: name.hasPrefix("[") ? (Self.isDictionaryType(name) ? .dictionary : .array) : nil
     }
+  }
+
+  /// `[String: Any]` is a dictionary, `[[String: Any]]` an array (of dictionaries): a colon
+  /// inside the outer brackets only.
+  static func isDictionaryType(_ name: String) -> Bool {
+    var depth = 0
+    for c in name.utf8 {
+      switch c {
+      case UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "("): depth += 1
+      case UInt8(ascii: "]"), UInt8(ascii: ">"), UInt8(ascii: ")"): depth -= 1
+      case UInt8(ascii: ":") where depth == 1: return true
+      default: break
+      }
+    }
+    return false
   }
 
   /// Words in a condition around a default that make it depend on the run, not the code.

@@ -34,6 +34,18 @@ extension ObjCReader {
       default: break
       }
     }
+    // `static NSUserDefaults *db; … db = [[NSUserDefaults alloc] initWithSuiteName:G]; …
+    // return db;`: the variable's binding, once made in a block or an earlier statement.
+    if parameters.isEmpty, range.count == 1, t.isIdentifier(first) {
+      let name = t.text(first)
+      switch scope?.locals[name]?.receiver ?? facts.receivers[Self.bare(name)] {
+      case .standard?, .suite?:
+        facts.receivers[selector] =
+          scope?.locals[name]?.receiver ?? facts.receivers[Self.bare(name)]
+        return
+      default: break
+      }
+    }
     if !noted {
       facts.returnsDefined.insert(selector)
       scope?.returns = true
@@ -228,11 +240,23 @@ extension ObjCReader {
     guard let absent = absentFirst ? then : elseRange else { return }
     // A toggle (`if (x == 0) x = 1; else x = 0;`) gives both branches a value: no fallback.
     if let other = absentFirst ? elseRange : then, Self.assigns(other, name, t) { return }
-    // The branch gives the local (or the key) its value.
+    // The branch gives the local its value, or writes the key (`v = [d objectForKey:K]; if
+    // (v == nil) [d setBool:YES forKey:K];`: a first launch's value).
     var k = absent.lowerBound
     if t.isPunctuation(k, 0x7B) { k += 1 }
-    guard t.text(k) == name, t.isPunctuation(k + 1, 0x3D) else { return }
-    let value = expressionRange(from: k + 2)
+    let value: Range<Int>
+    if t.text(k) == name, t.isPunctuation(k + 1, 0x3D) {
+      value = expressionRange(from: k + 2)
+    } else if !zero, DefaultsAPI.presenceGetters.contains(original.method),
+      let (at, written) = setterOfKey(original.key, in: absent)
+    {
+      // (Only after a getter that answers nil when absent: `if (version < 2) [d setInteger:2
+      // …]` is an upgrade, which a number's 0 also meets.)
+      k = at
+      value = written
+    } else {
+      return
+    }
     var use = original
     use.access = .presence
     use.type = nil
@@ -246,6 +270,25 @@ extension ObjCReader {
     use.line = t.line(k)
     use.condition = self.condition(at: k)
     record(use, at: -1)
+  }
+
+  /// The first setter of `key` in a branch, at the top of it: its `[` and its value.
+  func setterOfKey(_ key: KeyExpr, in range: Range<Int>) -> (Int, Range<Int>)? {
+    var k = range.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    while k < range.upperBound {
+      if t.isPunctuation(k, 0x5B), let m = parseMessage(at: k),
+        let api = DefaultsAPI.objc[m.selector], api.access == .set, let v = api.value,
+        m.arguments.count > max(api.key, v), keyOf(m.arguments[api.key]) == key
+      {
+        return (k, m.arguments[v])
+      }
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    return nil
   }
 
   /// Whether a branch assigns `name` (`name = …`).

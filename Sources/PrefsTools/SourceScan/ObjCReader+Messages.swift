@@ -155,7 +155,8 @@ extension ObjCReader {
       if inner.count == 1, t.isIdentifier(inner.lowerBound) {
         let name = t.text(inner.lowerBound)
         if name.first?.isUppercase == true {
-          return Self.isFrameworkType(name) ? .none : .type(name)
+          if Self.isFrameworkType(name) { return .none }
+          return m.arguments.isEmpty ? .returned(type: name, method: m.selector) : .type(name)
         }
         // `[self defaults]`: a method or property of the class, looked up like one.
         if name == "self", m.arguments.isEmpty { return .name(m.selector) }

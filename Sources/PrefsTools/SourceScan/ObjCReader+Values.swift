@@ -214,6 +214,7 @@ extension ObjCReader {
     if r.allSatisfy({ t.isString($0) }) {
       return .value(.string(r.compactMap { t.stringValue($0) }.joined()))
     }
+    if let folded = t.integerArithmetic(r) { return .value(.integer(folded)) }
     if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
       return .value(.string(s))
     }
@@ -341,6 +342,8 @@ extension ObjCReader {
       return .dictionary(zip(keys, values).map { ValueEntry(key: keyOf($0.0), value: $0.1) })
     case "dictionaryWithDictionary:":
       if let a = args.first { return valueOf(a) }
+    case "now" where receiver == "NSDate":
+      return .computed(text, .date)
     case "date", "distantPast", "distantFuture", "dateWithTimeIntervalSinceNow:",
       "dateWithTimeIntervalSince1970:", "dateWithTimeIntervalSinceReferenceDate:":
       return .computed(text, .date)

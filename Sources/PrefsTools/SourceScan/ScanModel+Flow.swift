@@ -109,6 +109,17 @@ extension ScanModel {
     return found
   }
 
+  /// The class a receiver is an instance of, where it says: a type's, or what a type's method
+  /// returns (user defaults when the tree says the method returns them, else the type's own).
+  func classOf(_ receiver: ReceiverRef) -> String? {
+    switch receiver {
+    case .type(let type): type
+    case .returned(let type, let method):
+      receivers[type + "." + method] ?? receivers[method] != nil ? "NSUserDefaults" : type
+    default: nil
+    }
+  }
+
   /// Whether `type` is `ancestor` or one of its subclasses.
   func isKind(_ type: String, of ancestor: String) -> Bool {
     var current = type
@@ -146,7 +157,7 @@ extension ScanModel {
   mutating func instantiate(_ wrapper: SourceWrapper, _ call: WrapperCall) {
     guard let indices = Self.argumentIndices(wrapper, call) else { return }
     // `Other.setInt(key:value:)` is another class's method of the same name.
-    if case .type(let type) = call.receiver, let owner = wrapper.className, type != owner,
+    if let type = classOf(call.receiver), let owner = wrapper.className, type != owner,
       !isKind(type, of: owner)
     {
       return

@@ -177,12 +177,16 @@ struct ScanModel {
       }
     }
     for n in files.indices {
-      for d in files[n].dynamicProperties where isKind(d.className, of: "PAPreferences") {
+      for d in files[n].dynamicProperties {
+        // (A category of NSUserDefaults whose accessors a dynamic-property category makes.)
+        let library = isKind(d.className, of: "PAPreferences")
+        guard library || isKind(d.className, of: "NSUserDefaults") else { continue }
         let type = declared[d.className]?[d.name]
         var use = SourceUse(
           key: .literal(d.name), receiver: .standard, access: .get,
-          method: "PAPreferences @dynamic property", type: type.flatMap(DefaultsAPI.type(ofClass:)),
-          line: d.line)
+          method: library
+            ? "PAPreferences @dynamic property" : "@dynamic property of NSUserDefaults",
+          type: type.flatMap(DefaultsAPI.type(ofClass:)), line: d.line)
         if let type, use.type != nil { use.typeReason = "declared \(type)" }
         use.name = d.name
         use.file = n
@@ -318,6 +322,14 @@ struct ScanModel {
         return .wrapper(name)
       }
       return .none
+    case .returned(let type, let method):
+      if let bound = receivers[type + "." + method] ?? receivers[method] {
+        return resolve(bound, file: file, depth: depth + 1)
+      }
+      let owner = resolve(.type(type), file: file, depth: depth + 1)
+      // `[Helper defaultsDB]` whose body the tree does not show: reported, never taken.
+      if case .none = owner, DefaultsAPI.namesDefaults(method) { return .unknown }
+      return owner
     case .unknown: return .unknown
     case .none: return .none
     }

@@ -264,6 +264,7 @@ extension ScanModel {
       let receiver: String
       switch use.receiver {
       case .unknown(let text), .name(let text): receiver = text
+      case .returned(let type, let method): receiver = type + "." + method
       default: receiver = "?"
       }
       for resolved in resolveKeys(use.key) {

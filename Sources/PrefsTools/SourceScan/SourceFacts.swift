@@ -132,6 +132,10 @@ enum ReceiverRef: Sendable, Hashable {
   /// An instance or the class of a type (`[Settings shared]`, `Settings *s`, `self` in a
   /// class): user defaults when the type is `NSUserDefaults`, a subclass or a wrapper.
   case type(String)
+  /// What a type's method without arguments returns (`[HelperTools defaultsDB]`,
+  /// `HelperTools.defaultsDB()`): the user defaults the tree says that method returns, else
+  /// the type's own (a wrapper's `[Settings shared]`).
+  case returned(type: String, method: String)
   case none
 }
 

@@ -277,3 +277,39 @@ extension SourceTokens {
     return r
   }
 }
+
+extension SourceTokens {
+  /// `5 * 1024 * 1024`, `60 * 60 - 1`: whole numbers joined by `*`, `+` and `-`, folded as the
+  /// compiler folds them (nil for anything else, or past 64 bits).
+  func integerArithmetic(_ r: Range<Int>) -> Int64? {
+    guard r.count >= 3, r.count % 2 == 1 else { return nil }
+    var sum: Int64 = 0
+    var term: Int64 = 1
+    var sign: Int64 = 1
+    func add() -> Bool {
+      let (signed, o1) = term.multipliedReportingOverflow(by: sign)
+      let (total, o2) = sum.addingReportingOverflow(signed)
+      sum = total
+      return !o1 && !o2
+    }
+    for (n, k) in r.enumerated() {
+      if n % 2 == 0 {
+        guard token(k).kind == .number, let v = Int64(text(k).replacing("_", with: "")) else {
+          return nil
+        }
+        let (product, overflow) = term.multipliedReportingOverflow(by: v)
+        guard !overflow else { return nil }
+        term = product
+      } else if isPunctuation(k, 0x2A) {
+        continue
+      } else if isPunctuation(k, 0x2B) || isPunctuation(k, 0x2D) {
+        guard add() else { return nil }
+        sign = isPunctuation(k, 0x2B) ? 1 : -1
+        term = 1
+      } else {
+        return nil
+      }
+    }
+    return add() ? sum : nil
+  }
+}

@@ -141,6 +141,13 @@ extension SwiftReader {
       if head == "NSUbiquitousKeyValueStore" { return .none }
       return .name(head + "." + member)
     }
+    // `HelperTools.defaultsDB()`: what a type's function without arguments returns.
+    if r.count == 5, t.isIdentifier(first), t.isPunctuation(first + 1, 0x2E),
+      t.isIdentifier(first + 2), t.isPunctuation(first + 3, 0x28), t.isPunctuation(first + 4, 0x29),
+      t.text(first).first?.isUppercase == true
+    {
+      return .returned(type: t.text(first), method: t.text(first + 2))
+    }
     // `AppEnvironment.current.defaults`: a chain of members, named as written.
     if r.count >= 5, r.count % 2 == 1,
       stride(from: first, to: r.upperBound, by: 2).allSatisfy({ t.isIdentifier($0) }),

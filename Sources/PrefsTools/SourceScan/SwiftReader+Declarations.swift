@@ -37,6 +37,10 @@ extension SwiftReader {
         }
         facts.valueConstants[type + "." + name] = value
         if facts.valueConstants["." + name] == nil { facts.valueConstants["." + name] = value }
+        // An `@objc enum`'s case as Objective-C names it (`OptionDisplayName` of `case
+        // displayName` in `Option`).
+        let objcName = type + name.prefix(1).uppercased() + name.dropFirst()
+        if facts.valueConstants[objcName] == nil { facts.valueConstants[objcName] = value }
         facts.declarations[type]?.cases.append((name, name))
       } else {
         facts.declarations[type]?.cases.append((name, name))
@@ -89,6 +93,11 @@ extension SwiftReader {
       case .value(.string): declared = "String"
       default: break
       }
+    }
+    if scope == nil, !gatherOnly, inDefaultsExtension, let declared,
+      let key = managedKey(before: i, name: name)
+    {
+      managedProperty(key, name: name, declared: declared, at: i)
     }
     // A stored property of a type (`let key: String`): a member its initializers may set.
     if scope == nil, let type = types.last,
@@ -178,6 +187,10 @@ extension SwiftReader {
     case .name(let other) where scope?.locals[other]?.receiver != nil:
       bind(name, scope?.locals[other]?.receiver ?? .none)
       return nil
+    case .returned where declared == nil || declared?.hasPrefix("UserDefaults") == true:
+      // `var container: UserDefaults = HelperTools.defaultsDB()`: what that method returns.
+      bind(name, receiver)
+      return nil
     default: break
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
@@ -239,6 +252,51 @@ extension SwiftReader {
 
   /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an
   /// initializer makes (nil for anything else).
+  /// The key of `@NSManaged var NAME` (`@objc(KEY) @NSManaged var NAME`) at the `var` at `i`,
+  /// nil when the property is not managed.
+  func managedKey(before i: Int, name: String) -> String? {
+    var k = i - 1
+    var managed = false
+    var key = name
+    while k >= 0 {
+      if t.isPunctuation(k, 0x29), k >= 3, t.isPunctuation(k - 2, 0x28), t.isText(k - 3, "@objc"),
+        t.isIdentifier(k - 1)
+      {
+        key = t.text(k - 1)
+        k -= 4
+      } else if t.isText(k, "@NSManaged") {
+        managed = true
+        k -= 1
+      } else if t.isIdentifier(k), Self.declarationModifiers.contains(t.text(k)) {
+        k -= 1
+      } else {
+        break
+      }
+    }
+    return managed ? key : nil
+  }
+
+  static let declarationModifiers: Set<String> = [
+    "@objc", "@nonobjc", "dynamic", "private", "fileprivate", "internal", "public", "open",
+    "final",
+  ]
+
+  /// `@NSManaged var NAME: T` in an extension of `UserDefaults`: accessors made at run time
+  /// (a dynamic-property category such as Roxas') read and write the key of the property's
+  /// Objective-C name with the getter and setter of its type.
+  mutating func managedProperty(_ key: String, name: String, declared: String, at i: Int) {
+    let stored = declared.replacing("?", with: "").replacing("!", with: "")
+    var use = SourceUse(
+      key: .literal(key), receiver: .standard, access: .get,
+      method: "@NSManaged property of UserDefaults", type: DefaultsAPI.type(ofClass: stored),
+      line: t.line(i))
+    if use.type != nil { use.typeReason = "declared \(declared)" }
+    use.name = name
+    use.declaration = PropertyDeclaration(name: name, type: "UserDefaults")
+    use.condition = conditionText(at: i)
+    record(use, at: -1)
+  }
+
   func madeType(_ range: Range<Int>) -> String? {
     var k = range.lowerBound
     if t.isText(k, "try") {

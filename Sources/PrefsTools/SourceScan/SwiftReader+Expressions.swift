@@ -71,6 +71,23 @@ extension SwiftReader {
       parts.append(keyOf(start..<r.upperBound))
       return .concat(parts)
     }
+    // `#keyPath(UserDefaults.shown)`: the string `shown`, the path after the type.
+    if t.isText(first, "#keyPath"), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1, r.count >= 4
+    {
+      let inner = (first + 2)..<(r.upperBound - 1)
+      var names: [String] = []
+      for k in inner {
+        if (k - inner.lowerBound) % 2 == 0 {
+          guard t.isIdentifier(k) else { return .runtime(t.source(r)) }
+          names.append(t.text(k))
+        } else if !t.isPunctuation(k, 0x2E) {
+          return .runtime(t.source(r))
+        }
+      }
+      if names.count > 1, names[0].first?.isUppercase == true { names.removeFirst() }
+      return .literal(names.joined(separator: "."))
+    }
     if r.count == 1, let s = t.stringValue(first) {
       if t.token(first).interpolated {
         let pieces = s.split(separator: "\u{0}", omittingEmptySubsequences: false)
@@ -262,6 +279,7 @@ extension SwiftReader {
         }
       }
     }
+    if let folded = t.integerArithmetic(r) { return .value(.integer(folded)) }
     // `Set()`, `Set<UUID>()`, `[String]()`, `Array<Int>()`: an empty array.
     if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
       t.isPunctuation(r.upperBound - 2, 0x28),
