@@ -1,9 +1,11 @@
 import Foundation
 
 /// The floor of `prefs read FILE KEY` on a large binary domain: a C program that does only
-/// what any exact reader of one key must do — map the file, find the top dictionary, and walk
-/// every key reference to its object's marker, comparing the keys of the same length (a key
-/// seen twice, or one that is not an ASCII string, would change the answer). No held folder,
+/// what any exact reader of one key must do — map the file, check that every entry of the
+/// offset table points before the table (CoreFoundation refuses a file where one does not),
+/// find the top dictionary, and walk every key reference to its object's marker, comparing the
+/// keys of the same length (a key seen twice, or one that is not an ASCII string, would change
+/// the answer). No held folder,
 /// no typed errors, no output beyond the key's position: what is left of prefs' time above
 /// this is prefs' own, what is below it is the machine's.
 enum CFloor {
@@ -70,6 +72,17 @@ enum CFloor {
         int width = 1 << (p[at + 1] & 15);
         count = be(p + at + 2, width);
         refs = at + 2 + width;
+      }
+      /* Every offset before the table: CoreFoundation refuses a file where one is not, so an
+         exact reader looks at each entry (what prefs' read checks since issue 46). */
+    #define CHECK(O)                                                                    \
+      for (uint64_t i = 0; i < objects; i++)                                           \
+        if (field(p + table + i * O, O) >= table) return 6;
+      switch (osize) {
+      case 1: CHECK(1) break;
+      case 2: CHECK(2) break;
+      case 3: CHECK(3) break;
+      default: CHECK(4) break;
       }
       long found = -1;
     #define WIDTHS(R)                                                                   \

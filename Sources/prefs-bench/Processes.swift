@@ -72,11 +72,13 @@ extension Bench {
       cases.append(
         Case(
           name: "`prefs read FILE KEY`, one key of \(keyCount), binary", prefs: medians[0],
-          baseline: "the C floor: mmap and the key walk alone (cc -O2 -static, CFloor.swift)",
+          baseline:
+            "the C floor: mmap, the offset table's check and the key walk alone (cc -O2 -static, CFloor.swift)",
           baselineMs: medians[2], target: 1.4))
       cases.append(
         Case(
-          name: "the C floor of one key of \(keyCount) (mmap and the key walk alone)",
+          name:
+            "the C floor of one key of \(keyCount) (mmap, the offset table's check and the key walk)",
           prefs: medians[2], baseline: "an empty C program (cc -O2 -static)",
           baselineMs: medians[3],
           note: String(

@@ -194,13 +194,7 @@ extension SwiftReader {
     default: break
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
-      let key = keyOf(value)
-      switch key {
-      case .literal, .oneOf:
-        if let type = typeName { facts.constants[type + "." + name] = key }
-        if facts.constants[name] == nil { facts.constants[name] = key }
-      default: break
-      }
+      recordConstant(name, keyOf(value))
       var given = valueOf(value)
       // `static let mode: Mode = .center`: that type's case.
       if case .name(let n) = given, n.hasPrefix("."), let declared {
@@ -334,6 +328,17 @@ extension SwiftReader {
       }
     }
     return false
+  }
+
+  /// A constant that names a key (`let k = "key"`, `static let all = [...]`), under its type's
+  /// name too.
+  mutating func recordConstant(_ name: String, _ key: KeyExpr) {
+    switch key {
+    case .literal, .oneOf:
+      if let type = typeName { facts.constants[type + "." + name] = key }
+      if facts.constants[name] == nil { facts.constants[name] = key }
+    default: break
+    }
   }
 
   mutating func bind(_ name: String, _ receiver: ReceiverRef) {

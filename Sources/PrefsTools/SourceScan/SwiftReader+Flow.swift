@@ -48,12 +48,7 @@ extension SwiftReader {
     let range = expressionRange(from: start)
     guard range.upperBound == close else { return }
     let key = keyOf(range)
-    switch key {
-    case .literal, .oneOf:
-      if let type = typeName { facts.constants[type + "." + name] = key }
-      if facts.constants[name] == nil { facts.constants[name] = key }
-    default: break
-    }
+    recordConstant(name, key)
     facts.returnsDefined.insert(name)
     if input.returnsWanted.contains(name) {
       facts.returns[name, default: []].append(
