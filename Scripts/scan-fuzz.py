@@ -48,6 +48,13 @@ TRICKY = [
     b"#define M(a, ...) [[NSUserDefaults standardUserDefaults] setObject:@[__VA_ARGS__] forKey:@#a]\nM(k, 1, 2)\n",
     b"typedef NS_ENUM(NSInteger, E) { E1 = 1 << 2, E2 = E1 | 3, E3 };\n",
     b"if (x < 1.0f || (y >= 2 && z)) x = 1; else if (!x) { x = (CGFloat)[d doubleForKey:@\"w\"]; }\n",
+    # The sixth set's forms: a suite a class method returns, managed properties, key paths,
+    # folded numbers, a value written when an object getter held in a local answered nil.
+    b"+(NSUserDefaults*) db { static NSUserDefaults* d; dispatch_once(&t, ^{ d = [[NSUserDefaults alloc] initWithSuiteName:G]; }); return d; }\n",
+    b"NSNumber* v = [[H db] objectForKey:k]; if (v == nil) { [[H db] setInteger:5*1024*-1 forKey:k]; }\n",
+    b"extension UserDefaults { @NSManaged @objc(k) private var _k: [[String: Any]]?; @objc @NSManaged var ) }\n",
+    b"let d = [#keyPath(UserDefaults.a.b): 1, #keyPath(): 2, #keyPath(x.): H.db().bool(forKey: \"k\")]\n",
+    b"@objc enum E: Int { case a = 9223372036854775807, b }\n",
 ]
 
 

@@ -369,6 +369,43 @@ import Testing
 /// Bad input never crashes the scan, never hangs it: every fixture cut at many places and
 /// with bytes changed, each read as Objective-C and as Swift, and random brackets.
 @Suite struct SourceScanRobustnessTests {
+  /// An enum case past Int64.max (the case after one of that value) and arithmetic that
+  /// overflows are no constants: reported as computed, never a trap (the Swift reader trapped
+  /// on the enum case until the fifth round's fuzz forms tried it).
+  @Test func numbersPast64BitsAreNoConstants() throws {
+    let folder = try TemporaryFolder()
+    try Data(
+      """
+      import Foundation
+      @objc enum Edge: Int { case top = 9223372036854775807, bottom }
+      func f() {
+        UserDefaults.standard.register(defaults: ["edge": Edge.bottom.rawValue, "area": 3 * 4])
+        UserDefaults.standard.set(1, forKey: "edge")
+        UserDefaults.standard.set(1, forKey: "area")
+      }
+      """.utf8
+    ).write(to: folder.file("Edge.swift"))
+    try Data(
+      """
+      void g(void) {
+        [[NSUserDefaults standardUserDefaults] registerDefaults:@{
+          @"big": @(9223372036854775807 * 2), @"small": @(2 * 1024 - 1) }];
+        [[NSUserDefaults standardUserDefaults] setInteger:1 forKey:@"big"];
+        [[NSUserDefaults standardUserDefaults] setInteger:1 forKey:@"small"];
+      }
+      """.utf8
+    ).write(to: folder.file("Big.m"))
+    let result = SourceScan.scan([folder.url.path])
+    let found = Dictionary(
+      result.keys.map { ($0.entry.from, $0.entry) }, uniquingKeysWith: { a, _ in a })
+    #expect(found["edge"]?.type == .integer)
+    #expect(found["edge"]?.defaultValue == nil)
+    #expect(found["area"]?.defaultValue == .integer(12))
+    #expect(found["big"]?.type == .integer)
+    #expect(found["big"]?.defaultValue == nil)
+    #expect(found["small"]?.defaultValue == .integer(2047))
+  }
+
   struct Generator {
     var state: UInt64
     mutating func next(_ bound: Int) -> Int {

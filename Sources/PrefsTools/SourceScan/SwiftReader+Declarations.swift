@@ -31,7 +31,9 @@ extension SwiftReader {
         } else if case .value(.integer(let last))? = facts.valueConstants[
           type + "." + (facts.declarations[type]?.cases.last?.name ?? "")]
         {
-          value = .value(.integer(last + 1))
+          // (Past Int64.max the source does not compile: no constant, never a trap.)
+          let (next, overflow) = last.addingReportingOverflow(1)
+          value = overflow ? .computed(name, .integer) : .value(.integer(next))
         } else {
           value = .value(.integer(0))
         }
