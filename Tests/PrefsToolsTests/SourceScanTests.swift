@@ -406,6 +406,20 @@ import Testing
     #expect(found["small"]?.defaultValue == .integer(2047))
   }
 
+  /// `else if (` left open at the end of a file (the smallest of a fuzz round's cut files of a
+  /// real app): the statement ends with the tokens, never past them (it trapped until then).
+  @Test(arguments: [
+    "#define r()\nL(){if();else if(", "void f(void) { if (a) {} else if ((", "if(;else{",
+  ])
+  func aStatementLeftOpenEndsWithTheFile(_ source: String) throws {
+    let folder = try TemporaryFolder()
+    try Data((source + "\n[[NSUserDefaults standardUserDefaults] boolForKey:@\"k\"];").utf8)
+      .write(to: folder.file("Cut.m"))
+    let result = SourceScan.scan([folder.url.path])
+    #expect(result.filesRead == 1)
+    #expect(result.warnings.isEmpty, "\(result.warnings.map(\.message))")
+  }
+
   struct Generator {
     var state: UInt64
     mutating func next(_ bound: Int) -> Int {

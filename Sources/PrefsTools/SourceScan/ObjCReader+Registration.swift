@@ -121,8 +121,10 @@ extension ObjCReader {
   }
 
   /// A statement from `start`: a block to its `}`, or to its `;`.
-  func statement(from start: Int) -> Range<Int> {
-    if t.isPunctuation(start, 0x7B) { return start..<(t.match(start) + 1) }
+  func statement(from given: Int) -> Range<Int> {
+    // (Within the tokens: a block left open runs to the end, and what follows it is empty.)
+    let start = min(given, t.count)
+    if t.isPunctuation(start, 0x7B) { return start..<min(t.match(start) + 1, t.count) }
     if t.isText(start, "if"), t.isPunctuation(start + 1, 0x28) {
       let then = statement(from: t.match(start + 1) + 1)
       if t.isText(then.upperBound, "else") {
