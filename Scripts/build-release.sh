@@ -11,7 +11,7 @@
 # error. Elsewhere (macOS), the plain release build.
 # A static glibc program must never enter the name service switch, dlopen, gconv or locale
 # loading (it crashes on a user /etc/passwd does not hold: issue 50): on Linux every entry point
-# to them is linked to prefs' own (--wrap=NAME, Sources/CSystemCalls/CSystemCalls.c: the local
+# to them is linked to prefs' own (--wrap=NAME, Sources/CSystemCalls/NameServiceWraps.h in CSystemCalls.c: the local
 # files, then /usr/bin/getent; or a documented "not available"), and Scripts/static-libc-check.sh
 # then fails the build if any of that machinery is still in the binary. The debug build and
 # the tests link glibc's own, dynamically.

@@ -10,7 +10,7 @@
 #     races, not the name service; prefs makes its files with O_EXCL), and dlopen's and
 #     dlmopen's, which glibc links into every static binary through `_dlfcn_hook` (the table
 #     `__rtld_static_init` gives a C library that a dlopen has loaded: used only after one),
-#     and which nothing else refers to (every reference is --wrap'ed to CSystemCalls.c);
+#     and which nothing else refers to (every reference is --wrap'ed to NameServiceWraps.h in CSystemCalls.c);
 #  2. the machinery behind them that can be left out: the name service switch
 #     (__nss_database_get, __nss_lookup_function, __nss_module_load) and locale loading
 #     (setlocale, newlocale's own __newlocale, _nl_find_locale, _nl_load_locale_from_archive).
