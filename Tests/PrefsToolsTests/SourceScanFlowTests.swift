@@ -328,7 +328,7 @@ import Testing
     Self.expectExactly(
       result,
       [
-        ("skinOpacity", .double, .real(0.7)), ("lastCollectionID", .string, nil),
+        ("skinOpacity", .double, .real(0.7)), ("lastCollectionID", .string, .string("all")),
         ("shortcutIdentifiers", .stringArray, nil), ("servers", .array, nil),
         ("purchaseLink", .url, nil), ("sortOrder", .string, .string("name")),
         ("showsToolbar", .bool, nil), ("recentCount", .integer, nil),

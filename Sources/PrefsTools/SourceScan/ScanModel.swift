@@ -195,6 +195,23 @@ struct ScanModel {
     }
   }
 
+  /// The fallbacks given where a managed property is read, kept only for the keys of managed
+  /// properties (any other `UserDefaults.standard.NAME` is a computed property of the app's).
+  mutating func keepManagedReads() {
+    guard uses.contains(where: { $0.use.managedRead }) else { return }
+    let managed = Set(
+      uses.compactMap { u -> String? in
+        guard u.use.method.hasPrefix("@NSManaged") || u.use.method.hasPrefix("@dynamic"),
+          case .literal(let k) = u.use.key
+        else { return nil }
+        return k
+      })
+    uses.removeAll { u in
+      guard u.use.managedRead, case .literal(let k) = u.use.key else { return false }
+      return !managed.contains(k)
+    }
+  }
+
   /// A binding to `values.a.b` where the code reads, writes or registers `a.b` itself: the
   /// binding is of that key (user defaults keys may hold dots), not of `a`.
   mutating func joinBoundPaths() {

@@ -215,6 +215,9 @@ struct SourceUse: Sendable {
   /// A binding's whole key path after `values.` when it has dots (`values.panel.size`): the
   /// key is its first part, unless the code uses the whole path as a key of its own.
   var boundPath: String?
+  /// A read of `UserDefaults.standard.NAME` given a fallback: a use only where NAME is the key
+  /// of a managed (`@NSManaged`, `@dynamic`) property of user defaults.
+  var managedRead = false
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a

@@ -265,6 +265,7 @@ package enum SourceScan {
     }
     model.addRegistered(registered)
     model.addUncalledWrappers()
+    model.keepManagedReads()
     model.joinBoundPaths()
     model.unusedDeclarations = Self.unusedDeclarations(
       Set(model.uses.compactMap(\.use.declaration)), list: list, limit: options.fileLimit)

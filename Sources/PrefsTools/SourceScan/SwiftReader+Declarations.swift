@@ -293,6 +293,24 @@ extension SwiftReader {
     record(use, at: -1)
   }
 
+  /// `UserDefaults.standard.NAME ?? V`: the fallback of a managed property's key where it is
+  /// read (kept by the model only where NAME is a managed property's key).
+  mutating func managedRead(at i: Int) {
+    guard t.isPunctuation(i + 1, 0x2E), t.isText(i + 2, "standard"), t.isPunctuation(i + 3, 0x2E),
+      t.isIdentifier(i + 4), t.isText(i + 5, "??")
+    else { return }
+    let name = t.text(i + 4)
+    var use = SourceUse(
+      key: .literal(name), receiver: .standard, access: .presence,
+      method: "UserDefaults.standard.\(name) ??", line: t.line(i))
+    use.value = valueOf(expressionRange(from: i + 6))
+    use.defaultSource = .fallback
+    use.weakType = true
+    use.managedRead = true
+    use.condition = conditionText(at: i)
+    record(use, at: -1)
+  }
+
   func madeType(_ range: Range<Int>) -> String? {
     var k = range.lowerBound
     if t.isText(k, "try") {

@@ -166,6 +166,8 @@ struct SwiftReader: SourceReader {
       // @SceneStorage is a scene's restored state, not user defaults.
       if !gatherOnly, word == "@AppStorage" { appStorage(at: i) }
       return nil
+    case "UserDefaults":
+      if !gatherOnly { managedRead(at: i) }
     default:
       break
     }

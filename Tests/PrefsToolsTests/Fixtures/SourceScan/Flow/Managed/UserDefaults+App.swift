@@ -15,6 +15,10 @@ extension UserDefaults {
   @NSManaged var neverRead: Bool
 }
 
+extension UserDefaults {
+  var storeRegion: String? { Locale.current.region?.identifier }
+}
+
 enum Settings {
   static func registerDefaults() {
     let defaults =
@@ -26,7 +30,10 @@ enum Settings {
   }
 
   static var opacity: CGFloat { UserDefaults.standard.skinOpacity }
-  static var collection: String? { UserDefaults.standard.lastCollectionID }
+  // A fallback where a managed property is read: its key's default.
+  static var collection: String { UserDefaults.standard.lastCollectionID ?? "all" }
+  // Trap: a computed property of the app's own, read with a fallback: no key.
+  static var region: String { UserDefaults.standard.storeRegion ?? "us" }
   static var shortcuts: [String] { UserDefaults.standard.shortcutIdentifiers }
   static var servers: [[String: Any]]? { UserDefaults.standard.servers }
   static var link: URL? { UserDefaults.standard.purchaseLink }
