@@ -317,6 +317,7 @@ import Testing
     let standard = Self.scan("Returned")
     Self.expectExactly(standard, [("ServicesVersion", .integer, nil)])
     #expect(!standard.evidenceText().contains("thumbnail"))
+    #expect(standard.unknownReceivers.map(\.key) == ["avatar"])
   }
 
   /// `@NSManaged` properties of an extension of `UserDefaults` (and `@dynamic` ones of a

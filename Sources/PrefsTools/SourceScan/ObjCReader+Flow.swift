@@ -29,7 +29,7 @@ extension ObjCReader {
     {
       switch receiverOf(range) {
       case .standard, .suite:
-        facts.receivers[selector] = receiverOf(range)
+        returnsDefaults(selector, receiverOf(range))
         return
       default: break
       }
@@ -39,9 +39,8 @@ extension ObjCReader {
     if parameters.isEmpty, range.count == 1, t.isIdentifier(first) {
       let name = t.text(first)
       switch scope?.locals[name]?.receiver ?? facts.receivers[Self.bare(name)] {
-      case .standard?, .suite?:
-        facts.receivers[selector] =
-          scope?.locals[name]?.receiver ?? facts.receivers[Self.bare(name)]
+      case .some(let bound) where bound.isDefaults:
+        returnsDefaults(selector, bound)
         return
       default: break
       }
@@ -57,6 +56,13 @@ extension ObjCReader {
     guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
     facts.returns[selector, default: []].append(
       FunctionReturn(parameters: parameters, key: key, value: value, file: file))
+  }
+
+  /// A method that returns user defaults: a receiver by its name (`[self defaults]`) and by
+  /// its class's (`[HelperTools defaultsDB]`).
+  mutating func returnsDefaults(_ selector: String, _ receiver: ReceiverRef) {
+    facts.receivers[selector] = receiver
+    if let className { facts.receivers[className + "." + selector] = receiver }
   }
 
   /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.

@@ -115,7 +115,7 @@ extension ScanModel {
     switch receiver {
     case .type(let type): type
     case .returned(let type, let method):
-      receivers[type + "." + method] ?? receivers[method] != nil ? "NSUserDefaults" : type
+      returnedReceiver(type, method) != nil ? "NSUserDefaults" : type
     default: nil
     }
   }

@@ -340,7 +340,7 @@ struct ScanModel {
       }
       return .none
     case .returned(let type, let method):
-      if let bound = receivers[type + "." + method] ?? receivers[method] {
+      if let bound = returnedReceiver(type, method) {
         return resolve(bound, file: file, depth: depth + 1)
       }
       let owner = resolve(.type(type), file: file, depth: depth + 1)
@@ -350,6 +350,21 @@ struct ScanModel {
     case .unknown: return .unknown
     case .none: return .none
     }
+  }
+
+  /// The user defaults `type`'s method `method` returns: its class's (or an ancestor's)
+  /// method; by the name alone only where no class of the tree is known to return defaults
+  /// from a method of that name (a Swift function, a property).
+  func returnedReceiver(_ type: String, _ method: String) -> ReceiverRef? {
+    var owner: String? = type
+    var seen: Set<String> = []
+    while let o = owner, seen.insert(o).inserted {
+      if let bound = receivers[o + "." + method] { return bound }
+      owner = superclasses[o]
+    }
+    guard let bound = receivers[method] else { return nil }
+    let suffix = "." + method
+    return receivers.keys.contains { $0.hasSuffix(suffix) } ? nil : bound
   }
 
   enum ResolvedKey: Equatable {

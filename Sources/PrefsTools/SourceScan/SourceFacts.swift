@@ -137,6 +137,14 @@ enum ReceiverRef: Sendable, Hashable {
   /// the type's own (a wrapper's `[Settings shared]`).
   case returned(type: String, method: String)
   case none
+
+  /// The standard user defaults or a suite.
+  var isDefaults: Bool {
+    switch self {
+    case .standard, .suite: true
+    default: false
+    }
+  }
 }
 
 /// How a key is used at one place.

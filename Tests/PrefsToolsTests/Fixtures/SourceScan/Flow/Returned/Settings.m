@@ -52,6 +52,9 @@
     [[HelperTools defaultsDB] setObject:[NSDate now] forKey:@"LastStart"];
     // Trap: a cache, not user defaults, though its method has a defaults getter's name.
     [[HelperTools sharedCache] objectForKey:@"thumbnail"];
+    // Trap: another class's method of the same name, whose body the tree does not show: it
+    // may be user defaults, not known to be (reported, never planned).
+    [[ImageStore defaultsDB] objectForKey:@"avatar"];
 }
 
 @end
