@@ -336,4 +336,24 @@ import Testing
       ])
     #expect(result.unused.map(\.entry.from) == ["neverRead"])
   }
+
+  /// What a seventh set of never-seen apps showed: a wrapper's declared default kept when the
+  /// key is absent (a variable replaced only when the key is there, a `return` after a branch
+  /// that returns the key's value), a Swift helper whose `guard … == nil else { return }` is
+  /// followed by the setter, InAppSettingsKit's `InAppSettings.bundle` (`*.inApp.plist`, its
+  /// link rows no keys), and sindresorhus/Defaults' `NSSecureCodingKey` (archived data).
+  @Test func defaultsKeptWhenAbsentAndInAppSettings() {
+    Self.expectExactly(
+      Self.scan("Kept"),
+      [
+        ("Interval", .integer, .integer(5)), ("Temperature", .bool, .bool(true)),
+        ("Sensor", .string, .string("automatic")),
+        // Traps: no default.
+        ("Count", .any, nil), ("Rounded", .bool, nil), ("Title", .string, nil),
+        ("ShowThumbnails", .bool, .bool(true)), ("TextSize", .integer, .integer(2)),
+        ("Migrated", .string, nil),
+        ("send_dnt", .bool, .bool(true)), ("homepage", .string, .string("https://example.com")),
+        ("colorSpace", .data, nil),
+      ])
+  }
 }

@@ -176,7 +176,11 @@ extension SwiftReader {
     var library: LibraryModels.Library?
     var generic: String?
     if t.isText(start, "Defaults"), t.isPunctuation(start + 1, 0x2E) { start += 2 }
-    if t.isText(start, "Key") || t.isText(start, "DefaultsKey"), t.isPunctuation(start + 1, 0x3C) {
+    // `NSSecureCodingKey<NSColorSpace>(`: Defaults' key of an object it archives.
+    let archived = t.isText(start, "NSSecureCodingKey")
+    if t.isText(start, "Key") || t.isText(start, "DefaultsKey") || archived,
+      t.isPunctuation(start + 1, 0x3C)
+    {
       let close = t.angleEnd(from: start + 1)
       generic = t.source((start + 2)..<(close - 1)).replacing(" ", with: "")
       library =
@@ -226,6 +230,13 @@ extension SwiftReader {
       use.key = .concat([.literal(LibraryModels.keyboardShortcutsPrefix), use.key])
       use.type = .json
       use.typeReason = "a KeyboardShortcuts shortcut: JSON text, false when disabled"
+    case .defaults where archived:
+      use.type = .data
+      use.typeReason = "a Defaults NSSecureCodingKey: the object as NSKeyedArchiver data"
+      for (label, argument) in zip(c.labels, c.arguments) where label == "default" {
+        use.value = .computed(t.source(argument), .data)
+        use.defaultSource = .registration
+      }
     case .defaults, .swiftyUserDefaults:
       use.storedType = generic
       for (label, argument) in zip(c.labels, c.arguments) {

@@ -243,7 +243,26 @@ extension ObjCReader {
     } else {
       return
     }
-    guard let absent = absentFirst ? then : elseRange else { return }
+    guard let absent = absentFirst ? then : elseRange else {
+      // `NSString *s = [d objectForKey:K]; if (s) { return s; } return V;`
+      // (Only after a getter that answers nil when absent: a bool's or a number's value is
+      // no presence.)
+      if !absentFirst, !zero, DefaultsAPI.presenceGetters.contains(original.method),
+        let after = returnAfter(then)
+      {
+        var use = original
+        use.access = .presence
+        use.type = nil
+        use.typeReason = nil
+        use.method = original.method + " == nil"
+        use.value = valueOf(after)
+        use.defaultSource = .fallback
+        use.line = t.line(after.lowerBound)
+        use.condition = self.condition(at: after.lowerBound)
+        record(use, at: -1)
+      }
+      return
+    }
     // A toggle (`if (x == 0) x = 1; else x = 0;`) gives both branches a value: no fallback.
     if let other = absentFirst ? elseRange : then, Self.assigns(other, name, t) { return }
     // The branch gives the local its value, or writes the key (`v = [d objectForKey:K]; if

@@ -112,12 +112,54 @@ extension ObjCReader {
     let receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
     presence.insert(send)
-    guard let absent = present ? elseRange : thenRange else { return }
     let key = keyOf(keyRange)
+    guard let absent = present ? elseRange : thenRange else {
+      if let after = returnAfter(thenRange) {
+        recordFallback(
+          valueOf(after), name: scope?.property, key: key, receiver: receiver, getter: m.selector,
+          absent: after, condition: condition(at: send))
+      } else {
+        keptWhenAbsent(then: thenRange, key: key, receiver: receiver, getter: m.selector, at: send)
+      }
+      return
+    }
     guard let (value, name) = absentValue(in: absent, key: key) else { return }
     recordFallback(
       value, name: name, key: key, receiver: receiver, getter: m.selector, absent: absent,
       condition: condition(at: send))
+  }
+
+  /// `int v = V; if ([d objectForKey:K]) { v = [d integerForKey:K]; }`: the branch taken when
+  /// the key is present replaces the variable's value with the key's, so V, the value it was
+  /// declared with, is what the code sees when the key is absent.
+  mutating func keptWhenAbsent(
+    then: Range<Int>, key: KeyExpr, receiver: ReceiverRef, getter: String, at send: Int
+  ) {
+    var k = then.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    guard t.isIdentifier(k), t.isPunctuation(k + 1, 0x3D),
+      let initial = scope?.locals[t.text(k)]?.initial
+    else { return }
+    let assigned = expressionRange(from: k + 2)
+    let readsKey = assigned.contains { j in
+      guard t.isPunctuation(j, 0x5B), let m = parseMessage(at: j),
+        let api = DefaultsAPI.objc[m.selector], api.access == .get, api.key < m.arguments.count
+      else { return false }
+      return keyOf(m.arguments[api.key]) == key
+    }
+    guard readsKey else { return }
+    recordFallback(
+      initial, name: Self.bare(t.text(k)), key: key, receiver: receiver, getter: getter,
+      absent: then, condition: condition(at: send))
+  }
+
+  /// `if (present) { … return …; } return V;`: the branch taken when the key is present
+  /// returns, so the `return` after it is what the code gives when the key is absent (nil
+  /// when the branch does not return, or no `return` follows it).
+  func returnAfter(_ then: Range<Int>) -> Range<Int>? {
+    guard t.isText(then.upperBound, "return"), then.contains(where: { t.isText($0, "return") })
+    else { return nil }
+    return expressionRange(from: then.upperBound + 1)
   }
 
   /// A statement from `start`: a block to its `}`, or to its `;`.

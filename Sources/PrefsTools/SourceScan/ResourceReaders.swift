@@ -285,6 +285,11 @@ enum InterfaceReader {
 enum PlistSources {
   /// The uses of one Settings pane: each specifier with a `Key`, its type and its
   /// `DefaultValue`.
+  /// Specifier types (InAppSettingsKit's) that show a row with a `Key` but store no value.
+  static let storesNothing: Set<String> = [
+    "IASKOpenURLSpecifier", "IASKButtonSpecifier", "IASKMailComposeSpecifier",
+  ]
+
   static func settingsUses(_ value: PlistValue) -> [SourceUse] {
     guard case .dictionary(let root) = value,
       case .array(let specifiers)? = root["PreferenceSpecifiers"]
@@ -297,6 +302,8 @@ enum PlistSources {
         continue
       }
       let kind = d["Type"]?.stringValue ?? "?"
+      // InAppSettingsKit's buttons, links and mail panes have a `Key` and store nothing.
+      if Self.storesNothing.contains(kind) { continue }
       var use = SourceUse(
         key: .literal(key), receiver: .standard, access: .settings, method: kind, line: 0)
       use.place = "PreferenceSpecifiers[\(n)]"

@@ -401,12 +401,18 @@ package enum SourceScan {
   ].map { Array($0.utf8) }
 
   /// The Settings panes of every `Settings.bundle` in `files`: each `Root*.plist`, and the
-  /// `.plist` of each `PSChildPaneSpecifier`'s `File` in the same bundle, followed once.
+  /// `.plist` of each `PSChildPaneSpecifier`'s `File` in the same bundle, followed once; and
+  /// InAppSettingsKit's `InAppSettings.bundle`, whose `NAME.inApp.plist` it reads before
+  /// `NAME.plist`.
   static func settingsPanes(_ files: [SourceFile], limit: Int) -> Set<String> {
     var byFolder: [String: [String: String]] = [:]
     for file in files where file.kind == .plist {
       let parts = file.path.split(separator: "/", omittingEmptySubsequences: false)
-      guard let bundle = parts.lastIndex(of: "Settings.bundle") else { continue }
+      guard
+        let bundle = parts.lastIndex(where: {
+          $0 == "Settings.bundle" || $0 == "InAppSettings.bundle"
+        })
+      else { continue }
       let folder = parts[...bundle].joined(separator: "/")
       let name = parts[(bundle + 1)...].joined(separator: "/")
       byFolder[folder, default: [:]][name] = file.path
@@ -418,7 +424,10 @@ package enum SourceScan {
         guard panes.insert(path).inserted else { continue }
         guard case .success(let value) = readPlist(path, limit: limit) else { continue }
         for child in PlistSources.childPanes(value) {
-          if let next = plists[child + ".plist"] ?? plists[child] { queue.append(next) }
+          if let next = plists[child + ".inApp.plist"] ?? plists[child + ".plist"] ?? plists[child]
+          {
+            queue.append(next)
+          }
         }
       }
     }

@@ -40,9 +40,19 @@ extension SwiftReader {
         if t.isText(i, "guard") { present.toggle() }
         let receiver = receiverOf(c.receiver)
         guard receiver != .none else { return }
+        let key = keyOf(keyRange)
+        if t.isText(i, "guard"), present {
+          // `guard d.object(forKey: K) == nil else { return }; d.set(V, forKey: K)`: what the
+          // code after the guard writes when the key is absent.
+          if let (at, value) = setterAfter(body.upperBound, key: key) {
+            recordFallback(
+              value, name: scope?.property, key: key, receiver: receiver, getter: c.selector,
+              absent: at..<(at + 1), condition: conditionText(at: k))
+          }
+          return
+        }
         let absent = t.isText(i, "guard") ? body : present ? elseBody : body
         guard let absent else { return }
-        let key = keyOf(keyRange)
         guard let (value, name) = absentValue(in: absent, key: key) else { return }
         recordFallback(
           value, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
@@ -131,6 +141,25 @@ extension SwiftReader {
         zeroTest: test.zero)
     }
     return found
+  }
+
+  /// The first setter of `key` from `start` to the end of the function, at its top level (a
+  /// statement of its own): where it is, and the value it writes.
+  func setterAfter(_ start: Int, key: KeyExpr) -> (Int, ValueExpr)? {
+    guard let end = scope?.end else { return nil }
+    var k = start
+    while k < min(end, t.count) {
+      if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x7D) { return nil }
+      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+        let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
+        c.arguments.count > max(api.key, v), keyOf(c.arguments[api.key]) == key
+      {
+        return (k, valueOf(c.arguments[v]))
+      }
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
+      k += 1
+    }
+    return nil
   }
 
   func absentValue(in range: Range<Int>, key: KeyExpr) -> (ValueExpr, String?)? {
