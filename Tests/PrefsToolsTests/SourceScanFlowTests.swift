@@ -333,6 +333,7 @@ import Testing
         ("shortcutIdentifiers", .stringArray, nil), ("servers", .array, nil),
         ("purchaseLink", .url, nil), ("sortOrder", .string, .string("name")),
         ("showsToolbar", .bool, nil), ("recentCount", .integer, nil),
+        ("Legacy.TimeInterval", .integer, nil),
       ])
     #expect(result.unused.map(\.entry.from) == ["neverRead"])
   }
@@ -354,6 +355,8 @@ import Testing
         ("Migrated", .string, nil),
         ("send_dnt", .bool, .bool(true)), ("homepage", .string, .string("https://example.com")),
         ("colorSpace", .data, nil),
+        // A private constant of one name in each of two types: each type's own.
+        ("preference", .data, nil), ("layout", .data, nil),
       ])
   }
 }

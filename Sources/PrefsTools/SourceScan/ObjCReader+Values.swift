@@ -322,6 +322,17 @@ extension ObjCReader {
       if receiver == "NSDate" { return .computed(text, .date) }
     case "dictionary":
       return .dictionary([])
+    case "dictionaryWithCapacity:" where receiver.hasSuffix("Dictionary"):
+      return .dictionary([])
+    case "init", "initWithCapacity:":
+      // `[[NSMutableDictionary alloc] init]`: an empty one, filled in steps.
+      if let inner = m.receiver.first, t.isPunctuation(inner, 0x5B),
+        let alloc = parseMessage(at: inner), alloc.selector == "alloc", alloc.receiver.count == 1
+      {
+        let made = t.text(alloc.receiver.lowerBound)
+        if made.hasSuffix("Dictionary") { return .dictionary([]) }
+        if made.hasSuffix("Array") { return .value(.array([])) }
+      }
     case "dictionaryWithObjectsAndKeys:", "initWithObjectsAndKeys:":
       guard let a = args.first else { break }
       let elements = items(a).filter { !($0.count == 1 && t.isText($0.lowerBound, "nil")) }

@@ -274,6 +274,7 @@ struct ObjCReader: SourceReader {
     let returnsNothing = t.isText(i + 2, "void") || t.isText(i + 2, "IBAction")
     if parameters.isEmpty, !returnsNothing {
       property = selector
+      if let className, !gatherOnly { facts.gettersDefined.insert(className + "." + selector) }
     } else if parameters.count == 1, selector.hasPrefix("set"), selector.count > 4 {
       let name = selector.dropFirst(3).dropLast()
       property = name.prefix(1).lowercased() + name.dropFirst()

@@ -178,9 +178,12 @@ struct ScanModel {
     }
     for n in files.indices {
       for d in files[n].dynamicProperties {
-        // (A category of NSUserDefaults whose accessors a dynamic-property category makes.)
+        // (A category of NSUserDefaults whose accessors a dynamic-property category makes,
+        // unless the category writes the getter itself.)
         let library = isKind(d.className, of: "PAPreferences")
-        guard library || isKind(d.className, of: "NSUserDefaults") else { continue }
+        guard library || isKind(d.className, of: "NSUserDefaults"),
+          !files[n].gettersDefined.contains(d.className + "." + d.name)
+        else { continue }
         let type = declared[d.className]?[d.name]
         var use = SourceUse(
           key: .literal(d.name), receiver: .standard, access: .get,

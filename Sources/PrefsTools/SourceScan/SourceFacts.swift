@@ -413,6 +413,9 @@ struct FileFacts: Sendable {
   /// worked out on a second read); and every function that returns something.
   var returns: [String: [FunctionReturn]] = [:]
   var returnsDefined: Set<String> = []
+  /// Objective-C getter methods an implementation writes (`Class.name`): a `@dynamic`
+  /// property with one is not made at run time.
+  var gettersDefined: Set<String> = []
 
   /// The functions its keys and values call (whose returns the model needs).
   var calls: Set<String> {

@@ -150,6 +150,13 @@ extension SwiftReader {
     if names.first == "self" { names.removeFirst() }
     guard !names.isEmpty else { return runtimeKey(r) }
     if leadingDot { return .name("." + names.joined(separator: ".")) }
+    // A member of the type the code is in (`private let key = "k"` read as `key`): that
+    // type's, before a constant of the same name another type declares.
+    if names.count == 1, let type = typeName, facts.constants[type + "." + names[0]] != nil,
+      scope?.locals[names[0]] == nil, scope?.parameters.contains(names[0]) != true
+    {
+      return .name(type + "." + names[0])
+    }
     return .name(names.joined(separator: "."))
   }
 

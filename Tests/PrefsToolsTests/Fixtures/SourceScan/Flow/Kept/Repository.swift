@@ -37,3 +37,14 @@ extension Defaults.Keys {
 }
 
 func space() -> NSColorSpace { Defaults[.colorSpace] }
+
+// Constants of one name in two types: each type reads its own.
+final class PreferenceStore {
+  private let storageKey = "preference"
+  func load() -> Data? { UserDefaults.standard.data(forKey: storageKey) }
+}
+
+final class LayoutStore {
+  private let storageKey = "layout"
+  func load() -> Data? { UserDefaults.standard.data(forKey: storageKey) }
+}

@@ -5,4 +5,5 @@
 @interface NSUserDefaults (Legacy)
 @property (nonatomic) BOOL showsToolbar;
 @property (nonatomic) NSInteger recentCount;
+@property (nonatomic) NSTimeInterval timeInterval;
 @end
