@@ -282,7 +282,7 @@ extension ObjCReader {
       {
         if case .dictionary(let entries) = valueOf(value) { variable.entries = entries }
       }
-      variable.initial = isDeclaration ? valueOf(value) : nil
+      variable.initial = isDeclaration ? value : nil
       if let resource = resourceName(in: value) { variable.resource = resource }
       if case .name(let p)? = resourceParameter(in: value) { variable.resourceParameter = p }
       if let file = loadedFile(value) { variable.file = file }

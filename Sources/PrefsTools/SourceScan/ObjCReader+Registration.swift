@@ -149,8 +149,8 @@ extension ObjCReader {
     }
     guard readsKey else { return }
     recordFallback(
-      initial, name: Self.bare(t.text(k)), key: key, receiver: receiver, getter: getter,
-      absent: then, condition: condition(at: send))
+      valueOf(initial), name: Self.bare(t.text(k)), key: key, receiver: receiver,
+      getter: getter, absent: then, condition: condition(at: send))
   }
 
   /// `if (present) { … return …; } return V;`: the branch taken when the key is present

@@ -325,8 +325,9 @@ struct LocalVariable {
   /// whether the variable is true when the key is there.
   var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
-  /// The value a declaration gave the variable (`int v = V;`), until it is given another.
-  var initial: ValueExpr?
+  /// The tokens of the value a declaration gave the variable (`int v = V;`), until it is
+  /// given another (read only when a fallback needs it).
+  var initial: Range<Int>?
   /// A closure parameter given a published property's values (`$p.sink { v in … }`): the
   /// property, its declared type and its initial value.
   var published: (property: String, type: String?, initial: ValueExpr?)?
