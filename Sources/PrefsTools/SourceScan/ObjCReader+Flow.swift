@@ -145,17 +145,9 @@ extension ObjCReader {
       else { return }
       absent = presentFirst ? second : first
     }
-    var use = original
-    use.access = .presence
-    use.type = nil
-    use.typeReason = nil
-    use.method = original.method + " == nil ? …"
-    use.value = valueOf(absent)
-    use.defaultSource = .fallback
-    use.zeroTest = zero
-    use.line = t.line(i)
+    var use = original.fallback(
+      " == nil ? …", valueOf(absent), zeroTest: zero, line: t.line(i), condition: condition(at: i))
     use.name = assignedName(before: i) ?? original.name
-    use.condition = condition(at: i)
     record(use, at: -1)
   }
 
@@ -250,15 +242,9 @@ extension ObjCReader {
       if !absentFirst, !zero, DefaultsAPI.presenceGetters.contains(original.method),
         let after = returnAfter(then)
       {
-        var use = original
-        use.access = .presence
-        use.type = nil
-        use.typeReason = nil
-        use.method = original.method + " == nil"
-        use.value = valueOf(after)
-        use.defaultSource = .fallback
-        use.line = t.line(after.lowerBound)
-        use.condition = self.condition(at: after.lowerBound)
+        let use = original.fallback(
+          " == nil", valueOf(after), zeroTest: false, line: t.line(after.lowerBound),
+          condition: self.condition(at: after.lowerBound))
         record(use, at: -1)
       }
       return
@@ -282,18 +268,10 @@ extension ObjCReader {
     } else {
       return
     }
-    var use = original
-    use.access = .presence
-    use.type = nil
-    use.typeReason = nil
     // As the code tests it: `== nil`, `< 1.0`.
-    use.method =
-      original.method + (r.count == 3 ? " \(t.text(first + 1)) \(t.text(first + 2))" : " == nil")
-    use.value = valueOf(value)
-    use.defaultSource = .fallback
-    use.zeroTest = zero
-    use.line = t.line(k)
-    use.condition = self.condition(at: k)
+    let test = r.count == 3 ? " \(t.text(first + 1)) \(t.text(first + 2))" : " == nil"
+    let use = original.fallback(
+      test, valueOf(value), zeroTest: zero, line: t.line(k), condition: self.condition(at: k))
     record(use, at: -1)
   }
 

@@ -90,6 +90,24 @@ extension SourceUse {
     }
   }
 
+  /// The fallback a getter's use held in a local makes: `value` when the key is absent, the
+  /// method named as the code tests the local (`test`: ` == nil`, ` < 1.0`).
+  func fallback(
+    _ test: String, _ value: ValueExpr, zeroTest: Bool, line: Int, condition: String?
+  ) -> SourceUse {
+    var use = self
+    use.access = .presence
+    use.type = nil
+    use.typeReason = nil
+    use.method = method + test
+    use.value = value
+    use.defaultSource = .fallback
+    use.zeroTest = zeroTest
+    use.line = line
+    use.condition = condition
+    return use
+  }
+
   /// A setter's ``absentValue`` as the fallback use it makes (nil when it has none).
   func absentWritten() -> SourceUse? {
     guard access == .set, let value = absentValue else { return nil }
