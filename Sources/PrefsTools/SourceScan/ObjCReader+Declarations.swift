@@ -38,51 +38,15 @@ extension ObjCReader {
   }
 
   /// A constant integer expression of the code: numbers, constants known in this file, `-`,
-  /// `|`, `+`, `<<`, parentheses; nil for anything else.
+  /// `|`, `+`, `<<`, `*`, parentheses and casts; nil for anything else.
   func constantInteger(_ range: Range<Int>) -> Int64? {
-    var r = inner(range)
-    guard !r.isEmpty else { return nil }
-    // The operator of lowest precedence at the top level, from the right.
-    for ops in [["|"], ["+", "-"], ["<<"]] {
-      var k = r.upperBound - 1
-      while k > r.lowerBound {
-        if t.isPunctuation(k, 0x29) {
-          k = t.match(k) - 1
-          continue
-        }
-        let text = t.text(k)
-        if ops.contains(text), t.token(k).kind == .punctuation {
-          guard let a = constantInteger(r.lowerBound..<k),
-            let b = constantInteger((k + 1)..<r.upperBound)
-          else { return nil }
-          switch text {
-          case "|": return a | b
-          case "+": return a &+ b
-          case "-": return a &- b
-          default: return b >= 0 && b < 63 ? a << b : nil
-          }
-        }
-        k -= 1
-      }
-    }
-    if r.count == 2, t.isPunctuation(r.lowerBound, 0x2D),
-      let v = constantInteger((r.lowerBound + 1)..<r.upperBound)
-    {
-      return -v
-    }
-    guard r.count == 1 else { return nil }
-    r = r.lowerBound..<r.upperBound
-    if t.token(r.lowerBound).kind == .number,
-      case .value(.integer(let v))? = number(t.text(r.lowerBound))
-    {
+    t.foldedInteger(range, strip: inner) { k in
+      let value =
+        t.token(k).kind == .number
+        ? number(t.text(k)) : t.isIdentifier(k) ? facts.valueConstants[t.text(k)] : nil
+      guard case .value(.integer(let v))? = value else { return nil }
       return v
     }
-    if t.isIdentifier(r.lowerBound),
-      case .value(.integer(let v))? = facts.valueConstants[t.text(r.lowerBound)]
-    {
-      return v
-    }
-    return nil
   }
 
   /// A declaration or an assignment at a statement's start: `NSString *const K = @"k";`,

@@ -235,13 +235,13 @@ extension ObjCReader {
     } else {
       return
     }
+    // The local was tested for nil after a getter that answers nil when absent: a bool's or
+    // a number's value is no presence (`if (version < 2) [d setInteger:2 …]` is an upgrade,
+    // which a number's 0 also meets).
+    let nilWhenAbsent = !zero && DefaultsAPI.presenceGetters.contains(original.method)
     guard let absent = absentFirst ? then : elseRange else {
       // `NSString *s = [d objectForKey:K]; if (s) { return s; } return V;`
-      // (Only after a getter that answers nil when absent: a bool's or a number's value is
-      // no presence.)
-      if !absentFirst, !zero, DefaultsAPI.presenceGetters.contains(original.method),
-        let after = returnAfter(then)
-      {
+      if !absentFirst, nilWhenAbsent, let after = returnAfter(then) {
         let use = original.fallback(
           " == nil", valueOf(after), zeroTest: false, line: t.line(after.lowerBound),
           condition: self.condition(at: after.lowerBound))
@@ -258,11 +258,7 @@ extension ObjCReader {
     let value: Range<Int>
     if t.text(k) == name, t.isPunctuation(k + 1, 0x3D) {
       value = expressionRange(from: k + 2)
-    } else if !zero, DefaultsAPI.presenceGetters.contains(original.method),
-      let (at, written) = setterOfKey(original.key, in: absent)
-    {
-      // (Only after a getter that answers nil when absent: `if (version < 2) [d setInteger:2
-      // …]` is an upgrade, which a number's 0 also meets.)
+    } else if nilWhenAbsent, let (at, written) = setterOfKey(original.key, in: absent) {
       k = at
       value = written
     } else {
@@ -280,12 +276,7 @@ extension ObjCReader {
     var k = range.lowerBound
     if t.isPunctuation(k, 0x7B) { k += 1 }
     while k < range.upperBound {
-      if t.isPunctuation(k, 0x5B), let m = parseMessage(at: k),
-        let api = DefaultsAPI.objc[m.selector], api.access == .set, let v = api.value,
-        m.arguments.count > max(api.key, v), keyOf(m.arguments[api.key]) == key
-      {
-        return (k, m.arguments[v])
-      }
+      if let written = valueWritten(at: k, to: key) { return (k, written) }
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
         k = t.match(k)
       }

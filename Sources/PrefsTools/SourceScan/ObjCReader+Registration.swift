@@ -228,12 +228,8 @@ extension ObjCReader {
         let value = expressionRange(from: k + 1)
         return (valueOf(value), scope?.property)
       }
-      if t.isPunctuation(k, 0x5B), let m = parseMessage(at: k),
-        let api = DefaultsAPI.objc[m.selector],
-        api.access == .set, let v = api.value, m.arguments.count > api.key,
-        keyOf(m.arguments[api.key]) == key
-      {
-        return (valueOf(m.arguments[v]), valueName(m.arguments[v]))
+      if let written = valueWritten(at: k, to: key) {
+        return (valueOf(written), valueName(written))
       }
       if t.isPunctuation(k, 0x3D), k > range.lowerBound {
         let value = expressionRange(from: k + 1)
@@ -247,6 +243,16 @@ extension ObjCReader {
       k += 1
     }
     return nil
+  }
+
+  /// The tokens of the value a setter at `k` (`[d setBool:V forKey:K]`) writes to `key`; nil
+  /// when `k` is no such setter.
+  func valueWritten(at k: Int, to key: KeyExpr) -> Range<Int>? {
+    guard t.isPunctuation(k, 0x5B), let m = parseMessage(at: k),
+      let api = DefaultsAPI.objc[m.selector], api.access == .set, let v = api.value,
+      m.arguments.count > max(api.key, v), keyOf(m.arguments[api.key]) == key
+    else { return nil }
+    return m.arguments[v]
   }
 
   // MARK: - Ternary presence tests

@@ -214,7 +214,7 @@ extension ObjCReader {
     if r.allSatisfy({ t.isString($0) }) {
       return .value(.string(r.compactMap { t.stringValue($0) }.joined()))
     }
-    if let folded = t.integerArithmetic(r) { return .value(.integer(folded)) }
+    if r.count >= 3, let folded = constantInteger(r) { return .value(.integer(folded)) }
     if r.count == 4, t.isText(first, "CFSTR"), let s = t.stringValue(first + 2) {
       return .value(.string(s))
     }

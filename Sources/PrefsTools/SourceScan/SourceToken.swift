@@ -269,7 +269,7 @@ extension SourceTokens {
   }
 
   /// `range` without the parentheses that enclose all of it.
-  private func unparenthesized(_ range: Range<Int>) -> Range<Int> {
+  func unparenthesized(_ range: Range<Int>) -> Range<Int> {
     var r = range
     while r.count >= 2, isPunctuation(r.lowerBound, 0x28), match(r.lowerBound) == r.upperBound - 1 {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
@@ -279,37 +279,46 @@ extension SourceTokens {
 }
 
 extension SourceTokens {
-  /// `5 * 1024 * 1024`, `60 * 60 - 1`: whole numbers joined by `*`, `+` and `-`, folded as the
-  /// compiler folds them (nil for anything else, or past 64 bits).
-  func integerArithmetic(_ r: Range<Int>) -> Int64? {
-    guard r.count >= 3, r.count % 2 == 1 else { return nil }
-    var sum: Int64 = 0
-    var term: Int64 = 1
-    var sign: Int64 = 1
-    func add() -> Bool {
-      let (signed, o1) = term.multipliedReportingOverflow(by: sign)
-      let (total, o2) = sum.addingReportingOverflow(signed)
-      sum = total
-      return !o1 && !o2
-    }
-    for (n, k) in r.enumerated() {
-      if n % 2 == 0 {
-        guard token(k).kind == .number, let v = Int64(text(k).replacing("_", with: "")) else {
-          return nil
+  /// A constant integer expression as the compiler folds it: whole numbers and the names
+  /// `leaf` reads (a token's value, nil for none), `|`, `+`, `-`, `<<`, `*`, a leading `-`,
+  /// parentheses (`strip` takes them off, and a C cast with them); nil for anything else, or
+  /// past 64 bits.
+  func foldedInteger(
+    _ range: Range<Int>, strip: (Range<Int>) -> Range<Int>, leaf: (Int) -> Int64?
+  ) -> Int64? {
+    let r = strip(range)
+    guard !r.isEmpty else { return nil }
+    // The operator of lowest precedence at the top level, from the right.
+    for ops in [["|"], ["+", "-"], ["<<"], ["*"]] {
+      var k = r.upperBound - 1
+      while k > r.lowerBound {
+        if isPunctuation(k, 0x29) {
+          k = match(k) - 1
+          continue
         }
-        let (product, overflow) = term.multipliedReportingOverflow(by: v)
-        guard !overflow else { return nil }
-        term = product
-      } else if isPunctuation(k, 0x2A) {
-        continue
-      } else if isPunctuation(k, 0x2B) || isPunctuation(k, 0x2D) {
-        guard add() else { return nil }
-        sign = isPunctuation(k, 0x2B) ? 1 : -1
-        term = 1
-      } else {
-        return nil
+        let op = text(k)
+        if ops.contains(op), token(k).kind == .punctuation {
+          guard let a = foldedInteger(r.lowerBound..<k, strip: strip, leaf: leaf),
+            let b = foldedInteger((k + 1)..<r.upperBound, strip: strip, leaf: leaf)
+          else { return nil }
+          let (value, overflow): (Int64, Bool) =
+            switch op {
+            case "|": (a | b, false)
+            case "+": a.addingReportingOverflow(b)
+            case "-": a.subtractingReportingOverflow(b)
+            case "*": a.multipliedReportingOverflow(by: b)
+            default: b >= 0 && b < 63 ? (a << b, false) : (0, true)
+            }
+          return overflow ? nil : value
+        }
+        k -= 1
       }
     }
-    return add() ? sum : nil
+    if r.count == 2, isPunctuation(r.lowerBound, 0x2D),
+      let v = foldedInteger((r.lowerBound + 1)..<r.upperBound, strip: strip, leaf: leaf)
+    {
+      return v == .min ? nil : -v
+    }
+    return r.count == 1 ? leaf(r.lowerBound) : nil
   }
 }

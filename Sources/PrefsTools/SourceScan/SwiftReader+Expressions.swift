@@ -286,7 +286,15 @@ extension SwiftReader {
         }
       }
     }
-    if let folded = t.integerArithmetic(r) { return .value(.integer(folded)) }
+    if r.count >= 3,
+      let folded = t.foldedInteger(
+        r, strip: t.unparenthesized,
+        leaf: { k in
+          t.token(k).kind == .number ? Int64(t.text(k).replacing("_", with: "")) : nil
+        })
+    {
+      return .value(.integer(folded))
+    }
     // `Set()`, `Set<UUID>()`, `[String]()`, `Array<Int>()`: an empty array.
     if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),
       t.isPunctuation(r.upperBound - 2, 0x28),

@@ -143,6 +143,16 @@ extension SwiftReader {
     return found
   }
 
+  /// The tokens of the value a setter call at `k` (`d.set(V, forKey: K)`) writes to `key`; nil
+  /// when `k` is no such call.
+  func valueWritten(at k: Int, to key: KeyExpr) -> Range<Int>? {
+    guard t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
+      let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
+      c.arguments.count > max(api.key, v), keyOf(c.arguments[api.key]) == key
+    else { return nil }
+    return c.arguments[v]
+  }
+
   /// The first setter of `key` from `start` to the end of the function, at its top level (a
   /// statement of its own): where it is, and the value it writes.
   func setterAfter(_ start: Int, key: KeyExpr) -> (Int, ValueExpr)? {
@@ -150,12 +160,7 @@ extension SwiftReader {
     var k = start
     while k < min(end, t.count) {
       if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x7D) { return nil }
-      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
-        let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
-        c.arguments.count > max(api.key, v), keyOf(c.arguments[api.key]) == key
-      {
-        return (k, valueOf(c.arguments[v]))
-      }
+      if let written = valueWritten(at: k, to: key) { return (k, valueOf(written)) }
       if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
       k += 1
     }
@@ -168,12 +173,7 @@ extension SwiftReader {
       if t.isText(k, "return") {
         return (valueOf(expressionRange(from: k + 1)), scope?.property)
       }
-      if t.isIdentifier(k), t.isPunctuation(k + 1, 0x28), let c = parseCall(at: k),
-        let api = DefaultsAPI.swift[c.selector], api.access == .set, let v = api.value,
-        c.arguments.count > api.key, keyOf(c.arguments[api.key]) == key
-      {
-        return (valueOf(c.arguments[v]), nil)
-      }
+      if let written = valueWritten(at: k, to: key) { return (valueOf(written), nil) }
       if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1) {
         return (valueOf(expressionRange(from: k + 1)), t.text(k - 1))
       }
