@@ -359,4 +359,22 @@ import Testing
         ("preference", .data, nil), ("layout", .data, nil),
       ])
   }
+
+  /// What a ninth set of never-seen apps showed: registered numbers boxed with a literal type
+  /// (`NSNumber(value: 1086 as UInt16)`), a fresh instance's property as the fallback
+  /// (`?? Options().step`: the property's initial value), and a key constant a closure makes
+  /// (`static let k: String = { … return "a" … }()`: each key it returns).
+  @Test func seededValuesAndClosureConstants() {
+    Self.expectExactly(
+      Self.scan("Seeded"),
+      [
+        ("Socks.Port", .integer, .integer(1086)), ("Socks.Timeout", .integer, .integer(60)),
+        ("Pac.Local", .bool, .bool(true)), ("Http.Port", .integer, .integer(1087)),
+        ("step", .double, .real(33.6)), ("speed", .double, .real(2.7)),
+        ("label", .string, .string("wheel")),
+        ("libraryPath", .string, nil), ("libraryPath-preview", .string, nil),
+        // Traps: no default.
+        ("Http.Address", .any, nil), ("limit", .double, nil), ("other", .double, nil),
+      ])
+  }
 }

@@ -73,6 +73,7 @@ struct ScanModel {
         var known = members[type] ?? TypeMembers()
         known.initializers += found.initializers
         if known.stored.isEmpty { known.stored = found.stored }
+        known.initial.merge(found.initial) { a, _ in a }
         known.isStruct = known.isStruct || found.isStruct
         members[type] = known
       }
@@ -470,6 +471,13 @@ struct ScanModel {
     case .value(let v): return .constant(v)
     case .computed(let text, _): return .computed(text)
     case .name(let n):
+      // `Options().step`: the initial value of that type's property, and nothing else.
+      if let call = n.firstRange(of: "().") {
+        let type = String(n[..<call.lowerBound])
+        let property = String(n[call.upperBound...])
+        guard let initial = members[type]?.initial[property] else { return .computed(n) }
+        return resolveValue(initial, depth: depth + 1)
+      }
       if let v = valueConstants[n] { return resolveValue(v, depth: depth + 1) }
       if let dot = n.lastIndex(of: "."), let v = valueConstants[String(n[n.index(after: dot)...])] {
         return resolveValue(v, depth: depth + 1)

@@ -196,7 +196,7 @@ extension SwiftReader {
     default: break
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
-      recordConstant(name, keyOf(value))
+      recordConstant(name, closureKey(value) ?? keyOf(value))
       var given = valueOf(value)
       // `static let mode: Mode = .center`: that type's case.
       if case .name(let n) = given, n.hasPrefix("."), let declared {
@@ -244,6 +244,50 @@ extension SwiftReader {
       pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
     }
     return nil
+  }
+
+  /// `{ … return "a" … return c ? "b" : "c" … }()`: a closure run once to make a constant (a
+  /// key chosen under `#if`, or by a test at run time), each key its returns give; nil when
+  /// `value` is no such closure or a return gives a key not known before run time.
+  func closureKey(_ value: Range<Int>) -> KeyExpr? {
+    // (The call may be on the closing brace's line, after the expression's end.)
+    let open = value.lowerBound
+    guard value.count >= 2, t.isPunctuation(open, 0x7B) else { return nil }
+    let close = t.match(open)
+    guard close + 2 < t.count, close + 3 >= value.upperBound, t.isPunctuation(close + 1, 0x28),
+      t.isPunctuation(close + 2, 0x29)
+    else { return nil }
+    var keys: [KeyExpr] = []
+    var k = open + 1
+    while k < close {
+      // A closure or a function inside returns for itself.
+      if t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if t.isText(k, "return") {
+        let returned = expressionRange(from: k + 1)
+        var branches = [returned]
+        // `test ? "a" : "b"`: either.
+        if let question = returned.first(where: {
+          t.isPunctuation($0, 0x3F) && !t.isPunctuation($0 + 1, 0x2E) && !t.isText($0 - 1, "as")
+        }), let colon = t.colonAtTop((question + 1)..<returned.upperBound) {
+          branches = [(question + 1)..<colon, (colon + 1)..<returned.upperBound]
+        }
+        for branch in branches {
+          let key = keyOf(branch)
+          switch key {
+          case .literal, .oneOf: if !keys.contains(key) { keys.append(key) }
+          default: return nil
+          }
+        }
+        k = max(returned.upperBound, k + 1)
+        continue
+      }
+      k += 1
+    }
+    if keys.isEmpty { return nil }
+    return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
 
   /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an

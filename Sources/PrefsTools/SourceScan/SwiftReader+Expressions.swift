@@ -237,7 +237,8 @@ extension SwiftReader {
   /// The number types whose initializer converts a value (`Double(x)`).
   static let conversions: [String: MigrationPlan.ValueType] = [
     "Double": .double, "Float": .double, "CGFloat": .double, "Int": .integer, "Int64": .integer,
-    "Int32": .integer, "UInt": .integer, "Bool": .bool,
+    "Int32": .integer, "Int16": .integer, "Int8": .integer, "UInt": .integer, "UInt64": .integer,
+    "UInt32": .integer, "UInt16": .integer, "UInt8": .integer, "Bool": .bool,
   ]
 
   func valueOf(_ range: Range<Int>) -> ValueExpr {
@@ -249,6 +250,14 @@ extension SwiftReader {
     }
     guard let first = r.first else { return .computed("", nil) }
     let text = t.source(r)
+    // `1086 as UInt16`: the literal, of that type (`as?`, `as!` and `as Any` give none).
+    if r.count >= 3, t.isText(r.upperBound - 2, "as"), t.isIdentifier(r.upperBound - 1),
+      let type = Self.conversions[t.text(r.upperBound - 1)]
+    {
+      let inner = valueOf(r.lowerBound..<(r.upperBound - 2))
+      if case .value = inner { return .converted(inner, type, source: text) }
+      return .computed(text, type)
+    }
     if r.count == 1 {
       switch t.token(first).kind {
       case .string:
@@ -343,6 +352,15 @@ extension SwiftReader {
     {
       return .value(
         .date(t.isText(r.upperBound - 1, "distantPast") ? .distantPast : .distantFuture))
+    }
+    // `Options().step`: a fresh instance's property, what its declaration gives it (looked up
+    // by the model among the type's members, so a computed property or an unknown type is
+    // none).
+    if r.count == 5, t.isIdentifier(first), t.text(first).first?.isUppercase == true,
+      t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29),
+      t.isPunctuation(first + 3, 0x2E), t.isIdentifier(first + 4)
+    {
+      return .name(t.text(first) + "()." + t.text(first + 4))
     }
     // `NSNumber(value: 30)`: the number it boxes.
     if t.isText(first, "NSNumber"), t.isPunctuation(first + 1, 0x28),
