@@ -373,8 +373,22 @@ import Testing
         ("step", .double, .real(33.6)), ("speed", .double, .real(2.7)),
         ("label", .string, .string("wheel")),
         ("libraryPath", .string, nil), ("libraryPath-preview", .string, nil),
+        ("zoomLevel", .integer, nil),
         // Traps: no default.
         ("Http.Address", .any, nil), ("limit", .double, nil), ("other", .double, nil),
       ])
+  }
+
+  /// A stored property of user defaults given a suite in the initializer (`defaults =
+  /// UserDefaults(suiteName: name) ?? .standard`): its keys are that suite's, the suite named
+  /// as written or, made at run time, by its pattern.
+  @Test func aPropertyGivenASuiteInItsInitializer() {
+    let domains = Self.scan("Seeded").otherDomains.map { domain, keys in
+      (domain, keys.map(\.entry.from).sorted())
+    }
+    let found = Dictionary(domains, uniquingKeysWith: { a, _ in a })
+    #expect(found[.suite("*.toast")] == ["positionX"])
+    #expect(found[.suite("group.example")] == ["sharedFlag"])
+    #expect(found.count == 2)
   }
 }

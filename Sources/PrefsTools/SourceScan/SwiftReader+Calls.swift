@@ -108,7 +108,7 @@ extension SwiftReader {
         if t.isText(first + 2, "suiteName") {
           let arg = (first + 4)..<(r.upperBound - 1)
           if arg.count == 1, t.isText(arg.lowerBound, "nil") { return .standard }
-          return .suite(keyOf(arg))
+          return .suite(localKey(arg))
         }
       }
       return .none

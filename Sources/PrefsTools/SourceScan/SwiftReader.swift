@@ -181,6 +181,21 @@ struct SwiftReader: SourceReader {
       closure(at: i)
     } else if let local = scope?.locals[word] {
       localAfter(i, local)
+    } else if scope?.selector?.hasPrefix("init(") == true, t.isPunctuation(i + 1, 0x3D),
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
+      let type = typeName, facts.members[type]?.declared[word]?.hasPrefix("UserDefaults") == true
+    {
+      // `defaults = UserDefaults(suiteName: name) ?? .standard` in an initializer: the
+      // property holds that suite (the standard domain only where the suite cannot be made).
+      var value = expressionRange(from: i + 2)
+      if let coalesce = value.first(where: { t.isText($0, "??") }) {
+        value = value.lowerBound..<coalesce
+      }
+      let receiver = receiverOf(value)
+      if receiver.isDefaults {
+        facts.receivers[word] = receiver
+        facts.receivers[type + "." + word] = receiver
+      }
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
       scope?.parameters.contains(word) == false,
