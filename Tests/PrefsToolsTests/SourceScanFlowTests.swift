@@ -362,8 +362,9 @@ import Testing
 
   /// What a ninth set of never-seen apps showed: registered numbers boxed with a literal type
   /// (`NSNumber(value: 1086 as UInt16)`), a fresh instance's property as the fallback
-  /// (`?? Options().step`: the property's initial value), and a key constant a closure makes
-  /// (`static let k: String = { … return "a" … }()`: each key it returns).
+  /// (`?? Options().step`: the property's initial value), a key constant a closure makes
+  /// (`static let k: String = { … return "a" … }()`: each key it returns), and what the first
+  /// launch writes (`if d.object(forKey: marker) == nil { saveAll() }`, two calls down).
   @Test func seededValuesAndClosureConstants() {
     Self.expectExactly(
       Self.scan("Seeded"),
@@ -374,6 +375,10 @@ import Testing
         ("label", .string, .string("wheel")),
         ("libraryPath", .string, nil), ("libraryPath-preview", .string, nil),
         ("zoomLevel", .integer, nil),
+        // What the first launch writes: a constant, a property of a fresh instance.
+        ("settingsExist", .string, .string("settingsExist")), ("hideIcon", .bool, .bool(false)),
+        ("volume", .integer, .integer(7)),
+        ("givenVolume", .integer, nil), ("laterVolume", .integer, nil), ("migrated", .bool, nil),
         // Traps: no default.
         ("Http.Address", .any, nil), ("limit", .double, nil), ("other", .double, nil),
       ])

@@ -389,4 +389,39 @@ extension ScanModel {
     }
     return made
   }
+
+  /// The functions a first launch runs: each called while a marker key is absent, and what
+  /// those call of their own type, two levels down.
+  static func seededFunctions(_ files: [FileFacts]) -> Set<String> {
+    var seeded = Set(files.flatMap(\.seedCalls))
+    guard !seeded.isEmpty else { return [] }
+    var callees: [String: Set<String>] = [:]
+    for f in files { callees.merge(f.callees) { $0.union($1) } }
+    var frontier = seeded
+    for _ in 0..<2 {
+      frontier = Set(frontier.flatMap { callees[$0] ?? [] }).subtracting(seeded)
+      seeded.formUnion(frontier)
+    }
+    return seeded
+  }
+
+  /// The constant a seeded setter writes: a constant, or a property of the writer's type
+  /// holding a fresh instance (`general.flag` of `var general = GeneralDefaults()`), whose
+  /// declaration gives the value.
+  func seedValue(_ seed: SeedWrite) -> PlistValue? {
+    var value = seed.value
+    if case .name(let n) = value, let type = seed.type {
+      let parts = n.split(separator: ".").map(String.init)
+      guard parts.count == 2 || parts.count == 3 && parts[0] == "self" else { return nil }
+      let holder = parts[parts.count - 2]
+      let property = parts[parts.count - 1]
+      guard case .computed(let made, _)? = members[type]?.initial[holder], made.hasSuffix("()"),
+        let first = made.first, first.isUppercase,
+        made.dropLast(2).allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      else { return nil }
+      value = .name(made + "." + property)
+    }
+    guard case .constant(let v) = resolveValue(value) else { return nil }
+    return v
+  }
 }

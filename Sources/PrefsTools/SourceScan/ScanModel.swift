@@ -91,8 +91,15 @@ struct ScanModel {
       }
     }
     addDynamicProperties()
+    let seeded = Self.seededFunctions(files)
     for n in files.indices {
-      for use in files[n].uses {
+      for var use in files[n].uses {
+        // A value written by a function the first launch runs: the key's value when absent.
+        if use.access == .set, use.absentValue == nil, let seed = use.seed,
+          seeded.contains(seed.function), let value = seedValue(seed)
+        {
+          use.absentValue = .value(value)
+        }
         // A key a member holds: a template of each initializer that sets the member, else a
         // use like any other (a constant of that name, or a pattern).
         if use.ownerType != nil {

@@ -226,6 +226,18 @@ struct SourceUse: Sendable {
   /// A read of `UserDefaults.standard.NAME` given a fallback: a use only where NAME is the key
   /// of a managed (`@NSManaged`, `@dynamic`) property of user defaults.
   var managedRead = false
+  /// Swift: a setter's value with the function and type it is written in (`set(general.flag,
+  /// forKey: K)` in `save(group:)` of `Options`): what the app writes at its first launch
+  /// when that function runs while a marker key is absent (``FileFacts/seedCalls``).
+  var seed: SeedWrite?
+}
+
+/// A value a setter writes, where (see ``SourceUse/seed``).
+struct SeedWrite: Sendable {
+  /// The function's name, without its labels (`save`).
+  var function: String
+  var type: String?
+  var value: ValueExpr
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
@@ -446,6 +458,11 @@ struct FileFacts: Sendable {
   /// (`default` for the rest), by the function's selector.
   var switchReturns: [String: [String: ValueExpr]] = [:]
   var dynamicProperties: [(className: String, name: String, line: Int)] = []
+  /// Swift: functions called when a marker key is absent (`if d.object(forKey: K) == nil {
+  /// saveOptions() }`, the app's first launch), by name; and the functions of its own type
+  /// each function calls (`saveOptions` calls `save`), by name.
+  var seedCalls: Set<String> = []
+  var callees: [String: Set<String>] = [:]
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 

@@ -161,6 +161,12 @@ extension SwiftReader {
 
   mutating func call(at i: Int) {
     guard !readEarly.contains(i), let c = parseCall(at: i) else { return }
+    if let f = scope?.selector, c.receiver == nil || c.receiver.map({ t.source($0) }) == "self" {
+      // A call of the type's own function: what a first launch's writes may go through.
+      let callee = Self.baseName(c.selector)
+      facts.callees[Self.baseName(f), default: []].insert(callee)
+      if firstStatementWhenAbsent(c) { facts.seedCalls.insert(callee) }
+    }
     let typePrefix = String(c.selector.prefix { $0 != "(" }) + "("
     if wrapperSelectors.contains(c.selector) || wrapperSelectors.contains(typePrefix) {
       let receiver = receiverOf(c.receiver)
@@ -298,6 +304,13 @@ extension SwiftReader {
         use.name = published.property
       }
       if case .value = value { use.value = value }
+      if api.access == .set, let f = scope?.selector {
+        switch value {
+        case .value, .name:
+          use.seed = SeedWrite(function: Self.baseName(f), type: typeName, value: value)
+        default: break
+        }
+      }
       if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
         use.valueParameter = t.text(valueRange.lowerBound)
       }
@@ -496,5 +509,25 @@ extension SwiftReader {
     }
     use.condition = conditionText(at: i)
     record(use, at: i)
+  }
+}
+
+extension SwiftReader {
+  /// `save(group:)` → `save`.
+  static func baseName(_ selector: String) -> String {
+    String(selector.prefix { $0 != "(" })
+  }
+
+  /// Whether the call `c` is the first statement of `if … .object(forKey: K) == nil { … }`:
+  /// run while the key is absent.
+  func firstStatementWhenAbsent(_ c: Call) -> Bool {
+    let start = c.receiver.map { $0.lowerBound } ?? c.name
+    let brace = start - 1
+    guard brace >= 4, t.isPunctuation(brace, 0x7B), t.isText(brace - 1, "nil"),
+      t.isText(brace - 2, "=="), t.isPunctuation(brace - 3, 0x29)
+    else { return false }
+    let open = t.match(brace - 3)
+    return open > 0 && open < brace - 3 && t.isText(open - 1, "object")
+      && t.isText(open + 1, "forKey")
   }
 }
