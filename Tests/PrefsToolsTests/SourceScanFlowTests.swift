@@ -374,7 +374,8 @@ import Testing
         ("step", .double, .real(33.6)), ("speed", .double, .real(2.7)),
         ("label", .string, .string("wheel")),
         ("libraryPath", .string, nil), ("libraryPath-preview", .string, nil),
-        ("zoomLevel", .integer, nil),
+        ("zoomLevel", .integer, nil), ("exportedWraps", .bool, nil),
+        ("LibraryLevel", .integer, nil),
         // What the first launch writes: a constant, a property of a fresh instance.
         ("settingsExist", .string, .string("settingsExist")), ("hideIcon", .bool, .bool(false)),
         ("volume", .integer, .integer(7)),
@@ -384,16 +385,40 @@ import Testing
       ])
   }
 
-  /// A stored property of user defaults given a suite in the initializer (`defaults =
-  /// UserDefaults(suiteName: name) ?? .standard`): its keys are that suite's, the suite named
-  /// as written or, made at run time, by its pattern.
-  @Test func aPropertyGivenASuiteInItsInitializer() {
+  /// Suites reached through data flow: a stored property of user defaults given a suite in the
+  /// initializer (`defaults = UserDefaults(suiteName: name) ?? .standard`: the suite named as
+  /// written or, made at run time, by its pattern), a closure that gives the suite or the
+  /// standard domain, a parameter of user defaults its caller gives a suite, a C function that
+  /// makes one.
+  @Test func suitesReachedThroughDataFlow() {
     let domains = Self.scan("Seeded").otherDomains.map { domain, keys in
       (domain, keys.map(\.entry.from).sorted())
     }
     let found = Dictionary(domains, uniquingKeysWith: { a, _ in a })
     #expect(found[.suite("*.toast")] == ["positionX"])
     #expect(found[.suite("group.example")] == ["sharedFlag"])
-    #expect(found.count == 2)
+    // A closure giving the group's suite or the standard domain, the app's own `Defaults`.
+    #expect(found[.suite("group.example.app")] == ["QuickToggle"])
+    // A parameter of user defaults given a suite by its caller; a C function's suite.
+    #expect(found[.suite("group.example.settings")] == ["mode", "renderCount", "wraps"])
+    #expect(
+      found[.suite("group.example.shared")] == [
+        "GifQuality", "LossyEnabled", "PngLevel", "StripAll",
+      ])
+    #expect(found.count == 5)
+  }
+
+  /// The suites' keys typed by what their setters write: a property of the type, declared in
+  /// another file (an enum by its raw value); the registered defaults of a C function's suite.
+  @Test func suiteKeysTypedByTheirTypesProperties() {
+    Self.expectExactly(
+      Self.scan("Seeded", suite: "group.example.settings"),
+      [("renderCount", .integer, nil), ("mode", .integer, nil), ("wraps", .bool, nil)])
+    Self.expectExactly(
+      Self.scan("Seeded", suite: "group.example.shared"),
+      [
+        ("PngLevel", .integer, .integer(4)), ("StripAll", .bool, .bool(true)),
+        ("LossyEnabled", .bool, nil), ("GifQuality", .integer, .integer(90)),
+      ])
   }
 }

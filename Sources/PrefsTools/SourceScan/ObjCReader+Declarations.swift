@@ -186,6 +186,11 @@ extension ObjCReader {
       if Self.bare(other) == Self.bare(name) { return }
       if scope?.locals[other]?.receiver != nil || facts.receivers[Self.bare(other)] != nil {
         receiverFound = true
+      } else if other.hasSuffix("()"), type == "NSUserDefaults" {
+        // `NSUserDefaults *d = SharedPrefs();`: what the C function returns (looked up in the
+        // tree), user defaults as declared (the standard ones, where the tree has no body).
+        facts.types[other] = type
+        receiverFound = true
       }
     default: break
     }

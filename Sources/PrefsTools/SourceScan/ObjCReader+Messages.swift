@@ -166,6 +166,10 @@ extension ObjCReader {
     }
     if t.isIdentifier(first) {
       let name = t.text(first)
+      // `SharedPrefs()`: what a C function of the tree returns (its name with `()`).
+      if r.count == 3, t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29) {
+        return .name(name + "()")
+      }
       if r.count == 3, t.isPunctuation(first + 1, 0x2E) {
         let member = t.text(first + 2)
         if name == "NSUserDefaults", member == "standardUserDefaults" { return .standard }

@@ -424,4 +424,27 @@ extension ScanModel {
     guard case .constant(let v) = resolveValue(value) else { return nil }
     return v
   }
+
+  /// A setter of a stored property of its own type, declared in another file (`set(flag,
+  /// forKey: K)`, `set(mode.rawValue, forKey: K)` of `var mode: Mode` in `Settings`): stored
+  /// as the property's declared type (an enum by its raw value), else its initial value's.
+  func typeByMember(_ use: inout SourceUse, _ seed: SeedWrite) {
+    guard let type = seed.type, let found = members[type], case .name(let n) = seed.value else {
+      return
+    }
+    var parts = n.split(separator: ".").map(String.init)
+    if parts.first == "self" { parts.removeFirst() }
+    let raw = parts.count == 2 && parts[1] == "rawValue"
+    guard parts.count == 1 || raw, let property = parts.first else { return }
+    if let declared = found.declared[property] {
+      let bare = declared.replacing("?", with: "").replacing("!", with: "")
+      if !raw, let planType = DefaultsAPI.type(ofClass: bare) {
+        use.type = planType
+      } else {
+        use.storedType = bare
+      }
+    } else if !raw, let initial = found.initial[property], case .value(let v) = initial {
+      use.type = ValueExpr.value(v).type
+    }
+  }
 }

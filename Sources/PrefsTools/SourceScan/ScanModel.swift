@@ -42,6 +42,8 @@ struct ScanModel {
   var returns: [String: [FunctionReturn]] = [:]
   var switchReturns: [String: [String: ValueExpr]] = [:]
   var members: [String: TypeMembers] = [:]
+  /// The user defaults calls give functions' parameters, with the calling file.
+  var argumentReceivers: [String: (receiver: ReceiverRef, file: Int)] = [:]
   var declarations: [String: TypeDeclaration] = [:]
   var uses: [(use: SourceUse, domain: ScanDomain)] = []
   /// Uses whose receiver may be user defaults but is not known to be: the evidence's.
@@ -60,7 +62,7 @@ struct ScanModel {
   init(files: [FileFacts], dialect: Dialect) {
     self.files = files
     self.dialect = dialect
-    for f in files {
+    for (index, f) in files.enumerated() {
       constants.merge(f.constants) { a, _ in a }
       valueConstants.merge(f.valueConstants) { a, _ in a }
       receivers.merge(f.receivers) { a, _ in a }
@@ -69,11 +71,16 @@ struct ScanModel {
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations) { a, _ in a }
       switchReturns.merge(f.switchReturns) { a, _ in a }
+      for (name, given) in f.argumentReceivers {
+        if case .suite? = argumentReceivers[name]?.receiver { continue }
+        argumentReceivers[name] = (given, index)
+      }
       for (type, found) in f.members {
         var known = members[type] ?? TypeMembers()
         known.initializers += found.initializers
         if known.stored.isEmpty { known.stored = found.stored }
         known.initial.merge(found.initial) { a, _ in a }
+        known.declared.merge(found.declared) { a, _ in a }
         known.isStruct = known.isStruct || found.isStruct
         members[type] = known
       }
@@ -99,6 +106,16 @@ struct ScanModel {
           seeded.contains(seed.function), let value = seedValue(seed)
         {
           use.absentValue = .value(value)
+        }
+        if use.access == .set, use.type == nil, use.storedType == nil, let seed = use.seed {
+          typeByMember(&use, seed)
+        }
+        // A SwiftyUserDefaults-style key of an app that declares its own `Defaults` (`var
+        // Defaults: UserDefaults = …`): kept there, not in the library's standard domain.
+        if use.library == .swiftyUserDefaults, use.receiver == .standard,
+          let own = receivers["Defaults"]
+        {
+          use.receiver = own
         }
         // A key a member holds: a template of each initializer that sets the member, else a
         // use like any other (a constant of that name, or a pattern).
@@ -307,6 +324,10 @@ struct ScanModel {
       case .pattern(let p, _): return .domain(.suite(p))
       }
     case .name(let n):
+      // A function's parameter: what its callers give, else its own default.
+      if n.hasPrefix("param:"), let given = argumentReceivers[n] {
+        return resolve(given.receiver, file: given.file, depth: depth + 1)
+      }
       if file < files.count, let bound = files[file].receivers[n] {
         return resolve(bound, file: file, depth: depth + 1)
       }

@@ -463,6 +463,9 @@ struct FileFacts: Sendable {
   /// each function calls (`saveOptions` calls `save`), by name.
   var seedCalls: Set<String> = []
   var callees: [String: Set<String>] = [:]
+  /// Swift: the user defaults a call gives a function's parameter (`save(to: suite)`), by
+  /// ``SwiftReader/parameterName(_:_:)`` (a suite wins over the standard domain).
+  var argumentReceivers: [String: ReceiverRef] = [:]
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 

@@ -166,6 +166,25 @@ extension SwiftReader {
       let callee = Self.baseName(c.selector)
       facts.callees[Self.baseName(f), default: []].insert(callee)
       if firstStatementWhenAbsent(c) { facts.seedCalls.insert(callee) }
+      // User defaults given to a parameter (`save(toUserDefaults: suite)`).
+      for (index, argument) in c.arguments.enumerated() {
+        var given = receiverOf(argument)
+        if argument.count == 1, let bound = scope?.locals[t.text(argument.lowerBound)]?.receiver {
+          given = bound
+        }
+        switch given {
+        case .standard, .suite, .name:
+          let name = Self.parameterName(c.selector, index)
+          if case .suite? = facts.argumentReceivers[name] { continue }
+          if case .name(let n) = given, scope?.locals[n] == nil,
+            argument.count != 1 || scope?.locals[t.text(argument.lowerBound)]?.receiver == nil
+          {
+            continue
+          }
+          facts.argumentReceivers[name] = given
+        default: continue
+        }
+      }
     }
     let typePrefix = String(c.selector.prefix { $0 != "(" }) + "("
     if wrapperSelectors.contains(c.selector) || wrapperSelectors.contains(typePrefix) {
@@ -513,6 +532,11 @@ extension SwiftReader {
 }
 
 extension SwiftReader {
+  /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).
+  static func parameterName(_ selector: String, _ index: Int) -> String {
+    "param:" + selector + "#" + String(index)
+  }
+
   /// `save(group:)` → `save`.
   static func baseName(_ selector: String) -> String {
     String(selector.prefix { $0 != "(" })

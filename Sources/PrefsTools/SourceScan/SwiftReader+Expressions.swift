@@ -22,6 +22,8 @@ extension SwiftReader {
       {
         break
       }
+      // `guard let d = UserDefaults(suiteName: G) else { … }`: the value ends at `else`.
+      if k > start, t.isText(k, "else") { break }
       if k > start, t.line(k) != line, !t.isPunctuation(k, 0x2E), !t.isPunctuation(k - 1, 0x2E),
         !t.isText(k, "??"), !t.isText(k - 1, "??"), !t.isPunctuation(k, 0x2B),
         !t.isPunctuation(k - 1, 0x2B)

@@ -283,12 +283,13 @@ struct SwiftReader: SourceReader {
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
       labels: labels, end: t.match(b) + 1, returnType: returnType)
-    for (parameter, type) in zip(parameters, parameterTypes) {
-      // A `UserDefaults` parameter: the defaults its caller gives (the standard ones, as far
-      // as the code shows).
+    for (index, (parameter, type)) in zip(parameters, parameterTypes).enumerated() {
+      // A `UserDefaults` parameter: the defaults its callers give (looked up by the model),
+      // else its default value's, else the standard ones.
       guard let type, type.hasPrefix("UserDefaults") else { continue }
-      scope?.locals[parameter, default: LocalVariable()].receiver =
-        receiverDefaults[parameter] ?? .standard
+      let name = Self.parameterName(selector, index)
+      facts.receivers[name] = receiverDefaults[parameter] ?? .standard
+      scope?.locals[parameter, default: LocalVariable()].receiver = .name(name)
     }
     if name == "init", let type = types.last, type.kind != "enum", !gatherOnly {
       initializer(
@@ -354,6 +355,30 @@ struct SwiftReader: SourceReader {
   /// The user defaults a closure that initializes a property makes (its first
   /// `UserDefaults(suiteName:)` or `UserDefaults.standard`).
   func madeInClosure(_ range: Range<Int>) -> ReceiverRef? {
+    // A closure that returns one of several (`if lite { return .standard } else { return
+    // group ?? .standard }`): the suite, where the app keeps its settings; the standard
+    // domain only when no return gives one.
+    var standard = false
+    for k in range where t.isText(k, "return") {
+      var value = expressionRange(from: k + 1)
+      if let coalesce = value.first(where: { t.isText($0, "??") }) {
+        value = value.lowerBound..<coalesce
+      }
+      if value.count == 1, let bound = facts.receivers[t.text(value.lowerBound)],
+        case .suite = bound
+      {
+        return bound
+      }
+      let given = receiverOf(value)
+      switch given {
+      case .suite: return given
+      case .name(let n):
+        if let bound = facts.receivers[n], case .suite = bound { return bound }
+      case .standard: standard = true
+      default: break
+      }
+    }
+    if standard { return .standard }
     for k in range where t.isText(k, "UserDefaults") {
       if t.isPunctuation(k + 1, 0x28) {
         let receiver = receiverOf(k..<(t.match(k + 1) + 1))
