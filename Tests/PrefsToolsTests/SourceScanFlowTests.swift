@@ -376,6 +376,8 @@ import Testing
         ("libraryPath", .string, nil), ("libraryPath-preview", .string, nil),
         ("zoomLevel", .integer, nil), ("exportedWraps", .bool, nil),
         ("LibraryLevel", .integer, nil),
+        // A generic wrapper's keys typed by their properties' initial values.
+        ("tool.sample", .string, .string("Hello")), ("tool.alg", .enum, .string("MD5")),
         // What the first launch writes: a constant, a property of a fresh instance.
         ("settingsExist", .string, .string("settingsExist")), ("hideIcon", .bool, .bool(false)),
         ("volume", .integer, .integer(7)),

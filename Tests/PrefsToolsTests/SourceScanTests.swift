@@ -174,8 +174,9 @@ import Testing
     ("autoPlay", .bool, nil),
     // Interface files: a storyboard's slider and color well, a designable.nib's checkbox.
     ("volumeSlider", .double, nil), ("highlightColor", .data, nil), ("legacyCheckbox", .bool, nil),
-    // A designable.nib that a newer Xcode saved as a xib.
-    ("signatureText", .string, nil),
+    // A designable.nib that a newer Xcode saved as a xib; a button enabled by whether a key
+    // is set (`NSIsNotNil`) says nothing of its type.
+    ("signatureText", .string, nil), ("recentMessage", .string, nil),
   ]
 
   @Test func everySwiftPatternGivesItsKeyTypeAndDefault() {

@@ -110,13 +110,18 @@ enum InterfaceReader {
   }
 
   /// The type a binding shows: by its name, the control it is on, its value transformer.
+  /// A transformer that makes a flag of whether the key is set (`NSIsNil`, `NSIsNotNil`).
+  static func testsPresence(_ transformer: String) -> Bool {
+    transformer.contains("IsNil") || transformer.contains("IsNotNil")
+  }
+
   static func bindingType(_ name: String, control: String?, transformer: String?) -> MigrationPlan
     .ValueType?
   {
     if let transformer {
       if transformer.contains("UnarchiveFromData") { return .data }
       if transformer.contains("NegateBoolean") { return .bool }
-      if transformer.contains("IsNil") || transformer.contains("IsNotNil") { return nil }
+      if testsPresence(transformer) { return nil }
     }
     switch name {
     case "selectedIndex", "selectedTag": return .integer
@@ -201,8 +206,11 @@ enum InterfaceReader {
       }
       if let p = pending, tag.name == "string", tag.attributes["key"] == "NSValueTransformerName" {
         var use = p.use
+        // (`NSIsNil`, `NSIsNotNil`: whether the key is set, whatever it holds.)
         use.type =
-          bindingType(
+          Self.testsPresence(tag.text)
+          ? nil
+          : bindingType(
             use.method.split(separator: "\"").dropFirst().first.map(String.init) ?? "",
             control: nil,
             transformer: tag.text) ?? use.type

@@ -507,6 +507,10 @@ struct ScanModel {
         return resolveValue(initial, depth: depth + 1)
       }
       if let v = valueConstants[n] { return resolveValue(v, depth: depth + 1) }
+      // `HashAlgorithm.md5`: that enum's case, before a value of that last name elsewhere.
+      if n.contains("."), let c = constants[n], case .key(let s) = resolveKey(c) {
+        return .constant(.string(s))
+      }
       if let dot = n.lastIndex(of: "."), let v = valueConstants[String(n[n.index(after: dot)...])] {
         return resolveValue(v, depth: depth + 1)
       }

@@ -338,9 +338,11 @@ extension ScanModel {
       notes.append(
         "one of Sparkle's own keys: the updater reads and writes it (plan infer keeps it)")
     }
-    // A registered value named by a constant (`@PROXY_SYSTEM`, `kWidth`): the constant's
-    // type, a hint as any registered value's.
-    for n in uses.indices where uses[n].type == nil && uses[n].access == .register {
+    // A registered value or a fallback named by a constant (`@PROXY_SYSTEM`, `kWidth`, a
+    // generic wrapper's `var text = defaultText`): the constant's type, a hint as any
+    // registered value's.
+    for n in uses.indices
+    where uses[n].type == nil && (uses[n].access == .register || uses[n].defaultSource != nil) {
       guard let value = uses[n].value, case .constant(let c) = resolveValue(value),
         let type = ValueExpr.value(c).type
       else { continue }

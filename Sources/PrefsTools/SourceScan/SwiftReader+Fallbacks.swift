@@ -12,10 +12,18 @@ import PropertyList
 extension SwiftReader {
   /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
   /// else { return V }`: the absent branch's value is the default.
+  /// The most tokens a condition is read over.
+  static let conditionLimit = 500
+
   mutating func condition(at i: Int) {
     var k = i + 1
     var end = k
+    // (A condition ends at its body's `{`: a `}` first, or a statement's worth of tokens, is
+    // a cut or broken file, whose every `if` would otherwise run to its end.)
     while end < t.count, !t.isPunctuation(end, 0x7B) {
+      if t.isPunctuation(end, 0x7D) || t.isPunctuation(end, 0x3B) || end - i > Self.conditionLimit {
+        return
+      }
       if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) { end = t.match(end) }
       end += 1
     }
