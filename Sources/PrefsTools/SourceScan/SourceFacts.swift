@@ -232,12 +232,19 @@ struct SourceUse: Sendable {
   var seed: SeedWrite?
 }
 
-/// A value a setter writes, where (see ``SourceUse/seed``).
-struct SeedWrite: Sendable {
+/// A value a setter writes, where (see ``SourceUse/seed``). A class: one reference in every
+/// use (a use is copied with each local that holds one).
+final class SeedWrite: Sendable {
   /// The function's name, without its labels (`save`).
-  var function: String
-  var type: String?
-  var value: ValueExpr
+  let function: String
+  let type: String?
+  let value: ValueExpr
+
+  init(function: String, type: String?, value: ValueExpr) {
+    self.function = function
+    self.type = type
+    self.value = value
+  }
 }
 
 /// A method or function that takes the key as a parameter and passes it to a getter or a
