@@ -378,6 +378,8 @@ import Testing
         ("LibraryLevel", .integer, nil),
         // A generic wrapper's keys typed by their properties' initial values.
         ("tool.sample", .string, .string("Hello")), ("tool.alg", .enum, .string("MD5")),
+        // A library's key on user defaults chosen by a test: the standard domain.
+        ("showInMenubar", .bool, .bool(true)),
         // What the first launch writes: a constant, a property of a fresh instance.
         ("settingsExist", .string, .string("settingsExist")), ("hideIcon", .bool, .bool(false)),
         ("volume", .integer, .integer(7)),
@@ -407,7 +409,9 @@ import Testing
       found[.suite("group.example.shared")] == [
         "GifQuality", "LossyEnabled", "PngLevel", "StripAll",
       ])
-    #expect(found.count == 5)
+    // A suite named in the code, chosen by a test over the standard domain.
+    #expect(found[.suite("group.example.widget")] == ["widgetFlag"])
+    #expect(found.count == 6)
   }
 
   /// The suites' keys typed by what their setters write: a property of the type, declared in

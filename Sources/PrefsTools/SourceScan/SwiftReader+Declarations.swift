@@ -177,6 +177,9 @@ extension SwiftReader {
     }
     if libraryKey(named: name, declared: declared, value: value) { return nil }
     var receiver = receiverOf(value)
+    if receiver == .none || receiver == .unknown(""), let chosen = chosenReceiver(value) {
+      receiver = chosen
+    }
     if t.isPunctuation(value.lowerBound, 0x7B), receiver != .standard {
       // `let storage: UserDefaults = { … UserDefaults(suiteName: G) … }()`: what the closure
       // makes.
@@ -244,6 +247,38 @@ extension SwiftReader {
       pendingPresence = (name, value.lowerBound, t.isText(value.upperBound - 2, "!="))
     }
     return nil
+  }
+
+  /// `test ? UserDefaults(suiteName: G)! : .standard`: the suite the app keeps its settings
+  /// in, named in the code; the standard domain over a suite named only at run time (a test
+  /// run's `UUID().uuidString`); nil when `value` is no such choice.
+  func chosenReceiver(_ value: Range<Int>) -> ReceiverRef? {
+    var k = value.lowerBound
+    var question: Int?
+    while k < value.upperBound {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if t.isPunctuation(k, 0x3F) || t.isText(k, "?"), k > value.lowerBound,
+        !t.isPunctuation(k + 1, 0x2E), !t.isText(k - 1, "as")
+      {
+        question = k
+        break
+      }
+      k += 1
+    }
+    guard let question, let colon = t.colonAtTop((question + 1)..<value.upperBound) else {
+      return nil
+    }
+    let branches = [receiverOf((question + 1)..<colon), receiverOf((colon + 1)..<value.upperBound)]
+    if let named = branches.first(where: {
+      if case .suite(let name) = $0 { return !name.isRuntime }
+      return false
+    }) {
+      return named
+    }
+    return branches.contains(.standard) ? .standard : nil
   }
 
   /// `{ … return "a" … return c ? "b" : "c" … }()`: a closure run once to make a constant (a

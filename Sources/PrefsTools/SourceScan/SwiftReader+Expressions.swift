@@ -13,9 +13,14 @@ extension SwiftReader {
 
   /// To the end of an expression: a line's end where the next token cannot continue it, `,`,
   /// `)`, `]`, `}`.
+  /// A ternary's `?` or `:` (an operator token or punctuation, as the lexer has it).
+  static func continuesTernary(_ t: SourceTokens, _ k: Int) -> Bool {
+    t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x3A) || t.isText(k, "?") || t.isText(k, ":")
+  }
+
   func expressionRange(from start: Int) -> Range<Int> {
     var k = start
-    let line = t.line(start)
+    var line = t.line(start)
     while k < t.count {
       if t.isPunctuation(k, 0x2C) || t.isPunctuation(k, 0x29) || t.isPunctuation(k, 0x5D)
         || t.isPunctuation(k, 0x7D) || t.isPunctuation(k, 0x3B)
@@ -24,6 +29,9 @@ extension SwiftReader {
       }
       // `guard let d = UserDefaults(suiteName: G) else { … }`: the value ends at `else`.
       if k > start, t.isText(k, "else") { break }
+      // A line that starts with a ternary's `?` or `:` goes on with its branch, to its end
+      // (`c\n ? UserDefaults(suiteName: G)!\n : .standard`).
+      if k > start, t.line(k) != line, Self.continuesTernary(t, k) { line = t.line(k) }
       if k > start, t.line(k) != line, !t.isPunctuation(k, 0x2E), !t.isPunctuation(k - 1, 0x2E),
         !t.isText(k, "??"), !t.isText(k - 1, "??"), !t.isPunctuation(k, 0x2B),
         !t.isPunctuation(k - 1, 0x2B)
