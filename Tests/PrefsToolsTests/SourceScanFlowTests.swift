@@ -380,6 +380,9 @@ import Testing
         ("tool.sample", .string, .string("Hello")), ("tool.alg", .enum, .string("MD5")),
         // A library's key on user defaults chosen by a test: the standard domain.
         ("showInMenubar", .bool, .bool(true)),
+        // Registered through a category's typed setters of a dictionary.
+        ("Dcc.action", .integer, .integer(1)), ("General.confirm_quit", .bool, .bool(true)),
+        ("Theme.log_font_size", .double, .real(12)),
         // What the first launch writes: a constant, a property of a fresh instance.
         ("settingsExist", .string, .string("settingsExist")), ("hideIcon", .bool, .bool(false)),
         ("volume", .integer, .integer(7)),

@@ -294,14 +294,31 @@ extension ObjCReader {
 
   /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
   /// builds: its entries.
+  /// The typed setters a category of NSMutableDictionary gives (`setBool:forKey:`), by the
+  /// type each boxes.
+  static let typedEntrySetters: [String: MigrationPlan.ValueType] = [
+    "setBool:forKey:": .bool, "setInt:forKey:": .integer, "setInteger:forKey:": .integer,
+    "setLongLong:forKey:": .integer, "setDouble:forKey:": .double, "setFloat:forKey:": .double,
+  ]
+
   mutating func buildEntries(_ m: Message) -> Bool {
     guard
       m.selector == "setObject:forKey:" || m.selector == "setValue:forKey:"
-        || m.selector == "addEntriesFromDictionary:",
+        || m.selector == "addEntriesFromDictionary:" || Self.typedEntrySetters[m.selector] != nil,
       m.receiver.count == 1, t.isIdentifier(m.receiver.lowerBound)
     else { return false }
     let name = t.text(m.receiver.lowerBound)
     guard scope?.locals[name]?.entries != nil else { return false }
+    // `[d setBool:YES forKey:K]` on a dictionary being built: a category's setter (the
+    // dictionary is not user defaults), the value boxed as that type.
+    if let type = Self.typedEntrySetters[m.selector] {
+      guard m.arguments.count == 2 else { return true }
+      let entry = ValueEntry(
+        key: keyOf(m.arguments[1]),
+        value: .converted(valueOf(m.arguments[0]), type, source: t.source(m.arguments[0])))
+      scope?.locals[name]?.entries?.append(entry)
+      return true
+    }
     switch m.selector {
     case "setObject:forKey:", "setValue:forKey:":
       guard m.arguments.count == 2 else { return true }

@@ -374,7 +374,7 @@ struct ObjCReader: SourceReader {
       "unarchivedObjectOfClass", "enumerateObjectsUsingBlock", "enumerateObjectsWithOptions",
       "addEntriesFromDictionary",
     ])
-    for key in LibraryModels.objcKeySelectors.keys {
+    for key in Array(LibraryModels.objcKeySelectors.keys) + Array(typedEntrySetters.keys) {
       if let w = key.split(separator: ":").first { words.insert(w) }
     }
     return Set(words.map(hash))
