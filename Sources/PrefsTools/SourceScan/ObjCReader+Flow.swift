@@ -292,8 +292,6 @@ extension ObjCReader {
     }
   }
 
-  /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
-  /// builds: its entries.
   /// The typed setters a category of NSMutableDictionary gives (`setBool:forKey:`), by the
   /// type each boxes.
   static let typedEntrySetters: [String: MigrationPlan.ValueType] = [
@@ -301,6 +299,8 @@ extension ObjCReader {
     "setLongLong:forKey:": .integer, "setDouble:forKey:": .double, "setFloat:forKey:": .double,
   ]
 
+  /// `[values setObject:V forKey:K]`, `addEntriesFromDictionary:` on a dictionary the function
+  /// builds: its entries.
   mutating func buildEntries(_ m: Message) -> Bool {
     guard
       m.selector == "setObject:forKey:" || m.selector == "setValue:forKey:"

@@ -109,12 +109,12 @@ enum InterfaceReader {
       .replacing("&amp;", with: "&")
   }
 
-  /// The type a binding shows: by its name, the control it is on, its value transformer.
   /// A transformer that makes a flag of whether the key is set (`NSIsNil`, `NSIsNotNil`).
   static func testsPresence(_ transformer: String) -> Bool {
     transformer.contains("IsNil") || transformer.contains("IsNotNil")
   }
 
+  /// The type a binding shows: by its name, the control it is on, its value transformer.
   static func bindingType(_ name: String, control: String?, transformer: String?) -> MigrationPlan
     .ValueType?
   {

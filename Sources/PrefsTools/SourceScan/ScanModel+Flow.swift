@@ -390,6 +390,30 @@ extension ScanModel {
     return made
   }
 
+  /// A use with what only the whole tree tells: the value a first launch writes, the type of
+  /// a property of its type it writes, the app's own `Defaults` of a SwiftyUserDefaults-style
+  /// key.
+  func completed(_ found: SourceUse, seeded: Set<String>) -> SourceUse {
+    var use = found
+    // A value written by a function the first launch runs: the key's value when absent.
+    if use.access == .set, use.absentValue == nil, let seed = use.seed,
+      seeded.contains(seed.function), let value = seedValue(seed)
+    {
+      use.absentValue = .value(value)
+    }
+    if use.access == .set, use.type == nil, use.storedType == nil, let seed = use.seed {
+      typeByMember(&use, seed)
+    }
+    // A SwiftyUserDefaults-style key of an app that declares its own `Defaults` (`var
+    // Defaults: UserDefaults = …`): kept there, not in the library's standard domain.
+    if use.library == .swiftyUserDefaults, use.receiver == .standard,
+      let own = receivers["Defaults"]
+    {
+      use.receiver = own
+    }
+    return use
+  }
+
   /// The functions a first launch runs: each called while a marker key is absent, and what
   /// those call of their own type, two levels down.
   static func seededFunctions(_ files: [FileFacts]) -> Set<String> {

@@ -100,23 +100,8 @@ struct ScanModel {
     addDynamicProperties()
     let seeded = Self.seededFunctions(files)
     for n in files.indices {
-      for var use in files[n].uses {
-        // A value written by a function the first launch runs: the key's value when absent.
-        if use.access == .set, use.absentValue == nil, let seed = use.seed,
-          seeded.contains(seed.function), let value = seedValue(seed)
-        {
-          use.absentValue = .value(value)
-        }
-        if use.access == .set, use.type == nil, use.storedType == nil, let seed = use.seed {
-          typeByMember(&use, seed)
-        }
-        // A SwiftyUserDefaults-style key of an app that declares its own `Defaults` (`var
-        // Defaults: UserDefaults = …`): kept there, not in the library's standard domain.
-        if use.library == .swiftyUserDefaults, use.receiver == .standard,
-          let own = receivers["Defaults"]
-        {
-          use.receiver = own
-        }
+      for found in files[n].uses {
+        let use = completed(found, seeded: seeded)
         // A key a member holds: a template of each initializer that sets the member, else a
         // use like any other (a constant of that name, or a pattern).
         if use.ownerType != nil {

@@ -167,23 +167,19 @@ extension SwiftReader {
       facts.callees[Self.baseName(f), default: []].insert(callee)
       if firstStatementWhenAbsent(c) { facts.seedCalls.insert(callee) }
       // User defaults given to a parameter (`save(toUserDefaults: suite)`).
+      // (A name only as a local holds it, a parameter's own included.)
       for (index, argument) in c.arguments.enumerated() {
-        var given = receiverOf(argument)
-        if argument.count == 1, let bound = scope?.locals[t.text(argument.lowerBound)]?.receiver {
-          given = bound
-        }
+        let bound =
+          argument.count == 1 ? scope?.locals[t.text(argument.lowerBound)]?.receiver : nil
+        let given = bound ?? receiverOf(argument)
         switch given {
-        case .standard, .suite, .name:
-          let name = Self.parameterName(c.selector, index)
-          if case .suite? = facts.argumentReceivers[name] { continue }
-          if case .name(let n) = given, scope?.locals[n] == nil,
-            argument.count != 1 || scope?.locals[t.text(argument.lowerBound)]?.receiver == nil
-          {
-            continue
-          }
-          facts.argumentReceivers[name] = given
+        case .standard, .suite: break
+        case .name where bound != nil: break
         default: continue
         }
+        let name = Self.parameterName(c.selector, index)
+        if case .suite? = facts.argumentReceivers[name] { continue }
+        facts.argumentReceivers[name] = given
       }
     }
     let typePrefix = String(c.selector.prefix { $0 != "(" }) + "("

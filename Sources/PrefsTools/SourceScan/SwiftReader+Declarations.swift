@@ -253,25 +253,8 @@ extension SwiftReader {
   /// in, named in the code; the standard domain over a suite named only at run time (a test
   /// run's `UUID().uuidString`); nil when `value` is no such choice.
   func chosenReceiver(_ value: Range<Int>) -> ReceiverRef? {
-    var k = value.lowerBound
-    var question: Int?
-    while k < value.upperBound {
-      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = t.match(k) + 1
-        continue
-      }
-      if t.isPunctuation(k, 0x3F) || t.isText(k, "?"), k > value.lowerBound,
-        !t.isPunctuation(k + 1, 0x2E), !t.isText(k - 1, "as")
-      {
-        question = k
-        break
-      }
-      k += 1
-    }
-    guard let question, let colon = t.colonAtTop((question + 1)..<value.upperBound) else {
-      return nil
-    }
-    let branches = [receiverOf((question + 1)..<colon), receiverOf((colon + 1)..<value.upperBound)]
+    guard let (yes, no) = ternaryBranches(value) else { return nil }
+    let branches = [receiverOf(yes), receiverOf(no)]
     if let named = branches.first(where: {
       if case .suite(let name) = $0 { return !name.isRuntime }
       return false
@@ -302,13 +285,8 @@ extension SwiftReader {
       }
       if t.isText(k, "return") {
         let returned = expressionRange(from: k + 1)
-        var branches = [returned]
         // `test ? "a" : "b"`: either.
-        if let question = returned.first(where: {
-          t.isPunctuation($0, 0x3F) && !t.isPunctuation($0 + 1, 0x2E) && !t.isText($0 - 1, "as")
-        }), let colon = t.colonAtTop((question + 1)..<returned.upperBound) {
-          branches = [(question + 1)..<colon, (colon + 1)..<returned.upperBound]
-        }
+        let branches = ternaryBranches(returned).map { [$0.0, $0.1] } ?? [returned]
         for branch in branches {
           let key = keyOf(branch)
           switch key {

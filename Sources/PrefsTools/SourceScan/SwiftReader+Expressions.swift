@@ -11,13 +11,38 @@ import PropertyList
 extension SwiftReader {
   // MARK: - Expressions
 
-  /// To the end of an expression: a line's end where the next token cannot continue it, `,`,
-  /// `)`, `]`, `}`.
   /// A ternary's `?` or `:` (an operator token or punctuation, as the lexer has it).
   static func continuesTernary(_ t: SourceTokens, _ k: Int) -> Bool {
     t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x3A) || t.isText(k, "?") || t.isText(k, ":")
   }
 
+  /// `range` up to its `??`: what an optional is before its fallback (`UserDefaults(suiteName:
+  /// G) ?? .standard`: the suite).
+  func beforeCoalescing(_ range: Range<Int>) -> Range<Int> {
+    range.first(where: { t.isText($0, "??") }).map { range.lowerBound..<$0 } ?? range
+  }
+
+  /// `test ? a : b` at the top level of `range`: the two branches; nil for no ternary.
+  func ternaryBranches(_ range: Range<Int>) -> (Range<Int>, Range<Int>)? {
+    var k = range.lowerBound
+    while k < range.upperBound {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if t.isPunctuation(k, 0x3F) || t.isText(k, "?"), k > range.lowerBound,
+        !t.isPunctuation(k + 1, 0x2E), !t.isText(k - 1, "as")
+      {
+        guard let colon = t.colonAtTop((k + 1)..<range.upperBound) else { return nil }
+        return ((k + 1)..<colon, (colon + 1)..<range.upperBound)
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  /// To the end of an expression: a line's end where the next token cannot continue it, `,`,
+  /// `)`, `]`, `}`.
   func expressionRange(from start: Int) -> Range<Int> {
     var k = start
     var line = t.line(start)

@@ -10,11 +10,11 @@ import PropertyList
 /// Fallback branches: a presence test or an optional binding in an `if` or a `guard`, and the
 /// value its absent branch gives the key.
 extension SwiftReader {
-  /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
-  /// else { return V }`: the absent branch's value is the default.
   /// The most tokens a condition is read over.
   static let conditionLimit = 500
 
+  /// `if defaults.object(forKey: K) == nil { defaults.set(V, forKey: K) }`, `guard … != nil
+  /// else { return V }`: the absent branch's value is the default.
   mutating func condition(at i: Int) {
     var k = i + 1
     var end = k

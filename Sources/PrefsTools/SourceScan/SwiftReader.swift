@@ -187,11 +187,7 @@ struct SwiftReader: SourceReader {
     {
       // `defaults = UserDefaults(suiteName: name) ?? .standard` in an initializer: the
       // property holds that suite (the standard domain only where the suite cannot be made).
-      var value = expressionRange(from: i + 2)
-      if let coalesce = value.first(where: { t.isText($0, "??") }) {
-        value = value.lowerBound..<coalesce
-      }
-      let receiver = receiverOf(value)
+      let receiver = receiverOf(beforeCoalescing(expressionRange(from: i + 2)))
       if receiver.isDefaults {
         facts.receivers[word] = receiver
         facts.receivers[type + "." + word] = receiver
@@ -360,10 +356,7 @@ struct SwiftReader: SourceReader {
     // domain only when no return gives one.
     var standard = false
     for k in range where t.isText(k, "return") {
-      var value = expressionRange(from: k + 1)
-      if let coalesce = value.first(where: { t.isText($0, "??") }) {
-        value = value.lowerBound..<coalesce
-      }
+      let value = beforeCoalescing(expressionRange(from: k + 1))
       if value.count == 1, let bound = facts.receivers[t.text(value.lowerBound)],
         case .suite = bound
       {
