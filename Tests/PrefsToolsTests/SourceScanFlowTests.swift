@@ -430,4 +430,23 @@ import Testing
         ("LossyEnabled", .bool, nil), ("GifQuality", .integer, .integer(90)),
       ])
   }
+
+  /// What the code makes of a value says how it is stored: `@AppStorage` data decoded by
+  /// JSONDecoder (or given JSONEncoder's) is JSON; a string made into an enum by its raw value
+  /// (`Mode(rawValue: raw) ?? .light`, a setter's `newValue?.rawValue`) is the enum's, with the
+  /// case after `??` as the default where the getter can answer nil.
+  @Test func valuesTypedByWhatTheCodeMakesOfThem() {
+    Self.expectExactly(
+      Self.scan("Made"),
+      [
+        ("made.preserved", .json, nil), ("made.excluded", .json, nil),
+        ("made.lastFeed", .enum, nil), ("made.sorting", .enum, .string("date")),
+        ("made.theme", .enum, nil), ("made.kind", .enum, nil),
+        ("made.provider", .enum, .string("google")),
+        // Traps.
+        ("made.blob", .data, .data(Data())), ("made.shadowed", .data, .data(Data())),
+        ("made.tab", .integer, nil), ("made.options", .integer, nil),
+        ("made.title", .string, .string("Untitled")),
+      ])
+  }
 }

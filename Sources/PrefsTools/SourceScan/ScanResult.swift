@@ -322,9 +322,14 @@ extension ScanModel {
         bare = String(bare[bare.index(after: dot)...])
       }
       if case .name(let v)? = uses[n].value, v.hasPrefix(".") { uses[n].value = .name(bare + v) }
-      guard uses[n].type == nil || uses[n].weakType || uses[n].library == .appStorage,
+      // (`@AppStorage` data that the code decodes as JSON stays JSON.)
+      guard
+        uses[n].type == nil || uses[n].weakType || uses[n].madeFromRaw
+          || uses[n].library == .appStorage && uses[n].type != .json,
         let (type, values) = LibraryModels.storedType(
-          stored, library: uses[n].library, declarations: declarations)
+          stored, library: uses[n].library, declarations: declarations),
+        // (Made by its raw value: only a raw value's type says more than the getter.)
+        !uses[n].madeFromRaw || uses[n].type == nil || [.enum, .integer, .double].contains(type)
       else { continue }
       uses[n].type = type
       uses[n].weakType = false

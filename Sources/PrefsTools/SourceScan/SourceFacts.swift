@@ -204,6 +204,9 @@ struct SourceUse: Sendable {
   /// A Swift type the value is stored as (`Key<Layout>`, `@AppStorage var x: Layout`), for
   /// the model to type through the tree's declarations and the library's storage.
   var storedType: String?
+  /// The value read is made into `storedType` by its raw value (`Mode(rawValue: raw)`): an
+  /// enum of the tree types it over the getter's string.
+  var madeFromRaw = false
   /// The library that stores the key (`Defaults`, `KeyboardShortcuts`, `Sparkle`): how it
   /// stores a type, and a note in the evidence.
   var library: LibraryModels.Library?

@@ -78,6 +78,22 @@ extension SwiftReader {
     return facts.members[type]?.declared[name]
   }
 
+  /// `newValue.rawValue`, `newValue?.rawValue` in a property's setter, `mode.rawValue` of a
+  /// parameter or a property: the declared type whose raw value is given.
+  func rawValueOwner(_ range: Range<Int>) -> String? {
+    if let member = memberRawValue(range) { return member }
+    guard range.count == 3 || range.count == 4 && t.isPunctuation(range.lowerBound + 1, 0x3F),
+      t.isText(range.upperBound - 1, "rawValue"), t.isPunctuation(range.upperBound - 2, 0x2E),
+      t.isIdentifier(range.lowerBound), let s = scope
+    else { return nil }
+    let name = t.text(range.lowerBound)
+    if let index = s.parameters.firstIndex(of: name) {
+      return index < s.parameterTypes.count ? s.parameterTypes[index] : nil
+    }
+    guard name == "newValue", let property = s.property, let type = typeName else { return nil }
+    return facts.members[type]?.declared[property]
+  }
+
   /// `ifPresent(key: K) { raw in … Mode(rawValue: raw) … }`: the trailing closure's parameter
   /// made an enum of the tree by its raw value: the value is stored as that enum.
   func closureRawType(after c: Call) -> String? {

@@ -64,6 +64,9 @@ struct SwiftReader: SourceReader {
   }
 
   var readEarly: Set<Int> = []
+  /// The uses `@AppStorage` properties make, by `Type.name`: what the type does with the
+  /// property's value (`JSONDecoder().decode(T.self, from: name)`) says how it is stored.
+  var appStorageUses: [String: Int] = [:]
   /// A variable given a presence test (`let exists = d.object(forKey: K) != nil`), until its
   /// getter's use is recorded: its name, where its value starts, whether it is true when the
   /// key is there.
@@ -191,6 +194,18 @@ struct SwiftReader: SourceReader {
       if receiver.isDefaults {
         facts.receivers[word] = receiver
         facts.receivers[type + "." + word] = receiver
+      }
+    } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
+      scope?.parameters.contains(word) == false, let use = appStorageUse(named: word)
+    {
+      // `data = try JSONEncoder().encode(v)`, `data = encoded` of an `@AppStorage` property
+      // holding Data: JSON.
+      let value = expressionRange(from: i + 2)
+      if encodesJSON(value)
+        || value.count == 1 && scope?.locals[t.text(value.lowerBound)]?.json == true
+      {
+        refineUse(use, as: .json, reason: "given JSONEncoder's data")
       }
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
