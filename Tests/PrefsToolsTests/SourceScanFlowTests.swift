@@ -449,4 +449,31 @@ import Testing
         ("made.title", .string, .string("Untitled")),
       ])
   }
+
+  /// What a thirteenth set of never-seen apps showed: user defaults behind a struct of
+  /// closures injected for tests (`Current.defaults.bool(forKey: K)`, whatever the files'
+  /// order; a cache's own `set(_:forKey:)` is no key), a property's initializing closure and
+  /// its observers read as accessors (the closure's fallback is the default), `if let x = …
+  /// as? T { return x }` then `return V`, registered constants held in locals (`boolYes`), a
+  /// key read as two numbers but written as one, an array registered as strings.
+  @Test func injectedDefaultsAndInitializingClosures() {
+    Self.expectExactly(
+      Self.scan("Injected"),
+      [
+        ("inj.installPath", .string, .string("/Applications")), ("inj.unxip", .bool, .bool(false)),
+        ("inj.downloader", .string, .string("aria2")),
+        ("inj.scheme", .enum, .string("system")), ("inj.interval", .json, .string("today")),
+        ("inj.maxLength", .integer, .integer(10)), ("inj.alwaysOnTop", .bool, .bool(false)),
+        ("inj.previewWidth", .string, .string("1000px")),
+        ("inj.ShowOSD", .bool, .bool(true)), ("inj.CloseOnStopped", .bool, .bool(false)),
+        ("inj.CacheSize", .integer, .integer(10000)),
+        (
+          "inj.Editors", .stringArray,
+          .array([.string("com.apple.TextEdit"), .string("com.example.Edit")])
+        ),
+        // Traps.
+        ("inj.count", .integer, nil), ("inj.Favorites", .array, nil),
+        ("inj.Levels", .array, .array([.integer(1), .integer(2)])),
+      ])
+  }
 }

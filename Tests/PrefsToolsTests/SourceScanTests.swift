@@ -50,7 +50,7 @@ import Testing
     ("app.theme", .string, .string("dark")), ("splitView", .bool, .bool(true)),
     ("userName", .string, .string("Anonymous")), ("fontSize", .integer, .integer(14)),
     // Each getter.
-    ("recentSearches", .stringArray, nil), ("items", .array, .array(["a", "b"])),
+    ("recentSearches", .stringArray, nil), ("items", .stringArray, .array(["a", "b"])),
     ("windowFrame", .dictionary, nil), ("avatar", .data, nil), ("downloadFolder", .url, nil),
     ("zoom", .double, .real(1.5)),
     // objectForKey: typed by what the code does with it.

@@ -198,6 +198,19 @@ extension ObjCReader {
                 entries
                   + local.added.map { ValueEntry(key: localKey($0.key), value: valueOf($0.value)) })
             }
+            // `NSNumber *yes = [NSNumber numberWithBool:YES];`, never given another value:
+            // the constant it was declared with (a number or a string: a collection may be
+            // filled after, `[favorites addObject:…]`).
+            if let initial = local.initial, local.type?.hasPrefix("NSMutable") != true,
+              !initial.contains(where: { t.isIdentifier($0) && t.text($0) == name })
+            {
+              let value = valueOf(initial)
+              switch value {
+              case .value(.array), .value(.dictionary): break
+              case .value, .converted(.value, _, _): return value
+              default: break
+              }
+            }
             return .computed(name, local.type.flatMap(DefaultsAPI.type(ofClass:)))
           }
           if scope?.parameters.contains(name) == true { return .name(name) }

@@ -87,8 +87,22 @@ extension ScanModel {
   // MARK: - Wrappers
 
   mutating func addWrapperCalls(_ calls: [WrapperCall]) {
-    for call in calls {
-      for wrapper in wrappersFor(call) { instantiate(wrapper, call) }
+    // A call that fits no wrapper yet may fit one another call of this round makes (a
+    // method calling the closure that wraps user defaults, read in a later file): tried again
+    // while the round makes new wrappers, whatever the files' order.
+    var pending = calls
+    for _ in 0..<4 {
+      let known = wrappers.values.reduce(0) { $0 + $1.count }
+      var unmatched: [WrapperCall] = []
+      for call in pending {
+        let found = wrappersFor(call)
+        if found.isEmpty { unmatched.append(call) }
+        for wrapper in found { instantiate(wrapper, call) }
+      }
+      guard !unmatched.isEmpty, wrappers.values.reduce(0, { $0 + $1.count }) > known else {
+        break
+      }
+      pending = unmatched
     }
   }
 
@@ -161,6 +175,18 @@ extension ScanModel {
       !isKind(type, of: owner)
     {
       return
+    }
+    // A type's own method named as user defaults' (`set(_:forKey:)` of a struct standing for
+    // them): called on a receiver of no known class, only one whose name says defaults (a
+    // cache's `set(_:forKey:)` is not).
+    if classOf(call.receiver) == nil, wrapper.className != nil,
+      DefaultsAPI.swift[wrapper.selector] != nil || DefaultsAPI.objc[wrapper.selector] != nil
+    {
+      switch call.receiver {
+      case .name(let text), .unknown(let text):
+        if !DefaultsAPI.namesDefaults(text) { return }
+      default: break
+      }
     }
     called.insert(wrapper.selector)
     func argumentIndex(_ name: String) -> (parameter: Int, argument: Int?)? {

@@ -412,10 +412,29 @@ extension ScanModel {
       )
       strong = getterTypes
     }
+    // Read as two numbers (`floatForKey:` and `integerForKey:`) but written and registered as
+    // one each getter converts: as written, the way it is stored.
+    let writtenTypes = types(uses.filter { $0.access == .set || $0.access == .register })
+    if strong.count > 1, writtenTypes.count == 1, let written = writtenTypes.keys.first,
+      strong.keys.allSatisfy({ $0 == written || Self.reads($0, written) })
+    {
+      notes.append(
+        "read as \(strong.keys.filter { $0 != written }.map(\.rawValue).sorted().joined(separator: " and ")), written as \(written.rawValue): typed as it is stored"
+      )
+      strong = writtenTypes
+    }
     let chosen = strong.isEmpty ? weak : strong
     var type: MigrationPlan.ValueType
     if chosen.count == 1, let only = chosen.keys.first {
       type = only
+      // `arrayForKey:` says nothing of the elements: an array registered or written as
+      // strings (and never as a literal of anything else) is stored as strings.
+      if only == .array, uses.contains(where: { $0.type == .stringArray }),
+        !uses.contains(where: { $0.type == .array && Self.holdsNonStrings($0.value) })
+      {
+        type = .stringArray
+        notes.append("read as an array, registered or written as strings: typed string-array")
+      }
     } else if chosen.isEmpty {
       type = .any
       notes.append("no getter or setter says its type (objectForKey: alone): typed any")
@@ -475,9 +494,11 @@ extension ScanModel {
         return nil
       }
       let conditional = list.contains { $0.1.condition != nil }
+      // (`Downloader.aria2` of a type from outside the tree, beside a fallback "aria2": the
+      // case of an enum stored by its raw value, the same default.)
       let computed = list.contains {
-        if case .computed = $0.0 { return true }
-        return false
+        guard case .computed(let text) = $0.0 else { return false }
+        return !externalCase(text, agreesWith: constants)
       }
       var distinct: [PlistValue] = []
       for v in constants where !distinct.contains(where: { convert($0, type) == convert(v, type) })
@@ -534,6 +555,34 @@ extension ScanModel {
 
   /// Whether the getter of `read` reads a value written as `written` (the legacy getters
   /// convert numbers, booleans and strings among themselves).
+  /// Whether a value is an array literal with an element that is no string.
+  static func holdsNonStrings(_ value: ValueExpr?) -> Bool {
+    switch value {
+    case .array(let items)?:
+      return items.contains {
+        if case .value(.string) = $0 { return false }
+        return true
+      }
+    case .value(.array(let items))?:
+      return items.contains {
+        if case .string = $0 { return false }
+        return true
+      }
+    default: return false
+    }
+  }
+
+  /// Whether `text` is `Type.name` of a type the tree does not declare and `constants` say
+  /// the string `name`: the case's implicit raw value.
+  func externalCase(_ text: String, agreesWith constants: [PlistValue]) -> Bool {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let type = parts.first, type.first?.isUppercase == true,
+      declarations[String(type)] == nil, let name = parts.last, !name.isEmpty,
+      name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !constants.isEmpty
+    else { return false }
+    return constants.allSatisfy { $0 == .string(String(name)) }
+  }
+
   static func reads(_ read: MigrationPlan.ValueType, _ written: MigrationPlan.ValueType) -> Bool {
     let scalars: Set<MigrationPlan.ValueType> = [.bool, .integer, .double, .string]
     return scalars.contains(read) && scalars.contains(written) && read != .string

@@ -249,6 +249,64 @@ extension SwiftReader {
     return nil
   }
 
+  /// `var mode: Mode = { guard let s = d.string(forKey: K) else { return .light } … }() {
+  /// didSet { … } }`: the closure that makes a property's first value, and its observers, read
+  /// as the property's accessors (a fallback of the closure is the key's default).
+  ///
+  /// `var string: (String) -> String? = { UserDefaults.standard.string(forKey: $0) }` (a
+  /// struct of closures standing for user defaults, injected for tests): a function
+  /// `string(_:)` whose parameters are `$0`… (or the names before `in`).
+  mutating func initializerScope(at i: Int) {
+    guard t.isIdentifier(i + 1), types.last != nil else { return }
+    let name = t.text(i + 1)
+    var k = i + 2
+    var functionType: Range<Int>?
+    if t.isPunctuation(k, 0x3A) {
+      // `@Sendable (String, Int) async throws -> String?`
+      var open = k + 1
+      while t.isIdentifier(open), t.text(open).hasPrefix("@") { open += 1 }
+      var arrow = t.isPunctuation(open, 0x28) ? t.match(open) + 1 : open
+      while t.isText(arrow, "async") || t.isText(arrow, "throws") { arrow += 1 }
+      if t.isPunctuation(open, 0x28), t.isText(arrow, "->") {
+        functionType = (open + 1)..<(t.match(open))
+        k = typeEnd(from: arrow + 1)
+      } else {
+        k = typeEnd(from: k + 1)
+      }
+    }
+    guard t.isPunctuation(k, 0x3D), t.isPunctuation(k + 1, 0x7B) else { return }
+    let close = t.match(k + 1)
+    guard close + 2 < t.count else { return }
+    if t.isPunctuation(close + 1, 0x28), t.isPunctuation(close + 2, 0x29) {
+      var end = close + 3
+      if end < t.count, t.isPunctuation(end, 0x7B) { end = t.match(end) + 1 }
+      scope = FunctionScope(selector: nil, parameters: [], end: end, property: name)
+      return
+    }
+    guard let functionType else { return }
+    let count = t.commaSeparated(functionType).filter { !$0.isEmpty }.count
+    guard count > 0 else { return }
+    var parameters = (0..<count).map { "$" + String($0) }
+    // `{ key in … }`, `{ (value, key) in … }`: the names given.
+    var n = k + 2
+    if t.isPunctuation(n, 0x28) { n += 1 }
+    var named: [String] = []
+    while t.isIdentifier(n), !t.isText(n, "in") {
+      named.append(t.text(n))
+      n += 1
+      if t.isPunctuation(n, 0x2C) { n += 1 }
+    }
+    if t.isPunctuation(n, 0x29) { n += 1 }
+    if t.isText(n, "in"), named.count == count { parameters = named }
+    scope = FunctionScope(
+      selector: name + "(" + String(repeating: "_:", count: count) + ")",
+      parameters: parameters, end: close + 1)
+    scope?.labels = Array(repeating: "_", count: count)
+    scope?.parameterTypes = t.commaSeparated(functionType).map {
+      t.source($0).replacing(" ", with: "")
+    }
+  }
+
   /// `test ? UserDefaults(suiteName: G)! : .standard`: the suite the app keeps its settings
   /// in, named in the code; the standard domain over a suite named only at run time (a test
   /// run's `UUID().uuidString`); nil when `value` is no such choice.

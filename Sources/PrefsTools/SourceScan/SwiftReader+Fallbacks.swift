@@ -89,7 +89,12 @@ extension SwiftReader {
             && parseCall(at: $0).map { DefaultsAPI.swift[$0.selector]?.access == .get } == true
         }), let c = parseCall(at: getter), let keyRange = c.arguments.first
       else { return false }
-      let absent = guardStatement ? body : elseBody
+      var absent = guardStatement ? body : elseBody
+      if absent == nil, !guardStatement, endsWithReturn(body), t.isText(body.upperBound, "return") {
+        // `if let x = d.object(forKey: K) as? Bool { return x }` then `return V`: what the
+        // function returns when the key is absent.
+        absent = (body.upperBound - 1)..<expressionRange(from: body.upperBound + 1).upperBound
+      }
       guard let absent else { return true }
       let receiver = receiverOf(c.receiver)
       guard receiver != .none else { return true }
@@ -149,6 +154,21 @@ extension SwiftReader {
         zeroTest: test.zero)
     }
     return found
+  }
+
+  /// Whether a block's last statement, at its top level, is a `return`.
+  func endsWithReturn(_ block: Range<Int>) -> Bool {
+    var k = block.lowerBound + 1
+    var last: Int?
+    while k < block.upperBound - 1 {
+      if t.isText(k, "return") { last = k }
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k)
+      }
+      k += 1
+    }
+    guard let last else { return false }
+    return expressionRange(from: last + 1).upperBound == block.upperBound - 1
   }
 
   /// The tokens of the value a setter call at `k` (`d.set(V, forKey: K)`) writes to `key`; nil

@@ -155,7 +155,9 @@ struct SwiftReader: SourceReader {
       }
       return nil
     case "let", "var":
-      return binding(at: i)
+      let next = binding(at: i)
+      if scope == nil { initializerScope(at: i) }
+      return next
     case "if", "guard", "while":
       if scope != nil, !gatherOnly { condition(at: i) }
       return nil

@@ -10,7 +10,7 @@
     NSString *name = [defaults stringForKey:kUserName];                // string
     NSInteger size = [defaults integerForKey:kFontSize];               // integer
     NSArray *recent = [defaults stringArrayForKey:@"recentSearches"];  // string-array
-    NSArray *items = [defaults arrayForKey:@"items"];                  // array
+    NSArray *items = [defaults arrayForKey:@"items"];                  // string-array: registered as strings
     NSDictionary *frame = [defaults dictionaryForKey:@"windowFrame"];  // dictionary
     NSData *avatar = [defaults dataForKey:@"avatar"];                  // data
     NSURL *folder = [defaults URLForKey:@"downloadFolder"];            // url
