@@ -447,6 +447,11 @@ import Testing
         ("made.blob", .data, .data(Data())), ("made.shadowed", .data, .data(Data())),
         ("made.tab", .integer, nil), ("made.options", .integer, nil),
         ("made.title", .string, .string("Untitled")),
+        // An array of an alias of String; the system's own keys (Aliases.swift).
+        ("made.disabled", .stringArray, .array([])), ("AppleLanguages", .stringArray, .array([])),
+        ("NSWindow Frame main", .string, nil),
+        // Trap: an array of a struct.
+        ("made.plugins", .array, .array([])),
       ])
   }
 
@@ -474,6 +479,29 @@ import Testing
         // Traps.
         ("inj.count", .integer, nil), ("inj.Favorites", .array, nil),
         ("inj.Levels", .array, .array([.integer(1), .integer(2)])),
+      ])
+  }
+
+  /// What a fourteenth set of never-seen apps showed: property wrappers whose members are
+  /// declared after the accessors using them, whose default user defaults are an app group's
+  /// (`defaults: UserDefaults = UserDefaults.group`, a static member of an extension), whose
+  /// registered value is the JSON of the wrapped value; a method of an extension of
+  /// UserDefaults called on a group's defaults; a declaration inside `#if MAINAPP` with its
+  /// default.
+  @Test func wrappersDeclaredInAnyOrderWithTheirSuites() {
+    Self.expectExactly(
+      Self.scan("Wrapped"),
+      [
+        ("wrapped.launches", .integer, .integer(0)),
+        ("wrapped.trigger", .json, .string("keyboardShortcut")),
+        // Traps: a type's own JSON; a property of a value the run makes.
+        ("wrapped.position", .json, nil), ("wrapped.enabled", .json, nil),
+      ])
+    Self.expectExactly(
+      Self.scan("Wrapped", suite: "group.example.wrapped"),
+      [
+        ("wrapped.username", .string, .string("")), ("wrapped.lineWidth", .double, .real(2.5)),
+        ("wrapped.sessionIds", .json, nil),
       ])
   }
 }

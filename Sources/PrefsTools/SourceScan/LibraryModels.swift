@@ -41,6 +41,18 @@ enum LibraryModels {
     "NSAppearance.Name", "NSImage.Name", "NSColor.Name", "UTType.Identifier",
   ]
 
+  /// Keys the system itself writes, whose type is known whatever the code does with them
+  /// (`object(forKey: "AppleLanguages")`, a test of a window's saved frame).
+  static func systemKeyType(_ key: String) -> MigrationPlan.ValueType? {
+    switch key {
+    case "AppleLanguages", "AppleKeyboards": return .stringArray
+    case "AppleInterfaceStyle", "AppleLocale": return .string
+    default:
+      // AppKit's saved frames: `NSWindow Frame <name>` holds the frame as text.
+      return key.hasPrefix("NSWindow Frame ") ? .string : nil
+    }
+  }
+
   /// KeyboardShortcuts' prefix of its keys.
   static let keyboardShortcutsPrefix = "KeyboardShortcuts_"
 
@@ -55,12 +67,17 @@ enum LibraryModels {
   /// The plan type (and an enum's values) of a Swift type as `library` stores it; nil when
   /// the type says nothing the scan knows.
   static func storedType(
-    _ written: String, library: Library?, declarations: [String: TypeDeclaration]
+    _ written: String, library: Library?, declarations: [String: TypeDeclaration],
+    depth: Int = 0
   ) -> (type: MigrationPlan.ValueType, values: [String])? {
     var name = written.replacing(" ", with: "")
     while name.hasSuffix("?") || name.hasSuffix("!") { name.removeLast() }
     if name.hasPrefix("Optional<"), name.hasSuffix(">") {
       name = String(name.dropFirst(9).dropLast())
+    }
+    // `typealias PluginID = String`: the type it names (a few links at most).
+    if let alias = declarations[name]?.aliasOf, depth < 4 {
+      return storedType(alias, library: library, declarations: declarations, depth: depth + 1)
     }
     // `extension Array: RawRepresentable` (@AppStorage of an array): its raw value is text.
     if library == .appStorage, name.hasPrefix("["), !name.contains(":"),
@@ -73,7 +90,8 @@ enum LibraryModels {
         name.hasPrefix("Set<")
         ? String(name.dropFirst(4).dropLast()) : String(name.dropFirst().dropLast())
       if element == "String" || stringTypes.contains(element) { return (.stringArray, []) }
-      let stored = storedType(element, library: library, declarations: declarations)
+      let stored = storedType(
+        element, library: library, declarations: declarations, depth: depth + 1)
       if stored?.type == .enum || stored?.type == .string { return (.stringArray, []) }
       // Defaults stores each Codable element as JSON text.
       if library == .defaults, stored?.type == .json { return (.json, []) }

@@ -214,9 +214,19 @@ extension ScanModel {
     {
       use.type = type
       use.typeReason = "as? \(cast) at the call"
+      if type == .array { use.storedType = use.storedType ?? cast }
     }
     if case .name(let n)? = use.value, let (_, a) = argumentIndex(n) {
       use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
+      if use.value == nil { use.defaultSource = nil }
+    }
+    // `register(defaults: [key: JSONEncoder().encode(defaultValue)])`: the JSON of what the
+    // call gives.
+    if case .converted(.name(let n), let type, let source)? = use.value,
+      let (_, a) = argumentIndex(n)
+    {
+      use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
+        .map { .converted($0, type, source: source) }
       if use.value == nil { use.defaultSource = nil }
     }
     if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
@@ -241,6 +251,16 @@ extension ScanModel {
         receiverFile = call.file
       } else if let given = wrapper.parameterDefaults[n] {
         use.receiver = given
+      }
+    }
+    // A method of an extension of UserDefaults (`store.set(object: v, forKey: K)`): the user
+    // defaults it is called on (the standard ones when the call names none).
+    if use.receiver == .extendedDefaults {
+      switch call.receiver {
+      case .standard, .suite, .name, .returned:
+        use.receiver = call.receiver
+        receiverFile = call.file
+      default: break
       }
     }
     // The property's type (`@Stored(…) var x: Bool`) where the wrapper's own is generic.

@@ -36,6 +36,7 @@ struct ScanModel {
   var valueConstants: [String: ValueExpr] = [:]
   var receivers: [String: ReceiverRef] = [:]
   var superclasses: [String: String] = [:]
+  var customEncoded: Set<String> = []
   var types: [String: String] = [:]
   var wrappers: [String: [SourceWrapper]] = [:]
   /// What each function returns, by its selector.
@@ -67,6 +68,7 @@ struct ScanModel {
       valueConstants.merge(f.valueConstants) { a, _ in a }
       receivers.merge(f.receivers) { a, _ in a }
       superclasses.merge(f.superclasses) { a, _ in a }
+      customEncoded.formUnion(f.customEncoded)
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations) { a, _ in a }
@@ -308,6 +310,7 @@ struct ScanModel {
       case .key(let name): return .domain(.suite(name))
       case .pattern(let p, _): return .domain(.suite(p))
       }
+    case .extendedDefaults: return .domain(.standard)
     case .name(let n):
       // A function's parameter: what its callers give, else its own default.
       if n.hasPrefix("param:"), let given = argumentReceivers[n] {
@@ -496,7 +499,12 @@ struct ScanModel {
       if n.contains("."), let c = constants[n], case .key(let s) = resolveKey(c) {
         return .constant(.string(s))
       }
-      if let dot = n.lastIndex(of: "."), let v = valueConstants[String(n[n.index(after: dot)...])] {
+      // `Constants.width`, `.width` (a type's, by its last name); never `mode.enabled`, a
+      // property of an instance the run makes.
+      if let dot = n.lastIndex(of: "."),
+        n.first?.isUppercase == true || n.hasPrefix(".") || n.hasPrefix("self."),
+        let v = valueConstants[String(n[n.index(after: dot)...])]
+      {
         return resolveValue(v, depth: depth + 1)
       }
       // A string constant (`kThemeLight`), an enum case's raw value (`.light`,
@@ -522,6 +530,12 @@ struct ScanModel {
       }
       return .constant(.dictionary(out))
     case .converted(let inner, let type, let source):
+      // (The JSON of a case of a type that encodes itself is not the case's raw value.)
+      if type == .json, case .name(let n) = inner, let dot = n.lastIndex(of: "."),
+        customEncoded.contains(String(n[..<dot]).split(separator: ".").last.map(String.init) ?? "")
+      {
+        return .computed(source)
+      }
       guard case .constant(let v) = resolveValue(inner, depth: depth + 1) else {
         return .computed(source)
       }
@@ -534,6 +548,8 @@ struct ScanModel {
         // `Int(2.9)` is 2, as Swift truncates.
         case (.integer, .real(let d)): Int64(exactly: d.rounded(.towardZero)).map { .integer($0) }
         case (.url, .string(let s)): URL(string: s) == nil ? nil : .string(s)
+        // JSON of a constant: the value it decodes to (a plan's `json` default).
+        case (.json, _): v
         default: nil
         }
       return converted.map { .constant($0) } ?? .computed(source)

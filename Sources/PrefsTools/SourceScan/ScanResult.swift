@@ -325,11 +325,15 @@ extension ScanModel {
       // (`@AppStorage` data that the code decodes as JSON stays JSON.)
       guard
         uses[n].type == nil || uses[n].weakType || uses[n].madeFromRaw
-          || uses[n].library == .appStorage && uses[n].type != .json,
+          || uses[n].library == .appStorage && uses[n].type != .json
+          || uses[n].type == .array,
         let (type, values) = LibraryModels.storedType(
           stored, library: uses[n].library, declarations: declarations),
-        // (Made by its raw value: only a raw value's type says more than the getter.)
-        !uses[n].madeFromRaw || uses[n].type == nil || [.enum, .integer, .double].contains(type)
+        // (Made by its raw value: only a raw value's type says more than the getter; an
+        // array's elements, only that they are strings.)
+        !uses[n].madeFromRaw || uses[n].type == nil || [.enum, .integer, .double].contains(type),
+        uses[n].type != .array || uses[n].weakType || uses[n].library != nil
+          || type == .stringArray
       else { continue }
       uses[n].type = type
       uses[n].weakType = false
@@ -450,6 +454,14 @@ extension ScanModel {
           + ": typed any, copied as it is; `plan check` over real files shows which one they hold")
     }
 
+    // A key the system writes (`AppleLanguages`, a window's saved frame): its type, where the
+    // code says none or only that it is an array.
+    if let system = LibraryModels.systemKeyType(key),
+      type == .any || type == .array && system == .stringArray
+    {
+      type = system
+      notes.append("a key the system writes: typed \(system.rawValue)")
+    }
     // A string whose default is a case of a String enum of the tree (`Theme.pink`): that enum,
     // its cases the values.
     if type == .string || type == .any && strong.isEmpty && weak.isEmpty {
@@ -493,7 +505,11 @@ extension ScanModel {
         if case .constant(let v) = r { return v }
         return nil
       }
-      let conditional = list.contains { $0.1.condition != nil }
+      // (A Swift declaration inside `#if MAINAPP … #endif` exists only in that build, with its
+      // default: a condition only where another build gives another, two defaults below.)
+      let conditional = list.contains {
+        $0.1.condition != nil && $0.1.condition != SwiftReader.compilerCondition
+      }
       // (`Downloader.aria2` of a type from outside the tree, beside a fallback "aria2": the
       // case of an enum stored by its raw value, the same default.)
       let computed = list.contains {
@@ -577,7 +593,8 @@ extension ScanModel {
   func externalCase(_ text: String, agreesWith constants: [PlistValue]) -> Bool {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 2, let type = parts.first, type.first?.isUppercase == true,
-      declarations[String(type)] == nil, let name = parts.last, !name.isEmpty,
+      declarations[String(type)].map({ $0.aliasOf != nil }) ?? true,
+      let name = parts.last, !name.isEmpty,
       name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !constants.isEmpty
     else { return false }
     return constants.allSatisfy { $0 == .string(String(name)) }

@@ -119,6 +119,10 @@ struct ValueEntry: Sendable, Hashable {
 
 /// What the code calls a key's methods on.
 enum ReceiverRef: Sendable, Hashable {
+  /// `self` in an extension of UserDefaults: the user defaults a call of the method is made
+  /// on; the standard ones where no call says.
+  static let extendedDefaults = ReceiverRef.name("self")
+
   /// `[NSUserDefaults standardUserDefaults]`, `UserDefaults.standard`, the shared user
   /// defaults controller.
   case standard
@@ -403,6 +407,8 @@ struct TypeDeclaration: Sendable {
   var conformances: [String]
   /// An enum's cases and their raw values (the name, for a String enum that writes none).
   var cases: [(name: String, raw: String)] = []
+  /// `typealias PluginID = String`: the type it names.
+  var aliasOf: String?
 }
 
 /// What one file says: the constants it defines, the receivers it binds, the uses it makes,
@@ -419,6 +425,8 @@ struct FileFacts: Sendable {
   var types: [String: String] = [:]
   /// Classes and their superclasses; categories of a class (`NSUserDefaults (App)`).
   var superclasses: [String: String] = [:]
+  /// Swift types that write their own `encode(to:)`: their JSON is not their raw value.
+  var customEncoded: Set<String> = []
   var uses: [SourceUse] = []
   var wrappers: [SourceWrapper] = []
   var wrapperCalls: [WrapperCall] = []

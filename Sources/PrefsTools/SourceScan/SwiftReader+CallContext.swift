@@ -174,8 +174,11 @@ extension SwiftReader {
     return (name, members.declared[name], own ? members.initial[name] : nil)
   }
 
+  /// The condition of a use inside `#if … #endif`: a build's, not the run's.
+  static let compilerCondition = "inside a compiler condition (#if)"
+
   func conditionText(at i: Int) -> String? {
-    if t.token(i).conditional { return "inside a compiler condition (#if)" }
+    if t.token(i).conditional { return Self.compilerCondition }
     for block in ifs {
       for k in block.condition
       where t.isIdentifier(k) && DefaultsAPI.conditionWords.contains(t.text(k)) {

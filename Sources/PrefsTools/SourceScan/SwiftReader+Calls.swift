@@ -86,14 +86,14 @@ extension SwiftReader {
 
   func receiverOf(_ range: Range<Int>?) -> ReceiverRef {
     guard let range else {
-      return inDefaultsExtension ? .standard : .none
+      return inDefaultsExtension ? .extendedDefaults : .none
     }
     var r = range
     while let last = r.last, r.count > 1, t.isPunctuation(last, 0x21) || t.isPunctuation(last, 0x3F)
     {
       r = r.lowerBound..<last
     }
-    if r.isEmpty { return inDefaultsExtension ? .standard : .none }
+    if r.isEmpty { return inDefaultsExtension ? .extendedDefaults : .none }
     let first = r.lowerBound
     // `.standard` where a UserDefaults is expected.
     if r.count == 2, t.isPunctuation(first, 0x2E), t.isText(first + 1, "standard") {
@@ -102,6 +102,10 @@ extension SwiftReader {
     if t.isText(first, "UserDefaults") {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
         return .standard
+      }
+      // `UserDefaults.group`: a static member an extension declares (looked up in the tree).
+      if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isIdentifier(first + 2) {
+        return .name("UserDefaults." + t.text(first + 2))
       }
       if t.isPunctuation(first + 1, 0x28), t.match(first + 1) == r.upperBound - 1 {
         if r.count == 3 { return .standard }
@@ -115,7 +119,7 @@ extension SwiftReader {
     }
     if r.count == 1 {
       let name = t.text(first)
-      if name == "self" { return inDefaultsExtension ? .standard : .type(typeName ?? "") }
+      if name == "self" { return inDefaultsExtension ? .extendedDefaults : .type(typeName ?? "") }
       if let local = scope?.locals[name] {
         if let receiver = local.receiver { return receiver }
         // A variable of a declared class is that class; one without may be user defaults.
@@ -356,6 +360,8 @@ extension SwiftReader {
         if let planType = DefaultsAPI.type(ofClass: type) {
           use.type = planType
           use.typeReason = "as? \(type)"
+          // `as? [PluginID]`: what the elements are is looked up in the tree.
+          if planType == .array { use.storedType = use.storedType ?? type }
         } else if type.hasSuffix(".RawValue") {
           // `as? Mode.RawValue`: an enum stored by its raw value.
           use.storedType = String(type.dropLast(9))
@@ -405,9 +411,16 @@ extension SwiftReader {
       scope?.templates.append(use2)
       return
     }
-    // A key a stored property holds (`self.key`): its type's.
-    if let type = types.last?.name, let stored = facts.members[type]?.stored,
-      use2.key.names.contains(where: stored.contains)
+    // A key a stored property holds (`self.key`): its type's. (Declared before or after the
+    // use: a member's name, not a local's nor a parameter's, that an initializer of the type
+    // sets is looked up over the whole tree.)
+    if let type = types.last?.name,
+      use2.key.names.contains(where: { name in
+        facts.members[type]?.stored.contains(name) == true
+          || name.first?.isLowercase == true && !name.contains(".")
+            && scope?.locals[name] == nil && scope?.parameters.contains(name) != true
+          || name.hasPrefix("self.")
+      })
     {
       use2.ownerType = type
     }

@@ -133,20 +133,28 @@ extension SwiftReader {
       // A computed property: the uses inside stand for it; one expression is what it
       // returns (`var keys: [String] { ["a", "b"] }`).
       if scope == nil {
-        scope = FunctionScope(
-          selector: nil, parameters: [], end: t.match(k) + 1, property: name)
-        if declared?.hasPrefix("UserDefaults") == true {
-          // `var defaults: UserDefaults { .standard }`: what it returns, else the standard.
+        let givesDefaults = declared?.hasPrefix("UserDefaults") == true
+        if givesDefaults {
+          // `var defaults: UserDefaults { .standard }`: the suite or the standard domain it returns.
           let body = (k + 1)..<t.match(k)
           var given = body
           if t.isText(given.lowerBound, "return") {
             given = (given.lowerBound + 1)..<given.upperBound
           }
-          switch receiverOf(given) {
+          // (`UserDefaults(suiteName: G) ?? .standard`: the suite, the standard domain only
+          // where it cannot be made.)
+          // (Bound as the type's member, before the accessor's own scope opens.)
+          // (A body of statements, `if let g = … { return g } else { return .standard }`, is
+          // followed by what it returns.)
+          switch receiverOf(beforeCoalescing(given)) {
           case .suite(let s): bind(name, .suite(s))
-          default: bind(name, .standard)
+          case .standard: bind(name, .standard)
+          default: break
           }
-        } else if !gatherOnly,
+        }
+        scope = FunctionScope(
+          selector: nil, parameters: [], end: t.match(k) + 1, property: name)
+        if !givesDefaults, !gatherOnly,
           !libraryKey(named: name, declared: declared, value: (k + 1)..<t.match(k))
         {
           computedConstant(name, body: k)
@@ -191,6 +199,10 @@ extension SwiftReader {
       return nil
     case .name(let other) where scope?.locals[other]?.receiver != nil:
       bind(name, scope?.locals[other]?.receiver ?? .none)
+      return nil
+    case .name(let other) where other.hasPrefix("UserDefaults."):
+      // `let store = UserDefaults.group`: the static member an extension declares.
+      bind(name, receiver)
       return nil
     case .returned where declared == nil || declared?.hasPrefix("UserDefaults") == true:
       // `var container: UserDefaults = HelperTools.defaultsDB()`: what that method returns.

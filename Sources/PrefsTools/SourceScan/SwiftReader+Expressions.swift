@@ -285,6 +285,18 @@ extension SwiftReader {
     }
     guard let first = r.first else { return .computed("", nil) }
     let text = t.source(r)
+    // `try JSONEncoder().encode(v)`: v's JSON (a constant's, its value; a parameter's, what
+    // the caller gives).
+    // (`try`, `try?`, `try!` before: the encoder's name is among the first three tokens.)
+    if r.count >= 8, let encode = r.first(where: { t.isText($0, "encode") }),
+      (r.lowerBound..<min(r.lowerBound + 3, r.upperBound)).contains(where: {
+        t.isText($0, "JSONEncoder")
+      }),
+      t.isPunctuation(encode - 1, 0x2E), t.isPunctuation(encode - 2, 0x29),
+      t.isPunctuation(encode + 1, 0x28), t.match(encode + 1) == r.upperBound - 1
+    {
+      return .converted(valueOf((encode + 2)..<(r.upperBound - 1)), .json, source: text)
+    }
     // `1086 as UInt16`: the literal, of that type (`as?`, `as!` and `as Any` give none).
     if r.count >= 3, t.isText(r.upperBound - 2, "as"), t.isIdentifier(r.upperBound - 1),
       let type = Self.conversions[t.text(r.upperBound - 1)]

@@ -77,6 +77,17 @@ struct SwiftReader: SourceReader {
   mutating func identifier(at i: Int) -> Int? {
     let word = t.text(i)
     switch word {
+    case "typealias":
+      // `typealias PluginID = String` (not a generic one): an array of them is of strings.
+      if !gatherOnly, t.isIdentifier(i + 1), t.isPunctuation(i + 2, 0x3D) {
+        let end = typeEnd(from: i + 3)
+        if end > i + 3 {
+          facts.declarations[t.text(i + 1)] = TypeDeclaration(
+            kind: "typealias", rawType: nil, conformances: [],
+            aliasOf: t.source((i + 3)..<end).replacing(" ", with: ""))
+        }
+      }
+      return nil
     case "class", "struct", "enum", "extension", "protocol", "actor":
       guard t.isIdentifier(i + 1) else { return nil }
       var k = i + 2
@@ -231,6 +242,12 @@ struct SwiftReader: SourceReader {
 
   /// `func name(_ key: String, default value: Bool) … {`: the function and its parameters.
   mutating func function(at i: Int) -> Int? {
+    // `func encode(to encoder: Encoder)` of a type: its JSON is its own, not its raw value.
+    if t.isText(i, "func"), t.isText(i + 1, "encode"), t.isPunctuation(i + 2, 0x28),
+      t.isText(i + 3, "to"), let type = typeName
+    {
+      facts.customEncoded.insert(type)
+    }
     var k = i + 1
     var name = t.text(i)
     if t.isText(i, "func") {
