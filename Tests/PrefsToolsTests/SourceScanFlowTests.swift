@@ -480,6 +480,8 @@ import Testing
         ("inj.count", .integer, nil), ("inj.Favorites", .array, nil),
         ("inj.Levels", .array, .array([.integer(1), .integer(2)])),
       ])
+    Self.expectExactly(
+      Self.scan("Injected", suite: "com.example.center"), [("inj.doNotDisturb", .bool, nil)])
   }
 
   /// What a fourteenth set of never-seen apps showed: property wrappers whose members are

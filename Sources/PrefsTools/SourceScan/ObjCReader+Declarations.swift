@@ -199,7 +199,9 @@ extension ObjCReader {
       if case .name(let other) = bound, let known = facts.receivers[Self.bare(other)] {
         bound = known
       }
-      if local {
+      // (`NSUserDefaults *d = nil; … d = [[NSUserDefaults alloc] initWithSuiteName:…];`:
+      // the function's variable, given its user defaults later.)
+      if local || !member && scope?.locals[name] != nil {
         scope?.locals[name, default: LocalVariable()].receiver = bound
       } else {
         facts.receivers[Self.bare(name)] = resolvedLocally(receiver)

@@ -45,3 +45,11 @@ static NSString * const kLevels = @"inj.Levels";
 }
 
 @end
+
+// A function's variable given its user defaults after its declaration: the suite.
+BOOL DNDState(void)
+{
+	NSUserDefaults *defaults = nil;
+	defaults = [[NSUserDefaults alloc] initWithSuiteName:@"com.example.center"];
+	return [defaults boolForKey:@"inj.doNotDisturb"];
+}
