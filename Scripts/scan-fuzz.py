@@ -55,6 +55,14 @@ TRICKY = [
     b"extension UserDefaults { @NSManaged @objc(k) private var _k: [[String: Any]]?; @objc @NSManaged var ) }\n",
     b"let d = [#keyPath(UserDefaults.a.b): 1, #keyPath(): 2, #keyPath(x.): H.db().bool(forKey: \"k\")]\n",
     b"@objc enum E: Int { case a = 9223372036854775807, b }\n",
+    # The thirteenth and fourteenth sets' forms: closures that stand for user defaults, a
+    # property's initializing closure, aliases, raw values, JSON of a wrapped value.
+    b"struct D { var set: @Sendable (Any?, String) async throws -> Void = { UserDefaults.standard.set($0, forKey: $1) }\n func set(_ v: Any?, forKey k: String) { set(v, k) } }\n",
+    b"var m: M = { guard let s = d.string(forKey: \"k\") else { return .a } return M(rawValue: s) ?? .b }() { didSet { d.set(m.rawValue, forKey: \"k\") } }\n",
+    b"typealias A = [A]\ntypealias B = C\ntypealias C = B\nlet x = UserDefaults.standard.object(forKey: \"k\") as? [A]\n",
+    b"if let r = UserDefaults.standard.object(forKey: \"k\") as? Bool { return r }\nreturn\n",
+    b"init(wrappedValue v: T, _ k: String) { try? UserDefaults.standard.register(defaults: [k: JSONEncoder().encode(v)]) }\n",
+    b"extension UserDefaults { static var g: UserDefaults { UserDefaults(suiteName: G) ?? .standard } }\nlet s = UserDefaults.g\n",
 ]
 
 

@@ -421,6 +421,25 @@ import Testing
     #expect(result.warnings.isEmpty, "\(result.warnings.map(\.message))")
   }
 
+  /// A chain of thousands of operators (a fuzz round's mutated file took a minute to fold it,
+  /// quadratic in its length): no constant of the code is that long; a short one still folds.
+  @Test func aChainOfThousandsOfOperatorsIsNoConstant() throws {
+    let folder = try TemporaryFolder()
+    let chain = Array(repeating: "1", count: 4_000).joined(separator: " * ")
+    let source = """
+      import SwiftUI
+      struct V: View {
+        @AppStorage("chain") var chain = \(chain)
+        @AppStorage("short") var short = 6 * 7
+        var body: some View { Text("\\(chain) \\(short)") }
+      }
+      """
+    try Data(source.utf8).write(to: folder.file("Chain.swift"))
+    let found = SourceScanTests.entries(SourceScan.scan([folder.url.path]))
+    #expect(found["chain"]?.defaultValue == nil)
+    #expect(found["short"]?.defaultValue == .integer(42))
+  }
+
   struct Generator {
     var state: UInt64
     mutating func next(_ bound: Int) -> Int {

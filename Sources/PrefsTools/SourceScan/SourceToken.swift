@@ -279,6 +279,9 @@ extension SourceTokens {
 }
 
 extension SourceTokens {
+  /// The most tokens an integer expression is folded over.
+  static let foldLimit = 64
+
   /// A constant integer expression as the compiler folds it: whole numbers and the names
   /// `leaf` reads (a token's value, nil for none), `|`, `+`, `-`, `<<`, `*`, a leading `-`,
   /// parentheses (`strip` takes them off, and a C cast with them); nil for anything else, or
@@ -287,7 +290,9 @@ extension SourceTokens {
     _ range: Range<Int>, strip: (Range<Int>) -> Range<Int>, leaf: (Int) -> Int64?
   ) -> Int64? {
     let r = strip(range)
-    guard !r.isEmpty else { return nil }
+    // (No constant of the code is longer; a mutated file's chain of thousands of `*` would
+    // be folded in quadratic time.)
+    guard !r.isEmpty, r.count <= Self.foldLimit else { return nil }
     // The operator of lowest precedence at the top level, from the right.
     for ops in [["|"], ["+", "-"], ["<<"], ["*"]] {
       var k = r.upperBound - 1
