@@ -1,0 +1,91 @@
+import PreferencesMigration
+import PropertyList
+
+/// What the code makes of a value a getter answers says how it is stored: data decoded as
+/// JSON, a string made into an enum by its raw value.
+extension SwiftReader {
+  /// `JSONDecoder().decode(T.self, from: x)`: the use whose data `x` is becomes `json`.
+  mutating func refine(
+    _ range: Range<Int>, as type: MigrationPlan.ValueType, reason: String
+  ) {
+    guard let target = useTarget(range) else { return }
+    refineUse(target, as: type, reason: reason)
+  }
+
+  /// The use whose value `range` is: a local given a getter's answer, a getter in it (read
+  /// now when the walk has not come to it), the type's `@AppStorage` property.
+  mutating func useTarget(_ range: Range<Int>) -> Int? {
+    var target: Int?
+    if range.count == 1, t.isIdentifier(range.lowerBound),
+      let use = scope?.locals[t.text(range.lowerBound)]?.use, use >= 0
+    {
+      target = use
+    } else if let k = range.first(where: { useAt[$0] != nil }) {
+      target = useAt[k]
+    } else {
+      // The getter inside the argument is read after this call: read it now.
+      for k in range where t.isIdentifier(k) && t.isPunctuation(k + 1, 0x28) {
+        if let c = parseCall(at: k), let api = DefaultsAPI.swift[c.selector] {
+          use(c, api)
+          target = facts.uses.count - 1
+          readEarly.insert(k)
+          break
+        }
+      }
+    }
+    if target == nil {
+      // `from: data`, `from: self.data` of the type's `@AppStorage` property.
+      let name = range.upperBound - 1
+      if range.count == 1 || range.count == 3 && t.isText(range.lowerBound, "self"),
+        t.isIdentifier(name), scope?.locals[t.text(name)] == nil
+      {
+        target = appStorageUse(named: t.text(name))
+      }
+    }
+    guard let target, target < facts.uses.count else { return nil }
+    return target
+  }
+
+  /// `Mode(rawValue: d.string(forKey: K) ?? "") ?? .light`, `Mode(rawValue: raw)` of a local
+  /// or an `@AppStorage` property holding the getter's answer: the value is stored as Mode's
+  /// raw value (an enum of the tree: its cases; else as the getter says); the case after
+  /// `??` is the default where the getter's own fallback is none or empty.
+  mutating func madeFromRawValue(_ c: Call) {
+    guard c.arguments.count == 1, let target = useTarget(c.arguments[0]),
+      facts.uses[target].storedType == nil, facts.uses[target].access != .set
+    else { return }
+    let type = t.text(c.name)
+    facts.uses[target].storedType = type
+    facts.uses[target].madeFromRaw = true
+    // (A number's getter answers 0 when the key is absent: the case of raw value 0, never
+    // the one after `??`.)
+    let k = c.close + 1
+    guard ![.integer, .double, .bool].contains(facts.uses[target].type),
+      t.isText(k, "??"), t.isPunctuation(k + 1, 0x2E), t.isIdentifier(k + 2),
+      !t.isPunctuation(k + 3, 0x2E), !t.isPunctuation(k + 3, 0x28)
+    else { return }
+    switch facts.uses[target].value {
+    case nil, .value(.string(""))?:
+      facts.uses[target].value = .name("." + t.text(k + 2))
+      facts.uses[target].defaultSource = .fallback
+    default: break
+    }
+  }
+
+  /// The use of the current type's `@AppStorage` property `name`, where no local hides it.
+  func appStorageUse(named name: String) -> Int? {
+    guard scope?.locals[name] == nil, let type = typeName,
+      let use = appStorageUses[type + "." + name], use < facts.uses.count
+    else { return nil }
+    return use
+  }
+
+  /// Data (or a string) a use holds, known to be `type` (JSON) by what is done with it.
+  mutating func refineUse(_ target: Int, as type: MigrationPlan.ValueType, reason: String) {
+    guard target < facts.uses.count else { return }
+    let current = facts.uses[target].type
+    guard current == nil || current == .data || current == .string else { return }
+    facts.uses[target].type = type
+    facts.uses[target].typeReason = reason
+  }
+}
