@@ -141,16 +141,11 @@ extension SwiftReader {
           if t.isText(given.lowerBound, "return") {
             given = (given.lowerBound + 1)..<given.upperBound
           }
-          // (`UserDefaults(suiteName: G) ?? .standard`: the suite, the standard domain only
-          // where it cannot be made.)
-          // (Bound as the type's member, before the accessor's own scope opens.)
-          // (A body of statements, `if let g = … { return g } else { return .standard }`, is
-          // followed by what it returns.)
-          switch receiverOf(beforeCoalescing(given)) {
-          case .suite(let s): bind(name, .suite(s))
-          case .standard: bind(name, .standard)
-          default: break
-          }
+          // (`UserDefaults(suiteName: G) ?? .standard` is the suite; a body of statements is
+          // followed by what it returns. Bound as the type's member, before the accessor's own
+          // scope opens.)
+          let receiver = receiverOf(beforeCoalescing(given))
+          if receiver.isDefaults { bind(name, receiver) }
         }
         scope = FunctionScope(
           selector: nil, parameters: [], end: t.match(k) + 1, property: name)
@@ -296,7 +291,8 @@ extension SwiftReader {
       return
     }
     guard let functionType else { return }
-    let count = t.commaSeparated(functionType).filter { !$0.isEmpty }.count
+    let parameterRanges = t.commaSeparated(functionType).filter { !$0.isEmpty }
+    let count = parameterRanges.count
     guard count > 0 else { return }
     var parameters = (0..<count).map { "$" + String($0) }
     // `{ key in … }`, `{ (value, key) in … }`: the names given.
@@ -314,9 +310,7 @@ extension SwiftReader {
       selector: name + "(" + String(repeating: "_:", count: count) + ")",
       parameters: parameters, end: close + 1)
     scope?.labels = Array(repeating: "_", count: count)
-    scope?.parameterTypes = t.commaSeparated(functionType).map {
-      t.source($0).replacing(" ", with: "")
-    }
+    scope?.parameterTypes = parameterRanges.map { t.source($0).replacing(" ", with: "") }
   }
 
   /// `test ? UserDefaults(suiteName: G)! : .standard`: the suite the app keeps its settings
