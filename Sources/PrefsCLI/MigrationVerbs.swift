@@ -246,7 +246,7 @@ enum PlanCommand {
       typed any and noted, never guessed. Enum values that differ only in case (light,
       Light) are kept apart and noted. Every entry maps the key to itself: renaming is your
       edit.
-      scan reads the app's source instead (PATH: files and folders; .h .m .mm .c .swift,
+      scan reads the app's source instead (PATH: files and folders; .h .m .mm .c .pch .swift,
       the property lists it registers, Settings.bundle panes, .xib/.storyboard/designable.nib
       bindings to values.KEY) and prints the plan its code implies: each key the code uses
       with user defaults (macros, constants, enum cases and wrappers followed), typed by the

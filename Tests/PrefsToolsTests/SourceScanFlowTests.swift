@@ -506,4 +506,34 @@ import Testing
         ("wrapped.sessionIds", .json, nil),
       ])
   }
+
+  /// What a fifteenth set of never-seen apps showed: a prefix header's macro standing for user
+  /// defaults, written like a class; a getter's fallback returned in a branch the key's absence
+  /// takes (`!s || …`, `n <= 0`); a value assigned just before a presence test; both branches
+  /// sending one message, with the key's value and with V; SwiftyUserDefaults' computed keys on
+  /// an adapter's suite, a Codable type made a library's by an extension read first; a property
+  /// wrapper's suite bound by `if let`, its default under `#available`; JSON text a local
+  /// encoder makes.
+  @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
+    Self.expectExactly(
+      Self.scan("Unseen"),
+      [
+        ("un.syntax", .string, .string("Plain Text")), ("un.tabWidth", .integer, .integer(4)),
+        ("un.width", .integer, .integer(512)), ("un.tolerance", .integer, .integer(15)),
+        ("un.fadeRate", .integer, .integer(10)),
+        ("un.layers", .json, .array([.string("clock"), .string("date")])),
+        // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
+        ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
+      ])
+    let group = Self.scan("Unseen", suite: "group.example.unseen")
+    Self.expectExactly(
+      group,
+      [
+        ("un.gitURL", .url, .string("https://")), ("un.showFolders", .bool, .bool(true)),
+        ("un.generator", .json, nil), ("un.signature", .string, nil),
+        ("un.launches", .integer, nil), ("un.muteSound", .bool, .bool(true)),
+      ])
+    // Named only in a comment, and as another type's function: declared, never used.
+    #expect(group.unused.map(\.entry.from) == ["un.legacyPath"])
+  }
 }

@@ -193,6 +193,8 @@ extension SwiftReader {
     // of a property declared one of them.
     var library: LibraryModels.Library?
     var generic: String?
+    // (A computed property's body may `return` it.)
+    if t.isText(start, "return") { start += 1 }
     if t.isText(start, "Defaults"), t.isPunctuation(start + 1, 0x2E) { start += 2 }
     // `NSSecureCodingKey<NSColorSpace>(`: Defaults' key of an object it archives.
     let archived = t.isText(start, "NSSecureCodingKey")
@@ -212,6 +214,10 @@ extension SwiftReader {
     {
       // `Defaults.Key("k", default: 0)`: the type its default has.
       library = .defaults
+    } else if t.isText(start, "DefaultsKey"), let declared, declared.hasPrefix("DefaultsKey<") {
+      // `var k: DefaultsKey<Bool> { DefaultsKey("k", defaultValue: false) }`: the declared type's.
+      library = .swiftyUserDefaults
+      generic = String(declared.dropFirst(12).dropLast())
     } else if t.isPunctuation(start, 0x2E), t.isText(start + 1, "init"), let declared {
       if declared.hasPrefix("DefaultsKey<") {
         library = .swiftyUserDefaults

@@ -206,8 +206,18 @@ extension ObjCReader {
   /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
   /// answer: V is the fallback.
   mutating func fallbackBranchOnLocal(
-    condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?
+    condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?, either: Bool = false
   ) {
+    // `if (!s || ![valid containsObject:s]) { return V; }`: a test joined by `||` that the key's
+    // absence meets takes the branch, whatever the others say (one that the key's presence
+    // meets tells nothing of the branch).
+    let alternatives = t.disjuncts(condition)
+    if alternatives.count > 1 {
+      for part in alternatives {
+        fallbackBranchOnLocal(condition: part, then: then, else: nil, either: true)
+      }
+      return
+    }
     // `if (override != 0 && value == 0)`: each test joined by `&&` (any one of them telling the
     // key absent makes the branch the absent one).
     let parts = t.conjuncts(condition, commaJoins: false)
@@ -239,6 +249,7 @@ extension ObjCReader {
     // a number's value is no presence (`if (version < 2) [d setInteger:2 …]` is an upgrade,
     // which a number's 0 also meets).
     let nilWhenAbsent = !zero && DefaultsAPI.presenceGetters.contains(original.method)
+    if either, !absentFirst { return }
     guard let absent = absentFirst ? then : elseRange else {
       // `NSString *s = [d objectForKey:K]; if (s) { return s; } return V;`
       if !absentFirst, nilWhenAbsent, let after = returnAfter(then) {
@@ -258,6 +269,9 @@ extension ObjCReader {
     let value: Range<Int>
     if t.text(k) == name, t.isPunctuation(k + 1, 0x3D) {
       value = expressionRange(from: k + 2)
+    } else if t.isText(k, "return"), let returned = returnedInstead(name, at: k) {
+      // `if (!s) { return @"Plain Text"; } return s;`: what the function answers for the key.
+      value = returned
     } else if nilWhenAbsent, let (at, written) = setterOfKey(original.key, in: absent) {
       k = at
       value = written
@@ -269,6 +283,29 @@ extension ObjCReader {
     let use = original.fallback(
       test, valueOf(value), zeroTest: zero, line: t.line(k), condition: self.condition(at: k))
     record(use, at: -1)
+  }
+
+  /// `return V;` at `k`, in a function that returns the local `name` itself later (`return
+  /// name;`, `return [name boolValue];`): V, what the function answers in its place; nil when
+  /// the function never answers with the local (a `return NO` of a function that loads is no
+  /// value of the key).
+  func returnedInstead(_ name: String, at k: Int) -> Range<Int>? {
+    let returned = expressionRange(from: k + 1)
+    guard !returned.isEmpty, !(returned.count == 1 && t.isText(returned.lowerBound, "nil")),
+      let end = scope?.end
+    else { return nil }
+    var i = returned.upperBound
+    while i < min(end, t.count) {
+      if t.isText(i, "return") {
+        let later = expressionRange(from: i + 1)
+        if later.count == 1, t.text(later.lowerBound) == name { return returned }
+        if isValueOf(later, name) { return returned }
+        i = max(later.upperBound, i + 1)
+        continue
+      }
+      i += 1
+    }
+    return nil
   }
 
   /// The first setter of `key` in a branch, at the top of it: its `[` and its value.

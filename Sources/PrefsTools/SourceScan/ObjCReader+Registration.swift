@@ -119,11 +119,21 @@ extension ObjCReader {
           valueOf(after), name: scope?.property, key: key, receiver: receiver, getter: m.selector,
           absent: after, condition: condition(at: send))
       } else {
-        keptWhenAbsent(then: thenRange, key: key, receiver: receiver, getter: m.selector, at: send)
+        keptWhenAbsent(
+          then: thenRange, key: key, receiver: receiver, getter: m.selector, at: send, ifAt: i)
       }
       return
     }
-    guard let (value, name) = absentValue(in: absent, key: key) else { return }
+    guard let (value, name) = absentValue(in: absent, key: key) else {
+      if let present = present ? thenRange : elseRange,
+        let (value, read) = mirroredValue(absent: absent, present: present)
+      {
+        recordFallback(
+          value, name: nil, key: read, receiver: receiver, getter: m.selector, absent: absent,
+          condition: condition(at: send))
+      }
+      return
+    }
     recordFallback(
       value, name: name, key: key, receiver: receiver, getter: m.selector, absent: absent,
       condition: condition(at: send))
@@ -131,14 +141,17 @@ extension ObjCReader {
 
   /// `int v = V; if ([d objectForKey:K]) { v = [d integerForKey:K]; }`: the branch taken when
   /// the key is present replaces the variable's value with the key's, so V, the value it was
-  /// declared with, is what the code sees when the key is absent.
+  /// declared with, is what the code sees when the key is absent. So is V of an assignment
+  /// just before the test (`width = 512; if ([d objectForKey:K]) width = [d integerForKey:K];`,
+  /// an instance variable's).
   mutating func keptWhenAbsent(
-    then: Range<Int>, key: KeyExpr, receiver: ReceiverRef, getter: String, at send: Int
+    then: Range<Int>, key: KeyExpr, receiver: ReceiverRef, getter: String, at send: Int,
+    ifAt i: Int
   ) {
     var k = then.lowerBound
     if t.isPunctuation(k, 0x7B) { k += 1 }
     guard t.isIdentifier(k), t.isPunctuation(k + 1, 0x3D),
-      let initial = scope?.locals[t.text(k)]?.initial
+      let initial = scope?.locals[t.text(k)]?.initial ?? assignedBefore(i, t.text(k))
     else { return }
     let assigned = expressionRange(from: k + 2)
     let readsKey = assigned.contains { j in
@@ -151,6 +164,69 @@ extension ObjCReader {
     recordFallback(
       valueOf(initial), name: Self.bare(t.text(k)), key: key, receiver: receiver,
       getter: getter, absent: then, condition: condition(at: send))
+  }
+
+  /// `if (![d objectForKey:K]) { [slider setIntValue:15]; } else { [slider
+  /// setIntValue:[d integerForKey:K]]; }`: both branches send one message to one receiver, the
+  /// present branch with a key's value (read there, or held in a local the branch assigns it
+  /// to), the absent one with V. V is what the code makes of that key when absent; nil unless
+  /// the absent branch is that one message.
+  func mirroredValue(absent: Range<Int>, present: Range<Int>) -> (ValueExpr, KeyExpr)? {
+    var k = absent.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    guard t.isPunctuation(k, 0x5B), let sent = parseMessage(at: k), sent.arguments.count == 1,
+      t.isPunctuation(sent.close + 1, 0x3B),
+      sent.close + 2 == absent.upperBound
+        || t.isPunctuation(sent.close + 2, 0x7D) && sent.close + 3 == absent.upperBound
+    else { return nil }
+    let target = t.source(sent.receiver)
+    /// The key a getter at `range` reads (`[d integerForKey:K]`).
+    func keyRead(_ range: Range<Int>) -> KeyExpr? {
+      guard let first = range.first, t.isPunctuation(first, 0x5B), t.match(first) == range.last,
+        let m = parseMessage(at: first), let api = DefaultsAPI.objc[m.selector],
+        api.access == .get, api.key < m.arguments.count, receiverOfMessage(m) != .none
+      else { return nil }
+      return keyOf(m.arguments[api.key])
+    }
+    var j = present.lowerBound
+    while j < present.upperBound {
+      defer { j += 1 }
+      guard t.isPunctuation(j, 0x5B), let m = parseMessage(at: j), m.selector == sent.selector,
+        m.arguments.count == 1, t.source(m.receiver) == target
+      else { continue }
+      let argument = m.arguments[0]
+      if let key = keyRead(argument) { return (valueOf(sent.arguments[0]), key) }
+      // `value = [d integerForKey:K]; [slider setIntValue:value];`
+      guard argument.count == 1, t.isIdentifier(argument.lowerBound) else { return nil }
+      let name = t.text(argument.lowerBound)
+      for a in present.lowerBound..<j
+      where t.text(a) == name && t.isPunctuation(a + 1, 0x3D) {
+        if let key = keyRead(expressionRange(from: a + 2)) {
+          return (valueOf(sent.arguments[0]), key)
+        }
+      }
+      return nil
+    }
+    return nil
+  }
+
+  /// `NAME = V;`, the statement just before the one at `i`: V.
+  func assignedBefore(_ i: Int, _ name: String) -> Range<Int>? {
+    guard i >= 4, t.isPunctuation(i - 1, 0x3B) else { return nil }
+    var k = i - 2
+    while k > 0, !t.isPunctuation(k, 0x3B), !t.isPunctuation(k, 0x7B), !t.isPunctuation(k, 0x7D) {
+      if t.isPunctuation(k, 0x29) || t.isPunctuation(k, 0x5D) {
+        let open = t.match(k)
+        guard open >= 0, open < k else { return nil }
+        k = open
+      }
+      k -= 1
+    }
+    let start = k + 1
+    guard start + 2 < i - 1, t.text(start) == name, t.isPunctuation(start + 1, 0x3D) else {
+      return nil
+    }
+    return (start + 2)..<(i - 1)
   }
 
   /// `if (present) { … return …; } return V;`: the branch taken when the key is present

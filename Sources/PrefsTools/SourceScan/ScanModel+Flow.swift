@@ -219,6 +219,9 @@ extension ScanModel {
     if case .name(let n)? = use.value, let (_, a) = argumentIndex(n) {
       use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
       if use.value == nil { use.defaultSource = nil }
+      // (`if #available(macOS 10.15, *) { … ?? defaultValue }`: the caller's one value, whichever
+      // system's branch reads the key; a test of the run's values still makes it conditional.)
+      if use.condition?.contains("#available(") == true { use.condition = nil }
     }
     // `register(defaults: [key: JSONEncoder().encode(defaultValue)])`: the JSON of what the
     // call gives.

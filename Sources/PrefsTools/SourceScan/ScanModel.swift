@@ -71,7 +71,7 @@ struct ScanModel {
       customEncoded.formUnion(f.customEncoded)
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
-      declarations.merge(f.declarations) { a, _ in a }
+      declarations.merge(f.declarations, uniquingKeysWith: TypeDeclaration.merged)
       switchReturns.merge(f.switchReturns) { a, _ in a }
       for (name, given) in f.argumentReceivers {
         if case .suite? = argumentReceivers[name]?.receiver { continue }
@@ -348,6 +348,11 @@ struct ScanModel {
       }
       return .unknown
     case .type(let name):
+      // `[TCADefaults boolForKey:]`: a name the tree binds to user defaults (`#define TCADefaults
+      // [NSUserDefaults standardUserDefaults]`), though written like a class.
+      if let bound = receivers[name], bound != .type(name) {
+        return resolve(bound, file: file, depth: depth + 1)
+      }
       var type = name
       var seen: Set<String> = []
       while seen.insert(type).inserted {

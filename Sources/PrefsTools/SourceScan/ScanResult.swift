@@ -314,8 +314,11 @@ extension ScanModel {
     .map(\.element)
     // A Swift type a library (or @AppStorage, a property wrapper) stores: its plan type, an
     // enum's cases; a default written `.case` is that type's case.
+    // (A value the code writes as JSON and decodes from JSON: its Swift type is what the JSON
+    // holds, not how the key is stored.)
+    let encoded = uses.contains { $0.type == .json && !$0.weakType }
     for n in uses.indices {
-      guard let stored = uses[n].storedType else { continue }
+      guard let stored = uses[n].storedType, !encoded || uses[n].type == .json else { continue }
       var bare = stored.replacing("?", with: "").replacing("!", with: "")
       if declarations[bare] == nil, let dot = bare.lastIndex(of: ".") {
         // `Models.Visibility`: a type of another module, declared `Visibility` in the tree.

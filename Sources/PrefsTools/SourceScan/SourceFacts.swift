@@ -409,6 +409,16 @@ struct TypeDeclaration: Sendable {
   var cases: [(name: String, raw: String)] = []
   /// `typealias PluginID = String`: the type it names.
   var aliasOf: String?
+
+  /// One type as two files declare it: its declaration (not an extension, whichever file comes
+  /// first), with what an extension elsewhere makes it conform to (`extension P: Codable {}`).
+  static func merged(_ a: TypeDeclaration, _ b: TypeDeclaration) -> TypeDeclaration {
+    var base = a.kind == "extension" && b.kind != "extension" ? b : a
+    let other = a.kind == "extension" && b.kind != "extension" ? a : b
+    base.conformances += other.conformances.filter { !base.conformances.contains($0) }
+    base.rawType = base.rawType ?? other.rawType
+    return base
+  }
 }
 
 /// What one file says: the constants it defines, the receivers it binds, the uses it makes,

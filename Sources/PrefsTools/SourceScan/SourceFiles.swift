@@ -33,7 +33,8 @@ struct SourceFile: Sendable, Hashable {
   static func kind(of name: String) -> Kind? {
     guard let dot = name.lastIndex(of: ".") else { return nil }
     switch name[name.index(after: dot)...] {
-    case "h", "m", "mm", "c": return .objc
+    // (`.pch`: a prefix header, whose macros every file of its target sees.)
+    case "h", "m", "mm", "c", "pch": return .objc
     case "swift": return .swift
     case "plist": return .plist
     case "xib", "storyboard": return .interface

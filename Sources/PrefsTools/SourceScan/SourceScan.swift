@@ -290,14 +290,57 @@ package enum SourceScan {
     for file in list where (file.kind == .swift || file.kind == .objc) && !unused.isEmpty {
       // (A file that cannot be read was warned of on the first read: nothing is left out.)
       guard let data = try? FileAccess.readFile(file.path, limit: limit) else { return [] }
-      let bytes = [UInt8](data)
+      let bytes = withoutComments([UInt8](data))
       unused = unused.filter { !isUsed($0, in: bytes) }
     }
     return unused
   }
 
+  /// `bytes` with its `//` and `/* */` comments made spaces (line ends kept): a name in a
+  /// comment, code left out, is no use. (Strings are stepped over, so `"https://…"` stays.)
+  static func withoutComments(_ source: [UInt8]) -> [UInt8] {
+    var bytes = source
+    var i = 0
+    var inString = false
+    while i < bytes.count {
+      let b = bytes[i]
+      if inString {
+        if b == 0x5C {
+          i += 2
+          continue
+        }
+        if b == 0x22 || b == 0x0A { inString = false }
+        i += 1
+        continue
+      }
+      if b == 0x22 {
+        inString = true
+      } else if b == 0x2F, i + 1 < bytes.count, bytes[i + 1] == 0x2F {
+        while i < bytes.count, bytes[i] != 0x0A {
+          bytes[i] = 0x20
+          i += 1
+        }
+        continue
+      } else if b == 0x2F, i + 1 < bytes.count, bytes[i + 1] == 0x2A {
+        bytes[i] = 0x20
+        bytes[i + 1] = 0x20
+        i += 2
+        while i < bytes.count, !(bytes[i] == 0x2A && i + 1 < bytes.count && bytes[i + 1] == 0x2F) {
+          if bytes[i] != 0x0A { bytes[i] = 0x20 }
+          i += 1
+        }
+        if i < bytes.count { bytes[i] = 0x20 }
+        if i + 1 < bytes.count { bytes[i + 1] = 0x20 }
+        i += 2
+        continue
+      }
+      i += 1
+    }
+    return bytes
+  }
+
   /// Whether `bytes` names the declared property anywhere but in a declaration, a string of
-  /// its own, or as another type's member.
+  /// its own, as another type's member, or as a function called (`cachePath(forVideo: v)`).
   static func isUsed(_ declaration: PropertyDeclaration, in bytes: [UInt8]) -> Bool {
     let name = Array(declaration.name.utf8)
     guard let first = name.first, bytes.count >= name.count else { return false }
@@ -336,14 +379,19 @@ package enum SourceScan {
         continue
       }
       i = end
+      // `cachePath(forVideo: v)`: a function of that name, called with arguments.
+      var after = end
+      while after < bytes.count, bytes[after] == 0x20 { after += 1 }
+      if after + 1 < bytes.count, bytes[after] == 0x28, bytes[after + 1] != 0x29 { continue }
       var k = i - name.count
       while k > 0, bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09 { k -= 1 }
       if k > 0, bytes[k - 1] == 0x2E {
         // `X.name`: a use unless X is another type (`TipKey.tip`, capitalized, not the
         // declaring one); an instance (`manager.name`, `Manager.shared.name`) and `.name` (an
-        // implicit member, `Defaults[.name]`, `\.name`) are uses.
+        // implicit member, `Defaults[.name]`, `\.name`) are uses, and so is SwiftyUserDefaults'
+        // `Defaults.name` (its adapter's member lookup).
         guard let (owner, _) = word(before: k - 1), let initial = owner.first,
-          initial.isUppercase, owner != declaration.type, owner != "Self"
+          initial.isUppercase, owner != declaration.type, owner != "Self", owner != "Defaults"
         else { return true }
         continue
       }

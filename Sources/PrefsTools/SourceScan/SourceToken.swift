@@ -268,6 +268,37 @@ extension SourceTokens {
     return parts.map(unparenthesized)
   }
 
+  /// The tests `||` joins at the top level of a condition (`!s || !valid(s)`), each without
+  /// its enclosing parentheses; one part when there is no `||` (`a || b && c` is `a`, `b && c`).
+  func disjuncts(_ whole: Range<Int>) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    let range = unparenthesized(whole)
+    var start = range.lowerBound
+    var k = start
+    while k < range.upperBound {
+      if isText(k, "||") {
+        parts.append(start..<k)
+        start = k + 1
+      } else if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) {
+        k = match(k)
+      }
+      k += 1
+    }
+    parts.append(start..<range.upperBound)
+    return parts.map(unparenthesized)
+  }
+
+  /// The first `{` of `range` outside its parentheses and brackets, after its first token.
+  func topLevelBrace(in range: Range<Int>) -> Int? {
+    var k = range.lowerBound + 1
+    while k < range.upperBound {
+      if isPunctuation(k, 0x7B) { return k }
+      if isPunctuation(k, 0x28) || isPunctuation(k, 0x5B) { k = match(k) }
+      k += 1
+    }
+    return nil
+  }
+
   /// `range` without the parentheses that enclose all of it.
   func unparenthesized(_ range: Range<Int>) -> Range<Int> {
     var r = range

@@ -117,6 +117,13 @@ extension SwiftReader {
       }
       return .none
     }
+    // SwiftyUserDefaults' `DefaultsAdapter(defaults: d, keyStore: DefaultsKeys())`: d's keys.
+    if t.isText(first, "DefaultsAdapter"), let c = parseCall(at: first),
+      c.close == r.upperBound - 1,
+      let index = c.labels.firstIndex(of: "defaults")
+    {
+      return receiverOf(c.arguments[index])
+    }
     if r.count == 1 {
       let name = t.text(first)
       if name == "self" { return inDefaultsExtension ? .extendedDefaults : .type(typeName ?? "") }
@@ -322,7 +329,11 @@ extension SwiftReader {
         // `set(newValue?.rawValue, forKey: K)` in `var mode: Mode? { … set { … } }`.
         use.storedType = stored
       }
-      if t.contains(valueRange, "JSONEncoder") { use.takeJSONType() }
+      if t.contains(valueRange, "JSONEncoder")
+        || valueRange.count == 1 && scope?.locals[t.text(valueRange.lowerBound)]?.json == true
+      {
+        use.takeJSONType()
+      }
       if let published = publishedValue(valueRange) {
         // In `$p.sink { value in … }`: stored as p's type; p's initial value when absent.
         use.storedType = published.stored

@@ -166,7 +166,15 @@ extension SwiftReader {
       }
       return nil
     }
-    let value = expressionRange(from: k + 1)
+    var value = expressionRange(from: k + 1)
+    // `if let d = UserDefaults(suiteName: G) {`: in a condition a brace opens the body, never
+    // a trailing closure.
+    if t.isText(i - 1, "if") || t.isText(i - 1, "guard") || t.isText(i - 1, "while")
+      || t.isPunctuation(i - 1, 0x2C) && scope != nil,
+      let brace = t.topLevelBrace(in: value)
+    {
+      value = value.lowerBound..<brace
+    }
     if gatherOnly {
       // A wrapper-call pass: only the variables a call's key may come from.
       if scope != nil {
@@ -232,6 +240,14 @@ extension SwiftReader {
     }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
     if encodesJSON(value) { local.json = true }
+    // `let data = try? encoder.encode(v)` of `let encoder = JSONEncoder()`, `let text =
+    // String(bytes: data!, encoding: .utf8)` of that data: JSON too.
+    if value.contains(where: {
+      t.isIdentifier($0) && !t.isPunctuation($0 - 1, 0x2E)
+        && scope?.locals[t.text($0)]?.json == true
+    }) {
+      local.json = true
+    }
     if local.type == nil { local.type = madeType(value) }
     if let resource = resourceName(in: value) { local.resource = resource }
     if case .name(let p)? = resourceParameter(in: value) { local.resourceParameter = p }
@@ -246,6 +262,15 @@ extension SwiftReader {
       local.use = other.use
       local.template = other.template
       local.key = local.key ?? other.key
+    }
+    // `let data = text.data(using: .utf8)` of a string a getter answered: that string's bytes,
+    // what a decoder given `data` makes of the key.
+    if value.count >= 4, t.isPunctuation(value.lowerBound + 1, 0x2E),
+      t.isText(value.lowerBound + 2, "data"), t.isPunctuation(value.lowerBound + 3, 0x28),
+      let other = scope?.locals[t.text(value.lowerBound)], other.use.map({ $0 >= 0 }) == true
+    {
+      local.use = other.use
+      local.template = other.template
     }
     scope?.locals[name] = local
     if value.count >= 3, t.isText(value.upperBound - 1, "nil"),
