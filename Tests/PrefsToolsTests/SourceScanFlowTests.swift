@@ -513,7 +513,8 @@ import Testing
   /// sending one message, with the key's value and with V; SwiftyUserDefaults' computed keys on
   /// an adapter's suite, a Codable type made a library's by an extension read first; a property
   /// wrapper's suite bound by `if let`, its default under `#available`; JSON text a local
-  /// encoder makes.
+  /// encoder makes; an instance variable an initializer keeps a key's part in (`prefix =
+  /// iprefix;`, no `_`), each allocation's argument making the instance's keys.
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -522,6 +523,7 @@ import Testing
         ("un.width", .integer, .integer(512)), ("un.tolerance", .integer, .integer(15)),
         ("un.fadeRate", .integer, .integer(10)),
         ("un.layers", .json, .array([.string("clock"), .string("date")])),
+        ("un.crop.index", .integer, .integer(0)), ("un.crop.ratio", .double, nil),
         // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
         ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
       ])

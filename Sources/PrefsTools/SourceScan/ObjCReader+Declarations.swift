@@ -171,8 +171,10 @@ extension ObjCReader {
       // parameter.
       if case .name(let p) = keyOf(value), s.parameters.contains(p) {
         initMembers[Self.bare(name)] = p
+        keptMembers.insert(name)
       } else if case .name(let p) = valueOf(value), s.parameters.contains(p) {
         initMembers[Self.bare(name)] = p
+        keptMembers.insert(name)
       }
     }
     let receiver = receiverOf(value)

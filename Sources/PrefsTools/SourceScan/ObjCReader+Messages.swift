@@ -417,7 +417,8 @@ extension ObjCReader {
     // A key an instance variable or property holds (`_key`, `self.key`): its class's.
     if let className, scope != nil,
       use.key.names.contains(where: {
-        ($0.hasPrefix("_") || $0.hasPrefix("self.")) && locals[$0] == nil
+        ($0.hasPrefix("_") || $0.hasPrefix("self.") || keptMembers.contains($0))
+          && locals[$0] == nil
       })
     {
       use.ownerType = className

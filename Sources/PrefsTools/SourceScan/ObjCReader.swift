@@ -23,6 +23,10 @@ struct ObjCReader: SourceReader {
   var readEarly: Set<Int> = []
   /// In an initializer (`initWith…`): the members it sets from its parameters.
   var initMembers: [String: String] = [:]
+  /// The members the class's initializers set from their parameters (`prefString =
+  /// iprefString;`, an instance variable named without `_` or `self.`): a key made of one in
+  /// another of its methods is the instance's.
+  var keptMembers: Set<String> = []
   /// The template each send made, by its `[` token (a wrapper's own getter).
   var templateAt: [Int: Int] = [:]
 
@@ -127,6 +131,7 @@ struct ObjCReader: SourceReader {
     if first == 0x40 {  // @implementation, @interface, @end, @property
       if t.isText(i, "@implementation") || t.isText(i, "@interface") {
         className = t.isIdentifier(i + 1) ? t.text(i + 1) : nil
+        keptMembers = []
         if t.isPunctuation(i + 2, 0x3A), t.isIdentifier(i + 3), let className {
           facts.superclasses[className] = t.text(i + 3)
         }
