@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-SOURCE_SUFFIXES = (".m", ".h", ".mm", ".c", ".swift", ".plist", ".xib", ".storyboard")
+SOURCE_SUFFIXES = (".m", ".h", ".mm", ".c", ".pch", ".swift", ".plist", ".xib", ".storyboard")
 
 
 def sources(roots):
@@ -63,6 +63,16 @@ TRICKY = [
     b"if let r = UserDefaults.standard.object(forKey: \"k\") as? Bool { return r }\nreturn\n",
     b"init(wrappedValue v: T, _ k: String) { try? UserDefaults.standard.register(defaults: [k: JSONEncoder().encode(v)]) }\n",
     b"extension UserDefaults { static var g: UserDefaults { UserDefaults(suiteName: G) ?? .standard } }\nlet s = UserDefaults.g\n",
+    # The fifteenth set's forms: a prefix header's macro written like a class, SwiftyUserDefaults'
+    # computed keys on an adapter, a suite bound by `if let`, fallbacks returned in a branch, one
+    # message in both branches, a member an initializer keeps, a local encoder's JSON text.
+    b"#define TCADefaults [NSUserDefaults standardUserDefaults]\n+ (BOOL)f { if (![H g]) { [H s:YES]; return YES; } return [TCADefaults boolForKey:@\"k\"]; }\n",
+    b"var Defaults = DefaultsAdapter(defaults: UserDefaults(suiteName: G)!, keyStore: DefaultsKeys())\nextension DefaultsKeys { var k: DefaultsKey<Bool> { return DefaultsKey(\"k\", defaultValue: true) } }\n",
+    b"if let d = UserDefaults(suiteName: id) { return d.object(forKey: key) as? T ?? defaultValue } else if #available(macOS 10.15, *), let e = x { }\n",
+    b"NSString *s = [d objectForKey:@\"k\"]; if (!s || ![a containsObject:s] || (s && !s)) { return @\"x\"; } return s;\n",
+    b"if ([d objectForKey:@\"k\"] == NULL) { [s setIntValue:15]; } else { v = [d integerForKey:@\"k\"]; [s setIntValue:v]; [s setIntValue:[d integerForKey:@\"j\"]]; }\n",
+    b"- (id)init:(id)a p:(id)ip { prefix = ip; prefix = prefix; w = 5; if ([d objectForKey:prefix]) w = [d integerForKey:prefix]; return self; }\n",
+    b"let encoder = JSONEncoder(); let data = try? encoder.encode(data); let data2 = String(bytes: data!, encoding: .utf8); UserDefaults.standard.set(data2, forKey: k)\n",
 ]
 
 

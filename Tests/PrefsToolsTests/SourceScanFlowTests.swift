@@ -514,7 +514,9 @@ import Testing
   /// an adapter's suite, a Codable type made a library's by an extension read first; a property
   /// wrapper's suite bound by `if let`, its default under `#available`; JSON text a local
   /// encoder makes; an instance variable an initializer keeps a key's part in (`prefix =
-  /// iprefix;`, no `_`), each allocation's argument making the instance's keys.
+  /// iprefix;`, no `_`), each allocation's argument making the instance's keys; a cast of a
+  /// getter and its fallback together (`(d.object(forKey: K) ?? []) as! [String]`), a fallback
+  /// after a cast in parentheses.
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -524,6 +526,7 @@ import Testing
         ("un.fadeRate", .integer, .integer(10)),
         ("un.layers", .json, .array([.string("clock"), .string("date")])),
         ("un.crop.index", .integer, .integer(0)), ("un.crop.ratio", .double, nil),
+        ("un.blocked", .stringArray, .array([])), ("un.hidden", .stringArray, .array([])),
         // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
         ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
       ])

@@ -379,12 +379,32 @@ extension SwiftReader {
         }
         k = end
       }
+      // `(d.object(forKey: K) as? [String]) ?? []`: the fallback after the parentheses.
+      let opened = (c.receiver?.lowerBound ?? c.name) - 1
+      if k > c.close + 1, t.isPunctuation(k, 0x29), t.match(k) == opened, t.isText(k + 1, "??") {
+        k += 1
+      }
       // (After a getter that answers a number or a flag, `??` is the optional receiver's: the
       // key's absence gives 0 or false, never nil.)
       if t.isText(k, "??"), DefaultsAPI.presenceGetters.contains(c.selector) {
         let range = expressionRange(from: k + 1)
         use.value = valueOf(range)
         use.defaultSource = .fallback
+        // `(d.object(forKey: K) ?? []) as! [String]`: the cast of the whole types the key.
+        let start = c.receiver?.lowerBound ?? c.name
+        let close = range.upperBound
+        if api.refinable, use.type == nil, t.isPunctuation(close, 0x29),
+          t.match(close) == start - 1,
+          t.isText(close + 1, "as"),
+          t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
+        {
+          let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
+          if let planType = DefaultsAPI.type(ofClass: type) {
+            use.type = planType
+            use.typeReason = "as! \(type)"
+            if planType == .array { use.storedType = use.storedType ?? type }
+          }
+        }
         if use.type == nil, case .value = use.value { use.type = use.value?.type }
       }
       // `defaults.object(forKey: K) == nil` in a condition: a presence test.

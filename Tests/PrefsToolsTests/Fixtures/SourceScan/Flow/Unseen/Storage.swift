@@ -72,6 +72,9 @@ struct Prefs {
 }
 
 func use() {
+  var blocked = (UserDefaults.standard.object(forKey: "un.blocked") ?? []) as! [String]
+  blocked.append("x")
+  let hidden = (UserDefaults.standard.object(forKey: "un.hidden") as? [String]) ?? [String]()
   Prefs.muteSound.toggle()
   print(Prefs.layers)
   if let group = UserDefaults(suiteName: "group.example.unseen") {
