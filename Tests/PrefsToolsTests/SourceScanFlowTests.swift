@@ -516,7 +516,8 @@ import Testing
   /// encoder makes; an instance variable an initializer keeps a key's part in (`prefix =
   /// iprefix;`, no `_`), each allocation's argument making the instance's keys; a cast of a
   /// getter and its fallback together (`(d.object(forKey: K) ?? []) as! [String]`), a fallback
-  /// after a cast in parentheses.
+  /// after a cast in parentheses; a presence test joined with others that the key's absence
+  /// decides.
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -527,6 +528,8 @@ import Testing
         ("un.layers", .json, .array([.string("clock"), .string("date")])),
         ("un.crop.index", .integer, .integer(0)), ("un.crop.ratio", .double, nil),
         ("un.blocked", .stringArray, .array([])), ("un.hidden", .stringArray, .array([])),
+        ("un.rulers", .bool, .bool(false)), ("un.guides", .bool, .bool(true)),
+        ("un.grid", .bool, nil),
         // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
         ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
       ])

@@ -102,7 +102,7 @@ extension ObjCReader {
       elseRange = statement(from: thenRange.upperBound + 1)
     }
     ifs.append((end: (elseRange ?? thenRange).upperBound, condition: (open + 1)..<close))
-    guard let (send, present) = presenceTest((open + 1)..<close),
+    guard let (send, present) = keyPresenceTest((open + 1)..<close),
       let m = parseMessage(at: send), DefaultsAPI.presenceGetters.contains(m.selector),
       let keyRange = m.arguments.first
     else {
@@ -262,6 +262,22 @@ extension ObjCReader {
 
   /// A condition that tests a getter's answer for nil: the message's `[`, and whether the
   /// condition is true when the key is present.
+  /// A presence test that decides the branch when the key is absent: the whole condition,
+  /// one joined by `&&` that asks the key be there (`[d objectForKey:K] && [d boolForKey:K]`:
+  /// false when absent), or one joined by `||` that asks it be absent (true when absent).
+  func keyPresenceTest(_ range: Range<Int>) -> (Int, Bool)? {
+    if let whole = presenceTest(range) { return whole }
+    let all = t.conjuncts(range, commaJoins: false)
+    if all.count > 1 {
+      return all.lazy.compactMap { self.presenceTest($0) }.first { $0.1 }
+    }
+    let any = t.disjuncts(range)
+    if any.count > 1 {
+      return any.lazy.compactMap { self.presenceTest($0) }.first { !$0.1 }
+    }
+    return nil
+  }
+
   func presenceTest(_ range: Range<Int>) -> (Int, Bool)? {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),

@@ -36,6 +36,23 @@
   }
 }
 
+// A presence test joined with others: `&&` asking the key be there, `||` asking it be absent
+// (trap: `&&` with an absence test, which the key's absence alone does not decide).
+- (void)loadView {
+  if ([UNDefaults objectForKey:@"un.rulers"] && [UNDefaults boolForKey:@"un.rulers"])
+    rulers = YES;
+  else
+    rulers = NO;
+  if ([UNDefaults objectForKey:@"un.guides"] == nil || [UNDefaults boolForKey:@"un.guides"])
+    guides = YES;
+  else
+    guides = NO;
+  if ([UNDefaults objectForKey:@"un.grid"] == nil && [self wantsGrid])
+    grid = YES;
+  else
+    grid = [UNDefaults boolForKey:@"un.grid"];
+}
+
 // Traps: a loader's NO is no value of the key; a branch a present key may take says nothing.
 - (BOOL)loadTheme {
   NSString *theme = [UNDefaults objectForKey:@"un.theme"];
