@@ -517,7 +517,7 @@ import Testing
   /// iprefix;`, no `_`), each allocation's argument making the instance's keys; a cast of a
   /// getter and its fallback together (`(d.object(forKey: K) ?? []) as! [String]`), a fallback
   /// after a cast in parentheses; a presence test joined with others that the key's absence
-  /// decides.
+  /// decides; a class adopting a protocol UserDefaults is made to conform to.
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -529,7 +529,7 @@ import Testing
         ("un.crop.index", .integer, .integer(0)), ("un.crop.ratio", .double, nil),
         ("un.blocked", .stringArray, .array([])), ("un.hidden", .stringArray, .array([])),
         ("un.rulers", .bool, .bool(false)), ("un.guides", .bool, .bool(true)),
-        ("un.grid", .bool, nil),
+        ("un.grid", .bool, nil), ("un.show_map", .bool, .bool(true)),
         // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
         ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
       ])

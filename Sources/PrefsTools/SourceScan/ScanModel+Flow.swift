@@ -74,6 +74,29 @@ extension ScanModel {
     }
   }
 
+  /// Whether `property` is a Swift stored property of a protocol UserDefaults is made to
+  /// conform to (`let storage: LocalStorage` beside `extension UserDefaults: LocalStorage {}`),
+  /// declared with that one type by the types of the use's file (else of the whole tree).
+  func conformsToDefaults(_ property: String, file: Int) -> Bool {
+    var declared = Set(
+      (file < files.count ? files[file].members.values : [:].values).compactMap {
+        $0.declared[property]
+      })
+    if declared.isEmpty { declared = Set(members.values.compactMap { $0.declared[property] }) }
+    guard declared.count == 1, let type = declared.first?.replacing("?", with: "") else {
+      return false
+    }
+    return superclasses[type] == "UserDefaults"
+  }
+
+  /// Whether the class `type` adopts a protocol UserDefaults is made to conform to (`class
+  /// LocalStorageProvider: NSObject, LocalStorage`): one more implementation of it, used as user
+  /// defaults wherever the code uses it (its keys, its registrations).
+  func adoptsDefaultsProtocol(_ type: String) -> Bool {
+    guard let declaration = declarations[type], declaration.kind == "class" else { return false }
+    return declaration.conformances.contains { superclasses[$0] == "UserDefaults" }
+  }
+
   /// A function's returns by its selector: as written, then by its last part (`[Prefs
   /// defaultValues]`, `Self.keys(for:)`).
   func returnsOf(_ selector: String) -> [FunctionReturn]? {

@@ -346,10 +346,9 @@ struct ScanModel {
       if let type = (file < files.count ? files[file].types[bare] : nil) ?? types[bare] {
         return resolve(.type(type), file: file, depth: depth + 1)
       }
-      return .unknown
+      return conformsToDefaults(bare, file: file) ? .domain(.standard) : .unknown
     case .type(let name):
-      // `[TCADefaults boolForKey:]`: a name the tree binds to user defaults (`#define TCADefaults
-      // [NSUserDefaults standardUserDefaults]`), though written like a class.
+      // `[TCADefaults boolForKey:]`: a macro of user defaults written like a class.
       if let bound = receivers[name], bound != .type(name) {
         return resolve(bound, file: file, depth: depth + 1)
       }
@@ -360,6 +359,7 @@ struct ScanModel {
         guard let parent = superclasses[type] else { break }
         type = parent
       }
+      if adoptsDefaultsProtocol(name) { return .domain(.standard) }
       if wrappers.values.contains(where: { $0.contains { $0.className == name } }) {
         return .wrapper(name)
       }
