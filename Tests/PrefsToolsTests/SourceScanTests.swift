@@ -440,6 +440,22 @@ import Testing
     #expect(found["short"]?.defaultValue == .integer(42))
   }
 
+  /// A decoder's argument cut off by a stray quote, running into a setter of a wrapper's
+  /// parameter (a fuzz round's mutated file, a trap in the release build): the setter records
+  /// no use, so nothing is refined (it took the last use made, none: index -1).
+  @Test func aDecoderArgumentRunningIntoAWrappersSetterRefinesNothing() throws {
+    let folder = try TemporaryFolder()
+    let source = """
+        func set<T: Codable>(object: T, forKey key: String) {
+            return try? JSONDecoder().decode(T.self, from: data@")
+            userDefaults.setValue(data, forKey: key)
+      """
+    try Data(source.utf8).write(to: folder.file("Cut.swift"))
+    let result = SourceScan.scan([folder.url.path])
+    #expect(result.keys.isEmpty)
+    #expect(result.warnings.isEmpty, "\(result.warnings.map(\.message))")
+  }
+
   struct Generator {
     var state: UInt64
     mutating func next(_ bound: Int) -> Int {

@@ -26,9 +26,11 @@ extension SwiftReader {
       // The getter inside the argument is read after this call: read it now.
       for k in range where t.isIdentifier(k) && t.isPunctuation(k + 1, 0x28) {
         if let c = parseCall(at: k), let api = DefaultsAPI.swift[c.selector] {
+          // (A call that records no use, a key cut off, is no target: not the last use made.)
+          let before = facts.uses.count
           use(c, api)
-          target = facts.uses.count - 1
           readEarly.insert(k)
+          if facts.uses.count > before { target = facts.uses.count - 1 }
           break
         }
       }
@@ -42,7 +44,7 @@ extension SwiftReader {
         target = appStorageUse(named: t.text(name))
       }
     }
-    guard let target, target < facts.uses.count else { return nil }
+    guard let target, target >= 0, target < facts.uses.count else { return nil }
     return target
   }
 
@@ -82,7 +84,7 @@ extension SwiftReader {
 
   /// Data (or a string) a use holds, known to be `type` (JSON) by what is done with it.
   mutating func refineUse(_ target: Int, as type: MigrationPlan.ValueType, reason: String) {
-    guard target < facts.uses.count else { return }
+    guard target >= 0, target < facts.uses.count else { return }
     let current = facts.uses[target].type
     guard current == nil || current == .data || current == .string else { return }
     facts.uses[target].type = type
