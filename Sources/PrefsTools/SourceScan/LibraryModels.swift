@@ -183,6 +183,15 @@ extension ObjCReader {
 }
 
 extension SwiftReader {
+  /// SwiftyUserDefaults' `DefaultsAdapter(defaults: d, keyStore: DefaultsKeys())`: d, whose
+  /// keys the adapter's are; nil for anything else.
+  func adapterReceiver(_ r: Range<Int>) -> ReceiverRef? {
+    guard let first = r.first, t.isText(first, "DefaultsAdapter"), let c = parseCall(at: first),
+      c.close == r.upperBound - 1, let index = c.labels.firstIndex(of: "defaults")
+    else { return nil }
+    return receiverOf(c.arguments[index])
+  }
+
   /// A key a library declares (`static let x = Key<Bool>("x", default: false)` in `extension
   /// Defaults.Keys`, `DefaultsKey<Int>("n", defaultValue: 0)`, `Self("toggle")` in `extension
   /// KeyboardShortcuts.Name`): its use, recorded; false when `value` is none of them.

@@ -169,11 +169,14 @@ extension ObjCReader {
     {
       // `_key = [key copy];`, `self.key = key;` in an initializer: the member holds the
       // parameter.
+      var given: String?
       if case .name(let p) = keyOf(value), s.parameters.contains(p) {
-        initMembers[Self.bare(name)] = p
-        keptMembers.insert(name)
+        given = p
       } else if case .name(let p) = valueOf(value), s.parameters.contains(p) {
-        initMembers[Self.bare(name)] = p
+        given = p
+      }
+      if let given {
+        initMembers[Self.bare(name)] = given
         keptMembers.insert(name)
       }
     }

@@ -260,8 +260,6 @@ extension ObjCReader {
     return start..<min(k + 1, t.count)
   }
 
-  /// A condition that tests a getter's answer for nil: the message's `[`, and whether the
-  /// condition is true when the key is present.
   /// A presence test that decides the branch when the key is absent: the whole condition,
   /// one joined by `&&` that asks the key be there (`[d objectForKey:K] && [d boolForKey:K]`:
   /// false when absent), or one joined by `||` that asks it be absent (true when absent).
@@ -278,6 +276,8 @@ extension ObjCReader {
     return nil
   }
 
+  /// A condition that tests a getter's answer for nil: the message's `[`, and whether the
+  /// condition is true when the key is present.
   func presenceTest(_ range: Range<Int>) -> (Int, Bool)? {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),

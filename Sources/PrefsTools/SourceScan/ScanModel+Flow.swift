@@ -78,10 +78,8 @@ extension ScanModel {
   /// conform to (`let storage: LocalStorage` beside `extension UserDefaults: LocalStorage {}`),
   /// declared with that one type by the types of the use's file (else of the whole tree).
   func conformsToDefaults(_ property: String, file: Int) -> Bool {
-    var declared = Set(
-      (file < files.count ? files[file].members.values : [:].values).compactMap {
-        $0.declared[property]
-      })
+    let local = file < files.count ? files[file].members : [:]
+    var declared = Set(local.values.compactMap { $0.declared[property] })
     if declared.isEmpty { declared = Set(members.values.compactMap { $0.declared[property] }) }
     guard declared.count == 1, let type = declared.first?.replacing("?", with: "") else {
       return false

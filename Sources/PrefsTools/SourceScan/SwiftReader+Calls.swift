@@ -117,13 +117,7 @@ extension SwiftReader {
       }
       return .none
     }
-    // SwiftyUserDefaults' `DefaultsAdapter(defaults: d, keyStore: DefaultsKeys())`: d's keys.
-    if t.isText(first, "DefaultsAdapter"), let c = parseCall(at: first),
-      c.close == r.upperBound - 1,
-      let index = c.labels.firstIndex(of: "defaults")
-    {
-      return receiverOf(c.arguments[index])
-    }
+    if let adapted = adapterReceiver(r) { return adapted }
     if r.count == 1 {
       let name = t.text(first)
       if name == "self" { return inDefaultsExtension ? .extendedDefaults : .type(typeName ?? "") }
@@ -329,11 +323,7 @@ extension SwiftReader {
         // `set(newValue?.rawValue, forKey: K)` in `var mode: Mode? { … set { … } }`.
         use.storedType = stored
       }
-      if t.contains(valueRange, "JSONEncoder")
-        || valueRange.count == 1 && scope?.locals[t.text(valueRange.lowerBound)]?.json == true
-      {
-        use.takeJSONType()
-      }
+      if t.contains(valueRange, "JSONEncoder") || isJSONLocal(valueRange) { use.takeJSONType() }
       if let published = publishedValue(valueRange) {
         // In `$p.sink { value in … }`: stored as p's type; p's initial value when absent.
         use.storedType = published.stored
@@ -362,18 +352,8 @@ extension SwiftReader {
     } else if api.access == .get {
       use.name = assignedName(before: c)
       var k = c.close + 1
-      if api.refinable, t.isText(k, "as"),
-        t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21)
-      {
-        let typeStart = k + 2
-        let end = typeEnd(from: typeStart)
-        let type = t.source(typeStart..<end).replacing(" ", with: "")
-        if let planType = DefaultsAPI.type(ofClass: type) {
-          use.type = planType
-          use.typeReason = "as? \(type)"
-          // `as? [PluginID]`: what the elements are is looked up in the tree.
-          if planType == .array { use.storedType = use.storedType ?? type }
-        } else if type.hasSuffix(".RawValue") {
+      if api.refinable, let (type, end) = cast(at: k) {
+        if !Self.type(&use, byCast: type, reason: "as? \(type)"), type.hasSuffix(".RawValue") {
           // `as? Mode.RawValue`: an enum stored by its raw value.
           use.storedType = String(type.dropLast(9))
         }
@@ -391,19 +371,11 @@ extension SwiftReader {
         use.value = valueOf(range)
         use.defaultSource = .fallback
         // `(d.object(forKey: K) ?? []) as! [String]`: the cast of the whole types the key.
-        let start = c.receiver?.lowerBound ?? c.name
         let close = range.upperBound
-        if api.refinable, use.type == nil, t.isPunctuation(close, 0x29),
-          t.match(close) == start - 1,
-          t.isText(close + 1, "as"),
-          t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
+        if api.refinable, use.type == nil, t.isPunctuation(close, 0x29), t.match(close) == opened,
+          let (type, _) = cast(at: close + 1)
         {
-          let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
-          if let planType = DefaultsAPI.type(ofClass: type) {
-            use.type = planType
-            use.typeReason = "as! \(type)"
-            if planType == .array { use.storedType = use.storedType ?? type }
-          }
+          _ = Self.type(&use, byCast: type, reason: "as! \(type)")
         }
         if use.type == nil, case .value = use.value { use.type = use.value?.type }
       }
@@ -555,6 +527,30 @@ extension SwiftReader {
 }
 
 extension SwiftReader {
+  /// `as? T`, `as! T` at `k`: T as written (its spaces out), and where it ends.
+  func cast(at k: Int) -> (type: String, end: Int)? {
+    guard t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21) else {
+      return nil
+    }
+    let end = typeEnd(from: k + 2)
+    return (t.source((k + 2)..<end).replacing(" ", with: ""), end)
+  }
+
+  /// Types `use` by the Swift type a cast names (`as? [PluginID]`: what the elements are is
+  /// looked up in the tree); false when that type says no plan type.
+  static func type(_ use: inout SourceUse, byCast type: String, reason: String) -> Bool {
+    guard let planType = DefaultsAPI.type(ofClass: type) else { return false }
+    use.type = planType
+    use.typeReason = reason
+    if planType == .array { use.storedType = use.storedType ?? type }
+    return true
+  }
+
+  /// Whether `range` is a local holding JSON (`data` of `let data = try encoder.encode(v)`).
+  func isJSONLocal(_ range: Range<Int>) -> Bool {
+    range.count == 1 && scope?.locals[t.text(range.lowerBound)]?.json == true
+  }
+
   /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).
   static func parameterName(_ selector: String, _ index: Int) -> String {
     "param:" + selector + "#" + String(index)

@@ -215,9 +215,7 @@ struct SwiftReader: SourceReader {
       // `data = try JSONEncoder().encode(v)`, `data = encoded` of an `@AppStorage` property
       // holding Data: JSON.
       let value = expressionRange(from: i + 2)
-      if encodesJSON(value)
-        || value.count == 1 && scope?.locals[t.text(value.lowerBound)]?.json == true
-      {
+      if encodesJSON(value) || isJSONLocal(value) {
         refineUse(use, as: .json, reason: "given JSONEncoder's data")
       }
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
