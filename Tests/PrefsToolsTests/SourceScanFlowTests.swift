@@ -517,7 +517,8 @@ import Testing
   /// iprefix;`, no `_`), each allocation's argument making the instance's keys; a cast of a
   /// getter and its fallback together (`(d.object(forKey: K) ?? []) as! [String]`), a fallback
   /// after a cast in parentheses; a presence test joined with others that the key's absence
-  /// decides; a class adopting a protocol UserDefaults is made to conform to.
+  /// decides; a class adopting a protocol UserDefaults is made to conform to; a presence test
+  /// through a method of the tree (`valueExists(forKey:)`).
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -532,6 +533,11 @@ import Testing
         ("un.grid", .bool, nil), ("un.show_map", .bool, .bool(true)),
         // Traps: a loader's `return NO`; a branch a present key also takes; a presence test.
         ("un.theme", .string, nil), ("un.accent", .string, nil), ("un.fade", .any, nil),
+        // A presence test the tree defines on UserDefaults, in an `if`, a `guard` and negated.
+        ("un.showIcons", .bool, .bool(true)), ("un.inset", .integer, .integer(5)),
+        ("un.zoom", .double, .real(2)),
+        // Traps: a method true when the key is absent; one reading a flag.
+        ("un.level", .integer, nil), ("un.locked", .bool, nil),
       ])
     let group = Self.scan("Unseen", suite: "group.example.unseen")
     Self.expectExactly(

@@ -484,6 +484,19 @@ extension ScanModel {
     return use
   }
 
+  /// The methods the tree defines as presence tests true when the key is there (`func
+  /// valueExists(forKey key: String) -> Bool { object(forKey: key) != nil }`): a fallback found
+  /// by a test through a method (``SourceUse/testedBy``) is kept only if it names one of them.
+  static func presenceTests(_ files: [FileFacts]) -> Set<String> {
+    var tests: Set<String> = []
+    for f in files {
+      for w in f.wrappers where w.use.access == .presence && w.use.trueWhenPresent == true {
+        tests.insert(w.selector)
+      }
+    }
+    return tests
+  }
+
   /// The functions a first launch runs: each called while a marker key is absent, and what
   /// those call of their own type, two levels down.
   static func seededFunctions(_ files: [FileFacts]) -> Set<String> {

@@ -87,8 +87,9 @@ struct ScanModel {
         members[type] = known
       }
     }
+    let (seeded, tests) = (Self.seededFunctions(files), Self.presenceTests(files))
     for n in files.indices {
-      for w in files[n].wrappers {
+      for w in files[n].wrappers where w.use.testedBy.map(tests.contains) ?? true {
         var w = w
         w.use.file = n
         wrappers[w.selector, default: []].append(w)
@@ -100,9 +101,8 @@ struct ScanModel {
       }
     }
     addDynamicProperties()
-    let seeded = Self.seededFunctions(files)
     for n in files.indices {
-      for found in files[n].uses {
+      for found in files[n].uses where found.testedBy.map(tests.contains) ?? true {
         let use = completed(found, seeded: seeded)
         // A key a member holds: a template of each initializer that sets the member, else a
         // use like any other (a constant of that name, or a pattern).

@@ -224,6 +224,11 @@ struct SourceUse: Sendable {
   /// A fallback found by a test of a number getter's 0 (`if (n == 0) n = V;`): a V of 0 is the
   /// getter's own answer, no default.
   var zeroTest = false
+  /// A fallback found by a test through a method of the tree (`if d.valueExists(forKey: K)`),
+  /// by its selector: kept only if the tree defines that method as a presence test.
+  var testedBy: String?
+  /// A presence test (`object(forKey: key) != nil`): whether it is true when the key is there.
+  var trueWhenPresent: Bool?
   /// A setter's value that is a published property's (`$p.sink { v in set(v, forKey: K) }`):
   /// the property's initial value, which the sink writes when the key is absent.
   var absentValue: ValueExpr?

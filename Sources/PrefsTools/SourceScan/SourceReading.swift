@@ -304,7 +304,7 @@ extension SourceReader {
   /// there) gives `name`, as the key's default; `getter` the presence test's.
   mutating func recordFallback(
     _ value: ValueExpr, name: String?, key: KeyExpr, receiver: ReceiverRef, getter: String,
-    absent: Range<Int>, condition: String?, zeroTest: Bool = false
+    absent: Range<Int>, condition: String?, zeroTest: Bool = false, testedBy: String? = nil
   ) {
     var use = SourceUse(
       key: key, receiver: receiver, access: .presence, method: getter + " == nil",
@@ -314,6 +314,7 @@ extension SourceReader {
     use.name = name
     use.condition = condition
     use.zeroTest = zeroTest
+    use.testedBy = testedBy
     record(use, at: -1)
   }
 }

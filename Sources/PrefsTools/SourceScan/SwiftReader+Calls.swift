@@ -385,6 +385,7 @@ extension SwiftReader {
       {
         use.access = .presence
         use.type = nil
+        use.trueWhenPresent = t.isText(k, "!=")
       }
     }
     record(use, at: c.name)

@@ -69,6 +69,34 @@ extension SwiftReader {
       }
       k += 1
     }
+    predicateTest(at: i, end: end, body: body, elseBody: elseBody)
+  }
+
+  /// `if d.valueExists(forKey: K) { … } else { return V }`: a method the tree may define as a
+  /// presence test (`object(forKey: key) != nil` in an extension of UserDefaults), called as
+  /// the whole condition. The absent branch's value is recorded as a fallback the model keeps
+  /// only if the method is such a test, true when the key is there.
+  mutating func predicateTest(at i: Int, end: Int, body: Range<Int>, elseBody: Range<Int>?) {
+    var start = i + 1
+    let negated = t.isPunctuation(start, 0x21)
+    if negated { start += 1 }
+    let guardStatement = t.isText(i, "guard")
+    let last = guardStatement && t.isText(end - 1, "else") ? end - 2 : end - 1
+    guard t.isPunctuation(last, 0x29) else { return }
+    let open = t.match(last)
+    guard open > start, let c = parseCall(at: open - 1), c.close == last,
+      (c.receiver?.lowerBound ?? c.name) == start, DefaultsAPI.swift[c.selector] == nil,
+      c.arguments.count == 1, let keyRange = c.arguments.first
+    else { return }
+    let receiver = receiverOf(c.receiver)
+    guard receiver != .none else { return }
+    if guardStatement, negated { return }
+    guard let absent = guardStatement || negated ? body : elseBody else { return }
+    let key = localKey(keyRange)
+    guard let (value, name) = absentValue(in: absent, key: key) else { return }
+    recordFallback(
+      value, name: name ?? scope?.property, key: key, receiver: receiver, getter: c.selector,
+      absent: absent, condition: conditionText(at: c.name), testedBy: c.selector)
   }
 
   /// `guard let x = d.string(forKey: K) else { return V }`, `if let x = … { } else { x = V }`,
