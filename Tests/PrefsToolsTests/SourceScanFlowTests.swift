@@ -518,7 +518,9 @@ import Testing
   /// getter and its fallback together (`(d.object(forKey: K) ?? []) as! [String]`), a fallback
   /// after a cast in parentheses; a presence test joined with others that the key's absence
   /// decides; a class adopting a protocol UserDefaults is made to conform to; a presence test
-  /// through a method of the tree (`valueExists(forKey:)`).
+  /// through a method of the tree (`valueExists(forKey:)`); constant objects holding a key
+  /// (`PreferenceKey("k", default: true)`) read by their members, not a member of a value
+  /// only the run knows (`item.title`).
   @Test func prefixHeadersAdaptersAndEncodersOfUnseenApps() {
     Self.expectExactly(
       Self.scan("Unseen"),
@@ -538,6 +540,12 @@ import Testing
         ("un.zoom", .double, .real(2)),
         // Traps: a method true when the key is absent; one reading a flag.
         ("un.level", .integer, nil), ("un.locked", .bool, nil),
+        // Constant objects holding a key and its default, through an extension of AppStorage
+        // and through overloads chosen by the type the object holds.
+        ("un.ko.showBadges", .bool, .bool(true)),
+        ("un.ko.downloads", .string, .string("/Downloads")),
+        ("un.ko.palette", .enum, .string("cool")), ("un.ko.lastRefresh", .double, .real(0)),
+        ("un.ko.retries", .integer, .integer(3)),
       ])
     let group = Self.scan("Unseen", suite: "group.example.unseen")
     Self.expectExactly(

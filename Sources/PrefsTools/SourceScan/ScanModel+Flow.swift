@@ -36,6 +36,9 @@ extension ScanModel {
         return [.runtime(source)]
       }
       return expand(collection, depth: depth + 1)
+    case .call(let f, let arguments, let source) where f.hasPrefix("."):
+      // A member of the object an argument names (`key.name` of `PreferenceKey("k", …)`).
+      return objectMember(f, of: arguments, source: source, depth: depth)
     case .call(let f, let arguments, let source):
       guard let found = returnsOf(f),
         let key = Self.alternatives(found, arguments: arguments)
@@ -170,16 +173,25 @@ extension ScanModel {
   /// For each parameter of `wrapper`, the index of the call's argument that gives it (nil
   /// where the call leaves it out); nil when the call's labels do not fit the parameters.
   static func argumentIndices(_ wrapper: SourceWrapper, _ call: WrapperCall) -> [Int?]? {
-    guard !wrapper.labels.isEmpty, !call.labels.isEmpty else {
-      return wrapper.parameters.indices.map { $0 < call.arguments.count ? $0 : nil }
+    argumentIndices(
+      labels: wrapper.labels, parameters: wrapper.parameters.count, callLabels: call.labels,
+      arguments: call.arguments.count)
+  }
+
+  /// The same, by the labels of the parameters and of the call's arguments.
+  static func argumentIndices(
+    labels: [String], parameters: Int, callLabels: [String], arguments: Int
+  ) -> [Int?]? {
+    guard !labels.isEmpty, !callLabels.isEmpty else {
+      return (0..<parameters).map { $0 < arguments ? $0 : nil }
     }
-    var out = [Int?](repeating: nil, count: wrapper.parameters.count)
+    var out = [Int?](repeating: nil, count: parameters)
     var p = 0
-    for (a, label) in call.labels.enumerated() {
+    for (a, label) in callLabels.enumerated() {
       // The parameters left out before this argument must have defaults (or be the wrapped
       // value a property wrapper's attribute gives by its `=`).
-      while p < wrapper.labels.count, wrapper.labels[p] != label { p += 1 }
-      guard p < wrapper.labels.count else { return nil }
+      while p < labels.count, labels[p] != label { p += 1 }
+      guard p < labels.count, p < parameters else { return nil }
       out[p] = a
       p += 1
     }
@@ -190,7 +202,9 @@ extension ScanModel {
   /// Where the call is itself inside a function whose parameter it passes on, that function
   /// becomes a wrapper too (its calls are gathered in the next round).
   mutating func instantiate(_ wrapper: SourceWrapper, _ call: WrapperCall) {
-    guard let indices = Self.argumentIndices(wrapper, call) else { return }
+    guard let indices = Self.argumentIndices(wrapper, call),
+      overloadFits(wrapper, call, indices: indices)
+    else { return }
     // `Other.setInt(key:value:)` is another class's method of the same name.
     if let type = classOf(call.receiver), let owner = wrapper.className, type != owner,
       !isKind(type, of: owner)
@@ -251,6 +265,13 @@ extension ScanModel {
     {
       use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
         .map { .converted($0, type, source: source) }
+      if use.value == nil { use.defaultSource = nil }
+    }
+    // `?? key.defaultValue`: that member of the object the call gives.
+    if case .name(let n)? = use.value, let dot = n.firstIndex(of: "."),
+      let (_, a) = argumentIndex(String(n[..<dot]))
+    {
+      use.value = a.flatMap { objectValue(call.arguments[$0], member: String(n[dot...])) }
       if use.value == nil { use.defaultSource = nil }
     }
     if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
@@ -423,15 +444,7 @@ extension ScanModel {
   mutating func addMemberWrappers(_ template: SourceUse) -> Bool {
     guard let type = template.ownerType, let info = members[type] else { return false }
     var made = false
-    var initializers = info.initializers
-    if initializers.isEmpty, info.isStruct, !info.stored.isEmpty {
-      // A struct's memberwise initializer.
-      initializers = [
-        TypeMembers.Initializer(
-          selector: type + "(", parameters: info.stored, labels: info.stored,
-          members: Dictionary(info.stored.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
-      ]
-    }
+    let initializers = Self.initializers(of: type, info)
     func bare(_ name: String) -> String {
       var n = name
       if n.hasPrefix("self.") { n.removeFirst(5) }
@@ -464,7 +477,7 @@ extension ScanModel {
   /// a property of its type it writes, the app's own `Defaults` of a SwiftyUserDefaults-style
   /// key.
   func completed(_ found: SourceUse, seeded: Set<String>) -> SourceUse {
-    var use = found
+    var use = adaptedAppStorage(found)
     // A value written by a function the first launch runs: the key's value when absent.
     if use.access == .set, use.absentValue == nil, let seed = use.seed,
       seeded.contains(seed.function), let value = seedValue(seed)

@@ -24,11 +24,11 @@ package enum ScanDomain: Sendable, Hashable, CustomStringConvertible {
 /// The tree's facts put together: names looked up across files, receivers resolved to
 /// domains, wrappers' calls made uses, then each key's type and default decided.
 ///
-/// Values are followed from where the code writes them to the call that uses them: a name to
-/// its constant (a macro, a `let`, an enum case, a collection of keys), a call to what the
-/// function returns for its arguments, a parameter to each call's argument (a wrapper, and a
-/// function calling a wrapper with its own parameter), a member to what the type's
-/// initializers set it from (an object that keeps its key, a property wrapper).
+/// Values are followed from where the code writes them to the call that uses them: a name to its
+/// constant (a macro, a `let`, an enum case, a collection of keys), a call to what the function
+/// returns for its arguments, a parameter to each call's argument (a wrapper, and a function
+/// calling a wrapper with its own parameter), a member to what the type's initializers set it from
+/// (an object that keeps its key, a property wrapper, an object a constant holds).
 struct ScanModel {
   var files: [FileFacts]
   let dialect: Dialect
@@ -52,8 +52,7 @@ struct ScanModel {
   /// The bundle files the code registers (`Defaults.plist`), with the use that registers each.
   var registeredFiles: [(name: String, use: SourceUse)] = []
   var extraNotes: [String] = []
-  /// The properties declaring a key (a library's, a property wrapper's) that no code names
-  /// again.
+  /// The properties declaring a key (a library's, a property wrapper's) no code names again.
   var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
@@ -101,6 +100,7 @@ struct ScanModel {
       }
     }
     addDynamicProperties()
+    addObjectMembers()
     for n in files.indices {
       for found in files[n].uses where found.testedBy.map(tests.contains) ?? true {
         let use = completed(found, seeded: seeded)

@@ -499,8 +499,30 @@ struct FileFacts: Sendable {
   /// Swift: the user defaults a call gives a function's parameter (`save(to: suite)`), by
   /// ``SwiftReader/parameterName(_:_:)`` (a suite wins over the standard domain).
   var argumentReceivers: [String: ReceiverRef] = [:]
+  /// Swift: constants a type's initializer makes (`static let tips = PreferenceKey("k",
+  /// default: true)`), by name: the model gives each member that initializer sets from a
+  /// parameter the call's argument (`Preferences.tips.name` is "k").
+  var objectConstants: [String: ObjectConstant] = [:]
+  /// Swift: an initializer of an extension of `AppStorage` taking such an object (`init(_ key:
+  /// PreferenceKey<Value>) { self.init(wrappedValue: key.defaultValue, key.name) }`): the
+  /// member naming the key, and the one giving the default.
+  var appStorageAdapters: [AppStorageAdapter] = []
   var members: [String: TypeMembers] = [:]
   var declarations: [String: TypeDeclaration] = [:]
 
   init(path: String) { self.path = path }
+}
+
+/// A constant a type's initializer makes (see ``FileFacts/objectConstants``).
+struct ObjectConstant: Sendable {
+  var type: String
+  var labels: [String]
+  var keys: [KeyExpr]
+  var values: [ValueExpr]
+}
+
+/// See ``FileFacts/appStorageAdapters``.
+struct AppStorageAdapter: Sendable, Hashable {
+  var key: String
+  var value: String?
 }

@@ -394,7 +394,9 @@ extension SwiftReader {
   mutating func record(_ use: SourceUse, at i: Int) {
     var use2 = use
     let locals = scope?.locals ?? [:]
-    use2.key = use.key.substituting { name in KeyExpr.local(name) { locals[$0].map { $0.key } } }
+    use2.key = parameterMembers(use.key).substituting { name in
+      KeyExpr.local(name) { locals[$0].map { $0.key } }
+    }
     if let pending = pendingPresence, i >= pending.start, i <= pending.start + 8 {
       // The getter of a presence test a variable holds.
       use2.access = .presence
@@ -468,6 +470,24 @@ extension SwiftReader {
   }
 
   /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
+  /// `self.init(wrappedValue: key.defaultValue, key.name)` in an initializer of an extension
+  /// of `AppStorage` whose parameter `key` is an object holding a key: the members it reads.
+  mutating func appStorageAdapter(_ c: Call) {
+    guard types.contains(where: { $0.name == "AppStorage" && $0.kind == "extension" }),
+      let parameters = scope?.parameters, let keyAt = c.labels.firstIndex(of: "_")
+    else { return }
+    func member(_ range: Range<Int>) -> String? {
+      guard range.count == 3, parameters.contains(t.text(range.lowerBound)),
+        t.isPunctuation(range.lowerBound + 1, 0x2E), t.isIdentifier(range.lowerBound + 2)
+      else { return nil }
+      return t.text(range.lowerBound + 2)
+    }
+    guard let key = member(c.arguments[keyAt]) else { return }
+    let value = c.labels.firstIndex(of: "wrappedValue").flatMap { member(c.arguments[$0]) }
+    let adapter = AppStorageAdapter(key: key, value: value)
+    if !facts.appStorageAdapters.contains(adapter) { facts.appStorageAdapters.append(adapter) }
+  }
+
   mutating func appStorage(at i: Int) {
     guard t.isPunctuation(i + 1, 0x28) else { return }
     let close = t.match(i + 1)

@@ -215,6 +215,9 @@ extension SwiftReader {
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
       recordConstant(name, closureKey(value) ?? keyOf(value))
+      if let object = objectConstant(value) {
+        facts.objectConstants[(typeName.map { $0 + "." } ?? "") + name] = object
+      }
       var given = valueOf(value)
       // `static let mode: Mode = .center`: that type's case.
       if case .name(let n) = given, n.hasPrefix("."), let declared {
@@ -494,6 +497,17 @@ extension SwiftReader {
       }
     }
     return false
+  }
+
+  /// `PreferenceKey("k", default: true)`: a type's initializer called with its arguments.
+  func objectConstant(_ range: Range<Int>) -> ObjectConstant? {
+    guard let first = range.first, t.isIdentifier(first),
+      t.text(first).first?.isUppercase == true, let c = parseCall(at: first),
+      c.close == range.upperBound - 1, !c.arguments.isEmpty
+    else { return nil }
+    return ObjectConstant(
+      type: t.text(first), labels: c.labels, keys: c.arguments.map { keyOf($0) },
+      values: c.arguments.map { valueOf($0) })
   }
 
   /// A constant that names a key (`let k = "key"`, `static let all = [...]`), under its type's

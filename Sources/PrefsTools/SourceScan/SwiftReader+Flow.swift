@@ -7,10 +7,24 @@ import PropertyList
 extension SwiftReader {
   /// A key written in `range` with this function's variables looked up.
   func localKey(_ range: Range<Int>) -> KeyExpr {
-    let key = keyOf(range)
+    let key = parameterMembers(keyOf(range))
     // (The variables copied out first: a closure over `self` would copy the reader.)
     guard let locals = scope?.locals, !locals.isEmpty, !key.names.isEmpty else { return key }
     return key.substituting { name in KeyExpr.local(name) { locals[$0].map { $0.key } } }
+  }
+
+  /// `key.name` of a parameter `key`: that member of the object each call gives (a call of
+  /// the member's name, `.name`, that the model answers from the object's constant).
+  func parameterMembers(_ key: KeyExpr) -> KeyExpr {
+    guard let parameters = scope?.parameters, !parameters.isEmpty, !key.names.isEmpty else {
+      return key
+    }
+    return key.substituting { name in
+      guard let dot = name.firstIndex(of: "."), parameters.contains(String(name[..<dot])),
+        !name[name.index(after: dot)...].contains(".")
+      else { return nil }
+      return .call(String(name[dot...]), [.name(String(name[..<dot]))], source: name)
+    }
   }
 
   /// `return EXPR`: what the function (or computed property) returns.

@@ -159,6 +159,11 @@ struct SwiftReader: SourceReader {
       types.append((name, t.match(k) + 1, word, word == "enum" && rawType == "String", full))
       return k + 1
     case "func", "init", "subscript":
+      // (`self.init(…)` is a call: an extension of AppStorage's, read for its members.)
+      if word == "init", t.isPunctuation(i - 1, 0x2E), t.isText(i - 2, "self") {
+        if scope != nil, !gatherOnly, let c = parseCall(at: i) { appStorageAdapter(c) }
+        return nil
+      }
       return function(at: i)
     case "case":
       if let type = types.last, type.kind == "enum", scope == nil, !gatherOnly {

@@ -1,0 +1,137 @@
+import PreferencesMigration
+import PropertyList
+
+/// Objects that hold a key: a constant a type's initializer makes (`static let tips =
+/// PreferenceKey("k", default: true)`), whose members the code reads (`key.name`,
+/// `key.defaultValue`) where it calls user defaults or `@AppStorage` with it.
+extension ScanModel {
+  /// A type's initializers, or the memberwise one of a struct that declares none.
+  static func initializers(of type: String, _ info: TypeMembers) -> [TypeMembers.Initializer] {
+    guard info.initializers.isEmpty, info.isStruct, !info.stored.isEmpty else {
+      return info.initializers
+    }
+    return [
+      TypeMembers.Initializer(
+        selector: type + "(", parameters: info.stored, labels: info.stored,
+        members: Dictionary(info.stored.map { ($0, $0) }, uniquingKeysWith: { a, _ in a }))
+    ]
+  }
+
+  /// Each member an object constant's initializer sets from a parameter, a constant of its own
+  /// named after the object's (`Preferences.tips.name` "k", `Preferences.tips.defaultValue`
+  /// true).
+  mutating func addObjectMembers() {
+    for f in files {
+      for (name, object) in f.objectConstants.sorted(by: { $0.key < $1.key }) {
+        guard let info = members[object.type] else { continue }
+        for initializer in Self.initializers(of: object.type, info)
+        where initializer.selector == object.type + "(" {
+          guard
+            let indices = Self.argumentIndices(
+              labels: initializer.labels, parameters: initializer.parameters.count,
+              callLabels: object.labels, arguments: object.keys.count)
+          else { continue }
+          for (member, parameter) in initializer.members {
+            guard let p = initializer.parameters.firstIndex(of: parameter), let a = indices[p]
+            else { continue }
+            let qualified = name + "." + member
+            if constants[qualified] == nil, !object.keys[a].isRuntime {
+              constants[qualified] = object.keys[a]
+            }
+            if valueConstants[qualified] == nil { valueConstants[qualified] = object.values[a] }
+          }
+          if types[name] == nil { types[name] = object.type }
+          break
+        }
+      }
+    }
+  }
+
+  /// `member` (`.name`) of the object each alternative of the first argument names; what only
+  /// the run knows where that is no object constant of the tree.
+  func objectMember(_ member: String, of arguments: [KeyExpr], source: String, depth: Int)
+    -> [KeyExpr]
+  {
+    guard let object = arguments.first else { return [.runtime(source)] }
+    return expand(object, depth: depth + 1).map { element in
+      if case .name(let n) = element, constants[n + member] != nil { return .name(n + member) }
+      return .runtime(source)
+    }
+  }
+
+  /// The value `member` (`.defaultValue`) of the object constant an argument names.
+  func objectValue(_ argument: KeyExpr?, member: String) -> ValueExpr? {
+    guard case .name(let n)? = argument else { return nil }
+    return valueConstants[n + member]
+  }
+
+  /// `@AppStorage(Preferences.tips) var tips` through an initializer of an extension of
+  /// `AppStorage` taking the object: the key and default its members hold.
+  func adaptedAppStorage(_ found: SourceUse) -> SourceUse {
+    guard found.method == "@AppStorage", case .name(let n) = found.key, lookup(n) == nil else {
+      return found
+    }
+    var use = found
+    for f in files {
+      for adapter in f.appStorageAdapters where constants[n + "." + adapter.key] != nil {
+        use.key = .name(n + "." + adapter.key)
+        if use.value == nil, let member = adapter.value,
+          let value = valueConstants[n + "." + member]
+        {
+          use.value = value
+          use.defaultSource = .fallback
+        }
+        return use
+      }
+    }
+    return use
+  }
+
+  /// Whether an overload fits the object a call gives it: `value(for key: PreferenceKey<Bool>)`
+  /// an object whose generic member holds a Bool, and a generic one (`PreferenceKey<Value>`)
+  /// only where no overload of the same name declares the type the object holds.
+  func overloadFits(_ wrapper: SourceWrapper, _ call: WrapperCall, indices: [Int?]) -> Bool {
+    func argument(_ declared: String?) -> String? {
+      guard let declared, let open = declared.firstIndex(of: "<"), declared.hasSuffix(">") else {
+        return nil
+      }
+      return String(
+        declared[declared.index(after: open)..<declared.index(before: declared.endIndex)])
+    }
+    for (p, declared) in wrapper.parameterTypes.enumerated() {
+      guard let inner = argument(declared), p < indices.count, let a = indices[p],
+        a < call.arguments.count, case .name(let n)? = call.arguments[a], let type = types[n],
+        declared?.hasPrefix(type + "<") == true
+      else { continue }
+      let held = heldTypes(n, of: type)
+      guard !held.isEmpty else { continue }
+      if let concrete = DefaultsAPI.type(ofClass: inner) {
+        if !held.contains(concrete) { return false }
+        continue
+      }
+      let siblings = wrappers[wrapper.selector] ?? []
+      if siblings.contains(where: { s in
+        p < s.parameterTypes.count
+          && argument(s.parameterTypes[p]).flatMap(DefaultsAPI.type(ofClass:)).map(held.contains)
+            == true
+      }) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The types of the constant values an object constant's generic members hold (those not
+  /// declared with a type of their own: `let defaultValue: Value`).
+  func heldTypes(_ name: String, of type: String) -> Set<MigrationPlan.ValueType> {
+    guard let info = members[type] else { return [] }
+    var held: Set<MigrationPlan.ValueType> = []
+    for initializer in Self.initializers(of: type, info) {
+      for member in initializer.members.keys
+      where info.declared[member].flatMap(DefaultsAPI.type(ofClass:)) == nil {
+        if let t = valueConstants[name + "." + member]?.type { held.insert(t) }
+      }
+    }
+    return held
+  }
+}
