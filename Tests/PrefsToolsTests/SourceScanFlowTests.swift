@@ -557,5 +557,15 @@ import Testing
       ])
     // Named only in a comment, and as another type's function: declared, never used.
     #expect(group.unused.map(\.entry.from) == ["un.legacyPath"])
+    // A CFPreferences wrapper answering `id`, typed by the class each accessor returns (an
+    // accessor answering `id`: no type).
+    Self.expectExactly(
+      Self.scan("Unseen", suite: "org.example.tool"),
+      [
+        ("un.tool.cacheDir", .string, nil), ("un.tool.searchDirs", .array, nil),
+        ("un.tool.repos", .any, nil),
+        // (A suite named at run time, `Paths.preferences() + …`, may be any suite scanned.)
+        ("un.muteSound", .bool, .bool(true)),
+      ])
   }
 }
