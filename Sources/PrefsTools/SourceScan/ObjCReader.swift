@@ -222,7 +222,7 @@ struct ObjCReader: SourceReader {
     return t.isPunctuation(i - 1, 0x3B) || t.isPunctuation(i - 1, 0x7B)
       || t.isPunctuation(i - 1, 0x7D)
       || t.token(i - 1).kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
-      || t.isText(i - 1, "@end")
+      || t.isText(i - 1, "@end") || t.isText(i - 2, "@implementation") && t.isIdentifier(i - 1)
   }
 
   /// The parameter names of a C parameter list: the last name of each comma-separated part.

@@ -1,13 +1,14 @@
 #import <Foundation/Foundation.h>
 
 // Another app's domain through CFPreferences wrappers that answer `id`; typed by the class
-// each accessor returns.
-static NSString *const kUNToolDomain = @"org.example.tool";
+// each accessor returns. The domain's constant is declared inside the implementation.
 
 @interface UNToolSettings : NSObject
 @end
 
 @implementation UNToolSettings
+
+static NSString *const kUNToolDomain = @"org.example.tool";
 
 - (id)toolObject:(NSString *)key
 {
