@@ -275,6 +275,15 @@ import Testing
         ("username", .string, nil), ("launchCount", .integer, .integer(0)),
         // KeyboardShortcuts, MASShortcut, Sparkle's key.
         ("KeyboardShortcuts_togglePanel", .json, nil),
+        (
+          "KeyboardShortcuts_showSearch", .json,
+          .dictionary(["carbonKeyCode": .integer(0x28), "carbonModifiers": .integer(0x900)])
+        ),
+        (
+          "KeyboardShortcuts_capture", .json,
+          .dictionary(["carbonKeyCode": .integer(0x78), "carbonModifiers": .integer(0x1200)])
+        ),
+        ("KeyboardShortcuts_custom", .json, nil), ("KeyboardShortcuts_chosen", .json, nil),
         ("shortcut.toggle", .data, nil), ("shortcut.search", .data, nil),
         ("SUEnableAutomaticChecks", .bool, nil),
         // @AppStorage: the standard store, an enum.

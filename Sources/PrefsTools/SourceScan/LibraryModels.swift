@@ -11,7 +11,8 @@ import PropertyList
 /// - SwiftyUserDefaults: `DefaultsKey<T>("name", defaultValue: v)` (or `.init(…)` of a
 ///   property declared `DefaultsKey<T>`); the default is the getter's when absent.
 /// - KeyboardShortcuts: a `KeyboardShortcuts.Name("name")` is the key
-///   `KeyboardShortcuts_name`, a shortcut stored as JSON text (`false` when disabled).
+///   `KeyboardShortcuts_name`, a shortcut stored as JSON text (`false` when disabled); its
+///   `default:` (`initial:`) shortcut, written when the key is absent, the default.
 /// - MASShortcut: the key given to `bindShortcutWithDefaultsKey:toAction:`,
 ///   `associatedUserDefaultsKey`, `registerDefaultShortcuts:`: archived data, or a dictionary
 ///   with `MASDictionaryTransformerName`.
@@ -263,6 +264,12 @@ extension SwiftReader {
       use.key = .concat([.literal(LibraryModels.keyboardShortcutsPrefix), use.key])
       use.type = .json
       use.typeReason = "a KeyboardShortcuts shortcut: JSON text, false when disabled"
+      // The initial shortcut, which `Name.init` writes when the key is absent.
+      for (label, argument) in zip(c.labels, c.arguments)
+      where label == "default" || label == "initial" {
+        use.value = initialShortcut(argument)
+        use.defaultSource = use.value == nil ? nil : .fallback
+      }
     case .defaults where archived:
       use.type = .data
       use.typeReason = "a Defaults NSSecureCodingKey: the object as NSKeyedArchiver data"

@@ -50,6 +50,14 @@ extension DefaultsKeys {
 // KeyboardShortcuts: stored as KeyboardShortcuts_<name>, a JSON string.
 extension KeyboardShortcuts.Name {
   static let togglePanel = Self("togglePanel")
+  // Its initial shortcut, written when the key is absent: Carbon's kVK_ANSI_K (0x28) with
+  // cmdKey | optionKey (0x100 | 0x800).
+  static let showSearch = Self("showSearch", default: .init(.k, modifiers: [.command, .option]))
+  // kVK_F2 (0x78), controlKey | shiftKey (0x1000 | 0x200), the older API's label.
+  static let capture = Self("capture", initial: Shortcut(.f2, modifiers: [.control, .shift]))
+  // Traps: a key the table does not name; modifiers only the run knows.
+  static let custom = Self("custom", default: .init(.customKey, modifiers: [.command]))
+  static let chosen = Self("chosen", default: .init(.a, modifiers: chosenModifiers))
 }
 
 // The app makes arrays RawRepresentable (their JSON text): @AppStorage stores one as a string.
@@ -71,6 +79,10 @@ func applyPreferences() {
   _ = Defaults[.sharedCount]
   _ = Defaults[\.username]
   KeyboardShortcuts.onKeyUp(for: .togglePanel) {}
+  KeyboardShortcuts.onKeyUp(for: .showSearch) {}
+  KeyboardShortcuts.onKeyUp(for: .capture) {}
+  KeyboardShortcuts.onKeyUp(for: .custom) {}
+  KeyboardShortcuts.onKeyUp(for: .chosen) {}
   Defaults[\.launchCount] += 1
 }
 
