@@ -73,6 +73,14 @@ TRICKY = [
     b"if ([d objectForKey:@\"k\"] == NULL) { [s setIntValue:15]; } else { v = [d integerForKey:@\"k\"]; [s setIntValue:v]; [s setIntValue:[d integerForKey:@\"j\"]]; }\n",
     b"- (id)init:(id)a p:(id)ip { prefix = ip; prefix = prefix; w = 5; if ([d objectForKey:prefix]) w = [d integerForKey:prefix]; return self; }\n",
     b"let encoder = JSONEncoder(); let data = try? encoder.encode(data); let data2 = String(bytes: data!, encoding: .utf8); UserDefaults.standard.set(data2, forKey: k)\n",
+    # The sixteenth and seventeenth sets' forms: a presence test through a method of the tree,
+    # constant objects holding a key read by their members (an AppStorage extension, overloads),
+    # a KeyboardShortcuts initial shortcut, a constant inside an implementation.
+    b"extension UserDefaults { func e(forKey k: String) -> Bool { object(forKey: k) != nil } }\nif !d.e(forKey: key) { return v } else { guard d.e(forKey: k) else { return } }\n",
+    b"static let p = P(\"k\", default: P.p.name)\nextension AppStorage { init(_ k: P<Value>) { self.init(wrappedValue: k.k, k.k.k) } }\n@AppStorage(P.p) var p\n",
+    b"func v(for key: P<P<Int>>) -> Int { object(forKey: key.name.name) as? Int ?? key.defaultValue.x }\n_ = d.v(for: .p)\n",
+    b"static let s = Self(\"s\", default: .init(.`return`, modifiers: [.command, .command, ]))\nstatic let t = Self(\"t\", initial: Shortcut(.k, modifiers: .option))\n",
+    b"@implementation X\nstatic NSString *const D = D;\n- (NSString *)c { return [self o:NSStringFromSelector(_cmd)]; }\n",
 ]
 
 
