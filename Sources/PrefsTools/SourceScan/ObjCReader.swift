@@ -13,6 +13,8 @@ struct ObjCReader: SourceReader {
   /// The first token of a macro's body: a message may start there (after the macro's name).
   var boundary = -1
   var className: String?
+  /// The token after `@implementation Name`: a statement starts there.
+  var implementationBody = -1
   var scope: FunctionScope?
   var ifs: [(end: Int, condition: Range<Int>)] = []
   /// Sends already read as part of a pattern (a presence test), by their `[` token.
@@ -132,6 +134,7 @@ struct ObjCReader: SourceReader {
       if t.isText(i, "@implementation") || t.isText(i, "@interface") {
         className = t.isIdentifier(i + 1) ? t.text(i + 1) : nil
         keptMembers = []
+        if className != nil, t.isText(i, "@implementation") { implementationBody = i + 2 }
         if t.isPunctuation(i + 2, 0x3A), t.isIdentifier(i + 3), let className {
           facts.superclasses[className] = t.text(i + 3)
         }
@@ -222,7 +225,7 @@ struct ObjCReader: SourceReader {
     return t.isPunctuation(i - 1, 0x3B) || t.isPunctuation(i - 1, 0x7B)
       || t.isPunctuation(i - 1, 0x7D)
       || t.token(i - 1).kind == .endDirective || (t.isPunctuation(i - 1, 0x29) && scope == nil)
-      || t.isText(i - 1, "@end") || t.isText(i - 2, "@implementation") && t.isIdentifier(i - 1)
+      || t.isText(i - 1, "@end") || i == implementationBody
   }
 
   /// The parameter names of a C parameter list: the last name of each comma-separated part.

@@ -68,7 +68,7 @@ extension ScanModel {
   /// `@AppStorage(Preferences.tips) var tips` through an initializer of an extension of
   /// `AppStorage` taking the object: the key and default its members hold.
   func adaptedAppStorage(_ found: SourceUse) -> SourceUse {
-    guard found.method == "@AppStorage", case .name(let n) = found.key, lookup(n) == nil else {
+    guard case .name(let n) = found.key, found.method == "@AppStorage", lookup(n) == nil else {
       return found
     }
     var use = found
