@@ -271,7 +271,9 @@ extension ScanModel {
     if case .name(let n)? = use.value, let dot = n.firstIndex(of: "."),
       let (_, a) = argumentIndex(String(n[..<dot]))
     {
-      use.value = a.flatMap { objectValue(call.arguments[$0], member: String(n[dot...])) }
+      use.value = a.flatMap {
+        $0 < call.arguments.count ? objectValue(call.arguments[$0], member: String(n[dot...])) : nil
+      }
       if use.value == nil { use.defaultSource = nil }
     }
     if let v = use.value, case .name(let n) = v, wrapper.parameters.contains(n) { use.value = nil }
