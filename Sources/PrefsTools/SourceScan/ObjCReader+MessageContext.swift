@@ -57,11 +57,7 @@ extension ObjCReader {
     {
       use.type = type
       use.typeReason = "assigned to \(t.text(k - 3)) *"
-    } else if use.type == nil, t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
-      let declared = scope?.returnTypeToken.map({ t.text($0) }),
-      let type = DefaultsAPI.type(ofClass: declared),
-      [.string, .array, .dictionary, .data, .date, .url].contains(type)
-    {
+    } else if use.type == nil, let (declared, type) = returnedObject(m, after: k) {
       // `- (NSString *)lastTemplate { return [d objectForKey:K]; }`
       use.type = type
       use.typeReason = "returned as \(declared) *"
@@ -171,5 +167,17 @@ extension ObjCReader {
     use(m, api)
     readEarly.insert(open)
     return useAt[open]
+  }
+
+  /// The object class a method declares it returns, and its plan type, when the send `m`
+  /// (with `k` the token before it) is the whole of a `return` (`- (NSString *)cacheDir {
+  /// return [self toolObject:K]; }`); nil for a class that says no stored type.
+  func returnedObject(_ m: Message, after k: Int) -> (String, MigrationPlan.ValueType)? {
+    guard t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
+      let declared = scope?.returnTypeToken.map({ t.text($0) }),
+      let type = DefaultsAPI.type(ofClass: declared),
+      [.string, .array, .dictionary, .data, .date, .url].contains(type)
+    else { return nil }
+    return (declared, type)
   }
 }

@@ -442,13 +442,7 @@ extension ObjCReader {
     }
     call.enclosing = enclosing(of: call.arguments)
     // `- (NSString *)cacheDir { return [self domainObject:K]; }`: the class the method returns.
-    if t.isText(m.open - 1, "return"), t.isPunctuation(m.close + 1, 0x3B),
-      let declared = scope?.returnTypeToken.map({ t.text($0) }),
-      let type = DefaultsAPI.type(ofClass: declared),
-      [.string, .array, .dictionary, .data, .date, .url].contains(type)
-    {
-      call.castType = declared
-    }
+    if let (declared, _) = returnedObject(m, after: m.open - 1) { call.castType = declared }
     facts.wrapperCalls.append(call)
   }
 

@@ -469,7 +469,6 @@ extension SwiftReader {
     recordRegistration(base, entries: entries, in: arg, madeElsewhere: named)
   }
 
-  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
   /// `self.init(wrappedValue: key.defaultValue, key.name)` in an initializer of an extension
   /// of `AppStorage` whose parameter `key` is an object holding a key: the members it reads.
   mutating func appStorageAdapter(_ c: Call) {
@@ -488,6 +487,7 @@ extension SwiftReader {
     if !facts.appStorageAdapters.contains(adapter) { facts.appStorageAdapters.append(adapter) }
   }
 
+  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
   mutating func appStorage(at i: Int) {
     guard t.isPunctuation(i + 1, 0x28) else { return }
     let close = t.match(i + 1)
