@@ -3,6 +3,7 @@ a scenario's folders (the user's home, a root-owned folder, a root-only file, an
 domain) and a user's large domain; the attacker run as the user, one round of root's prefs
 against it, a broken round printed."""
 
+import errno
 import os
 import plistlib
 import stat
@@ -49,14 +50,25 @@ def snapshot(root):
 
 
 def leaked(root, markers):
-    """Files under `root` (not following links) holding one of `markers`."""
+    """Files under `root` (not following links) holding one of `markers`.
+
+    The user may still be running (lock_replace.py renames its files over each other while this
+    looks): a name gone between the listing and the open, or turned into a link, is the user's
+    own doing after root's run ended, so it is passed over; the file is opened without following
+    a link and judged by what was opened, never by the name looked at first."""
     found = []
     for folder, _, files in os.walk(root, followlinks=False):
         for name in files:
             path = os.path.join(folder, name)
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
-            with open(path, "rb") as f:
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError as error:
+                if error.errno in (errno.ENOENT, errno.ELOOP, errno.ENXIO):
+                    continue
+                raise
+            with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    continue
                 data = f.read()
             found += [(path, m.decode()) for m in markers if m in data]
     return found
