@@ -211,7 +211,11 @@ extension ObjCReader {
               default: break
               }
             }
-            return .computed(name, local.type.flatMap(DefaultsAPI.type(ofClass:)))
+            // (A `CFNumberRef` says no more than `id`: what made it may.)
+            return .computed(
+              name,
+              local.type.flatMap(DefaultsAPI.type(ofClass:))
+                ?? local.initial.flatMap { valueOf($0).type })
           }
           if scope?.parameters.contains(name) == true { return .name(name) }
           return .name(name)
@@ -235,6 +239,15 @@ extension ObjCReader {
       let m = parseMessage(at: first)
     {
       return messageValue(m, text: text)
+    }
+    // `CFNumberCreate(NULL, kCFNumberIntType, &value)`: a number of the kind it names.
+    if t.isText(first, "CFNumberCreate"), t.isPunctuation(first + 1, 0x28),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      let arguments = t.commaSeparated((first + 2)..<(r.upperBound - 1))
+      if arguments.count == 3, arguments[1].count == 1 {
+        return .computed(text, Self.cfNumberType(t.text(arguments[1].lowerBound)))
+      }
     }
     // `NSStringFromPoint(origin)`, `NSStringFromRect(frame)`: a string.
     if t.hasPrefix(first, "NSStringFrom"),
@@ -271,6 +284,20 @@ extension ObjCReader {
       return isOwnReceiver(m.receiver)
     }
     return false
+  }
+
+  /// The kind of number a `CFNumberType` constant makes; nil for one it does not name.
+  static func cfNumberType(_ name: String) -> MigrationPlan.ValueType? {
+    switch name {
+    case "kCFNumberSInt8Type", "kCFNumberSInt16Type", "kCFNumberSInt32Type", "kCFNumberSInt64Type",
+      "kCFNumberCharType", "kCFNumberShortType", "kCFNumberIntType", "kCFNumberLongType",
+      "kCFNumberLongLongType", "kCFNumberCFIndexType", "kCFNumberNSIntegerType":
+      .integer
+    case "kCFNumberFloat32Type", "kCFNumberFloat64Type", "kCFNumberFloatType",
+      "kCFNumberDoubleType", "kCFNumberCGFloatType":
+      .double
+    default: nil
+    }
   }
 
   func number(_ text: String) -> ValueExpr? {

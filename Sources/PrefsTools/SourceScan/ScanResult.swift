@@ -370,10 +370,11 @@ extension ScanModel {
       }
       if use.access == .presence, use.defaultSource == nil { detail.append("tested for nil") }
       if let condition = use.condition { detail.append(condition) }
-      places.append(
-        SourceScanResult.Place(
-          location: location(use, paths: paths), method: use.method,
-          detail: detail.joined(separator: "; ")))
+      let place = SourceScanResult.Place(
+        location: location(use, paths: paths), method: use.method,
+        detail: detail.joined(separator: "; "))
+      // (One call of a wrapper two files define alike, an app's and its helper's, is one place.)
+      if places.last != place { places.append(place) }
     }
     // The type: the code's getters and setters; else the hints (registered values, bindings,
     // Settings panes); two types are `any`, flagged.

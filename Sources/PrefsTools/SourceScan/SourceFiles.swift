@@ -64,13 +64,19 @@ enum SourceFiles {
   /// Every file of `paths` (files and folders, recursively; a folder in sorted order) that the
   /// scan reads. A symbolic link is followed once: a folder already visited (a link back up
   /// the tree) is not entered again, and is named in a warning.
-  static func collect(_ paths: [String]) -> (files: [SourceFile], warnings: [ScanWarning]) {
+  ///
+  /// `projects` are the Xcode projects' `project.pbxproj` files met on the way (read only for
+  /// the bundle identifiers of the tree's applications: ``SourceScan/applicationIdentifiers``).
+  static func collect(_ paths: [String]) -> (
+    files: [SourceFile], warnings: [ScanWarning], projects: [String]
+  ) {
     struct Identity: Hashable {
       var device: UInt64
       var inode: UInt64
     }
     var files: [SourceFile] = []
     var warnings: [ScanWarning] = []
+    var projects: [String] = []
     var visited: Set<Identity> = []
     var seenFiles: Set<Identity> = []
     /// The folders being read, outermost first: a link to one of them is a loop.
@@ -82,7 +88,9 @@ enum SourceFiles {
 
     func add(_ path: String, name: String, identity: Identity, named: Bool) {
       guard let kind = SourceFile.kind(of: name) else {
-        if named {
+        if name == "project.pbxproj", seenFiles.insert(identity).inserted {
+          projects.append(path)
+        } else if named {
           warnings.append(
             ScanWarning(path: path, message: "not a source file the scan reads: skipped"))
         }
@@ -160,7 +168,7 @@ enum SourceFiles {
       }
     }
     for path in paths { visit(path, named: true) }
-    return (files, warnings)
+    return (files, warnings, projects)
   }
 }
 

@@ -46,7 +46,7 @@ package enum SourceScan {
 
   /// Scans `paths` (files and folders, recursively).
   package static func scan(_ paths: [String], options: Options = Options()) -> SourceScanResult {
-    let (files, walkWarnings) = SourceFiles.collect(paths)
+    let (files, walkWarnings, projects) = SourceFiles.collect(paths)
     let list = files
     var all = [FileFacts](repeating: FileFacts(path: ""), count: files.count)
     var whole = [Bool](repeating: false, count: files.count)
@@ -267,6 +267,7 @@ package enum SourceScan {
     model.addUncalledWrappers()
     model.keepManagedReads()
     model.joinBoundPaths()
+    warnings += ownDomains(&model, files: list, projects: projects, options: options)
     model.unusedDeclarations = Self.unusedDeclarations(
       Set(model.uses.compactMap(\.use.declaration)), list: list, limit: options.fileLimit)
     return model.result(
