@@ -1,12 +1,13 @@
 /// The constants an Objective-C or C file defines, found without reading all of it: a file
 /// that never names user defaults can only matter to the scan through its `#define`s and
-/// top-level declarations (`NSString *const kKey = @"key";`), so only those are lexed. The
+/// top-level declarations (`NSString *const kKey = @"key";`, `NSInteger const kLimit = 10;`,
+/// a value a registration elsewhere may name), so only those are lexed. The
 /// rest is skimmed byte by byte for comments, strings, preprocessor conditions and braces
 /// (the same rules as ``SourceLexer``: `#if 0` is left out, a `//` comment ends at the line's
 /// end).
 enum DefinitionSkimmer {
   /// The byte ranges to lex: each `#define` line (with its continuations), each statement
-  /// at the top level that assigns a string.
+  /// at the top level that assigns a value (a string, a number: not a braced initializer).
   static func ranges(_ bytes: [UInt8]) -> [Range<Int>] {
     var out: [Range<Int>] = []
     let n = bytes.count
@@ -14,7 +15,6 @@ enum DefinitionSkimmer {
     var depth = 0
     var lineStart = true
     var statement: Int?
-    var hasString = false
     var hasEquals = false
     /// A top-level enum (`typedef NS_ENUM(NSInteger, Mode) { … };`): where it starts, its
     /// constants being values a registration may name (`@(ModeAsk)`).
@@ -171,7 +171,6 @@ enum DefinitionSkimmer {
         }
       case 0x22, 0x27:
         // A string or a character, to its closing quote (escapes skipped).
-        if b == 0x22 { hasString = true }
         var k = i + 1
         while k < n, bytes[k] != b, bytes[k] != 0x0A {
           if bytes[k] == 0x5C { k += 1 }
@@ -189,14 +188,13 @@ enum DefinitionSkimmer {
       case 0x3D where depth == 0:
         hasEquals = true
       case 0x3B where depth == 0:
-        if let s = statement, hasString, hasEquals { out.append(s..<(i + 1)) }
+        if let s = statement, hasEquals { out.append(s..<(i + 1)) }
         if let e = enumStatement { out.append(e..<(i + 1)) }
         statement = nil
         enumStatement = nil
       default:
         if depth == 0, statement == nil, isIdentifier(b) {
           statement = i
-          hasString = false
           hasEquals = false
         }
       }

@@ -208,6 +208,8 @@ extension ObjCReader {
               switch value {
               case .value(.array), .value(.dictionary): break
               case .value, .converted(.value, _, _): return value
+              // `NSDictionary *defaults = self.factoryDefaults;`: what the method returns.
+              case .call where local.type == "NSDictionary" || local.type == "id": return value
               default: break
               }
             }
@@ -406,6 +408,12 @@ extension ObjCReader {
       return .computed(text, .json)
     case "URLWithString:", "fileURLWithPath:":
       return .computed(text, .url)
+    case "copy", "mutableCopy", "autorelease",
+      "retain"
+    where m.receiver.count == 1 && t.isIdentifier(m.receiver.lowerBound)
+      && scope?.locals[t.text(m.receiver.lowerBound)] != nil:
+      // `return [defaultValues copy];`: the local dictionary filled in steps, as it is.
+      return valueOf(m.receiver)
     case "boolValue", "integerValue", "intValue", "doubleValue", "floatValue", "longValue",
       "longLongValue", "unsignedIntegerValue", "copy":
       // A member or parameter converted on the way (`[_defaultValue boolValue]`): the value it

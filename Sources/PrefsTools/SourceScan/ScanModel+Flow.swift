@@ -355,9 +355,13 @@ extension ScanModel {
       use.type = DefaultsAPI.type(ofClass: declared.replacing("?", with: ""))
       if use.type == nil { use.storedType = declared }
     }
-    if let enclosing = call.enclosing, enclosing.selector != wrapper.selector,
+    if let enclosing = call.enclosing,
       use.key.names.contains(where: { enclosing.parameters.contains($0) })
     {
+      // A wrapper calling itself, or an overload its call's labels also match (`bool(forKey:
+      // key)` in `bool(forKey:defaultValue:)`): the key is its own parameter, which only its
+      // callers give (never a constant of the same name elsewhere).
+      guard enclosing.selector != wrapper.selector else { return }
       // Two levels: the function the call is in passes its own parameter.
       var derived = use
       derived.file = call.file

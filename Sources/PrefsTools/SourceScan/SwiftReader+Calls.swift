@@ -268,7 +268,12 @@ extension SwiftReader {
     if c.selector == "register(defaults:)" {
       register(c)
     } else if c.selector.hasPrefix("decode(_:from:)"), c.arguments.count == 2 {
-      refine(c.arguments[1], as: .json, reason: "decoded by JSONDecoder")
+      // A PropertyListDecoder reads a property list's bytes (data), not JSON.
+      if let r = c.receiver, t.contains(r, "PropertyListDecoder") {
+        refine(c.arguments[1], as: .data, reason: "decoded by PropertyListDecoder")
+      } else {
+        refine(c.arguments[1], as: .json, reason: "decoded by JSONDecoder")
+      }
     } else if c.selector.hasPrefix("jsonObject(with:") {
       refine(c.arguments[0], as: .json, reason: "parsed by JSONSerialization")
     } else if c.selector.hasSuffix("(rawValue:)"),
@@ -323,7 +328,13 @@ extension SwiftReader {
         // `set(newValue?.rawValue, forKey: K)` in `var mode: Mode? { … set { … } }`.
         use.storedType = stored
       }
-      if t.contains(valueRange, "JSONEncoder") || isJSONLocal(valueRange) { use.takeJSONType() }
+      if t.contains(valueRange, "JSONEncoder") || isJSONLocal(valueRange) {
+        use.takeJSONType()
+      } else if t.contains(valueRange, "PropertyListEncoder") {
+        // `set(try? PropertyListEncoder().encode(rules), forKey: K)`: a property list's bytes.
+        use.type = .data
+        use.typeReason = "PropertyListEncoder's data"
+      }
       if let published = publishedValue(valueRange) {
         // In `$p.sink { value in … }`: stored as p's type; p's initial value when absent.
         use.storedType = published.stored

@@ -90,6 +90,8 @@ struct SwiftReader: SourceReader {
       return nil
     case "class", "struct", "enum", "extension", "protocol", "actor":
       guard t.isIdentifier(i + 1) else { return nil }
+      // `class func defaults() -> […]`, `class var x`: a member of the type, not a type.
+      if word == "class", Self.classMemberWords.contains(t.text(i + 1)) { return nil }
       var k = i + 2
       var conformances: [String] = []
       var afterColon = false
@@ -238,6 +240,13 @@ struct SwiftReader: SourceReader {
   }
 
   /// The raw types an enum's values may have.
+  /// The words after `class` that make it a member's modifier (`class func`, `class override
+  /// var`), not a class's declaration.
+  static let classMemberWords: Set<String> = [
+    "func", "var", "let", "subscript", "override", "final", "private", "fileprivate", "public",
+    "internal", "open", "static", "dynamic", "@objc",
+  ]
+
   static let rawTypes: Set<String> = [
     "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32",
     "UInt64", "Double", "Float", "CGFloat", "Character",

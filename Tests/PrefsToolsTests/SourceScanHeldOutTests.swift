@@ -5,11 +5,13 @@ import PropertyList
 import TestSupport
 import Testing
 
-/// A suite named by the bundle identifier of an application the tree builds is that app's
-/// standard domain (Fixtures/SourceScan/Flow/OwnDomain: an Xcode project whose application
-/// target's identifier is `org.example.$(PRODUCT_NAME:rfc1034identifier)`, an older app's
-/// Info.plist), as CFPreferences and a helper's `UserDefaults(suiteName:)` write it.
-@Suite struct SourceScanOwnDomainTests {
+/// What the held-out apps of issue 49's later rounds carried their keys by, each as a fixture
+/// of its own (Fixtures/SourceScan/Flow/OwnDomain, Flow/Held), with its traps.
+@Suite struct SourceScanHeldOutTests {
+  /// A suite named by the bundle identifier of an application the tree builds is that app's
+  /// standard domain (an Xcode project whose application target's identifier is
+  /// `org.example.$(PRODUCT_NAME:rfc1034identifier)`, an older app's Info.plist), as
+  /// CFPreferences and a helper's `UserDefaults(suiteName:)` write it.
   @Test func theAppsOwnIdentifierIsTheStandardDomain() {
     let result = SourceScanFlowTests.scan("OwnDomain")
     SourceScanFlowTests.expectExactly(
@@ -55,5 +57,24 @@ import Testing
   @Test(arguments: ["$(APP_ID)", "com.example.$(PRODUCT_NAME:lower)", "com.$(", "$"])
   func anIdentifierLeftToAnotherSettingIsNone(_ text: String) {
     #expect(SourceScan.expand(text, productName: nil, targetName: "App") == nil)
+  }
+
+  /// Registered defaults built in a property of the class's own and returned as a copy, held
+  /// in a local before `registerDefaults:`; numeric constants of a file that names no user
+  /// defaults; a `class func` returning the registered dictionary (a member, not a class);
+  /// Codable values kept by PropertyListEncoder (data, not JSON); overloads of one name calling
+  /// each other with their own parameter `key`, never a constant of that name elsewhere.
+  @Test func registrationsThroughPropertiesCopiesAndClassMethods() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Held"),
+      [
+        ("hd.checkFrequency", .integer, .integer(10800)),
+        ("hd.readInterval", .double, .real(0.5)),
+        ("hd.style", .string, .string("Default")), ("hd.showBar", .bool, .bool(true)),
+        ("hd.theme", .integer, .integer(0)), ("hd.upcoming", .string, .string("YES")),
+        ("hd.rules", .data, nil), ("hd.wideEditor", .bool, .bool(true)),
+        // Traps: a key nothing registers; JSON kept as JSON; the constant named `key`.
+        ("hd.layout", .integer, nil), ("hd.recent", .json, nil), ("hd.crashCache", .data, nil),
+      ])
   }
 }
