@@ -63,7 +63,8 @@ import Testing
   /// in a local before `registerDefaults:`; numeric constants of a file that names no user
   /// defaults; a `class func` returning the registered dictionary (a member, not a class);
   /// Codable values kept by PropertyListEncoder (data, not JSON); overloads of one name calling
-  /// each other with their own parameter `key`, never a constant of that name elsewhere.
+  /// each other with their own parameter `key`, never a constant of that name elsewhere;
+  /// MASShortcut's binder given its action as a trailing closure.
   @Test func registrationsThroughPropertiesCopiesAndClassMethods() {
     SourceScanFlowTests.expectExactly(
       SourceScanFlowTests.scan("Held"),
@@ -73,8 +74,13 @@ import Testing
         ("hd.style", .string, .string("Default")), ("hd.showBar", .bool, .bool(true)),
         ("hd.theme", .integer, .integer(0)), ("hd.upcoming", .string, .string("YES")),
         ("hd.rules", .data, nil), ("hd.wideEditor", .bool, .bool(true)),
+        ("hd.nextShortcut", .data, nil),
         // Traps: a key nothing registers; JSON kept as JSON; the constant named `key`.
         ("hd.layout", .integer, nil), ("hd.recent", .json, nil), ("hd.crashCache", .data, nil),
       ])
+    // A test target's folder is left out of the app's scan, and read when named itself.
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Held/HeldTests"),
+      [("AppleInterfaceStyle", .string, nil), ("hd.testOnly", .bool, nil)])
   }
 }

@@ -61,6 +61,13 @@ enum SourceFiles {
     ".git", ".svn", ".hg", ".build", "DerivedData", "build", "xcuserdata",
   ]
 
+  /// A folder the walk goes past: version control, build products, and a test target's
+  /// folder (`Tests`, `AppTests`, `AppUITests`: test code writes keys no run of the app
+  /// does). A folder named on the command line is read whatever its name.
+  static func isSkipped(_ name: String) -> Bool {
+    skippedFolders.contains(name) || name.hasSuffix("Tests")
+  }
+
   /// Every file of `paths` (files and folders, recursively; a folder in sorted order) that the
   /// scan reads. A symbolic link is followed once: a folder already visited (a link back up
   /// the tree) is not entered again, and is named in a warning.
@@ -134,7 +141,7 @@ enum SourceFiles {
           fd >= 0
           && SystemCalls.listFolder(fd) { bytes, type, inode in
             let name = String(decoding: bytes, as: UTF8.self)
-            if !skippedFolders.contains(name) { entries.append((name, type, inode)) }
+            if !isSkipped(name) { entries.append((name, type, inode)) }
           }
         guard listed else {
           warnings.append(

@@ -234,8 +234,12 @@ extension SwiftReader {
       use(c, api)
       return
     }
-    if c.selector == "bindShortcut(withDefaultsKey:toAction:)", let key = c.arguments.first {
-      // MASShortcut's binder: the key holds an archived shortcut (or a dictionary).
+    if c.selector == "bindShortcut(withDefaultsKey:toAction:)"
+      || c.selector == "bindShortcut(withDefaultsKey:)",
+      let key = c.arguments.first
+    {
+      // MASShortcut's binder (its action given as a trailing closure, or not): the key holds
+      // an archived shortcut (or a dictionary).
       let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
       var use = SourceUse(
         key: localKey(key), receiver: .standard, access: .bind,
