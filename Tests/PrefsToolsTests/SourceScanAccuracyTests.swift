@@ -142,6 +142,12 @@ import Testing
       {
         labelled = .date(date)
       }
+      // A labelled data default is its base64 text (`""`: empty), as an XML plist writes it.
+      if label.type == "data", case .string(let text)? = labelled,
+        let data = Data(base64Encoded: text)
+      {
+        labelled = .data(data)
+      }
       if entry.defaultValue == labelled {
         m.defaulted += 1
       } else {

@@ -62,7 +62,8 @@ import Testing
   /// Registered defaults built in a property of the class's own and returned as a copy, held
   /// in a local before `registerDefaults:`; numeric constants of a file that names no user
   /// defaults; a `class func` returning the registered dictionary (a member, not a class);
-  /// Codable values kept by PropertyListEncoder (data, not JSON); overloads of one name calling
+  /// Codable values kept by PropertyListEncoder (data, not JSON), `NSData()` registered (empty
+  /// data); overloads of one name calling
   /// each other with their own parameter `key`, never a constant of that name elsewhere;
   /// MASShortcut's binder given its action as a trailing closure.
   @Test func registrationsThroughPropertiesCopiesAndClassMethods() {
@@ -73,7 +74,7 @@ import Testing
         ("hd.readInterval", .double, .real(0.5)),
         ("hd.style", .string, .string("Default")), ("hd.showBar", .bool, .bool(true)),
         ("hd.theme", .integer, .integer(0)), ("hd.upcoming", .string, .string("YES")),
-        ("hd.rules", .data, nil), ("hd.wideEditor", .bool, .bool(true)),
+        ("hd.rules", .data, .data(Data())), ("hd.wideEditor", .bool, .bool(true)),
         ("hd.nextShortcut", .data, nil),
         // Traps: a key nothing registers; JSON kept as JSON; the constant named `key`.
         ("hd.layout", .integer, nil), ("hd.recent", .json, nil), ("hd.crashCache", .data, nil),

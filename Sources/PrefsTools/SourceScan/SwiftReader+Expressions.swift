@@ -439,6 +439,12 @@ extension SwiftReader {
       if case .name(let n) = key { return .name(n) }
     }
     if t.isText(first, "Date"), t.isPunctuation(first + 1, 0x28) { return .computed(text, .date) }
+    // `Data()`, `NSData()`: empty data, a constant.
+    if r.count == 3, t.isText(first, "Data") || t.isText(first, "NSData"),
+      t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29)
+    {
+      return .value(.data(Data()))
+    }
     if t.isText(first, "URL"), t.isPunctuation(first + 1, 0x28) {
       // `URL(string: "https://…")!`: that text, as a URL.
       var close = r.upperBound - 1

@@ -13,6 +13,8 @@ final class HDRuleManager {
   }
 
   func load() {
+    // Empty data registered: a constant default.
+    UserDefaults.standard.register(defaults: ["hd.rules": NSData()])
     if let data = UserDefaults.standard.value(forKey: "hd.rules") as? Data {
       rules = (try? PropertyListDecoder().decode(Set<HDRule>.self, from: data)) ?? []
     }
