@@ -20,7 +20,9 @@ import subprocess
 import sys
 import tempfile
 
-SOURCE_SUFFIXES = (".m", ".h", ".mm", ".c", ".pch", ".swift", ".plist", ".xib", ".storyboard")
+SOURCE_SUFFIXES = (
+    ".m", ".h", ".mm", ".c", ".pch", ".swift", ".plist", ".xib", ".storyboard", ".pbxproj",
+)
 
 
 def sources(roots):
@@ -81,6 +83,15 @@ TRICKY = [
     b"func v(for key: P<P<Int>>) -> Int { object(forKey: key.name.name) as? Int ?? key.defaultValue.x }\n_ = d.v(for: .p)\n",
     b"static let s = Self(\"s\", default: .init(.`return`, modifiers: [.command, .command, ]))\nstatic let t = Self(\"t\", initial: Shortcut(.k, modifiers: .option))\n",
     b"@implementation X\nstatic NSString *const D = D;\n- (NSString *)c { return [self o:NSStringFromSelector(_cmd)]; }\n",
+    # The eighteenth set's forms: a domain named by the app's own identifier, CFNumbers,
+    # registered defaults returned as a copy through a local, numeric constants, a class func,
+    # property-list coders, overloads calling each other, a binder's trailing closure.
+    b"CFNumberRef v = CFNumberCreate(NULL, kCFNumberIntType, &v); CFPreferencesSetAppValue((CFStringRef)k, v, CFSTR(\"org.example.Own-App\"));\n",
+    b"- (NSDictionary *)f { NSMutableDictionary *d = [d copy]; d[K] = @(kN); return [[d copy] mutableCopy]; }\nNSDictionary *x = self.f; [u registerDefaults:x];\n",
+    b"NSInteger const kN = kN; float const kF = 0.5; static const NSInteger kC = ;\n",
+    b"class func class func d() -> [String: Any] { return [K: 0] }\nclass var v: Int { 1 }\nclass Tests {}\n",
+    b"UserDefaults.standard.set(try? PropertyListEncoder().encode(PropertyListDecoder().decode(T.self, from: Data())), forKey: \"k\")\n",
+    b"func bool(forKey key: K, d: Bool) -> Bool { bool(forKey: key, d: bool(forKey: key)) }\nMASShortcutBinder.shared().bindShortcut(withDefaultsKey: K) { }\n",
 ]
 
 
@@ -165,6 +176,10 @@ def main():
                 for _ in range(rng.randrange(1, 4)):
                     data = mutate(data, rng)
                 name = f"{n}-{os.path.basename(path)}"
+                if path.endswith("project.pbxproj"):
+                    # Read by its name only: kept in a project folder of its own.
+                    os.mkdir(os.path.join(work, f"{n}.xcodeproj"))
+                    name = os.path.join(f"{n}.xcodeproj", "project.pbxproj")
                 with open(os.path.join(work, name), "wb") as f:
                     f.write(data)
             try:
