@@ -65,7 +65,9 @@ import Testing
   /// Codable values kept by PropertyListEncoder (data, not JSON), `NSData()` registered (empty
   /// data); overloads of one name calling
   /// each other with their own parameter `key`, never a constant of that name elsewhere;
-  /// MASShortcut's binder given its action as a trailing closure.
+  /// MASShortcut's binder given its action as a trailing closure; an Objective-C wrapper's
+  /// `id` converted by an accessor to the type it declares (`- (BOOL)x { return [[self
+  /// toolObject:K] boolValue]; }`).
   @Test func registrationsThroughPropertiesCopiesAndClassMethods() {
     SourceScanFlowTests.expectExactly(
       SourceScanFlowTests.scan("Held"),
@@ -76,6 +78,9 @@ import Testing
         ("hd.theme", .integer, .integer(0)), ("hd.upcoming", .string, .string("YES")),
         ("hd.rules", .data, .data(Data())), ("hd.wideEditor", .bool, .bool(true)),
         ("hd.nextShortcut", .data, nil),
+        // A wrapper's `id` converted at its call (`[[self toolObject:K] boolValue]`).
+        ("hd.tool.verifySSL", .bool, nil), ("hd.tool.sleepSeconds", .integer, nil),
+        ("hd.tool.summary", .any, nil), ("hd.tool.tabs", .any, nil),
         // Traps: a key nothing registers; JSON kept as JSON; the constant named `key`.
         ("hd.layout", .integer, nil), ("hd.recent", .json, nil), ("hd.crashCache", .data, nil),
       ])

@@ -443,6 +443,18 @@ extension ObjCReader {
     call.enclosing = enclosing(of: call.arguments)
     // `- (NSString *)cacheDir { return [self domainObject:K]; }`: the class the method returns.
     if let (declared, _) = returnedObject(m, after: m.open - 1) { call.castType = declared }
+    // `- (BOOL)verifySSL { return [[self domainObject:K] boolValue]; }`: an accessor that
+    // converts the wrapper's answer to the type it declares (the two agreeing; a conversion
+    // alone, `[[self pref:K] integerValue] == NSOnState` of a registered bool, says less).
+    if call.castType == nil, m.open > 1, t.isPunctuation(m.open - 1, 0x5B),
+      let outer = parseMessage(at: m.open - 1), outer.receiver == m.open..<(m.close + 1),
+      let refined = DefaultsAPI.refiners[outer.selector],
+      t.isText(m.open - 2, "return"), t.isPunctuation(outer.close + 1, 0x3B),
+      let declared = scope?.returnTypeToken.map({ t.text($0) }),
+      DefaultsAPI.type(ofClass: declared) == refined
+    {
+      call.castType = declared
+    }
     facts.wrapperCalls.append(call)
   }
 
