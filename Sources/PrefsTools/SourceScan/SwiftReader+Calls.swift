@@ -234,41 +234,7 @@ extension SwiftReader {
       use(c, api)
       return
     }
-    if c.selector == "bindShortcut(withDefaultsKey:toAction:)"
-      || c.selector == "bindShortcut(withDefaultsKey:)",
-      let key = c.arguments.first
-    {
-      // MASShortcut's binder (its action given as a trailing closure, or not): the key holds
-      // an archived shortcut (or a dictionary).
-      let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
-      var use = SourceUse(
-        key: localKey(key), receiver: .standard, access: .bind,
-        method: "MASShortcut " + c.selector, type: dictionary ? .dictionary : .data,
-        line: t.line(i))
-      use.library = .masShortcut
-      use.condition = conditionText(at: i)
-      record(use, at: i)
-      return
-    }
-    if c.selector == "dictionaryRepresentation()", t.isPunctuation(c.close + 1, 0x5B) {
-      // `d.dictionaryRepresentation()[K]`: a getter of K.
-      let close = t.match(c.close + 1)
-      let receiver = receiverOf(c.receiver)
-      guard receiver != .none else { return }
-      var use = SourceUse(
-        key: localKey((c.close + 2)..<close), receiver: receiver, access: .get,
-        method: "dictionaryRepresentation()[…]", line: t.line(i))
-      if t.isText(close + 1, "as"),
-        t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
-      {
-        let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
-        use.type = DefaultsAPI.type(ofClass: type)
-        if use.type != nil { use.typeReason = "as? \(type)" }
-      }
-      use.condition = conditionText(at: i)
-      record(use, at: i)
-      return
-    }
+    if libraryOrRepresentationCall(c, at: i) { return }
     if c.selector == "register(defaults:)" {
       register(c)
     } else if c.selector.hasPrefix("decode(_:from:)"), c.arguments.count == 2 {

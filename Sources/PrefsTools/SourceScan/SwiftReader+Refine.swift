@@ -90,4 +90,45 @@ extension SwiftReader {
     facts.uses[target].type = type
     facts.uses[target].typeReason = reason
   }
+
+  /// MASShortcut's binder (`bindShortcut(withDefaultsKey:)`, its action given as a trailing
+  /// closure or not) and `d.dictionaryRepresentation()[K]`: a use made; true when `c` is one.
+  mutating func libraryOrRepresentationCall(_ c: Call, at i: Int) -> Bool {
+    if c.selector == "bindShortcut(withDefaultsKey:toAction:)"
+      || c.selector == "bindShortcut(withDefaultsKey:)",
+      let key = c.arguments.first
+    {
+      // MASShortcut's binder (its action given as a trailing closure, or not): the key holds
+      // an archived shortcut (or a dictionary).
+      let dictionary = t.tokens.indices.contains { t.isText($0, "MASDictionaryTransformerName") }
+      var use = SourceUse(
+        key: localKey(key), receiver: .standard, access: .bind,
+        method: "MASShortcut " + c.selector, type: dictionary ? .dictionary : .data,
+        line: t.line(i))
+      use.library = .masShortcut
+      use.condition = conditionText(at: i)
+      record(use, at: i)
+      return true
+    }
+    if c.selector == "dictionaryRepresentation()", t.isPunctuation(c.close + 1, 0x5B) {
+      // `d.dictionaryRepresentation()[K]`: a getter of K.
+      let close = t.match(c.close + 1)
+      let receiver = receiverOf(c.receiver)
+      guard receiver != .none else { return true }
+      var use = SourceUse(
+        key: localKey((c.close + 2)..<close), receiver: receiver, access: .get,
+        method: "dictionaryRepresentation()[…]", line: t.line(i))
+      if t.isText(close + 1, "as"),
+        t.isPunctuation(close + 2, 0x3F) || t.isPunctuation(close + 2, 0x21)
+      {
+        let type = t.source((close + 3)..<typeEnd(from: close + 3)).replacing(" ", with: "")
+        use.type = DefaultsAPI.type(ofClass: type)
+        if use.type != nil { use.typeReason = "as? \(type)" }
+      }
+      use.condition = conditionText(at: i)
+      record(use, at: i)
+      return true
+    }
+    return false
+  }
 }
