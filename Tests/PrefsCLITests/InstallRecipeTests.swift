@@ -44,10 +44,12 @@ import Testing
       withDestinationPath: External.product("prefs"))
     let config = home.file("config")
     try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-    // The recipe's second block as written, then what a user types next.
+    // The recipe's second block as written, then what a user types next. (Its first line,
+    // `command -v defaults plutil`, fails where nothing answers yet, a fresh machine without
+    // GNUstep: as at a prompt, the block goes on; the links it makes are checked below.)
     let script = """
-      set -e
       \(links)
+      set -e
       echo "defaults=$(command -v defaults)"
       echo "plutil=$(command -v plutil)"
       defaults write com.example.recipe size -int 6
