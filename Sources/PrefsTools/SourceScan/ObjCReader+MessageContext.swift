@@ -173,11 +173,17 @@ extension ObjCReader {
   /// (with `k` the token before it) is the whole of a `return` (`- (NSString *)cacheDir {
   /// return [self toolObject:K]; }`); nil for a class that says no stored type.
   func returnedObject(_ m: Message, after k: Int) -> (String, MigrationPlan.ValueType)? {
-    guard t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B),
-      let declared = scope?.returnTypeToken.map({ t.text($0) }),
+    guard let declared = declaredReturn(of: m, after: k),
       let type = DefaultsAPI.type(ofClass: declared),
       [.string, .array, .dictionary, .data, .date, .url].contains(type)
     else { return nil }
     return (declared, type)
+  }
+
+  /// The type the method declares it returns, when the send `m` (`k` the token before it) is
+  /// the whole of a `return`.
+  func declaredReturn(of m: Message, after k: Int) -> String? {
+    guard t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B) else { return nil }
+    return scope?.returnTypeToken.map { t.text($0) }
   }
 }

@@ -449,8 +449,7 @@ extension ObjCReader {
     if call.castType == nil, m.open > 1, t.isPunctuation(m.open - 1, 0x5B),
       let outer = parseMessage(at: m.open - 1), outer.receiver == m.open..<(m.close + 1),
       let refined = DefaultsAPI.refiners[outer.selector],
-      t.isText(m.open - 2, "return"), t.isPunctuation(outer.close + 1, 0x3B),
-      let declared = scope?.returnTypeToken.map({ t.text($0) }),
+      let declared = declaredReturn(of: outer, after: m.open - 2),
       DefaultsAPI.type(ofClass: declared) == refined
     {
       call.castType = declared

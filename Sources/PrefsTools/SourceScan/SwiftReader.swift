@@ -244,7 +244,7 @@ struct SwiftReader: SourceReader {
   /// var`), not a class's declaration.
   static let classMemberWords: Set<String> = [
     "func", "var", "let", "subscript", "override", "final", "private", "fileprivate", "public",
-    "internal", "open", "static", "dynamic", "@objc",
+    "internal", "open", "dynamic",
   ]
 
   static let rawTypes: Set<String> = [
