@@ -136,6 +136,12 @@ import Testing
       // JSON does not tell 500 from 500.0: a labelled double's whole number is a real.
       var labelled = label.default?.value
       if label.type == "double", case .integer(let i)? = labelled { labelled = .real(Double(i)) }
+      // Nor in a JSON-stored value (JSONEncoder writes a Double's 1.0 as 1).
+      if label.type == "json", case .integer(let i)? = labelled,
+        case .real(let d)? = entry.defaultValue, d == Double(i)
+      {
+        labelled = .real(d)
+      }
       // A labelled date is its XML text (`0000-12-30T00:00:00Z`, as Foundation writes distantPast).
       if label.type == "date", case .string(let text)? = labelled,
         let date = PropertyList.date(fromText: text)

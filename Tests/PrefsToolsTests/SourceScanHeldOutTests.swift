@@ -90,3 +90,34 @@ import Testing
       [("AppleInterfaceStyle", .string, nil), ("hd.testOnly", .bool, nil)])
   }
 }
+
+/// The nineteenth held-out set's ways (Fixtures/SourceScan/Flow/Carried), with their traps.
+@Suite struct SourceScanCarriedTests {
+  /// A key object made through its generic type or `.init`; a JSON property wrapper read back
+  /// through `flatMap` (its default an expression); GenericID's keys (a transformer's archive,
+  /// an optional without a default) and a MASShortcutView's key given in a storyboard (over
+  /// the String a key library declares); a key a method keeps in a member for the type's other
+  /// methods; static wrappers whose getter is only tested for nil, and a first launch's write
+  /// through them; archived data in Swift; a protocol's static key given by each conforming
+  /// type (with its `typealias`); a Swift ternary on a presence test.
+  @Test func keysCarriedThroughObjectsMembersAndProtocols() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Carried"),
+      [
+        ("kept.generic", .bool, .bool(true)), ("kept.viaInit", .integer, .integer(3)),
+        ("kept.both", .string, .string("abc")),
+        ("kept.workSeconds", .json, .integer(1500)), ("kept.sound", .json, .string("bell")),
+        ("kept.flag", .bool, nil), ("kept.name", .string, nil), ("kept.color", .data, nil),
+        ("kept.windows", .stringArray, nil), ("kept.shortcut", .data, nil),
+        ("kept.deleteWithoutAsking", .integer, nil),
+        ("keptLaunch", .bool, .bool(true)), ("keptPort", .string, .string("8")),
+        ("keptLevel", .string, .string("info")),
+        ("kept.archived", .data, nil), ("kept.item", .data, nil),
+        ("kept.characters", .string, nil), ("kept.reversed", .bool, nil),
+        ("kept.hide", .bool, .bool(true)), ("kept.limit", .integer, .integer(5)),
+        // Traps: a key written beside the first launch's, not tested; a ternary whose other
+        // side reads another key.
+        ("keptOther", .bool, nil), ("kept.mixed", .any, nil),
+      ])
+  }
+}

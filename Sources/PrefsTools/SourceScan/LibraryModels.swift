@@ -10,6 +10,9 @@ import PropertyList
 ///   too) as JSON text, an array element by element.
 /// - SwiftyUserDefaults: `DefaultsKey<T>("name", defaultValue: v)` (or `.init(…)` of a
 ///   property declared `DefaultsKey<T>`); the default is the getter's when absent.
+/// - GenericID: `Key<T>("name")` in `extension UserDefaults.DefaultsKeys`, read and written
+///   as `defaults[.name]`; a type stored natively (the getter's zero is no default), with
+///   `transformer: .keyedArchive` as archived data, `.json` as JSON data.
 /// - KeyboardShortcuts: a `KeyboardShortcuts.Name("name")` is the key
 ///   `KeyboardShortcuts_name`, a shortcut stored as JSON text (`false` when disabled); its
 ///   `default:` (`initial:`) shortcut, written when the key is absent, the default.
@@ -23,6 +26,7 @@ enum LibraryModels {
   enum Library: String, Sendable, Hashable {
     case defaults = "sindresorhus/Defaults"
     case swiftyUserDefaults = "SwiftyUserDefaults"
+    case genericID = "GenericID"
     case keyboardShortcuts = "KeyboardShortcuts"
     case masShortcut = "MASShortcut"
     case appStorage = "@AppStorage"
@@ -216,7 +220,9 @@ extension SwiftReader {
       library =
         t.isText(start, "DefaultsKey")
         ? .swiftyUserDefaults
-        : (extended.hasSuffix("Defaults.Keys") || start != value.lowerBound ? .defaults : nil)
+        : extended.hasSuffix("UserDefaults.DefaultsKeys") && !archived
+          ? .genericID
+          : (extended.hasSuffix("Defaults.Keys") || start != value.lowerBound ? .defaults : nil)
       // The call's `(` follows the generic arguments' `>`.
       start = close - 1
     } else if t.isText(start, "Key"), t.isPunctuation(start + 1, 0x28),
@@ -276,6 +282,14 @@ extension SwiftReader {
       for (label, argument) in zip(c.labels, c.arguments) where label == "default" {
         use.value = .computed(t.source(argument), .data)
         use.defaultSource = .registration
+      }
+    case .genericID:
+      use.storedType = generic
+      for (label, argument) in zip(c.labels, c.arguments) where label == "transformer" {
+        // `.keyedArchive` archives the value, `.json` encodes it: both stored as data.
+        use.storedType = nil
+        use.type = t.contains(argument, "json") ? .json : .data
+        use.typeReason = "a GenericID key with a transformer: " + t.source(argument)
       }
     case .defaults, .swiftyUserDefaults:
       use.storedType = generic

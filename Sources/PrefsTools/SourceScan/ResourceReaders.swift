@@ -204,6 +204,18 @@ enum InterfaceReader {
           pending = (use, stack.count + 1)
         }
       }
+      // A MASShortcutView given its key in Interface Builder: MASShortcut stores the shortcut
+      // there, archived.
+      if tag.name == "userDefinedRuntimeAttribute",
+        tag.attributes["keyPath"] == "associatedUserDefaultsKey",
+        let key = tag.attributes["value"], !key.isEmpty
+      {
+        var use = SourceUse(
+          key: .literal(key), receiver: .standard, access: .bind,
+          method: "MASShortcutView associatedUserDefaultsKey", type: .data, line: tag.line)
+        use.library = .masShortcut
+        uses.append(use)
+      }
       if let p = pending, tag.name == "string", tag.attributes["key"] == "NSValueTransformerName" {
         var use = p.use
         // (`NSIsNil`, `NSIsNotNil`: whether the key is set, whatever it holds.)

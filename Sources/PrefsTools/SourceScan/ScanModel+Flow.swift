@@ -324,6 +324,7 @@ extension ScanModel {
       use.valueParameter = nil
       if let a, a < call.values.count, let given = call.values[a] {
         if use.type == nil, let type = given.type { use.type = type }
+        if call.inAbsentBranch, use.access == .set { use.absentValue = given }
         if case .name(let n) = given, let enclosing = call.enclosing,
           let p = enclosing.parameters.firstIndex(of: n)
         {
@@ -347,6 +348,12 @@ extension ScanModel {
       use.weakType = false
     }
     if use.access == .set, call.absentValue != nil { use.absentValue = call.absentValue }
+    if call.testedForNil, use.access == .get {
+      // (Only tested for nil: its getter's type is not the key's.)
+      use.access = .presence
+      use.type = nil
+      use.typeReason = nil
+    }
     if let enclosing = call.enclosing, use.type == nil, case .name(let n)? = use.value,
       let p = enclosing.parameters.firstIndex(of: n), p < enclosing.parameterTypes.count,
       let declared = enclosing.parameterTypes[p]

@@ -17,6 +17,45 @@ extension ScanModel {
     ]
   }
 
+  /// A use in an extension of a protocol whose key names one of its static requirements
+  /// (`static var key: String { get }`, `UserDefaults.standard.set(v, forKey: key)`): each
+  /// conforming type's own constant (`static var key = "HintCharacters"`), one use each; the
+  /// default the use names, that type's too. False when no conforming type gives one.
+  mutating func addConformerUses(_ template: SourceUse) -> Bool {
+    guard let p = template.ownerType, files.contains(where: { $0.protocols.contains(p) }) else {
+      return false
+    }
+    func bare(_ name: String) -> String {
+      name.hasPrefix("self.") || name.hasPrefix("Self.") ? String(name.dropFirst(5)) : name
+    }
+    var made = false
+    for (type, declared) in declarations.sorted(by: { $0.key < $1.key })
+    where declared.conformances.contains(p) {
+      var given = false
+      var use = template
+      use.key = use.key.substituting { n in
+        guard constants[type + "." + bare(n)] != nil else { return nil }
+        given = true
+        return .name(type + "." + bare(n))
+      }
+      guard given else { continue }
+      if case .name(let v)? = use.value, valueConstants[type + "." + bare(v)] != nil {
+        use.value = .name(type + "." + bare(v))
+      }
+      // `save(value: T)`: the type's `typealias T = String`.
+      if let stored = use.storedType?.replacing("?", with: ""),
+        let alias = declarations[type + "." + stored]?.aliasOf
+      {
+        use.storedType = alias
+        if use.type == nil { use.type = DefaultsAPI.type(ofClass: alias) }
+      }
+      use.ownerType = nil
+      add(use)
+      made = true
+    }
+    return made
+  }
+
   /// Each member an object constant's initializer sets from a parameter, a constant of its own
   /// named after the object's (`Preferences.tips.name` "k", `Preferences.tips.defaultValue`
   /// true).

@@ -109,7 +109,7 @@ struct ScanModel {
         if use.ownerType != nil {
           var template = use
           template.file = n
-          if addMemberWrappers(template) { continue }
+          if addMemberWrappers(template) || addConformerUses(template) { continue }
         }
         add(use)
       }

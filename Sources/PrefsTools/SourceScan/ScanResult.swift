@@ -402,7 +402,12 @@ extension ScanModel {
     let weak = types(uses.filter(\.weakType))
     // A library that stores the key decides its type (`bindShortcut(withDefaultsKey:)` over
     // a migration's `data(forKey:)` of an older format).
-    let libraryTypes = types(uses.filter { $0.library != nil && !$0.weakType })
+    // (A shortcut library that stores the value over a key library that only names it:
+    // GenericID's `Key<String>` of a MASShortcutView's key.)
+    let shortcuts = types(
+      uses.filter { [.masShortcut, .keyboardShortcuts].contains($0.library) && !$0.weakType })
+    let libraryTypes =
+      shortcuts.count == 1 ? shortcuts : types(uses.filter { $0.library != nil && !$0.weakType })
     if strong.count > 1, libraryTypes.count == 1 {
       notes.append(
         "used as \(strong.keys.map(\.rawValue).sorted().joined(separator: " and ")): typed as the library that stores it says"

@@ -311,6 +311,12 @@ struct WrapperCall: Sendable {
   var fallback: ValueExpr?
   /// What a setter writes when the key is absent (see ``SourceUse/absentValue``).
   var absentValue: ValueExpr?
+  /// The call's answer is only tested for nil (`get(forKey: .k) == nil`): a presence test,
+  /// whatever type the wrapper's getter reads.
+  var testedForNil = false
+  /// The call is in the branch such a test takes when the key is absent, with the same key:
+  /// what a setter writes there is what a first launch gets.
+  var inAbsentBranch = false
   /// The type a setter's value has at the call (JSON data a local holds, a published
   /// property's value): it types the key where the wrapper's own parameter does not.
   var givenType: MigrationPlan.ValueType?
@@ -442,6 +448,9 @@ struct FileFacts: Sendable {
   var superclasses: [String: String] = [:]
   /// Swift types that write their own `encode(to:)`: their JSON is not their raw value.
   var customEncoded: Set<String> = []
+  /// Swift protocols the file declares (a key one of its static requirements holds is each
+  /// conforming type's own).
+  var protocols: Set<String> = []
   var uses: [SourceUse] = []
   var wrappers: [SourceWrapper] = []
   var wrapperCalls: [WrapperCall] = []

@@ -59,6 +59,13 @@ extension SwiftReader {
         return t.source((k + 1)..<(start - 1)).replacing(" ", with: "")
       }
       if depth == 0, t.isText(k, "let") || t.isText(k, "var") { return nil }
+      // (Never past the statement: `x = get(forKey: .a) ?? "8"` before `y = get(…)`.)
+      if t.isPunctuation(k, 0x29) || t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x7B)
+        || t.isPunctuation(k, 0x7D) || t.isPunctuation(k, 0x3B) || t.isPunctuation(k, 0x3D)
+        || t.isText(k, "??")
+      {
+        return nil
+      }
       k -= 1
     }
     return nil
@@ -200,5 +207,43 @@ extension SwiftReader {
       return name
     }
     return scope?.property
+  }
+
+  /// `d.object(forKey: K) == nil ? true : d.bool(forKey: K)` (and its `!= nil`): at `q`, the
+  /// `?` after the test, the side taken when the key is absent, where the other reads K.
+  func ternaryAbsent(after q: Int, key: Range<Int>, nil whenNil: Bool) -> Range<Int>? {
+    guard t.isPunctuation(q, 0x3F) else { return nil }
+    let rest = expressionRange(from: q + 1)
+    guard let colon = t.colonAtTop(rest) else { return nil }
+    let first = (q + 1)..<colon
+    let second = (colon + 1)..<rest.upperBound
+    let (absent, present) = whenNil ? (first, second) : (second, first)
+    let keyText = t.source(key)
+    let readsKey = present.contains { k in
+      t.isText(k, "forKey") && t.isPunctuation(k + 1, 0x3A)
+        && t.source((k + 2)..<min(k + 2 + key.count, t.count)) == keyText
+    }
+    return readsKey && !absent.isEmpty ? absent : nil
+  }
+
+  /// `Property<Bool>("k", …)`, `Property.init("k", …)`, `Property<Bool>.init("k", …)` at the
+  /// type's name: a call of its initializer, as `Property("k", …)` is (its `init` is then
+  /// passed over).
+  mutating func initializerCall(at i: Int) -> Call? {
+    guard t.text(i).first?.isUppercase == true, !t.isPunctuation(i - 1, 0x2E) else { return nil }
+    var k = i
+    if t.isPunctuation(i + 1, 0x3C) {
+      k = t.angleEnd(from: i + 1) - 1
+      guard k > i + 1, t.isPunctuation(k, 0x3E) else { return nil }
+    }
+    if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "init") {
+      readEarly.insert(k + 2)
+      k += 2
+    }
+    guard k > i, var c = parseCall(at: k) else { return nil }
+    c.name = i
+    c.receiver = nil
+    c.selector = t.text(i) + "(" + c.labels.map { $0 + ":" }.joined() + ")"
+    return c
   }
 }

@@ -164,8 +164,8 @@ extension SwiftReader {
     return .unknown("")
   }
 
-  mutating func call(at i: Int) {
-    guard !readEarly.contains(i), let c = parseCall(at: i) else { return }
+  mutating func call(at i: Int, parsed: Call? = nil) {
+    guard !readEarly.contains(i), let c = parsed ?? parseCall(at: i) else { return }
     if let f = scope?.selector, c.receiver == nil || c.receiver.map({ t.source($0) }) == "self" {
       // A call of the type's own function: what a first launch's writes may go through.
       let callee = Self.baseName(c.selector)
@@ -195,6 +195,7 @@ extension SwiftReader {
         values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
         condition: conditionText(at: i), line: t.line(i))
       call.labels = c.labels
+      wrapperPresence(c, &call)
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c)
@@ -279,6 +280,8 @@ extension SwiftReader {
         index < s.parameterTypes.count, let type = s.parameterTypes[index]
       {
         use.type = DefaultsAPI.type(ofClass: type.hasSuffix("?") ? String(type.dropLast()) : type)
+        // (`save(value: T)` of a protocol: each conforming type's `typealias T`.)
+        if use.type == nil { use.storedType = type }
       }
       if use.type == nil, valueRange.count == 1,
         let local = scope?.locals[t.text(valueRange.lowerBound)]
@@ -367,6 +370,12 @@ extension SwiftReader {
         use.access = .presence
         use.type = nil
         use.trueWhenPresent = t.isText(k, "!=")
+        if let absent = ternaryAbsent(
+          after: k + 2, key: c.arguments[api.key], nil: t.isText(k, "=="))
+        {
+          use.value = valueOf(absent)
+          use.defaultSource = .fallback
+        }
       }
     }
     record(use, at: c.name)

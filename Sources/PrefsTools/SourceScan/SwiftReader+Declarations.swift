@@ -239,6 +239,11 @@ extension SwiftReader {
     switch key {
     case .literal, .concat, .oneOf: local.key = key
     case .call: local.key = key
+    case .name(let n)
+    where value.count == 1 && n.first?.isLowercase == true && scope?.locals[n] == nil
+      && scope?.parameters.contains(n) != true:
+      // `if let key = suppressionKey`: the member itself, as if the code named it there.
+      local.key = key
     default: break
     }
     if case .dictionary(let entries) = valueOf(value) { local.entries = entries }
@@ -270,6 +275,17 @@ extension SwiftReader {
     // what a decoder given `data` makes of the key.
     if value.count >= 4, t.isPunctuation(value.lowerBound + 1, 0x2E),
       t.isText(value.lowerBound + 2, "data"), t.isPunctuation(value.lowerBound + 3, 0x28),
+      let other = scope?.locals[t.text(value.lowerBound)], other.use.map({ $0 >= 0 }) == true
+    {
+      local.use = other.use
+      local.template = other.template
+    }
+    // `let value = data.flatMap { try? JSONDecoder().decode(T.self, from: $0) }`: nil when
+    // the answer it maps was, so its `?? V` is the key's fallback too.
+    if value.count >= 4, t.isPunctuation(value.lowerBound + 1, 0x2E),
+      t.isText(value.lowerBound + 2, "flatMap") || t.isText(value.lowerBound + 2, "map"),
+      t.isPunctuation(value.lowerBound + 3, 0x7B) || t.isPunctuation(value.lowerBound + 3, 0x28),
+      t.match(value.lowerBound + 3) == value.upperBound - 1,
       let other = scope?.locals[t.text(value.lowerBound)], other.use.map({ $0 >= 0 }) == true
     {
       local.use = other.use
@@ -461,6 +477,7 @@ extension SwiftReader {
   }
 
   func madeType(_ range: Range<Int>) -> String? {
+    if archives(range) { return "Data" }
     var k = range.lowerBound
     if t.isText(k, "try") {
       k += 1
@@ -502,7 +519,13 @@ extension SwiftReader {
   /// `PreferenceKey("k", default: true)`: a type's initializer called with its arguments.
   func objectConstant(_ range: Range<Int>) -> ObjectConstant? {
     guard let first = range.first, t.isIdentifier(first),
-      t.text(first).first?.isUppercase == true, let c = parseCall(at: first),
+      t.text(first).first?.isUppercase == true
+    else { return nil }
+    // `Property<Bool>("k", …)` and `Property.init("k", …)` call the type's initializer too.
+    var callee = first
+    if t.isPunctuation(first + 1, 0x3C) { callee = t.angleEnd(from: first + 1) - 1 }
+    if t.isPunctuation(callee + 1, 0x2E), t.isText(callee + 2, "init") { callee += 2 }
+    guard callee < range.upperBound, let c = parseCall(at: callee),
       c.close == range.upperBound - 1, !c.arguments.isEmpty
     else { return nil }
     return ObjectConstant(

@@ -297,6 +297,8 @@ extension SwiftReader {
     {
       return .converted(valueOf((encode + 2)..<(r.upperBound - 1)), .json, source: text)
     }
+    // `try? NSKeyedArchiver.archivedData(withRootObject: x, …)`: archived data.
+    if archives(r) { return .computed(text, .data) }
     // `1086 as UInt16`: the literal, of that type (`as?`, `as!` and `as Any` give none).
     if r.count >= 3, t.isText(r.upperBound - 2, "as"), t.isIdentifier(r.upperBound - 1),
       let type = Self.conversions[t.text(r.upperBound - 1)]
@@ -465,5 +467,22 @@ extension SwiftReader {
       return .call(call.selector, call.arguments.map { localKey($0) }, source: text)
     }
     return .computed(text, nil)
+  }
+
+  /// `NSKeyedArchiver.archivedData(withRootObject: x)` (after `try`, `try?`, `try!`; its
+  /// answer forced or not): the whole expression archives a value.
+  func archives(_ r: Range<Int>) -> Bool {
+    var k = r.lowerBound
+    if t.isText(k, "try") {
+      k += 1
+      if t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) { k += 1 }
+    }
+    guard t.isText(k, "NSKeyedArchiver"), t.isPunctuation(k + 1, 0x2E),
+      t.isText(k + 2, "archivedData"), t.isPunctuation(k + 3, 0x28)
+    else { return false }
+    let close = t.match(k + 3)
+    return close + 1 == r.upperBound
+      || close + 2 == r.upperBound
+        && (t.isPunctuation(close + 1, 0x21) || t.isPunctuation(close + 1, 0x3F))
   }
 }

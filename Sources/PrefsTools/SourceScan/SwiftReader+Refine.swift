@@ -131,4 +131,22 @@ extension SwiftReader {
     }
     return false
   }
+
+  /// `if get(forKey: .k) == nil { setBool(forKey: .k, value: true) }` through the app's
+  /// wrappers: the first call a presence test, the second what a first launch writes.
+  mutating func wrapperPresence(_ c: Call, _ call: inout WrapperCall) {
+    guard let first = c.arguments.first else { return }
+    let key = t.source(first)
+    if t.isText(c.close + 1, "=="), t.isText(c.close + 2, "nil") || t.isText(c.close + 2, "NULL") {
+      call.testedForNil = true
+      if t.isPunctuation(c.close + 3, 0x7B) {
+        absentBranches.append((c.close + 3, t.match(c.close + 3), key))
+      }
+    } else if t.isText(c.close + 1, "!="), t.isText(c.close + 2, "nil") {
+      call.testedForNil = true
+    }
+    call.inAbsentBranch = absentBranches.contains {
+      $0.open < c.name && c.name < $0.close && $0.key == key
+    }
+  }
 }

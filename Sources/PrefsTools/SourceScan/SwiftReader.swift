@@ -64,6 +64,9 @@ struct SwiftReader: SourceReader {
   }
 
   var readEarly: Set<Int> = []
+  /// `if get(forKey: .k) == nil { … }`: the branch's braces and the key's source, where a
+  /// wrapper's setter of the same key writes what a first launch gets.
+  var absentBranches: [(open: Int, close: Int, key: String)] = []
   /// The uses `@AppStorage` properties make, by `Type.name`: what the type does with the
   /// property's value (`JSONDecoder().decode(T.self, from: name)`) says how it is stored.
   var appStorageUses: [String: Int] = [:]
@@ -82,9 +85,12 @@ struct SwiftReader: SourceReader {
       if !gatherOnly, t.isIdentifier(i + 1), t.isPunctuation(i + 2, 0x3D) {
         let end = typeEnd(from: i + 3)
         if end > i + 3 {
-          facts.declarations[t.text(i + 1)] = TypeDeclaration(
+          let alias = TypeDeclaration(
             kind: "typealias", rawType: nil, conformances: [],
             aliasOf: t.source((i + 3)..<end).replacing(" ", with: ""))
+          facts.declarations[t.text(i + 1)] = alias
+          // (A type's own, `typealias T = String` meeting a protocol's associated type.)
+          if let type = typeName { facts.declarations[type + "." + t.text(i + 1)] = alias }
         }
       }
       return nil
@@ -129,6 +135,7 @@ struct SwiftReader: SourceReader {
       }
       let rawType =
         word == "enum" ? conformances.first.flatMap { Self.rawTypes.contains($0) ? $0 : nil } : nil
+      if word == "protocol", !gatherOnly { facts.protocols.insert(name) }
       if word != "extension", word != "protocol", !gatherOnly {
         facts.declarations[name] = TypeDeclaration(
           kind: word, rawType: rawType, conformances: conformances)
@@ -200,6 +207,8 @@ struct SwiftReader: SourceReader {
     }
     if t.isPunctuation(i + 1, 0x28) {
       call(at: i)
+    } else if let c = initializerCall(at: i) {
+      call(at: i, parsed: c)
     } else if t.isPunctuation(i + 1, 0x7B), t.isPunctuation(i - 1, 0x2E) {
       closure(at: i)
     } else if let local = scope?.locals[word] {
@@ -338,6 +347,17 @@ struct SwiftReader: SourceReader {
         of: type.name, body: (b + 1)..<t.match(b),
         signature: TypeMembers.Initializer(
           selector: type.name + "(", parameters: parameters, labels: labels,
+          parameterTypes: parameterTypes, members: [:], defaults: receiverDefaults))
+    } else if let type = types.last, type.kind == "class" || type.kind == "struct",
+      !gatherOnly, !parameters.isEmpty, t.isText(i, "func"), !t.isText(i - 1, "static"),
+      !t.isText(i - 1, "class")
+    {
+      // `func showSuppression(forKey key: String) { suppressionKey = key … }`: a method that
+      // keeps a key in a member sets it for the type's other uses, as an initializer does.
+      initializer(
+        of: type.name, body: (b + 1)..<t.match(b),
+        signature: TypeMembers.Initializer(
+          selector: selector, parameters: parameters, labels: labels,
           parameterTypes: parameterTypes, members: [:], defaults: receiverDefaults))
     }
     singleExpressionReturn(body: b)
