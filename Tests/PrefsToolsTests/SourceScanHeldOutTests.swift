@@ -99,7 +99,8 @@ import Testing
   /// the String a key library declares); a key a method keeps in a member for the type's other
   /// methods; static wrappers whose getter is only tested for nil, and a first launch's write
   /// through them; archived data in Swift; a protocol's static key given by each conforming
-  /// type (with its `typealias`); a Swift ternary on a presence test.
+  /// type (with its `typealias`); a Swift ternary on a presence test; an enum made from a
+  /// getter's `?? ""` (its own fallback); a flag also read as a number, as registered.
   @Test func keysCarriedThroughObjectsMembersAndProtocols() {
     SourceScanFlowTests.expectExactly(
       SourceScanFlowTests.scan("Carried"),
@@ -115,9 +116,11 @@ import Testing
         ("kept.archived", .data, nil), ("kept.item", .data, nil),
         ("kept.characters", .string, nil), ("kept.reversed", .bool, nil),
         ("kept.hide", .bool, .bool(true)), ("kept.limit", .integer, .integer(5)),
+        // `T(rawValue: get ?? "") ?? .off`; read as bool and integer, registered a bool.
+        ("kept.soundTheme", .enum, .string("off")), ("kept.padSound", .bool, .bool(true)),
         // Traps: a key written beside the first launch's, not tested; a ternary whose other
-        // side reads another key.
-        ("keptOther", .bool, nil), ("kept.mixed", .any, nil),
+        // side reads another key; read as bool and integer with nothing saying which.
+        ("keptOther", .bool, nil), ("kept.mixed", .any, nil), ("kept.padHaptics", .any, nil),
       ])
   }
 }

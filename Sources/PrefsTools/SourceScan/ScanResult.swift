@@ -436,6 +436,14 @@ extension ScanModel {
       )
       strong = writtenTypes
     }
+    // Read as a flag and as a number (`boolForKey:`, `integerForKey:`, each converting what is
+    // there) with a Settings pane, a registration or a binding saying which: that one.
+    if strong.count == 2, Set(strong.keys) == [.bool, .integer], weak.count == 1,
+      let hinted = weak.keys.first, strong[hinted] != nil
+    {
+      notes.append("read as bool and integer, \(hinted.rawValue) where it is given: typed so")
+      strong = [hinted: strong[hinted] ?? []]
+    }
     let chosen = strong.isEmpty ? weak : strong
     var type: MigrationPlan.ValueType
     if chosen.count == 1, let only = chosen.keys.first {

@@ -246,4 +246,15 @@ extension SwiftReader {
     c.selector = t.text(i) + "(" + c.labels.map { $0 + ":" }.joined() + ")"
     return c
   }
+
+  /// `T(rawValue: … ?? "") ?? V` around a getter's fallback `range`: V.
+  func rawValueFallback(after range: Range<Int>) -> ValueExpr? {
+    let close = range.upperBound
+    guard t.isPunctuation(close, 0x29), t.isText(close + 1, "??") else { return nil }
+    let open = t.match(close)
+    guard open > 0, open < close, t.isText(open + 1, "rawValue"), t.isPunctuation(open + 2, 0x3A),
+      t.isIdentifier(open - 1)
+    else { return nil }
+    return valueOf(expressionRange(from: close + 2))
+  }
 }

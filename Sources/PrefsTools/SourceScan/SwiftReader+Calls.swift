@@ -354,6 +354,11 @@ extension SwiftReader {
         let range = expressionRange(from: k + 1)
         use.value = valueOf(range)
         use.defaultSource = .fallback
+        // `Theme(rawValue: d.string(forKey: K) ?? "") ?? .light`: no case's raw value is
+        // empty, so the enum's own fallback is what the app gets.
+        if case .value(.string(""))? = use.value, let outer = rawValueFallback(after: range) {
+          use.value = outer
+        }
         // `(d.object(forKey: K) ?? []) as! [String]`: the cast of the whole types the key.
         let close = range.upperBound
         if api.refinable, use.type == nil, t.isPunctuation(close, 0x29), t.match(close) == opened,

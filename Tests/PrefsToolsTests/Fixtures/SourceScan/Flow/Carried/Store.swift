@@ -44,3 +44,21 @@ func firstLaunch() {
   }
   if UserDefaults.getBool(forKey: .keptLaunch) { print(UserDefaults.getBool(forKey: .keptOther)) }
 }
+
+enum SoundTheme: String {
+  case off, chime
+}
+
+/// An enum made from the getter's `?? ""`: no case is empty, so the enum's own fallback.
+func soundTheme() -> SoundTheme {
+  SoundTheme(rawValue: UserDefaults.standard.string(forKey: "kept.soundTheme") ?? "") ?? .off
+}
+
+/// Read as a flag and as a number; the registration says which.
+func gamepad() {
+  let d = UserDefaults.standard
+  d.register(defaults: ["kept.padSound": true])
+  if d.bool(forKey: "kept.padSound") { print(d.integer(forKey: "kept.padSound")) }
+  // Trap: nothing says which.
+  if d.bool(forKey: "kept.padHaptics") { print(d.integer(forKey: "kept.padHaptics")) }
+}
