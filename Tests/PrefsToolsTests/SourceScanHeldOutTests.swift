@@ -100,10 +100,12 @@ import Testing
   /// methods; static wrappers whose getter is only tested for nil, and a first launch's write
   /// through them; archived data in Swift; a protocol's static key given by each conforming
   /// type (with its `typealias`); a Swift ternary on a presence test; an enum made from a
-  /// getter's `?? ""` (its own fallback); a flag also read as a number, as registered.
+  /// getter's `?? ""` (its own fallback); a flag also read as a number, as registered; the
+  /// properties of an extension of UserDefaults read on the user defaults their accesses name.
   @Test func keysCarriedThroughObjectsMembersAndProtocols() {
+    let result = SourceScanFlowTests.scan("Carried")
     SourceScanFlowTests.expectExactly(
-      SourceScanFlowTests.scan("Carried"),
+      result,
       [
         ("kept.generic", .bool, .bool(true)), ("kept.viaInit", .integer, .integer(3)),
         ("kept.both", .string, .string("abc")),
@@ -121,6 +123,18 @@ import Testing
         // Traps: a key written beside the first launch's, not tested; a ternary whose other
         // side reads another key; read as bool and integer with nothing saying which.
         ("keptOther", .bool, nil), ("kept.mixed", .any, nil), ("kept.padHaptics", .any, nil),
+        // A property of an extension of UserDefaults read on the standard ones.
+        ("kept.localFlag", .bool, nil),
       ])
+    // Read on the app group's suite (a static member of UserDefaults, `{ .group }`): that
+    // suite's keys, with a property wrapper's whose initializer seeds them through its own
+    // static wrappers on `Self`; read on a library's object's user defaults: unknown.
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Carried", suite: "group.org.example.kept"),
+      [
+        ("kept.sharedLogging", .bool, nil), ("kept.maxActive", .json, .integer(4)),
+        ("kept.cellular", .json, .bool(false)),
+      ])
+    #expect(result.unknownReceivers.map(\.key) == ["kept.libraryFlag"])
   }
 }

@@ -258,6 +258,11 @@ extension ScanModel {
       // system's branch reads the key; a test of the run's values still makes it conditional.)
       if use.condition?.contains("#available(") == true { use.condition = nil }
     }
+    // What a setter of the wrapper writes when the key is absent (`if value(for: key) == nil {
+    // setValue(defaultValue, for: key) }` in an initializer): what the call gives.
+    if case .name(let n)? = use.absentValue, let (_, a) = argumentIndex(n) {
+      use.absentValue = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
+    }
     // `register(defaults: [key: JSONEncoder().encode(defaultValue)])`: the JSON of what the
     // call gives.
     if case .converted(.name(let n), let type, let source)? = use.value,
@@ -348,6 +353,12 @@ extension ScanModel {
       use.weakType = false
     }
     if use.access == .set, call.absentValue != nil { use.absentValue = call.absentValue }
+    // `setValue(defaultValue, for: key)` where the key was tested absent: the other argument.
+    if call.inAbsentBranch, use.access == .set, use.absentValue == nil, call.values.count == 2,
+      let k = wrapper.use.key.names.lazy.compactMap({ argumentIndex($0)?.argument }).first, k < 2
+    {
+      use.absentValue = call.values[1 - k]
+    }
     if call.testedForNil, use.access == .get {
       // (Only tested for nil: its getter's type is not the key's.)
       use.access = .presence

@@ -235,6 +235,9 @@ struct SourceUse: Sendable {
   /// A binding's whole key path after `values.` when it has dots (`values.panel.size`): the
   /// key is its first part, unless the code uses the whole path as a key of its own.
   var boundPath: String?
+  /// The property of an extension of UserDefaults the use is in (`var isLogging: Bool {
+  /// bool(forKey: K) }`): read on whatever user defaults its accesses name.
+  var extensionProperty: String?
   /// A read of `UserDefaults.standard.NAME` given a fallback: a use only where NAME is the key
   /// of a managed (`@NSManaged`, `@dynamic`) property of user defaults.
   var managedRead = false
@@ -448,6 +451,8 @@ struct FileFacts: Sendable {
   var superclasses: [String: String] = [:]
   /// Swift types that write their own `encode(to:)`: their JSON is not their raw value.
   var customEncoded: Set<String> = []
+  /// Accesses of the properties of an extension of UserDefaults the third read asks for.
+  var propertyAccesses: [PropertyAccess] = []
   /// Swift protocols the file declares (a key one of its static requirements holds is each
   /// conforming type's own).
   var protocols: Set<String> = []
@@ -534,4 +539,13 @@ struct ObjectConstant: Sendable {
 struct AppStorageAdapter: Sendable, Hashable {
   var key: String
   var value: String?
+}
+
+/// `UserDefaults.shared.isLogging`: a property of an extension of UserDefaults read on the
+/// user defaults its receiver names.
+struct PropertyAccess: Sendable {
+  var name: String
+  var receiver: ReceiverRef
+  var file = 0
+  var line: Int
 }

@@ -119,6 +119,9 @@ extension SourceUse {
     absent.absentValue = nil
     if absent.type == nil { absent.type = value.type }
     absent.weakType = true
+    // (A literal's own type is only a hint: the stored type is the setter's, JSON data a
+    // wrapper encodes included. An enum's case keeps the stored type that gives its raw value.)
+    if case .name = value {} else { absent.storedType = nil }
     return absent
   }
 
@@ -139,6 +142,9 @@ struct SourceInput {
   /// What these functions return is worked out (the first read only notes which functions
   /// return something that may be a key: most of their returns are never asked for).
   var returnsWanted: Set<String> = []
+  /// Phase 3: the accesses of these properties of an extension of UserDefaults
+  /// (`UserDefaults.shared.isLogging`) are noted, with the receiver each names.
+  var propertiesWanted: Set<String> = []
 }
 
 /// What the Objective-C and Swift readers do alike with what they read.

@@ -228,6 +228,7 @@ package enum SourceScan {
       }
       model.addWrapperCalls(gatheredCalls.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
     }
+    readPropertyAccesses(&model, list: list, options: options)
     // Registered bundle files (the code's, and those a wrapper's call names): resolved to the
     // property lists in the tree by their names.
     var plistsByName: [String: [Int]] = [:]
@@ -437,6 +438,9 @@ package enum SourceScan {
     case returns(Set<String>)
     /// The calls of these wrappers, in a file that names one (`words`).
     case wrapperCalls(Set<String>, words: [[UInt8]])
+    /// The accesses of these properties of an extension of UserDefaults, in a Swift file
+    /// that names one (`words`).
+    case propertyAccesses(Set<String>, words: [[UInt8]])
   }
 
   /// The words that make a file worth reading whole: it names user defaults.
@@ -511,6 +515,7 @@ package enum SourceScan {
     }
     var whole = true
     var wrappers: Set<String> = []
+    var properties: Set<String> = []
     switch reading {
     case .automatic(let names):
       whole =
@@ -523,6 +528,11 @@ package enum SourceScan {
         return nil
       }
       wrappers = selectors
+    case .propertyAccesses(let names, let words):
+      guard file.kind == .swift, words.contains(where: { ByteSearch.contains(data, $0) }) else {
+        return nil
+      }
+      properties = names
     case .whole, .returns:
       whole = true
     }
@@ -563,8 +573,10 @@ package enum SourceScan {
         return (facts, true)
       }
       var input = SourceInput(
-        tokens: tokens, path: file.path, wrapperSelectors: wrappers, gatherOnly: !wrappers.isEmpty)
+        tokens: tokens, path: file.path, wrapperSelectors: wrappers,
+        gatherOnly: !wrappers.isEmpty || !properties.isEmpty)
       if case .returns(let wanted) = reading { input.returnsWanted = wanted }
+      input.propertiesWanted = properties
       if file.kind == .objc {
         var reader = ObjCReader(input)
         facts = reader.read()

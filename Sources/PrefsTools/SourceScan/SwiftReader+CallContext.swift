@@ -257,4 +257,30 @@ extension SwiftReader {
     else { return nil }
     return valueOf(expressionRange(from: close + 2))
   }
+
+  /// `UserDefaults.shared.isLogging`, `defaults?.isLogging` at the property's name: noted with
+  /// the receiver it names (`self` within the extension says nothing).
+  mutating func propertyAccess(at i: Int) {
+    var end = i - 1
+    if t.isPunctuation(end - 1, 0x3F) || t.isPunctuation(end - 1, 0x21) { end -= 1 }
+    let receiver = receiverOf(receiverStart(before: end)..<end)
+    guard receiver != .extendedDefaults else { return }
+    facts.propertyAccesses.append(
+      PropertyAccess(name: t.text(i), receiver: receiver, line: t.line(i)))
+  }
+
+  /// A call's argument as a key; a stored property of the type without a value of its own
+  /// (`Self.value(for: key)` in a property wrapper's getter) is known only at run time, never
+  /// another type's constant of that name.
+  func memberOrLocalKey(_ range: Range<Int>) -> KeyExpr {
+    if range.count == 1, t.isIdentifier(range.lowerBound), let type = typeName {
+      let name = t.text(range.lowerBound)
+      if scope?.locals[name] == nil, scope?.parameters.contains(name) != true,
+        facts.members[type]?.stored.contains(name) == true
+      {
+        return .runtime(name)
+      }
+    }
+    return localKey(range)
+  }
 }

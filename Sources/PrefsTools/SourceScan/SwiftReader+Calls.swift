@@ -136,6 +136,8 @@ extension SwiftReader {
       {
         return .type(type)
       }
+      // (`Self.value(for: key)`: the type's own.)
+      if name == "Self", let typeName { return .type(typeName) }
       if name.first?.isUppercase == true { return .type(name) }
       return .name(name)
     }
@@ -191,7 +193,7 @@ extension SwiftReader {
     if wrapperSelectors.contains(c.selector) || wrapperSelectors.contains(typePrefix) {
       let receiver = receiverOf(c.receiver)
       var call = WrapperCall(
-        selector: c.selector, receiver: receiver, arguments: c.arguments.map { localKey($0) },
+        selector: c.selector, receiver: receiver, arguments: c.arguments.map(memberOrLocalKey),
         values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
         condition: conditionText(at: i), line: t.line(i))
       call.labels = c.labels
@@ -424,6 +426,9 @@ extension SwiftReader {
       })
     {
       use2.ownerType = type
+    }
+    if use2.receiver == .extendedDefaults, let s = scope, s.selector == nil, s.property != nil {
+      use2.extensionProperty = s.property
     }
     if i >= 0 { useAt[i] = facts.uses.count }
     facts.uses.append(use2)

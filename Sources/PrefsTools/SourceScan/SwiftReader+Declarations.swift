@@ -105,8 +105,9 @@ extension SwiftReader {
     if scope == nil, let type = types.last,
       type.kind == "struct" || type.kind == "class"
         || type.kind == "actor", !t.isText(i - 1, "static"), !t.isText(i - 2, "static"),
-      !t.isPunctuation(k, 0x7B), !gatherOnly
+      !t.isPunctuation(k, 0x7B)
     {
+      // (In a wrapper-call pass too: a call's argument naming one is no constant.)
       if !t.isPunctuation(k, 0x3D) || t.isText(i, "var") {
         facts.members[type.name, default: TypeMembers()].stored.append(name)
       }
@@ -146,6 +147,15 @@ extension SwiftReader {
           // scope opens.)
           let receiver = receiverOf(beforeCoalescing(given))
           if receiver.isDefaults { bind(name, receiver) }
+          // `{ .group }`, `{ UserDefaults.group }`: a static member of UserDefaults.
+          let member = beforeCoalescing(given)
+          if member.count == 2, t.isPunctuation(member.lowerBound, 0x2E),
+            t.isIdentifier(member.lowerBound + 1), !receiver.isDefaults
+          {
+            bind(name, .name("UserDefaults." + t.text(member.lowerBound + 1)))
+          } else if case .name(let n) = receiver, n.hasPrefix("UserDefaults.") {
+            bind(name, receiver)
+          }
         }
         scope = FunctionScope(
           selector: nil, parameters: [], end: t.match(k) + 1, property: name)
@@ -174,6 +184,11 @@ extension SwiftReader {
       let brace = t.topLevelBrace(in: value)
     {
       value = value.lowerBound..<brace
+    }
+    if gatherOnly, !input.propertiesWanted.isEmpty {
+      // A pass for properties' accesses: the user defaults a variable holds.
+      let receiver = receiverOf(value)
+      if receiver.isDefaults { bind(name, receiver) }
     }
     if gatherOnly {
       // A wrapper-call pass: only the variables a call's key may come from.

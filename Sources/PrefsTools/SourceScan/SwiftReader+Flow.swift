@@ -405,8 +405,11 @@ extension SwiftReader {
     guard let s = scope, let selector = s.selector, !s.parameters.isEmpty,
       arguments.contains(where: { $0?.names.contains(where: s.parameters.contains) == true })
     else { return nil }
+    // An initializer is called by its type's name (`Item("k", false)`, `@Item("k", false)`).
+    var called = selector
+    if selector.hasPrefix("init("), let type = typeName { called = type + "(" }
     return EnclosingFunction(
-      selector: selector, className: typeName, parameters: s.parameters,
+      selector: called, className: typeName, parameters: s.parameters,
       parameterTypes: s.parameterTypes, labels: s.labels)
   }
 }

@@ -144,9 +144,26 @@ extension SwiftReader {
       }
     } else if t.isText(c.close + 1, "!="), t.isText(c.close + 2, "nil") {
       call.testedForNil = true
+    } else if case let start = c.receiver?.lowerBound ?? c.name, t.isPunctuation(start - 1, 0x3D),
+      t.isIdentifier(start - 2), t.isText(start - 3, "let") || t.isText(start - 3, "var")
+    {
+      // `let loaded = value(for: key)` then `if loaded == nil { … }` in the lines after.
+      let name = t.text(start - 2)
+      var k = c.close + 1
+      while k < min(c.close + 60, t.count - 4) {
+        if t.isText(k, "if"), t.text(k + 1) == name, t.isText(k + 2, "=="), t.isText(k + 3, "nil"),
+          t.isPunctuation(k + 4, 0x7B)
+        {
+          absentBranches.append((k + 4, t.match(k + 4), key))
+          break
+        }
+        k += 1
+      }
     }
+    // (The key may be any of the setter's arguments: `setValue(v, for: key)`.)
+    let given = Set(c.arguments.map { t.source($0) })
     call.inAbsentBranch = absentBranches.contains {
-      $0.open < c.name && c.name < $0.close && $0.key == key
+      $0.open < c.name && c.name < $0.close && given.contains($0.key)
     }
   }
 }

@@ -205,6 +205,11 @@ struct SwiftReader: SourceReader {
       attribute(at: i)
       return nil
     }
+    if !input.propertiesWanted.isEmpty, t.isPunctuation(i - 1, 0x2E),
+      input.propertiesWanted.contains(word), !t.isPunctuation(i + 1, 0x28)
+    {
+      propertyAccess(at: i)
+    }
     if t.isPunctuation(i + 1, 0x28) {
       call(at: i)
     } else if let c = initializerCall(at: i) {

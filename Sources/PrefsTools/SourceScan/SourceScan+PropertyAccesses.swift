@@ -1,0 +1,86 @@
+import LegacyDefaults
+
+/// The properties of an extension of UserDefaults (`@objc dynamic var isLogging: Bool {
+/// bool(forKey: K) }`) hold no user defaults of their own: `self` is whatever the code reads
+/// them on (`UserDefaults.shared.isLogging`, a suite's). A third read of the Swift files that
+/// name such a property notes its accesses; the property's keys then go to the domains their
+/// receivers resolve to.
+extension SourceScan {
+  static func readPropertyAccesses(_ model: inout ScanModel, list: [SourceFile], options: Options) {
+    let names = Set(model.uses.compactMap(\.use.extensionProperty))
+    guard !names.isEmpty else { return }
+    let words = names.sorted().map { Array(("." + $0).utf8) }
+    let found = Locked([PropertyAccess]())
+    let cursor = Locked(0)
+    Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
+      while true {
+        let index = cursor.withLock { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard index < list.count else { break }
+        guard list[index].kind == .swift,
+          let (read, _) = readFacts(
+            list[index], limit: options.fileLimit,
+            reading: .propertyAccesses(names, words: words)),
+          !read.propertyAccesses.isEmpty
+        else { continue }
+        let accesses = read.propertyAccesses.map { access -> PropertyAccess in
+          var access = access
+          access.file = index
+          return access
+        }
+        found.withLock { $0 += accesses }
+      }
+    }
+    model.addPropertyAccesses(found.withLock { $0 })
+  }
+}
+
+extension ScanModel {
+  /// The uses of each accessed property in the domains its accesses resolve to: the standard
+  /// domain's where every access is (or none is seen), each suite's another names; a receiver
+  /// that is user defaults of no known domain (a library's object's `userDefaults`) makes
+  /// the property's uses the evidence's "receiver unknown", never the standard domain's.
+  mutating func addPropertyAccesses(_ accesses: [PropertyAccess]) {
+    var byName: [String: [PropertyAccess]] = [:]
+    for access in accesses { byName[access.name, default: []].append(access) }
+    var domains: [String: [ScanDomain]] = [:]
+    var unknownNames: Set<String> = []
+    for (name, list) in byName {
+      var found: [ScanDomain] = []
+      for access in list {
+        // (`Key.isLogging`, `UserDefaults.Key.isLogging`: a type's member of that name.)
+        var last = ""
+        switch access.receiver {
+        case .type: continue
+        case .name(let n): last = String(n.split(separator: ".").last ?? "")
+        default: break
+        }
+        if last.first?.isUppercase == true { continue }
+        switch resolve(access.receiver, file: access.file) {
+        case .domain(let d): if !found.contains(d) { found.append(d) }
+        case .unknown: unknownNames.insert(name)
+        // (Another object's property of that name; `OCIdentity.shared.userDefaults`, user
+        // defaults of a library's object.)
+        case .none where DefaultsAPI.namesDefaults(last): unknownNames.insert(name)
+        default: break
+        }
+      }
+      domains[name] = found
+    }
+    var kept: [(use: SourceUse, domain: ScanDomain)] = []
+    for entry in uses {
+      guard let name = entry.use.extensionProperty, entry.domain == .standard,
+        let found = domains[name],
+        found.isEmpty ? unknownNames.contains(name) : found != [.standard]
+      else {
+        kept.append(entry)
+        continue
+      }
+      for d in found { kept.append((entry.use, d)) }
+      if found.isEmpty { unknown.append(entry.use) }
+    }
+    uses = kept
+  }
+}
