@@ -9,7 +9,7 @@ extension SourceScan {
   static func readPropertyAccesses(_ model: inout ScanModel, list: [SourceFile], options: Options) {
     let names = Set(model.uses.compactMap(\.use.extensionProperty))
     guard !names.isEmpty else { return }
-    let words = names.sorted().map { Array(("." + $0).utf8) }
+    let members = Set(names.map { Array($0.utf8) })
     let found = Locked([PropertyAccess]())
     let cursor = Locked(0)
     Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
@@ -22,7 +22,7 @@ extension SourceScan {
         guard list[index].kind == .swift,
           let (read, _) = readFacts(
             list[index], limit: options.fileLimit,
-            reading: .propertyAccesses(names, words: words)),
+            reading: .propertyAccesses(names, members: members)),
           !read.propertyAccesses.isEmpty
         else { continue }
         let accesses = read.propertyAccesses.map { access -> PropertyAccess in
@@ -34,6 +34,27 @@ extension SourceScan {
       }
     }
     model.addPropertyAccesses(found.withLock { $0 })
+  }
+
+  /// Whether `data` names one of `members` after a `.` (`x.isLogging`, `x?.isLogging`): one
+  /// pass over the bytes, however many names are asked for.
+  static func namesMember(_ data: [UInt8], _ members: Set<[UInt8]>) -> Bool {
+    guard let longest = members.map(\.count).max() else { return false }
+    func isNamePart(_ b: UInt8) -> Bool {
+      b == 0x5F || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b >= 0x80
+    }
+    var i = 0
+    while i < data.count {
+      guard data[i] == 0x2E else {
+        i += 1
+        continue
+      }
+      var j = i + 1
+      while j < data.count, isNamePart(data[j]) { j += 1 }
+      if j - i - 1 <= longest, j > i + 1, members.contains(Array(data[(i + 1)..<j])) { return true }
+      i = j
+    }
+    return false
   }
 }
 

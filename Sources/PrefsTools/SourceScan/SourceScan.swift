@@ -439,8 +439,8 @@ package enum SourceScan {
     /// The calls of these wrappers, in a file that names one (`words`).
     case wrapperCalls(Set<String>, words: [[UInt8]])
     /// The accesses of these properties of an extension of UserDefaults, in a Swift file
-    /// that names one (`words`).
-    case propertyAccesses(Set<String>, words: [[UInt8]])
+    /// that names one after a `.` (`members`: the names' bytes).
+    case propertyAccesses(Set<String>, members: Set<[UInt8]>)
   }
 
   /// The words that make a file worth reading whole: it names user defaults.
@@ -528,10 +528,8 @@ package enum SourceScan {
         return nil
       }
       wrappers = selectors
-    case .propertyAccesses(let names, let words):
-      guard file.kind == .swift, words.contains(where: { ByteSearch.contains(data, $0) }) else {
-        return nil
-      }
+    case .propertyAccesses(let names, let members):
+      guard file.kind == .swift, namesMember(data, members) else { return nil }
       properties = names
     case .whole, .returns:
       whole = true
