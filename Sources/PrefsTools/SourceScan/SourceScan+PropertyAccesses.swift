@@ -10,7 +10,20 @@ extension SourceScan {
     let names = Set(model.uses.compactMap(\.use.extensionProperty))
     guard !names.isEmpty else { return }
     let members = Set(names.map { Array($0.utf8) })
-    let found = Locked([PropertyAccess]())
+    let found = readEach(
+      list, options: options, reading: .propertyAccesses(names, members: members),
+      \.propertyAccesses)
+    model.addPropertyAccesses(found)
+  }
+
+  /// The `items` each source file of `list` gives (Objective-C and Swift: a reading skips
+  /// those it does not ask for), read with `reading` by `jobs` threads, each marked with its
+  /// file's index, in no set order.
+  static func readEach<T: FileMarked>(
+    _ list: [SourceFile], options: Options, reading: Reading,
+    _ items: Swift.KeyPath<FileFacts, [T]> & Sendable
+  ) -> [T] {
+    let found = Locked([T]())
     let cursor = Locked(0)
     Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
       while true {
@@ -19,21 +32,18 @@ extension SourceScan {
           return n
         }
         guard index < list.count else { break }
-        guard list[index].kind == .swift,
-          let (read, _) = readFacts(
-            list[index], limit: options.fileLimit,
-            reading: .propertyAccesses(names, members: members)),
-          !read.propertyAccesses.isEmpty
+        guard list[index].kind == .objc || list[index].kind == .swift,
+          let (read, _) = readFacts(list[index], limit: options.fileLimit, reading: reading)
         else { continue }
-        let accesses = read.propertyAccesses.map { access -> PropertyAccess in
-          var access = access
-          access.file = index
-          return access
+        let kept = read[keyPath: items].map { item -> T in
+          var item = item
+          item.file = index
+          return item
         }
-        found.withLock { $0 += accesses }
+        if !kept.isEmpty { found.withLock { $0 += kept } }
       }
     }
-    model.addPropertyAccesses(found.withLock { $0 })
+    return found.withLock { $0 }
   }
 
   /// Whether `data` names one of `members` after a `.` (`x.isLogging`, `x?.isLogging`): one
@@ -105,3 +115,11 @@ extension ScanModel {
     uses = kept
   }
 }
+
+/// What a read gathers from a file, marked with the file's index.
+protocol FileMarked: Sendable {
+  var file: Int { get set }
+}
+
+extension WrapperCall: FileMarked {}
+extension PropertyAccess: FileMarked {}

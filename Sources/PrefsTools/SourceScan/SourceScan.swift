@@ -193,31 +193,8 @@ package enum SourceScan {
       }
       let gathered = selectors
       let words = gathered.map(Self.searchWord)
-      let calls = Locked([WrapperCall]())
-      let cursor = Locked(0)
-      Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
-        while true {
-          let index = cursor.withLock { n -> Int in
-            defer { n += 1 }
-            return n
-          }
-          guard index < list.count else { break }
-          guard list[index].kind == .objc || list[index].kind == .swift else { continue }
-          guard
-            let (read, _) = readFacts(
-              list[index], limit: options.fileLimit, reading: .wrapperCalls(gathered, words: words)
-            ),
-            !read.wrapperCalls.isEmpty
-          else { continue }
-          let found = read.wrapperCalls.map { call -> WrapperCall in
-            var call = call
-            call.file = index
-            return call
-          }
-          calls.withLock { $0 += found }
-        }
-      }
-      let gatheredCalls = calls.withLock { $0 }
+      let gatheredCalls = readEach(
+        list, options: options, reading: .wrapperCalls(gathered, words: words), \.wrapperCalls)
       // What the calls' arguments call (`[store flagForKey:[self keyFor:@"x"]]`).
       var needed: Set<String> = []
       for call in gatheredCalls {
