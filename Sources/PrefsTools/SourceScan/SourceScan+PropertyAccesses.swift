@@ -16,6 +16,28 @@ extension SourceScan {
     model.addPropertyAccesses(found)
   }
 
+  /// What `body` makes of each of `indices` (nil: nothing), with its index, worked out by up
+  /// to `jobs` threads, each taking the next index in turn; in no set order.
+  static func eachIndex<T: Sendable>(
+    _ indices: [Int], jobs: Int, _ body: @Sendable (Int) -> T?
+  ) -> [(Int, T)] {
+    let found = Locked([(Int, T)]())
+    let next = Locked(0)
+    Threads.concurrentPerform(iterations: max(1, min(jobs, indices.count))) { _ in
+      var local: [(Int, T)] = []
+      while true {
+        let n = next.withLock { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard n < indices.count else { break }
+        if let made = body(indices[n]) { local.append((indices[n], made)) }
+      }
+      if !local.isEmpty { found.withLock { $0 += local } }
+    }
+    return found.withLock { $0 }
+  }
+
   /// The `items` each source file of `list` gives (Objective-C and Swift: a reading skips
   /// those it does not ask for), read with `reading` by `jobs` threads, each marked with its
   /// file's index, in no set order.
@@ -23,27 +45,16 @@ extension SourceScan {
     _ list: [SourceFile], options: Options, reading: Reading,
     _ items: Swift.KeyPath<FileFacts, [T]> & Sendable
   ) -> [T] {
-    let found = Locked([T]())
-    let cursor = Locked(0)
-    Threads.concurrentPerform(iterations: max(1, min(options.jobs, list.count))) { _ in
-      while true {
-        let index = cursor.withLock { n -> Int in
-          defer { n += 1 }
-          return n
-        }
-        guard index < list.count else { break }
-        guard list[index].kind == .objc || list[index].kind == .swift,
-          let (read, _) = readFacts(list[index], limit: options.fileLimit, reading: reading)
-        else { continue }
-        let kept = read[keyPath: items].map { item -> T in
-          var item = item
-          item.file = index
-          return item
-        }
-        if !kept.isEmpty { found.withLock { $0 += kept } }
+    eachIndex(Array(list.indices), jobs: options.jobs) { index -> [T]? in
+      guard list[index].kind == .objc || list[index].kind == .swift,
+        let (read, _) = readFacts(list[index], limit: options.fileLimit, reading: reading)
+      else { return nil }
+      return read[keyPath: items].map { item -> T in
+        var item = item
+        item.file = index
+        return item
       }
-    }
-    return found.withLock { $0 }
+    }.flatMap(\.1)
   }
 
   /// Whether `data` names one of `members` after a `.` (`x.isLogging`, `x?.isLogging`): one

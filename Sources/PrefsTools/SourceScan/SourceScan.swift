@@ -52,29 +52,13 @@ package enum SourceScan {
     var whole = [Bool](repeating: false, count: files.count)
     var macros: MacroTable?
     func readAll(_ indices: [Int], _ reading: Reading) {
-      let read = Locked([(Int, FileFacts, Bool)]())
-      let next = Locked(0)
       let table = macros
-      Threads.concurrentPerform(iterations: max(1, min(options.jobs, indices.count))) { _ in
-        var local: [(Int, FileFacts, Bool)] = []
-        while true {
-          let n = next.withLock { n -> Int in
-            defer { n += 1 }
-            return n
-          }
-          guard n < indices.count else { break }
-          let index = indices[n]
-          var lookup: (@Sendable (String) -> FunctionMacro?)?
-          if let table { lookup = { table.lookup($0, in: index) } }
-          if let (facts, isWhole) = readFacts(
-            list[index], limit: options.fileLimit, reading: reading, macros: lookup)
-          {
-            local.append((indices[n], facts, isWhole))
-          }
-        }
-        read.withLock { $0 += local }
+      let read = eachIndex(indices, jobs: options.jobs) { index -> (FileFacts, Bool)? in
+        var lookup: (@Sendable (String) -> FunctionMacro?)?
+        if let table { lookup = { table.lookup($0, in: index) } }
+        return readFacts(list[index], limit: options.fileLimit, reading: reading, macros: lookup)
       }
-      for (index, facts, isWhole) in read.withLock({ $0 }) {
+      for (index, (facts, isWhole)) in read {
         all[index] = facts
         whole[index] = isWhole
       }
@@ -129,27 +113,14 @@ package enum SourceScan {
       let defining = files.indices.filter { !all[$0].returnsDefined.isDisjoint(with: wanted) }
       guard !defining.isEmpty else { return [] }
       asked.formUnion(wanted)
-      let found = Locked([(Int, [String: [FunctionReturn]])]())
-      let cursor = Locked(0)
       let table = macros
-      Threads.concurrentPerform(iterations: max(1, min(options.jobs, defining.count))) { _ in
-        while true {
-          let n = cursor.withLock { n -> Int in
-            defer { n += 1 }
-            return n
-          }
-          guard n < defining.count else { break }
-          let index = defining[n]
-          var lookup: (@Sendable (String) -> FunctionMacro?)?
-          if let table { lookup = { table.lookup($0, in: index) } }
-          guard
-            let (read, _) = readFacts(
-              list[index], limit: options.fileLimit, reading: .returns(wanted), macros: lookup)
-          else { continue }
-          found.withLock { $0.append((index, read.returns)) }
-        }
+      return eachIndex(defining, jobs: options.jobs) { index -> [String: [FunctionReturn]]? in
+        var lookup: (@Sendable (String) -> FunctionMacro?)?
+        if let table { lookup = { table.lookup($0, in: index) } }
+        return readFacts(
+          list[index], limit: options.fileLimit, reading: .returns(wanted), macros: lookup)?.0
+          .returns
       }
-      return found.withLock { $0 }
     }
     for _ in 0..<4 {
       var needed: Set<String> = []

@@ -137,7 +137,7 @@ extension SwiftReader {
   mutating func wrapperPresence(_ c: Call, _ call: inout WrapperCall) {
     guard let first = c.arguments.first else { return }
     let key = t.source(first)
-    if t.isText(c.close + 1, "=="), t.isText(c.close + 2, "nil") || t.isText(c.close + 2, "NULL") {
+    if t.isText(c.close + 1, "=="), t.isText(c.close + 2, "nil") {
       call.testedForNil = true
       if t.isPunctuation(c.close + 3, 0x7B) {
         absentBranches.append((c.close + 3, t.match(c.close + 3), key))
