@@ -138,3 +138,24 @@ import Testing
     #expect(result.unknownReceivers.map(\.key) == ["kept.libraryFlag"])
   }
 }
+
+@Suite struct SourceScanSharedTests {
+  /// swift-sharing's keys: `@Shared(.appStorage(K)) var x: T = d` as `@AppStorage`, and keys
+  /// declared in extensions of `SharedKey where Self == AppStorageKey<T>` (`appStorage(K)`,
+  /// `Self[.appStorage(K, store: s), default: d]`); an enum's computed `"shared-\(rawValue)"`
+  /// gives each case's key. Traps: swift-sharing's in-memory and file stores, an app's own
+  /// function named `appStorage`, a key made with another property of the instance.
+  @Test func swiftSharingAppStorageKeys() {
+    let result = SourceScanFlowTests.scan("Shared")
+    SourceScanFlowTests.expectExactly(
+      result,
+      [
+        ("shared-tutorial-v1", .bool, .bool(false)), ("shared.soundOn", .bool, .bool(true)),
+        ("shared-quality", .double, .real(0.7)), ("shared-prompt", .string, nil),
+        ("shared.zoom", .double, .real(1.5)), ("shared.preExecution", .string, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Shared", suite: "group.org.example.shared"),
+      [("shared-group", .integer, .integer(3))])
+  }
+}

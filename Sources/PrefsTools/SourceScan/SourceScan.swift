@@ -394,6 +394,8 @@ package enum SourceScan {
   /// The words that make a file worth reading whole: it names user defaults.
   static let triggers: [[UInt8]] = [
     "UserDefaults", "registerDefaults", "AppStorage", "CFPreferences",
+    // swift-sharing's `@Shared(.appStorage("k"))`.
+    "appStorage(",
     // MASShortcut's binder (`bindShortcutWithDefaultsKey:`, `registerDefaultShortcuts:`).
     "ShortcutBinder",
     // PAPreferences: a subclass's declared properties (its implementation, which makes them

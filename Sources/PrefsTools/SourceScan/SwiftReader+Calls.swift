@@ -487,24 +487,19 @@ extension SwiftReader {
     if !facts.appStorageAdapters.contains(adapter) { facts.appStorageAdapters.append(adapter) }
   }
 
-  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`.
-  mutating func appStorage(at i: Int) {
+  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`; the
+  /// same of swift-sharing's `@Shared(.appStorage("k"))`, whose declaration follows the
+  /// attribute's close (`declarationAfter`).
+  mutating func appStorage(at i: Int, declarationAfter: Int? = nil) {
     guard t.isPunctuation(i + 1, 0x28) else { return }
     let close = t.match(i + 1)
+    let method = declarationAfter == nil ? "@AppStorage" : "@Shared(.appStorage)"
     let parts = t.commaSeparated((i + 2)..<close)
     guard let keyRange = parts.first else { return }
-    var receiver = ReceiverRef.standard
-    for part in parts.dropFirst() where t.isText(part.lowerBound, "store") {
-      let store = (part.lowerBound + 2)..<part.upperBound
-      receiver = receiverOf(store)
-      switch receiver {
-      case .standard, .suite: break
-      // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
-      default: receiver = .name(t.source(store).replacing(" ", with: ""))
-      }
-    }
-    var k = close + 1
-    while k < t.count, !t.isText(k, "var"), k < close + 6 { k += 1 }
+    let receiver = storeReceiver(parts.dropFirst())
+    let after = declarationAfter ?? close
+    var k = after + 1
+    while k < t.count, !t.isText(k, "var"), k < after + 6 { k += 1 }
     guard t.isText(k, "var"), t.isIdentifier(k + 1) else { return }
     let name = t.text(k + 1)
     k += 2
@@ -518,7 +513,7 @@ extension SwiftReader {
       k = end
     }
     var use = SourceUse(
-      key: keyOf(keyRange), receiver: receiver, access: .get, method: "@AppStorage", type: type,
+      key: keyOf(keyRange), receiver: receiver, access: .get, method: method, type: type,
       line: t.line(i))
     use.name = name
     if !typeText.isEmpty {
@@ -527,7 +522,7 @@ extension SwiftReader {
       use.storedType = typeText
       use.library = .appStorage
     }
-    if type != nil { use.typeReason = "@AppStorage var \(name): \(typeText)" }
+    if type != nil { use.typeReason = "\(method) var \(name): \(typeText)" }
     if t.isPunctuation(k, 0x3D) {
       let value = valueOf(expressionRange(from: k + 1))
       use.value = value

@@ -165,6 +165,7 @@ extension SwiftReader {
           computedConstant(name, body: k)
           if let type = types.last, type.kind == "enum" {
             caseStrings(name, body: k, of: type.name)
+            rawValueMember(name, body: k, of: type.name)
           }
         }
       }

@@ -73,6 +73,28 @@ extension SwiftReader {
   /// `var name: String { switch self { case .leftHalf: return "leftHalf" … } }` in an enum: a
   /// string a case gives, a constant named after the case (`WindowAction.leftHalf.name`,
   /// `leftHalf.name`, `.leftHalf.name`), for a key taken from each case of a list.
+  /// `var id: String { "shared-\(rawValue)" }` of an enum of strings: the key each case
+  /// makes (`Names.tutorialShown.id` is "shared-tutorial-v1"), for the cases declared before.
+  mutating func rawValueMember(_ property: String, body open: Int, of type: String) {
+    guard let declaration = facts.declarations[type], declaration.rawType == "String",
+      !declaration.cases.isEmpty
+    else { return }
+    var start = open + 1
+    if t.isText(start, "return") { start += 1 }
+    let range = expressionRange(from: start)
+    guard range.upperBound == t.match(open) else { return }
+    let template = keyOf(range)
+    let own: Set<String> = ["rawValue", "self.rawValue"]
+    guard !template.names.isEmpty, template.names.allSatisfy(own.contains) else { return }
+    for (c, raw) in declaration.cases {
+      let key = template.substituting { own.contains($0) ? .literal(raw) : nil }
+      for name in [type + "." + c + "." + property, "." + c + "." + property]
+      where facts.constants[name] == nil {
+        facts.constants[name] = key
+      }
+    }
+  }
+
   mutating func caseStrings(_ property: String, body open: Int, of type: String) {
     let close = t.match(open)
     var k = open + 1

@@ -70,6 +70,9 @@ struct SwiftReader: SourceReader {
   /// The uses `@AppStorage` properties make, by `Type.name`: what the type does with the
   /// property's value (`JSONDecoder().decode(T.self, from: name)`) says how it is stored.
   var appStorageUses: [String: Int] = [:]
+  /// swift-sharing: the value type of the `extension SharedKey where Self ==
+  /// AppStorageKey<T>` being read (T as written), and where that extension ends.
+  var sharedKeyType: (type: String, end: Int)?
   /// A variable given a presence test (`let exists = d.object(forKey: K) != nil`), until its
   /// getter's use is recorded: its name, where its value starts, whether it is true when the
   /// key is there.
@@ -165,6 +168,15 @@ struct SwiftReader: SourceReader {
         }
         facts.declarations[name] = known
       }
+      if word == "extension", full == "SharedKey",
+        let s = (i..<k).first(where: {
+          t.isText($0, "AppStorageKey") && t.isPunctuation($0 + 1, 0x3C)
+        })
+      {
+        // `extension SharedKey where Self == AppStorageKey<Bool>.Default`: its keys hold T.
+        let end = typeEnd(from: s + 2)
+        sharedKeyType = (t.source((s + 2)..<end).replacing(" ", with: ""), t.match(k) + 1)
+      }
       types.append((name, t.match(k) + 1, word, word == "enum" && rawType == "String", full))
       return k + 1
     case "func", "init", "subscript":
@@ -196,6 +208,18 @@ struct SwiftReader: SourceReader {
       // @SceneStorage is a scene's restored state, not user defaults.
       if !gatherOnly, word == "@AppStorage" { appStorage(at: i) }
       return nil
+    case "@Shared", "@SharedReader":
+      // swift-sharing: `@Shared(.appStorage("k")) var x: Bool = false`.
+      if !gatherOnly, t.isPunctuation(i + 1, 0x28), t.isPunctuation(i + 2, 0x2E),
+        t.isText(i + 3, "appStorage")
+      {
+        appStorage(at: i + 3, declarationAfter: t.match(i + 1))
+      }
+      return nil
+    case "appStorage":
+      if !gatherOnly, let shared = sharedKeyType, i < shared.end, scope != nil {
+        sharedKey(at: i, holding: shared.type)
+      }
     case "UserDefaults":
       if !gatherOnly { managedRead(at: i) }
     default:
