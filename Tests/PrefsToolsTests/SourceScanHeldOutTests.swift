@@ -159,3 +159,28 @@ import Testing
       [("shared-group", .integer, .integer(3))])
   }
 }
+
+@Suite struct SourceScanMetTests {
+  /// What a twenty-second set of never-seen apps showed: setters a macro writes, typed by
+  /// their parameter's declared type, and a loader's `n ?: @(kDefault)` fallback; a getter
+  /// with a fallback a package adds to UserDefaults; a settings cell given its key by an
+  /// assignment elsewhere; a stored property's key made of a global constant; an array cast to
+  /// strings, `[String]()`; an app group named per build (the `#else` branch's is the default
+  /// build's); a property of an extension of UserDefaults observed by key path on a suite.
+  /// Traps: a parameter declared `id`, the same getter on another object, a member the type's
+  /// own initializer sets, a member two types declare, another member's fallback.
+  @Test func keysATwentySecondSetCarried() {
+    let result = SourceScanFlowTests.scan("Met")
+    SourceScanFlowTests.expectExactly(
+      result,
+      [
+        ("metSound", .bool, .bool(true)), ("metVolume", .double, .real(0.25)),
+        ("metAnything", .any, nil), ("metSwipe", .bool, nil), ("metLog", .bool, nil),
+        ("metProvisional", .bool, .bool(true)), ("metRating024", .integer, nil),
+        ("metNames", .stringArray, nil), ("metHelp", .stringArray, .array([])),
+      ])
+    #expect(Set(result.patterns.map(\.pattern)) == ["*"])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Met", suite: "group.org.example.met"), [("metLogs", .array, nil)])
+  }
+}

@@ -340,6 +340,15 @@ extension ObjCReader {
           use.takeType(of: local)
         }
         if t.contains(valueRange, "dataWithJSONObject") { use.takeJSONType() }
+        // `setObject:@(flag) forKey:K` in `- (void)setFlag:(BOOL)flag`: the parameter's
+        // declared type (a setter a macro writes for each setting).
+        if use.type == nil, case .name(let n) = value, let s = scope,
+          let p = s.parameters.firstIndex(of: n), p < s.parameterTypes.count,
+          let declared = s.parameterTypes[p], let type = DefaultsAPI.type(ofClass: declared)
+        {
+          use.type = type
+          use.typeReason = "the parameter \(n) is declared \(declared)"
+        }
       }
       if case .value = value { use.value = value }
       if valueRange.count == 1, scope?.parameters.contains(t.text(valueRange.lowerBound)) == true {
@@ -379,6 +388,8 @@ extension ObjCReader {
         break
       }
       if t.isPunctuation(k, 0x3F) { questions += 1 }
+      // `[self setValue: n ?: @(d) forKey: @"x"]`: the message's next label ends it.
+      if questions == 0, k > start, t.isIdentifier(k), t.isPunctuation(k + 1, 0x3A) { break }
       if t.isPunctuation(k, 0x3A) {
         if questions == 0 { break }
         questions -= 1

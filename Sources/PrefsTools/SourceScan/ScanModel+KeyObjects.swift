@@ -17,6 +17,35 @@ extension ScanModel {
     ]
   }
 
+  /// A use whose key is a member of its type that no initializer sets (`var defaultKey:
+  /// String? { didSet { … bool(forKey: key) } }` of a settings cell): each assignment
+  /// `x.defaultKey = "K"` elsewhere gives a key. Only a `String` member, `var`, without a
+  /// value, that one type of the tree alone declares (an assignment says nothing of the
+  /// object's type).
+  mutating func addMemberSetter(_ template: SourceUse) -> Bool {
+    guard let type = template.ownerType, case .name(let n) = template.key else { return false }
+    let name = n.hasPrefix("self.") ? String(n.dropFirst(5)) : n
+    guard let info = members[type], info.stored.contains(name),
+      let declared = info.declared[name], declared == "String" || declared == "String?",
+      members.filter({ $0.value.stored.contains(name) || $0.value.declared[name] != nil })
+        .count == 1
+    else { return false }
+    var use = template
+    use.key = .name("newValue")
+    // (A fallback another member holds, `bool(forKey: key, fallback: fallback)`: whatever the
+    // object was given before, which says nothing here.)
+    if case .name(let m)? = use.value, info.declared[m] != nil || info.stored.contains(m) {
+      use.value = nil
+      use.defaultSource = nil
+    }
+    let selector = name + "="
+    let wrapper = SourceWrapper(
+      selector: selector, className: type, parameters: ["newValue"], key: use.key, use: use,
+      parameterTypes: [declared], labels: ["newValue"])
+    wrappers[selector, default: []].append(wrapper)
+    return true
+  }
+
   /// A use in an extension of a protocol whose key names one of its static requirements
   /// (`static var key: String { get }`, `UserDefaults.standard.set(v, forKey: key)`): each
   /// conforming type's own constant (`static var key = "HintCharacters"`), one use each; the
@@ -172,5 +201,20 @@ extension ScanModel {
       }
     }
     return held
+  }
+
+  /// What the returns of a function give for `arguments`: one key, or one of several.
+  static func alternatives(_ found: [FunctionReturn], arguments: [KeyExpr]) -> KeyExpr? {
+    var keys: [KeyExpr] = []
+    for r in found {
+      let key = r.key.substituting { name in
+        guard let index = r.parameters.firstIndex(of: name) else { return nil }
+        return index < arguments.count ? arguments[index] : .runtime(name)
+      }
+      if case .runtime = key { continue }
+      if !keys.contains(key) { keys.append(key) }
+    }
+    if keys.isEmpty { return nil }
+    return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
 }

@@ -104,12 +104,13 @@ struct ScanModel {
     for n in files.indices {
       for found in files[n].uses where found.testedBy.map(tests.contains) ?? true {
         let use = completed(found, seeded: seeded)
-        // A key a member holds: a template of each initializer that sets the member, else a
-        // use like any other (a constant of that name, or a pattern).
+        // A key a member holds: a template of each initializer (or assignment) that sets the
+        // member, else a use like any other (a constant of that name, or a pattern).
         if use.ownerType != nil {
           var template = use
           template.file = n
           if addMemberWrappers(template) || addConformerUses(template) { continue }
+          if addMemberSetter(template) { continue }
         }
         add(use)
       }
@@ -264,6 +265,14 @@ struct ScanModel {
     for (selector, list) in wrappers.sorted(by: { $0.key < $1.key })
     where !called.contains(selector) {
       for wrapper in list {
+        // A member no assignment gave a key (`storageKey=`): the member's pattern.
+        if selector.hasSuffix("="), !selector.contains("("), wrapper.parameters == ["newValue"] {
+          var use = wrapper.use
+          use.key = .runtime(String(selector.dropLast()))
+          use.ownerType = nil
+          if case .domain(let d) = resolve(use.receiver, file: use.file) { uses.append((use, d)) }
+          continue
+        }
         guard case .concat(let parts) = wrapper.use.key,
           parts.contains(where: { part in
             if case .name(let n) = part { return !wrapper.parameters.contains(n) }
@@ -463,21 +472,6 @@ struct ScanModel {
     }
     if let found = returns[name], let key = Self.alternatives(found, arguments: []) { return key }
     return nil
-  }
-
-  /// What the returns of a function give for `arguments`: one key, or one of several.
-  static func alternatives(_ found: [FunctionReturn], arguments: [KeyExpr]) -> KeyExpr? {
-    var keys: [KeyExpr] = []
-    for r in found {
-      let key = r.key.substituting { name in
-        guard let index = r.parameters.firstIndex(of: name) else { return nil }
-        return index < arguments.count ? arguments[index] : .runtime(name)
-      }
-      if case .runtime = key { continue }
-      if !keys.contains(key) { keys.append(key) }
-    }
-    if keys.isEmpty { return nil }
-    return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
 
   /// A value with its names looked up: a constant, or the source text of what is not one.

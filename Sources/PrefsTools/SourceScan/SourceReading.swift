@@ -231,12 +231,16 @@ extension SourceReader {
   /// Gives the use (or template) `local` holds the type the code shows, where it has none.
   mutating func refineHeld(_ local: LocalVariable, _ type: MigrationPlan.ValueType, reason: String)
   {
+    // (`array(forKey:)`'s answer cast `as! [String]`: an array of strings.)
+    let narrows = { (held: MigrationPlan.ValueType?) in
+      held == nil || held == .array && type == .stringArray
+    }
     if let use = local.use, use >= 0, use < facts.uses.count {
-      guard facts.uses[use].type == nil else { return }
+      guard narrows(facts.uses[use].type) else { return }
       facts.uses[use].type = type
       facts.uses[use].typeReason = reason
     } else if let template = local.template, let count = scope?.templates.count, template < count {
-      guard scope?.templates[template].type == nil else { return }
+      guard narrows(scope?.templates[template].type) else { return }
       scope?.templates[template].type = type
       scope?.templates[template].typeReason = reason
     }

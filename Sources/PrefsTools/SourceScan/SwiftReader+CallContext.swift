@@ -263,6 +263,16 @@ extension SwiftReader {
   mutating func propertyAccess(at i: Int) {
     var end = i - 1
     if t.isPunctuation(end - 1, 0x3F) || t.isPunctuation(end - 1, 0x21) { end -= 1 }
+    if t.isPunctuation(i - 2, 0x5C) {
+      // `defaults.observe(\.prop, …)`, `defaults.publisher(for: \.prop)`: a key path of the
+      // object the call is made on.
+      var open = i - 3
+      if t.isPunctuation(open, 0x3A), t.isText(open - 1, "for") { open -= 2 }
+      guard t.isPunctuation(open, 0x28), t.isPunctuation(open - 2, 0x2E),
+        t.isText(open - 1, "observe") || t.isText(open - 1, "publisher")
+      else { return }
+      end = open - 2
+    }
     let receiver = receiverOf(receiverStart(before: end)..<end)
     guard receiver != .extendedDefaults else { return }
     facts.propertyAccesses.append(

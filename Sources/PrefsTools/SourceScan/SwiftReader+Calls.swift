@@ -237,6 +237,10 @@ extension SwiftReader {
       use(c, api)
       return
     }
+    if let (api, fallback) = getterWithFallback(c) {
+      use(c, api, fallback: fallback)
+      return
+    }
     if libraryOrRepresentationCall(c, at: i) { return }
     if c.selector == "register(defaults:)" {
       register(c)
@@ -256,7 +260,7 @@ extension SwiftReader {
     }
   }
 
-  mutating func use(_ c: Call, _ api: DefaultsAPI.Method) {
+  mutating func use(_ c: Call, _ api: DefaultsAPI.Method, fallback: Range<Int>? = nil) {
     guard api.key < c.arguments.count else { return }
     var receiver = receiverOf(c.receiver)
     if receiver == .none, c.receiver == nil, let type = typeName {
@@ -384,6 +388,10 @@ extension SwiftReader {
           use.defaultSource = .fallback
         }
       }
+    }
+    if let fallback {
+      use.value = valueOf(fallback)
+      use.defaultSource = .fallback
     }
     record(use, at: c.name)
   }

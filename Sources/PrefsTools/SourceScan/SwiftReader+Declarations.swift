@@ -101,11 +101,12 @@ extension SwiftReader {
     {
       managedProperty(key, name: name, declared: declared, at: i)
     }
-    // A stored property of a type (`let key: String`): a member its initializers may set.
+    // A stored property of a type (`let key: String`, `var key: String? { didSet … }`): a
+    // member its initializers may set.
     if scope == nil, let type = types.last,
       type.kind == "struct" || type.kind == "class"
         || type.kind == "actor", !t.isText(i - 1, "static"), !t.isText(i - 2, "static"),
-      !t.isPunctuation(k, 0x7B)
+      !t.isPunctuation(k, 0x7B) || t.isText(k + 1, "didSet") || t.isText(k + 1, "willSet")
     {
       // (In a wrapper-call pass too: a call's argument naming one is no constant.)
       if !t.isPunctuation(k, 0x3D) || t.isText(i, "var") {
@@ -207,6 +208,13 @@ extension SwiftReader {
     if receiver == .none || receiver == .unknown(""), let chosen = chosenReceiver(value) {
       receiver = chosen
     }
+    // `let group = UserDefaults(suiteName: G) ?? .standard`: that suite (the standard domain
+    // only where the suite cannot be made).
+    if receiver == .none || receiver == .unknown(""),
+      case let made = receiverOf(beforeCoalescing(value)), case .suite = made
+    {
+      receiver = made
+    }
     if t.isPunctuation(value.lowerBound, 0x7B), receiver != .standard {
       // `let storage: UserDefaults = { … UserDefaults(suiteName: G) … }()`: what the closure
       // makes.
@@ -230,7 +238,8 @@ extension SwiftReader {
     default: break
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
-      recordConstant(name, closureKey(value) ?? keyOf(value))
+      recordConstant(
+        name, closureKey(value) ?? keyOf(value), stored: scope == nil && !t.isText(i - 1, "lazy"))
       if let object = objectConstant(value) {
         facts.objectConstants[(typeName.map { $0 + "." } ?? "") + name] = object
       }
@@ -400,6 +409,9 @@ extension SwiftReader {
       t.isPunctuation(close + 2, 0x29)
     else { return nil }
     var keys: [KeyExpr] = []
+    // (A return of an `#else` branch first: the build without the condition's flag, whose
+    // name a suite made of it takes, `#if BETA return "x.beta" #else return "x" #endif`.)
+    var later: [KeyExpr] = []
     var k = open + 1
     while k < close {
       // A closure or a function inside returns for itself.
@@ -414,7 +426,12 @@ extension SwiftReader {
         for branch in branches {
           let key = keyOf(branch)
           switch key {
-          case .literal, .oneOf: if !keys.contains(key) { keys.append(key) }
+          case .literal, .oneOf:
+            if t.token(k).alternative {
+              if !later.contains(key) { later.append(key) }
+            } else if !keys.contains(key) {
+              keys.append(key)
+            }
           default: return nil
           }
         }
@@ -423,6 +440,7 @@ extension SwiftReader {
       }
       k += 1
     }
+    keys = later + keys.filter { !later.contains($0) }
     if keys.isEmpty { return nil }
     return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
@@ -551,13 +569,25 @@ extension SwiftReader {
 
   /// A constant that names a key (`let k = "key"`, `static let all = [...]`), under its type's
   /// name too.
-  mutating func recordConstant(_ name: String, _ key: KeyExpr) {
+  /// `stored`: the initial value of a stored property or a global, which can name no member
+  /// of an instance (`let countKey = "ratingCount" + lastVersion`: a constant too).
+  mutating func recordConstant(_ name: String, _ key: KeyExpr, stored: Bool = false) {
     switch key {
-    case .literal, .oneOf:
-      if let type = typeName { facts.constants[type + "." + name] = key }
-      if facts.constants[name] == nil { facts.constants[name] = key }
-    default: break
+    case .literal, .oneOf: break
+    case .concat(let parts)
+    where stored && parts.contains(where: { if case .literal = $0 { true } else { false } })
+      && parts.allSatisfy({
+        switch $0 {
+        case .literal: true
+        case .name(let n): !n.hasPrefix("self.")
+        default: false
+        }
+      }):
+      break
+    default: return
     }
+    if let type = typeName { facts.constants[type + "." + name] = key }
+    if facts.constants[name] == nil { facts.constants[name] = key }
   }
 
   mutating func bind(_ name: String, _ receiver: ReceiverRef) {

@@ -382,6 +382,13 @@ extension SwiftReader {
       if case .value = inner { return .converted(inner, type, source: text) }
       if case .name = inner { return .converted(inner, type, source: text) }
     }
+    // `[String]()`, `[String: Int]()`: an empty collection.
+    if r.count >= 5, t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 3,
+      t.isPunctuation(r.upperBound - 2, 0x28), t.isPunctuation(r.upperBound - 1, 0x29)
+    {
+      return t.colonAtTop((first + 1)..<(r.upperBound - 3)) == nil
+        ? .value(.array([])) : .value(.dictionary([:]))
+    }
     // `String()`, `Int()`, `Bool()`: the empty value each makes.
     if r.count == 3, t.isPunctuation(first + 1, 0x28), t.isPunctuation(first + 2, 0x29) {
       switch t.text(first) {

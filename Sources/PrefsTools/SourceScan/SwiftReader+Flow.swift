@@ -309,7 +309,7 @@ extension SwiftReader {
       // `value as? Date` on a variable that holds `object(forKey:)`'s answer.
       let type = t.source((i + 3)..<typeEnd(from: i + 3)).replacing(" ", with: "")
       if let planType = DefaultsAPI.type(ofClass: type) {
-        refineHeld(local, planType, reason: "as? \(type)")
+        refineHeld(local, planType, reason: "as\(t.text(i + 2)) \(type)")
       }
       return
     }

@@ -56,3 +56,39 @@ extension SwiftReader {
     record(use, at: i)
   }
 }
+
+extension SwiftReader {
+  /// The labels of a getter's fallback in the extensions of UserDefaults packages give
+  /// (`bool(forKey: K, fallback: true)`).
+  static let fallbackLabels: Set<String> = ["fallback", "default", "defaultValue", "or"]
+
+  /// `UserDefaults.standard.bool(forKey: K, fallback: true)`: a getter with a fallback that
+  /// an extension outside the tree (a package's) adds to user defaults the code names: the
+  /// getter it extends, and its fallback's argument. (A wrapper of that name the tree
+  /// declares is followed as a wrapper too.)
+  func getterWithFallback(_ c: Call) -> (DefaultsAPI.Method, Range<Int>)? {
+    guard c.labels.count == 2, c.labels[0] == "forKey", Self.fallbackLabels.contains(c.labels[1]),
+      let api = DefaultsAPI.swift[t.text(c.name) + "(forKey:)"], api.access == .get
+    else { return nil }
+    switch receiverOf(c.receiver) {
+    case .standard, .suite: return (api, c.arguments[1])
+    default: return nil
+    }
+  }
+}
+
+extension SwiftReader {
+  /// `cell.defaultKey = "SwipeActions"`: a value given to a member that keeps a key for its
+  /// type's defaults calls (see ``ScanModel/addMemberSetter(_:)``), as a call of
+  /// `defaultKey=` with that one argument.
+  mutating func memberAssignment(at i: Int) {
+    let value = expressionRange(from: i + 2)
+    guard !value.isEmpty else { return }
+    var call = WrapperCall(
+      selector: t.text(i) + "=", receiver: .none, arguments: [localKey(value)],
+      values: [valueOf(value)], name: nil, condition: conditionText(at: i), line: t.line(i))
+    call.labels = ["newValue"]
+    call.receivers = [nil]
+    facts.wrapperCalls.append(call)
+  }
+}

@@ -234,6 +234,12 @@ struct SwiftReader: SourceReader {
     {
       propertyAccess(at: i)
     }
+    // (`self.key = …`: the type's own, set by its initializer, read as such.)
+    if gatherOnly, t.isPunctuation(i - 1, 0x2E), t.isPunctuation(i + 1, 0x3D),
+      !t.isText(i - 2, "self"), wrapperSelectors.contains(word + "=")
+    {
+      memberAssignment(at: i)
+    }
     if t.isPunctuation(i + 1, 0x28) {
       call(at: i)
     } else if let c = initializerCall(at: i) {
