@@ -166,7 +166,10 @@ import Testing
   /// with a fallback a package adds to UserDefaults; a settings cell given its key by an
   /// assignment elsewhere; a stored property's key made of a global constant; an array cast to
   /// strings, `[String]()`; an app group named per build (the `#else` branch's is the default
-  /// build's); a property of an extension of UserDefaults observed by key path on a suite.
+  /// build's); a property of an extension of UserDefaults observed by key path on a suite; a
+  /// twenty-third set's store chosen per build (the `#else` branch's), sets and arrays made
+  /// `T()` and stored as their JSON text, a suite made `.init(suiteName:)`, a function that
+  /// registers the dictionary its caller gives.
   /// Traps: a parameter declared `id`, the same getter on another object, a member the type's
   /// own initializer sets, a member two types declare, another member's fallback.
   @Test func keysATwentySecondSetCarried() {
@@ -178,9 +181,17 @@ import Testing
         ("metAnything", .any, nil), ("metSwipe", .bool, nil), ("metLog", .bool, nil),
         ("metProvisional", .bool, .bool(true)), ("metRating024", .integer, nil),
         ("metNames", .stringArray, nil), ("metHelp", .stringArray, .array([])),
+        // A twenty-third set: the default build's store; sets and arrays made `T()` that the
+        // app makes RawRepresentable.
+        ("metGroupIds", .json, .array([])), ("metPaths", .json, .array([])),
+        // A function registering the dictionary its caller gives (its enum keys' raw values).
+        ("met_auto_restart", .bool, .bool(true)), ("met_language", .string, .string("")),
       ])
     #expect(Set(result.patterns.map(\.pattern)) == ["*"])
     SourceScanFlowTests.expectExactly(
       SourceScanFlowTests.scan("Met", suite: "group.org.example.met"), [("metLogs", .array, nil)])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Met", suite: "com.apple.WindowManager"),
+      [("EnableTiledWindowMargins", .bool, nil)])
   }
 }

@@ -90,6 +90,12 @@ enum LibraryModels {
     {
       return array.rawType == "String" || array.rawType == nil ? (.json, []) : nil
     }
+    // (The same of a set: `extension Set: RawRepresentable`.)
+    if library == .appStorage, name.hasPrefix("Set<"),
+      let set = declarations["Set"], set.conformances.contains("RawRepresentable")
+    {
+      return set.rawType == "String" || set.rawType == nil ? (.json, []) : nil
+    }
     if name.hasPrefix("Set<") || name.hasPrefix("[") && !name.contains(":") {
       let element =
         name.hasPrefix("Set<")

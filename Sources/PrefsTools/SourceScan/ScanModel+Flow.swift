@@ -243,6 +243,12 @@ extension ScanModel {
     }
     var use = wrapper.use
     use.key = use.key.substituting(argument)
+    // `register(defaults: configuration)` of the dictionary the caller gives: its entries.
+    if use.access == .register, case .name(let p) = wrapper.use.key,
+      wrapper.use.value == .name(p)
+    {
+      use.key = .runtime("registered dictionary given to \(wrapper.selector)")
+    }
     // `getValue(key: .k) as? String` of a wrapper answering `value(forKey:)`: the cast types it.
     if use.type == nil, use.access == .get || use.access == .presence, let cast = call.castType,
       let type = DefaultsAPI.type(ofClass: cast)
@@ -442,6 +448,13 @@ extension ScanModel {
       if case .key(let name) = resolveKey(use.key) {
         registeredFiles.append((name.contains(".") ? name : name + ".plist", use))
       }
+      return
+    }
+    // The dictionary the caller gave a registering function: its entries.
+    if use.access == .register, case .runtime = use.key, let value = use.value,
+      case .dictionary(let entries)? = registeredEntries(value)
+    {
+      for u in use.registering(entries) { uses.append((u, domain)) }
       return
     }
     uses.append((use, domain))

@@ -354,6 +354,10 @@ struct LocalVariable {
   /// whether the variable is true when the key is there.
   var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
+  /// The parameter of the function the variable was made from (`let tuple =
+  /// configuration.map { … }`, `Dictionary(uniqueKeysWithValues: tuple)`): a dictionary its
+  /// caller gives, when it is registered.
+  var parameter: String?
   /// The tokens of the value a declaration gave the variable (`int v = V;`), until it is
   /// given another (read only when a fallback needs it).
   var initial: Range<Int>?

@@ -99,6 +99,13 @@ extension SwiftReader {
     if r.count == 2, t.isPunctuation(first, 0x2E), t.isText(first + 1, "standard") {
       return .standard
     }
+    // `.init(suiteName: G)` where a UserDefaults is expected (no other type takes that label).
+    if t.isPunctuation(first, 0x2E), t.isText(first + 1, "init"), t.isPunctuation(first + 2, 0x28),
+      t.match(first + 2) == r.upperBound - 1, t.isText(first + 3, "suiteName"),
+      t.isPunctuation(first + 4, 0x3A)
+    {
+      return .suite(localKey((first + 5)..<(r.upperBound - 1)))
+    }
     if t.isText(first, "UserDefaults") {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isText(first + 2, "standard") {
         return .standard
@@ -462,6 +469,16 @@ extension SwiftReader {
     case .name(let n):
       named = value
       if let local = scope?.locals[n] { entries = local.entries }
+      if let given = givenDictionary(n) {
+        // `register(defaults: d)` of a dictionary the caller gives: each call's.
+        var use = SourceUse(
+          key: .name(given), receiver: receiver, access: .register, method: "register(defaults:)",
+          condition: conditionText(at: c.name), line: t.line(c.name))
+        use.value = .name(given)
+        use.defaultSource = .registration
+        record(use, at: c.name)
+        return
+      }
       if entries == nil,
         case .dictionary(let e)? = facts.valueConstants[n]
           ?? facts.valueConstants[(typeName.map { $0 + "." } ?? "") + n]
@@ -475,78 +492,6 @@ extension SwiftReader {
       key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
       condition: conditionText(at: c.name), line: t.line(c.name))
     recordRegistration(base, entries: entries, in: arg, madeElsewhere: named)
-  }
-
-  /// `self.init(wrappedValue: key.defaultValue, key.name)` in an initializer of an extension
-  /// of `AppStorage` whose parameter `key` is an object holding a key: the members it reads.
-  mutating func appStorageAdapter(_ c: Call) {
-    guard types.contains(where: { $0.name == "AppStorage" && $0.kind == "extension" }),
-      let parameters = scope?.parameters, let keyAt = c.labels.firstIndex(of: "_")
-    else { return }
-    func member(_ range: Range<Int>) -> String? {
-      guard range.count == 3, parameters.contains(t.text(range.lowerBound)),
-        t.isPunctuation(range.lowerBound + 1, 0x2E), t.isIdentifier(range.lowerBound + 2)
-      else { return nil }
-      return t.text(range.lowerBound + 2)
-    }
-    guard let key = member(c.arguments[keyAt]) else { return }
-    let value = c.labels.firstIndex(of: "wrappedValue").flatMap { member(c.arguments[$0]) }
-    let adapter = AppStorageAdapter(key: key, value: value)
-    if !facts.appStorageAdapters.contains(adapter) { facts.appStorageAdapters.append(adapter) }
-  }
-
-  /// `@AppStorage("k") var x = true`, `@AppStorage(Keys.k, store: …) var x: Int = 5`; the
-  /// same of swift-sharing's `@Shared(.appStorage("k"))`, whose declaration follows the
-  /// attribute's close (`declarationAfter`).
-  mutating func appStorage(at i: Int, declarationAfter: Int? = nil) {
-    guard t.isPunctuation(i + 1, 0x28) else { return }
-    let close = t.match(i + 1)
-    let method = declarationAfter == nil ? "@AppStorage" : "@Shared(.appStorage)"
-    let parts = t.commaSeparated((i + 2)..<close)
-    guard let keyRange = parts.first else { return }
-    let receiver = storeReceiver(parts.dropFirst())
-    let after = declarationAfter ?? close
-    var k = after + 1
-    while k < t.count, !t.isText(k, "var"), k < after + 6 { k += 1 }
-    guard t.isText(k, "var"), t.isIdentifier(k + 1) else { return }
-    let name = t.text(k + 1)
-    k += 2
-    var type: MigrationPlan.ValueType?
-    var typeText = ""
-    if t.isPunctuation(k, 0x3A) {
-      let end = typeEnd(from: k + 1)
-      typeText = t.source((k + 1)..<end).replacing(" ", with: "")
-      type = DefaultsAPI.type(
-        ofClass: typeText.hasSuffix("?") ? String(typeText.dropLast()) : typeText)
-      k = end
-    }
-    var use = SourceUse(
-      key: keyOf(keyRange), receiver: receiver, access: .get, method: method, type: type,
-      line: t.line(i))
-    use.name = name
-    if !typeText.isEmpty {
-      // An enum stored by its raw value, an array the tree makes RawRepresentable: typed
-      // through the declarations.
-      use.storedType = typeText
-      use.library = .appStorage
-    }
-    if type != nil { use.typeReason = "\(method) var \(name): \(typeText)" }
-    if t.isPunctuation(k, 0x3D) {
-      let value = valueOf(expressionRange(from: k + 1))
-      use.value = value
-      use.defaultSource = .fallback
-      if use.type == nil {
-        use.type = value.type
-        // `= .light` of an enum: a string raw value, a `RawRepresentable` stored as it.
-        if case .name(let n) = value, n.hasPrefix(".") { use.type = nil }
-      }
-    }
-    use.condition = conditionText(at: i)
-    let count = facts.uses.count
-    record(use, at: i)
-    if facts.uses.count > count, let type = typeName {
-      appStorageUses[type + "." + name] = facts.uses.count - 1
-    }
   }
 }
 

@@ -259,6 +259,7 @@ extension SwiftReader {
       return nil
     }
     var local = LocalVariable()
+    local.parameter = madeFromGivenDictionary(value)
     local.type = declared
     let key = localKey(value)
     switch key {
@@ -395,54 +396,6 @@ extension SwiftReader {
       return named
     }
     return branches.contains(.standard) ? .standard : nil
-  }
-
-  /// `{ … return "a" … return c ? "b" : "c" … }()`: a closure run once to make a constant (a
-  /// key chosen under `#if`, or by a test at run time), each key its returns give; nil when
-  /// `value` is no such closure or a return gives a key not known before run time.
-  func closureKey(_ value: Range<Int>) -> KeyExpr? {
-    // (The call may be on the closing brace's line, after the expression's end.)
-    let open = value.lowerBound
-    guard value.count >= 2, t.isPunctuation(open, 0x7B) else { return nil }
-    let close = t.match(open)
-    guard close + 2 < t.count, close + 3 >= value.upperBound, t.isPunctuation(close + 1, 0x28),
-      t.isPunctuation(close + 2, 0x29)
-    else { return nil }
-    var keys: [KeyExpr] = []
-    // (A return of an `#else` branch first: the build without the condition's flag, whose
-    // name a suite made of it takes, `#if BETA return "x.beta" #else return "x" #endif`.)
-    var later: [KeyExpr] = []
-    var k = open + 1
-    while k < close {
-      // A closure or a function inside returns for itself.
-      if t.isPunctuation(k, 0x7B) {
-        k = t.match(k) + 1
-        continue
-      }
-      if t.isText(k, "return") {
-        let returned = expressionRange(from: k + 1)
-        // `test ? "a" : "b"`: either.
-        let branches = ternaryBranches(returned).map { [$0.0, $0.1] } ?? [returned]
-        for branch in branches {
-          let key = keyOf(branch)
-          switch key {
-          case .literal, .oneOf:
-            if t.token(k).alternative {
-              if !later.contains(key) { later.append(key) }
-            } else if !keys.contains(key) {
-              keys.append(key)
-            }
-          default: return nil
-          }
-        }
-        k = max(returned.upperBound, k + 1)
-        continue
-      }
-      k += 1
-    }
-    keys = later + keys.filter { !later.contains($0) }
-    if keys.isEmpty { return nil }
-    return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
 
   /// `try? String(contentsOfFile: p)`, `Data.init(…)`: the Foundation value type an

@@ -455,8 +455,12 @@ struct SwiftReader: SourceReader {
     // A closure that returns one of several (`if lite { return .standard } else { return
     // group ?? .standard }`): the suite, where the app keeps its settings; the standard
     // domain only when no return gives one.
+    // (A return of an `#else` branch is the default build's, `#if DEBUG return debugSuite
+    // #else return .standard #endif`: the others' are not looked at.)
     var standard = false
-    for k in range where t.isText(k, "return") {
+    let returns = range.filter { t.isText($0, "return") }
+    let later = returns.filter { t.token($0).alternative }
+    for k in later.isEmpty ? returns : later {
       let value = beforeCoalescing(expressionRange(from: k + 1))
       if value.count == 1, let bound = facts.receivers[t.text(value.lowerBound)],
         case .suite = bound

@@ -1,0 +1,112 @@
+import PreferencesMigration
+
+extension SwiftReader {
+  /// The labels of a getter's fallback in the extensions of UserDefaults packages give
+  /// (`bool(forKey: K, fallback: true)`).
+  static let fallbackLabels: Set<String> = ["fallback", "default", "defaultValue", "or"]
+
+  /// `UserDefaults.standard.bool(forKey: K, fallback: true)`: a getter with a fallback that
+  /// an extension outside the tree (a package's) adds to user defaults the code names: the
+  /// getter it extends, and its fallback's argument. (A wrapper of that name the tree
+  /// declares is followed as a wrapper too.)
+  func getterWithFallback(_ c: Call) -> (DefaultsAPI.Method, Range<Int>)? {
+    guard c.labels.count == 2, c.labels[0] == "forKey", Self.fallbackLabels.contains(c.labels[1]),
+      let api = DefaultsAPI.swift[t.text(c.name) + "(forKey:)"], api.access == .get
+    else { return nil }
+    switch receiverOf(c.receiver) {
+    case .standard, .suite: return (api, c.arguments[1])
+    default: return nil
+    }
+  }
+}
+
+extension SwiftReader {
+  /// `cell.defaultKey = "SwipeActions"`: a value given to a member that keeps a key for its
+  /// type's defaults calls (see ``ScanModel/addMemberSetter(_:)``), as a call of
+  /// `defaultKey=` with that one argument.
+  mutating func memberAssignment(at i: Int) {
+    let value = expressionRange(from: i + 2)
+    guard !value.isEmpty else { return }
+    var call = WrapperCall(
+      selector: t.text(i) + "=", receiver: .none, arguments: [localKey(value)],
+      values: [valueOf(value)], name: nil, condition: conditionText(at: i), line: t.line(i))
+    call.labels = ["newValue"]
+    call.receivers = [nil]
+    facts.wrapperCalls.append(call)
+  }
+}
+
+extension SwiftReader {
+  /// `{ … return "a" … return c ? "b" : "c" … }()`: a closure run once to make a constant (a
+  /// key chosen under `#if`, or by a test at run time), each key its returns give; nil when
+  /// `value` is no such closure or a return gives a key not known before run time.
+  func closureKey(_ value: Range<Int>) -> KeyExpr? {
+    // (The call may be on the closing brace's line, after the expression's end.)
+    let open = value.lowerBound
+    guard value.count >= 2, t.isPunctuation(open, 0x7B) else { return nil }
+    let close = t.match(open)
+    guard close + 2 < t.count, close + 3 >= value.upperBound, t.isPunctuation(close + 1, 0x28),
+      t.isPunctuation(close + 2, 0x29)
+    else { return nil }
+    var keys: [KeyExpr] = []
+    // (A return of an `#else` branch first: the build without the condition's flag, whose
+    // name a suite made of it takes, `#if BETA return "x.beta" #else return "x" #endif`.)
+    var later: [KeyExpr] = []
+    var k = open + 1
+    while k < close {
+      // A closure or a function inside returns for itself.
+      if t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if t.isText(k, "return") {
+        let returned = expressionRange(from: k + 1)
+        // `test ? "a" : "b"`: either.
+        let branches = ternaryBranches(returned).map { [$0.0, $0.1] } ?? [returned]
+        for branch in branches {
+          let key = keyOf(branch)
+          switch key {
+          case .literal, .oneOf:
+            if t.token(k).alternative {
+              if !later.contains(key) { later.append(key) }
+            } else if !keys.contains(key) {
+              keys.append(key)
+            }
+          default: return nil
+          }
+        }
+        k = max(returned.upperBound, k + 1)
+        continue
+      }
+      k += 1
+    }
+    keys = later + keys.filter { !later.contains($0) }
+    if keys.isEmpty { return nil }
+    return keys.count == 1 ? keys[0] : .oneOf(keys)
+  }
+}
+
+extension SwiftReader {
+  /// The parameter of a dictionary type (`_ configuration: [Key: Any]`) that `name` is, or that
+  /// the local `name` was made from: a registration of what the caller gives.
+  func givenDictionary(_ name: String) -> String? {
+    guard let s = scope, s.selector != nil else { return nil }
+    if let p = s.locals[name]?.parameter { return p }
+    guard let index = s.parameters.firstIndex(of: name), index < s.parameterTypes.count,
+      let type = s.parameterTypes[index], DefaultsAPI.isDictionaryType(type)
+    else { return nil }
+    return name
+  }
+
+  /// `let tuple = configuration.map { … }` of a dictionary parameter (or of a local made from
+  /// one): the parameter, for a registration of it later.
+  func madeFromGivenDictionary(_ value: Range<Int>) -> String? {
+    var found: String?
+    for k in value where t.isIdentifier(k) && !t.isPunctuation(k - 1, 0x2E) {
+      guard let p = givenDictionary(t.text(k)) else { continue }
+      if found != nil, found != p { return nil }
+      found = p
+    }
+    return found
+  }
+}
