@@ -195,3 +195,20 @@ import Testing
       [("EnableTiledWindowMargins", .bool, nil)])
   }
 }
+
+@Suite struct SourceScanCutSourceTests {
+  /// A string left open inside an interpolation at the end of a Swift file (the smallest of a
+  /// fuzz round's cut file of a real app): the token ends with the file, never past it (the
+  /// lexer's end was one or two bytes beyond, which trapped when the text was read).
+  @Test(arguments: [
+    "var v {\n  f(\"\\(item\"", "let v = {\n  log(\"\\(a\"\\", "x(\"\\u{41",
+  ])
+  func aStringLeftOpenInAnInterpolationEndsWithTheFile(_ source: String) throws {
+    let folder = try TemporaryFolder()
+    try Data(("let d = UserDefaults.standard.bool(forKey: \"k\")\n" + source).utf8)
+      .write(to: folder.file("Cut.swift"))
+    let result = SourceScan.scan([folder.url.path])
+    #expect(result.filesRead == 1)
+    #expect(SourceScanTests.entries(result)["k"]?.type == .bool)
+  }
+}

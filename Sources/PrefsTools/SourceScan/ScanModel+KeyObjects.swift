@@ -19,9 +19,9 @@ extension ScanModel {
 
   /// A use whose key is a member of its type that no initializer sets (`var defaultKey:
   /// String? { didSet { … bool(forKey: key) } }` of a settings cell): each assignment
-  /// `x.defaultKey = "K"` elsewhere gives a key. Only a `String` member, `var`, without a
-  /// value, that one type of the tree alone declares (an assignment says nothing of the
-  /// object's type).
+  /// `x.defaultKey = "K"` elsewhere gives a key (never `self.key = …`, the type's own). Only a
+  /// `String` member without a value that one type of the tree alone declares (an assignment
+  /// says nothing of the object's type).
   mutating func addMemberSetter(_ template: SourceUse) -> Bool {
     guard let type = template.ownerType, case .name(let n) = template.key else { return false }
     let name = n.hasPrefix("self.") ? String(n.dropFirst(5)) : n

@@ -144,6 +144,8 @@ extension SourceLexer {
             }
             i += 1
           }
+          // (A string left open inside it, at the end of the file: the file's end.)
+          i = min(i, n)
           continue
         }
         if e == 0x75, i + 2 < n, bytes[i + 2] == 0x7B {
@@ -154,7 +156,7 @@ extension SourceLexer {
             k += 1
           }
           if let scalar = Unicode.Scalar(value) { raw += Array(String(scalar).utf8) }
-          i = k + 1
+          i = min(k + 1, n)
           continue
         }
         switch e {

@@ -272,6 +272,7 @@ extension SwiftReader {
         t.isText(open - 1, "observe") || t.isText(open - 1, "publisher")
       else { return }
       end = open - 2
+      if t.isPunctuation(end - 1, 0x3F) || t.isPunctuation(end - 1, 0x21) { end -= 1 }
     }
     let receiver = receiverOf(receiverStart(before: end)..<end)
     guard receiver != .extendedDefaults else { return }

@@ -10,7 +10,8 @@ extension SwiftReader {
   /// getter it extends, and its fallback's argument. (A wrapper of that name the tree
   /// declares is followed as a wrapper too.)
   func getterWithFallback(_ c: Call) -> (DefaultsAPI.Method, Range<Int>)? {
-    guard c.labels.count == 2, c.labels[0] == "forKey", Self.fallbackLabels.contains(c.labels[1]),
+    guard c.labels.count == 2, c.arguments.count == 2, c.labels[0] == "forKey",
+      Self.fallbackLabels.contains(c.labels[1]),
       let api = DefaultsAPI.swift[t.text(c.name) + "(forKey:)"], api.access == .get
     else { return nil }
     switch receiverOf(c.receiver) {
