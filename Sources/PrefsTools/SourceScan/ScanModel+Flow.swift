@@ -474,42 +474,6 @@ extension ScanModel {
     }
   }
 
-  /// A use whose key (or default, or receiver) names a member of its type: each of the type's
-  /// initializers that sets that member from a parameter is a wrapper (`[[Setting alloc]
-  /// initWithKey:@"k"]`, `Setting("k", fallback: 20)`, `@Stored(key: "k") var x`).
-  @discardableResult
-  mutating func addMemberWrappers(_ template: SourceUse) -> Bool {
-    guard let type = template.ownerType, let info = members[type] else { return false }
-    var made = false
-    let initializers = Self.initializers(of: type, info)
-    func bare(_ name: String) -> String {
-      var n = name
-      if n.hasPrefix("self.") { n.removeFirst(5) }
-      if n.hasPrefix("_") { n.removeFirst() }
-      return n
-    }
-    for initializer in initializers {
-      func parameter(_ name: String) -> String? { initializer.members[bare(name)] }
-      var named = template.key.names
-      if case .name(let n)? = template.value { named.append(n) }
-      if case .name(let n) = template.receiver { named.append(n) }
-      guard template.key.names.contains(where: { parameter($0) != nil }) else { continue }
-      var use = template
-      use.key = use.key.substituting { n in parameter(n).map { .name($0) } }
-      if case .name(let n)? = use.value, let p = parameter(n) { use.value = .name(p) }
-      if case .name(let n) = use.receiver, let p = parameter(n) { use.receiver = .name(p) }
-      var defaults: [String: ReceiverRef] = [:]
-      for (name, receiver) in initializer.defaults { defaults[name] = receiver }
-      let wrapper = SourceWrapper(
-        selector: initializer.selector, className: type, parameters: initializer.parameters,
-        key: use.key, use: use, parameterTypes: initializer.parameterTypes,
-        labels: initializer.labels, parameterDefaults: defaults)
-      wrappers[initializer.selector, default: []].append(wrapper)
-      made = true
-    }
-    return made
-  }
-
   /// A use with what only the whole tree tells: the value a first launch writes, the type of
   /// a property of its type it writes, the app's own `Defaults` of a SwiftyUserDefaults-style
   /// key.
