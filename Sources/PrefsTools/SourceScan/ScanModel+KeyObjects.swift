@@ -74,7 +74,7 @@ extension ScanModel {
       use.value = nil
       use.defaultSource = nil
     }
-    let selector = name + "="
+    let selector = SourceWrapper.assignment(to: name)
     let wrapper = SourceWrapper(
       selector: selector, className: type, parameters: ["newValue"], key: use.key, use: use,
       parameterTypes: [declared], labels: ["newValue"])

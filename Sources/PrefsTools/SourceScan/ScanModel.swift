@@ -266,9 +266,9 @@ struct ScanModel {
     where !called.contains(selector) {
       for wrapper in list {
         // A member no assignment gave a key (`storageKey=`): the member's pattern.
-        if selector.hasSuffix("="), !selector.contains("("), wrapper.parameters == ["newValue"] {
+        if let member = SourceWrapper.assignedMember(selector) {
           var use = wrapper.use
-          use.key = .runtime(String(selector.dropLast()))
+          use.key = .runtime(member)
           use.ownerType = nil
           if case .domain(let d) = resolve(use.receiver, file: use.file) { uses.append((use, d)) }
           continue

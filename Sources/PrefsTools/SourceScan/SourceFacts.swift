@@ -266,8 +266,17 @@ final class SeedWrite: Sendable {
 /// setter: each call of it with a constant key is a use of that key.
 struct SourceWrapper: Sendable {
   /// The Objective-C selector (`boolForKey:defaultValue:`) or the Swift name with its
-  /// labels (`bool(forKey:)`, `value(_:)`).
+  /// labels (`bool(forKey:)`, `value(_:)`); `defaultKey=` for an assignment to a member that
+  /// keeps a key (see ``assignment(to:)``).
   var selector: String
+
+  /// The selector of an assignment `x.member = V` (its one parameter `newValue`).
+  static func assignment(to member: String) -> String { member + "=" }
+
+  /// The member an assignment's selector names, nil for any other selector.
+  static func assignedMember(_ selector: String) -> String? {
+    selector.hasSuffix("=") && !selector.contains("(") ? String(selector.dropLast()) : nil
+  }
   /// The class it belongs to, when the receiver matters (its selector is one of
   /// `NSUserDefaults`'s own).
   var className: String?

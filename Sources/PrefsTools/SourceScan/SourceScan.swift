@@ -357,9 +357,10 @@ package enum SourceScan {
 
   /// The word a file must hold to call a wrapper: the longest part of its selector.
   static func searchWord(_ selector: String) -> [UInt8] {
-    // `defaultKey=`: an assignment to a member keeping a key (`cell.defaultKey = "K"`).
-    if selector.hasSuffix("="), !selector.contains("(") { return Array(selector.dropLast().utf8) }
-    let parts = selector.split(whereSeparator: { $0 == ":" || $0 == "(" || $0 == ")" || $0 == "_" })
+    // (`defaultKey=`, an assignment's: the member.)
+    let parts = selector.split(whereSeparator: {
+      $0 == ":" || $0 == "(" || $0 == ")" || $0 == "_" || $0 == "="
+    })
     return Array((parts.max { $0.count < $1.count }.map(String.init) ?? selector).utf8)
   }
 

@@ -29,8 +29,9 @@ extension SwiftReader {
     let value = expressionRange(from: i + 2)
     guard !value.isEmpty else { return }
     var call = WrapperCall(
-      selector: t.text(i) + "=", receiver: .none, arguments: [localKey(value)],
-      values: [valueOf(value)], name: nil, condition: conditionText(at: i), line: t.line(i))
+      selector: SourceWrapper.assignment(to: t.text(i)), receiver: .none,
+      arguments: [localKey(value)], values: [valueOf(value)], name: nil,
+      condition: conditionText(at: i), line: t.line(i))
     call.labels = ["newValue"]
     call.receivers = [nil]
     facts.wrapperCalls.append(call)

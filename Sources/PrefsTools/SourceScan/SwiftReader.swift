@@ -236,7 +236,7 @@ struct SwiftReader: SourceReader {
     }
     // (`self.key = …`: the type's own, set by its initializer, read as such.)
     if gatherOnly, t.isPunctuation(i - 1, 0x2E), t.isPunctuation(i + 1, 0x3D),
-      !t.isText(i - 2, "self"), wrapperSelectors.contains(word + "=")
+      !t.isText(i - 2, "self"), wrapperSelectors.contains(SourceWrapper.assignment(to: word))
     {
       memberAssignment(at: i)
     }
