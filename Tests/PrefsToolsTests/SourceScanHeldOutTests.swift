@@ -212,3 +212,30 @@ import Testing
     #expect(SourceScanTests.entries(result)["k"]?.type == .bool)
   }
 }
+
+@Suite struct SourceScanListedTests {
+  /// What a twenty-fourth set of never-seen apps showed: keys listed as the keys of a
+  /// dictionary a member holds, read in a loop through a method given the key, on standard
+  /// user defaults with a suite added (their reads are the suite's); a getter function whose
+  /// fallback is a parameter's default value, called inside `.init(…)` of an array's elements;
+  /// a `??` fallback compared (`?? "Visible" != "Visible"`: the fallback is `"Visible"`).
+  /// Traps: a constant the dictionary does not list, a suite added to the standard user
+  /// defaults themselves, a variable given the standard ones again, a call giving its own
+  /// fallback.
+  @Test func keysATwentyFourthSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Listed"),
+      [
+        ("ListedMigrated", .bool, nil), ("ListedPlain", .bool, nil),
+        ("ListedDock", .string, .string("Visible")), ("ListedBar", .string, .string("Hidden")),
+        ("ListedShown", .bool, .bool(false)), ("ListedAnimated", .bool, .bool(true)),
+        ("ListedDockStyle", .string, .string("Visible")),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Listed", suite: "org.example.listed"),
+      [("ListedMode", .any, nil), ("ListedURL", .string, nil)])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Listed", suite: "org.example.reporter"),
+      [("ListedSubmit", .bool, nil)])
+  }
+}

@@ -238,9 +238,10 @@ extension ObjCReader {
         // else (again), it holds what only the run knows.
         let key = localKey(value)
         if case .runtime = key { variable.key = nil } else { variable.key = key }
-      } else if t.isPunctuation(value.lowerBound, 0x40), t.isPunctuation(value.lowerBound + 1, 0x5B)
+      } else if t.isPunctuation(value.lowerBound, 0x40),
+        t.isPunctuation(value.lowerBound + 1, 0x5B) || t.isPunctuation(value.lowerBound + 1, 0x7B)
       {
-        // `id keys = @[…]`
+        // `id keys = @[…]`, `NSDictionary *types = @{key: class, …}`
         let key = localKey(value)
         if case .oneOf = key { variable.key = key }
       }
@@ -271,6 +272,21 @@ extension ObjCReader {
       scope?.locals[name] = variable
       return
     }
+    if member, scope != nil, t.isPunctuation(value.lowerBound, 0x40),
+      t.isPunctuation(value.lowerBound + 1, 0x5B) || t.isPunctuation(value.lowerBound + 1, 0x7B)
+    {
+      // `_keyTypes = @{kA: number, …}`, `self.names = @[…]`: a collection of constants a
+      // member holds, looked up by `self.keyTypes` (Santa's loop over its configuration keys).
+      if case .oneOf(let items) = keyOf(value) {
+        keyClasses(value)
+        let bare = Self.bare(name)
+        if case .oneOf(let earlier)? = facts.constants[bare] {
+          facts.constants[bare] = .oneOf(earlier + items.filter { !earlier.contains($0) })
+        } else if facts.constants[bare] == nil {
+          facts.constants[bare] = .oneOf(items)
+        }
+      }
+    }
     if scope == nil, type == "NSString" || type == "CFStringRef" || isDeclaration {
       let key = keyOf(value)
       switch key {
@@ -300,5 +316,39 @@ extension ObjCReader {
   func resolvedLocally(_ receiver: ReceiverRef) -> ReceiverRef {
     if case .name(let other) = receiver, let bound = scope?.locals[other]?.receiver { return bound }
     return receiver
+  }
+
+  /// `@{kURL: [NSString class], kMode: number}` (`Class number = [NSNumber class];` before
+  /// it): each key's class, where it names one plan type (a number is a flag, an integer or
+  /// a real: none).
+  mutating func keyClasses(_ value: Range<Int>) {
+    let r = inner(value)
+    guard r.count > 3, t.isPunctuation(r.lowerBound + 1, 0x7B) else { return }
+    for part in items((r.lowerBound + 2)..<(r.upperBound - 1)) {
+      guard let colon = t.colonAtTop(part) else { continue }
+      let v = (colon + 1)..<part.upperBound
+      var className: String?
+      if v.count == 4, t.isPunctuation(v.lowerBound, 0x5B), t.isText(v.lowerBound + 2, "class") {
+        className = t.text(v.lowerBound + 1)
+      } else if v.count == 1, t.isIdentifier(v.lowerBound) {
+        className = classVariable(t.text(v.lowerBound), before: r.lowerBound)
+      }
+      guard let className, let type = DefaultsAPI.type(ofClass: className) else { continue }
+      facts.keyClasses.append((keyOf(part.lowerBound..<colon), type))
+    }
+  }
+
+  /// `Class string = [NSString class];` shortly before `k`: the class the variable holds.
+  func classVariable(_ name: String, before k: Int) -> String? {
+    var i = k - 1
+    while i > max(0, k - 400) {
+      if t.isText(i, "Class"), t.text(i + 1) == name, t.isPunctuation(i + 2, 0x3D),
+        t.isPunctuation(i + 3, 0x5B), t.isText(i + 5, "class")
+      {
+        return t.text(i + 4)
+      }
+      i -= 1
+    }
+    return nil
   }
 }

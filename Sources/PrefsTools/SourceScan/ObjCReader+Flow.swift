@@ -65,6 +65,52 @@ extension ObjCReader {
     if let className { facts.receivers[className + "." + selector] = receiver }
   }
 
+  /// `[d addSuiteNamed:S]` on the standard user defaults a variable or a property holds
+  /// (`d = [NSUserDefaults standardUserDefaults]` before it): the keys read through it are
+  /// looked for in S (SelfControl's crash reporter's, Santa's managed `com.google.santa`).
+  /// Only where that variable holds the standard ones: the standard user defaults the message
+  /// is sent to itself (`[[NSUserDefaults standardUserDefaults] addSuiteNamed:…]`) stay the
+  /// app's, and so does a variable given the standard ones again later.
+  mutating func addSuite(_ m: Message) {
+    guard let argument = m.arguments.first else { return }
+    let suite = keyOf(argument)
+    guard !suite.isRuntime else { return }
+    guard let (name, isLocal) = suiteHolder(m.receiver) else { return }
+    if isLocal {
+      if scope?.locals[name]?.receiver == .standard {
+        scope?.locals[name]?.receiver = .suite(suite)
+        suitesAdded.insert(name)
+      }
+    } else if facts.receivers[name] == .standard {
+      facts.receivers[name] = .suite(suite)
+      suitesAdded.insert(name)
+    }
+  }
+
+  /// The variable (`d`) or member (`_defaults`, `self.defaults`: bare) a receiver names.
+  func suiteHolder(_ receiver: Range<Int>) -> (name: String, isLocal: Bool)? {
+    let r = inner(receiver)
+    if r.count == 1, t.isIdentifier(r.lowerBound) {
+      let name = t.text(r.lowerBound)
+      if scope?.locals[name] != nil { return (name, true) }
+      return (Self.bare(name), false)
+    }
+    if r.count == 3, t.isText(r.lowerBound, "self"),
+      t.isPunctuation(r.lowerBound + 1, 0x2E) || t.isText(r.lowerBound + 1, "->"),
+      t.isIdentifier(r.lowerBound + 2)
+    {
+      return (Self.bare(t.text(r.lowerBound + 2)), false)
+    }
+    return nil
+  }
+
+  /// Whether a receiver is one `addSuiteNamed:` was sent to: a write or a registration through
+  /// it is the app's own domain's (only reads look in the added suite).
+  func addedSuite(_ receiver: Range<Int>) -> Bool {
+    guard !suitesAdded.isEmpty, let (name, _) = suiteHolder(receiver) else { return false }
+    return suitesAdded.contains(name)
+  }
+
   /// `for (NSString *key in EXPR)`: the variable is any one of the collection's keys.
   mutating func forIn(at i: Int) {
     let open = i + 1

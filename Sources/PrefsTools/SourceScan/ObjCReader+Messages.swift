@@ -233,6 +233,8 @@ extension ObjCReader {
     switch m.selector {
     case "registerDefaults:":
       register(m)
+    case "addSuiteNamed:":
+      addSuite(m)
     case "bind:toObject:withKeyPath:options:":
       binding(m)
     default:
@@ -307,6 +309,7 @@ extension ObjCReader {
     guard api.key < m.arguments.count else { return }
     var receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
+    if api.access != .get, api.access != .presence, addedSuite(m.receiver) { receiver = .standard }
     // A receiver not known either way is kept only where it may be user defaults (a name is
     // looked up across the tree first).
     if case .unknown = receiver {

@@ -13,7 +13,8 @@ extension ObjCReader {
 
   mutating func register(_ m: Message) {
     guard let arg = m.arguments.first else { return }
-    let receiver = receiverOfMessage(m)
+    // (Registered values are the process's, whatever suite was added.)
+    let receiver = addedSuite(m.receiver) ? .standard : receiverOfMessage(m)
     guard receiver != .none else { return }
     var entries: [ValueEntry]?
     var elsewhere: ValueExpr?

@@ -65,6 +65,15 @@ extension ObjCReader {
     {
       return .oneOf(items((first + 2)..<(r.upperBound - 1)).map(keyOf))
     }
+    // `@{key: value, …}`: any one of its keys (what a loop over a dictionary is given).
+    if t.isPunctuation(first, 0x40), t.isPunctuation(first + 1, 0x7B),
+      t.match(first + 1) == r.upperBound - 1
+    {
+      return .oneOf(
+        items((first + 2)..<(r.upperBound - 1)).compactMap { part in
+          t.colonAtTop(part).map { keyOf(part.lowerBound..<$0) }
+        })
+    }
     // `keys[i]`: an element of a collection.
     if t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
       t.match(first + 1) == r.upperBound - 1

@@ -29,6 +29,9 @@ struct ObjCReader: SourceReader {
   /// iprefString;`, an instance variable named without `_` or `self.`): a key made of one in
   /// another of its methods is the instance's.
   var keptMembers: Set<String> = []
+  /// Variables and members (bare) given a suite by `addSuiteNamed:`: their reads are the
+  /// suite's, their writes and registrations still the app's own.
+  var suitesAdded: Set<String> = []
   /// The template each send made, by its `[` token (a wrapper's own getter).
   var templateAt: [Int: Int] = [:]
 
@@ -380,7 +383,7 @@ struct ObjCReader: SourceReader {
     words.formUnion([
       "registerDefaults", "bind", "isKindOfClass", "JSONObjectWithData", "unarchiveObjectWithData",
       "unarchivedObjectOfClass", "enumerateObjectsUsingBlock", "enumerateObjectsWithOptions",
-      "addEntriesFromDictionary",
+      "addEntriesFromDictionary", "addSuiteNamed",
     ])
     for key in Array(LibraryModels.objcKeySelectors.keys) + Array(typedEntrySetters.keys) {
       if let w = key.split(separator: ":").first { words.insert(w) }

@@ -259,6 +259,9 @@ extension ScanModel {
     }
     if case .name(let n)? = use.value, let (_, a) = argumentIndex(n) {
       use.value = a.flatMap { $0 < call.values.count ? call.values[$0] : nil }
+      // (A call that leaves the parameter out: its declared value, `defaultValue: String =
+      // "Visible"`.)
+      if a == nil { use.value = wrapper.parameterValues[n] }
       if use.value == nil { use.defaultSource = nil }
       // (`if #available(macOS 10.15, *) { … ?? defaultValue }`: the caller's one value, whichever
       // system's branch reads the key; a test of the run's values still makes it conditional.)

@@ -37,6 +37,7 @@ struct ScanModel {
   var receivers: [String: ReceiverRef] = [:]
   var superclasses: [String: String] = [:]
   var customEncoded: Set<String> = []
+  var keyClasses: [(key: KeyExpr, type: MigrationPlan.ValueType)] = []
   var types: [String: String] = [:]
   var wrappers: [String: [SourceWrapper]] = [:]
   /// What each function returns, by its selector.
@@ -68,6 +69,7 @@ struct ScanModel {
       receivers.merge(f.receivers) { a, _ in a }
       superclasses.merge(f.superclasses) { a, _ in a }
       customEncoded.formUnion(f.customEncoded)
+      keyClasses += f.keyClasses
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations, uniquingKeysWith: TypeDeclaration.merged)

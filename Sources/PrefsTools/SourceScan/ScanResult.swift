@@ -181,6 +181,10 @@ extension ScanModel {
     var patternOrder: [String] = []
     var patternUses: [String: [SourceUse]] = [:]
     var takenAsTarget = false
+    var classOfKey: [String: MigrationPlan.ValueType] = [:]
+    for (key, type) in keyClasses {
+      if case .key(let k) = resolveKey(key), classOfKey[k] == nil { classOfKey[k] = type }
+    }
     for (use, found) in uses {
       var d = found
       // A suite whose name is made at run time (`"group." + bundleID`, `*` where unknown):
@@ -198,6 +202,12 @@ extension ScanModel {
           }
           guard !k.isEmpty else { continue }
           if byKey[d]?[k] == nil { order[d, default: []].append(k) }
+          var use = use
+          // A getter that says no type, of a key a dictionary maps to its class.
+          if use.type == nil, use.access == .get, let type = classOfKey[k] {
+            use.type = type
+            use.typeReason = "the class a dictionary of the keys maps it to"
+          }
           byKey[d, default: [:]][k, default: []].append(use)
         case .pattern(let p, let pieces):
           let id = "\(d)\u{0}\(p)\u{0}" + pieces.joined(separator: "\u{0}")

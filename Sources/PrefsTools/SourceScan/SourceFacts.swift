@@ -295,6 +295,9 @@ struct SourceWrapper: Sendable {
   /// Swift: the parameters a call may leave out, with the value each then has (a receiver
   /// for `store: UserDefaults = .standard`).
   var parameterDefaults: [String: ReceiverRef] = [:]
+  /// Swift: the constants parameters have when a call leaves them out (a fallback given as
+  /// `defaultValue: String = "Visible"`).
+  var parameterValues: [String: ValueExpr] = [:]
 }
 
 /// A call of a wrapper found in the tree.
@@ -460,6 +463,9 @@ struct FileFacts: Sendable {
   var superclasses: [String: String] = [:]
   /// Swift types that write their own `encode(to:)`: their JSON is not their raw value.
   var customEncoded: Set<String> = []
+  /// Keys a dictionary maps to the class their values must have (`@{kURL: [NSString class]}`
+  /// a member holds, its keys read in a loop): the type of a key no getter types.
+  var keyClasses: [(key: KeyExpr, type: MigrationPlan.ValueType)] = []
   /// Accesses of the properties of an extension of UserDefaults the third read asks for.
   var propertyAccesses: [PropertyAccess] = []
   /// Swift protocols the file declares (a key one of its static requirements holds is each

@@ -17,6 +17,9 @@ struct FunctionScope {
   var parameterTypes: [String?] = []
   /// Swift: the parameters' argument labels (`_` for none).
   var labels: [String] = []
+  /// Swift: the constant a parameter has when a call leaves it out (`defaultValue: String =
+  /// "Visible"`).
+  var parameterValues: [String: ValueExpr] = [:]
   /// The token after the body's last.
   var end: Int
   /// The property a Swift accessor or an Objective-C getter or setter method stands for.

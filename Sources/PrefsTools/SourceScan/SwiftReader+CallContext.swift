@@ -21,8 +21,29 @@ extension SwiftReader {
     }
     if t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) { k = typeEnd(from: k + 2) }
     guard t.isText(k, "??") else { return nil }
-    return valueOf(expressionRange(from: k + 1))
+    return valueOf(coalescedRange(from: k + 1))
   }
+
+  /// What `??` gives: an expression to its end, short of a comparison or a logical operator,
+  /// which bind less tightly (`string(forKey: K) ?? "Visible" != "Visible"` falls back to
+  /// `"Visible"`).
+  func coalescedRange(from start: Int) -> Range<Int> {
+    let r = expressionRange(from: start)
+    var k = r.lowerBound
+    while k < r.upperBound {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if k > start, Self.looserThanCoalescing.contains(t.text(k)) { return start..<k }
+      k += 1
+    }
+    return r
+  }
+
+  static let looserThanCoalescing: Set<String> = [
+    "==", "!=", "===", "!==", "<=", ">=", "&&", "||", "~=",
+  ]
 
   /// The type a function declares it returns, when the call (or the conversion around it) is
   /// what it returns.

@@ -364,7 +364,7 @@ extension SwiftReader {
       // (After a getter that answers a number or a flag, `??` is the optional receiver's: the
       // key's absence gives 0 or false, never nil.)
       if t.isText(k, "??"), DefaultsAPI.presenceGetters.contains(c.selector) {
-        let range = expressionRange(from: k + 1)
+        let range = coalescedRange(from: k + 1)
         use.value = valueOf(range)
         use.defaultSource = .fallback
         // `Theme(rawValue: d.string(forKey: K) ?? "") ?? .light`: no case's raw value is

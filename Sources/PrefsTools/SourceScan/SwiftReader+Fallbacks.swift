@@ -237,4 +237,53 @@ extension SwiftReader {
     }
     return nil
   }
+
+  /// `func fallback(_ t: Toggle) -> Bool { switch t { case .a, .b: return true … } }`: what
+  /// the function returns for each case of its parameter.
+  mutating func switchReturns(body open: Int, selector: String) {
+    let close = t.match(open)
+    var k = open + 1
+    if t.isText(k, "return") { k += 1 }
+    guard t.isText(k, "switch"), t.isIdentifier(k + 1), t.isPunctuation(k + 2, 0x7B),
+      scope?.parameters.contains(t.text(k + 1)) == true
+    else { return }
+    let end = t.match(k + 2)
+    guard end + 1 == close else { return }
+    var table: [String: ValueExpr] = [:]
+    var pending: [String] = []
+    var n = k + 3
+    while n < end {
+      if t.isText(n, "case") {
+        pending = []
+        var m = n + 1
+        while m < end, !t.isPunctuation(m, 0x3A) {
+          if t.isPunctuation(m, 0x2E), t.isIdentifier(m + 1) {
+            pending.append(t.text(m + 1))
+            m += 2
+            continue
+          }
+          if t.isPunctuation(m, 0x28) { m = t.match(m) }
+          m += 1
+        }
+        n = m + 1
+        continue
+      }
+      if t.isText(n, "default"), t.isPunctuation(n + 1, 0x3A) {
+        pending = ["default"]
+        n += 2
+        continue
+      }
+      guard !pending.isEmpty else {
+        n += 1
+        continue
+      }
+      let start = t.isText(n, "return") ? n + 1 : n
+      let range = expressionRange(from: start)
+      let value = valueOf(range)
+      for c in pending where table[c] == nil { table[c] = value }
+      pending = []
+      n = max(range.upperBound, n + 1)
+    }
+    if !table.isEmpty { facts.switchReturns[selector] = table }
+  }
 }

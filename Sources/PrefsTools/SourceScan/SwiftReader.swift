@@ -53,7 +53,7 @@ struct SwiftReader: SourceReader {
         SourceWrapper(
           selector: selector, className: types.last?.name, parameters: s.parameters,
           key: template.key, use: template, parameterTypes: s.parameterTypes,
-          labels: s.labels))
+          labels: s.labels, parameterValues: s.parameterValues))
     }
     scope = nil
   }
@@ -185,6 +185,9 @@ struct SwiftReader: SourceReader {
         if scope != nil, !gatherOnly, let c = parseCall(at: i) { appStorageAdapter(c) }
         return nil
       }
+      // `.init(value: get(forKey: "k"))`, `super.init(…)`: a call, its arguments read like
+      // any others (never a declaration, whose signature is passed over).
+      if word == "init", t.isPunctuation(i - 1, 0x2E) { return nil }
       return function(at: i)
     case "case":
       if let type = types.last, type.kind == "enum", scope == nil, !gatherOnly {
@@ -318,6 +321,7 @@ struct SwiftReader: SourceReader {
     var parameters: [String] = []
     var parameterTypes: [String?] = []
     var receiverDefaults: [String: ReceiverRef] = [:]
+    var parameterValues: [String: ValueExpr] = [:]
     for part in t.commaSeparated((k + 1)..<close) {
       guard let colon = part.first(where: { t.isPunctuation($0, 0x3A) }) else { continue }
       let names = (part.lowerBound..<colon).filter { t.isIdentifier($0) }.map { t.text($0) }
@@ -349,6 +353,8 @@ struct SwiftReader: SourceReader {
           case .standard, .suite, .name: receiverDefaults[last] = receiver
           default: break
           }
+          // `defaultValue: String = "Visible"`: the fallback a call that leaves it out gives.
+          if case .value = valueOf(given) { parameterValues[last] = valueOf(given) }
         }
       }
       parameterTypes.append(type)
@@ -368,7 +374,8 @@ struct SwiftReader: SourceReader {
     let selector = name + "(" + labels.map { $0 + ":" }.joined() + ")"
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
-      labels: labels, end: t.match(b) + 1, returnType: returnType)
+      labels: labels, parameterValues: parameterValues, end: t.match(b) + 1,
+      returnType: returnType)
     for (index, (parameter, type)) in zip(parameters, parameterTypes).enumerated() {
       // A `UserDefaults` parameter: the defaults its callers give (looked up by the model),
       // else its default value's, else the standard ones.
@@ -398,55 +405,6 @@ struct SwiftReader: SourceReader {
     singleExpressionReturn(body: b)
     if !gatherOnly, !parameters.isEmpty { switchReturns(body: b, selector: selector) }
     return close + 1
-  }
-
-  /// `func fallback(_ t: Toggle) -> Bool { switch t { case .a, .b: return true … } }`: what
-  /// the function returns for each case of its parameter.
-  mutating func switchReturns(body open: Int, selector: String) {
-    let close = t.match(open)
-    var k = open + 1
-    if t.isText(k, "return") { k += 1 }
-    guard t.isText(k, "switch"), t.isIdentifier(k + 1), t.isPunctuation(k + 2, 0x7B),
-      scope?.parameters.contains(t.text(k + 1)) == true
-    else { return }
-    let end = t.match(k + 2)
-    guard end + 1 == close else { return }
-    var table: [String: ValueExpr] = [:]
-    var pending: [String] = []
-    var n = k + 3
-    while n < end {
-      if t.isText(n, "case") {
-        pending = []
-        var m = n + 1
-        while m < end, !t.isPunctuation(m, 0x3A) {
-          if t.isPunctuation(m, 0x2E), t.isIdentifier(m + 1) {
-            pending.append(t.text(m + 1))
-            m += 2
-            continue
-          }
-          if t.isPunctuation(m, 0x28) { m = t.match(m) }
-          m += 1
-        }
-        n = m + 1
-        continue
-      }
-      if t.isText(n, "default"), t.isPunctuation(n + 1, 0x3A) {
-        pending = ["default"]
-        n += 2
-        continue
-      }
-      guard !pending.isEmpty else {
-        n += 1
-        continue
-      }
-      let start = t.isText(n, "return") ? n + 1 : n
-      let range = expressionRange(from: start)
-      let value = valueOf(range)
-      for c in pending where table[c] == nil { table[c] = value }
-      pending = []
-      n = max(range.upperBound, n + 1)
-    }
-    if !table.isEmpty { facts.switchReturns[selector] = table }
   }
 
   /// The user defaults a closure that initializes a property makes (its first
