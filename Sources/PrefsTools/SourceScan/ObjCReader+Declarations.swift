@@ -281,7 +281,9 @@ extension ObjCReader {
         keyClasses(value)
         let bare = Self.bare(name)
         if case .oneOf(let earlier)? = facts.constants[bare] {
-          facts.constants[bare] = .oneOf(earlier + items.filter { !earlier.contains($0) })
+          // (Each collection given once: a set, not a search of the earlier ones per item.)
+          var seen = Set(earlier)
+          facts.constants[bare] = .oneOf(earlier + items.filter { seen.insert($0).inserted })
         } else if facts.constants[bare] == nil {
           facts.constants[bare] = .oneOf(items)
         }
