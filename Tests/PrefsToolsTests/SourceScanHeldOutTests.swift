@@ -218,7 +218,11 @@ import Testing
   /// dictionary a member holds, read in a loop through a method given the key, on standard
   /// user defaults with a suite added (their reads are the suite's); a getter function whose
   /// fallback is a parameter's default value, called inside `.init(…)` of an array's elements;
-  /// a `??` fallback compared (`?? "Visible" != "Visible"`: the fallback is `"Visible"`).
+  /// a `??` fallback compared (`?? "Visible" != "Visible"`: the fallback is `"Visible"`); a
+  /// wrapper's key parameter defaulting to `#function` (each calling property its own key); a
+  /// type's own subscript (`self[.item] as String? ?? "system"`). Traps (also): another type's
+  /// subscript, a member given another object's user defaults (not known: never the standard
+  /// domain).
   /// Traps: a constant the dictionary does not list, a suite added to the standard user
   /// defaults themselves, a variable given the standard ones again, a call giving its own
   /// fallback.
@@ -230,6 +234,10 @@ import Testing
         ("ListedDock", .string, .string("Visible")), ("ListedBar", .string, .string("Hidden")),
         ("ListedShown", .bool, .bool(false)), ("ListedAnimated", .bool, .bool(true)),
         ("ListedDockStyle", .string, .string("Visible")),
+        ("listedOnboarding", .bool, .bool(true)),
+        // A type's own subscript over an enum of keys, made a type by a cast or a fallback.
+        ("listedColorScheme", .string, .string("system")),
+        ("listedAnimateThings", .bool, .bool(false)),
       ])
     SourceScanFlowTests.expectExactly(
       SourceScanFlowTests.scan("Listed", suite: "org.example.listed"),

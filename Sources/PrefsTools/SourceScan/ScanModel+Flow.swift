@@ -130,8 +130,25 @@ extension ScanModel {
     }
   }
 
+  /// A use's receiver, a member of the use's own type bound by that type's name
+  /// (`Prefs.userDefaults`) before any member of that name.
+  func ownReceiver(_ use: SourceUse, file: Int) -> ReceiverRef {
+    guard case .name(let n) = use.receiver, let owner = use.receiverOwner else {
+      return use.receiver
+    }
+    let name = owner + "." + n
+    return (file < files.count ? files[file].receivers[name] : nil) ?? receivers[name]
+      ?? use.receiver
+  }
+
   /// The wrappers a call may be: by its selector, or (a Swift initializer) by its type.
   func wrappersFor(_ call: WrapperCall) -> [SourceWrapper] {
+    // `self[.item]`: the subscript of the type the call is written in, no other's.
+    if call.selector.hasPrefix("subscript(") {
+      return (wrappers[call.selector] ?? []).filter {
+        $0.className != nil && $0.className == call.callerType
+      }
+    }
     var found = wrappers[call.selector] ?? []
     if let open = call.selector.firstIndex(of: "(") {
       let base = String(call.selector[...open])
@@ -231,6 +248,10 @@ extension ScanModel {
     func argument(_ name: String) -> KeyExpr? {
       guard let (p, a) = argumentIndex(name) else { return nil }
       guard let a, a < call.arguments.count, var arg = call.arguments[a] else {
+        // `read()` of `read(property: String = #function)`: the caller's property.
+        if a == nil, wrapper.callerNameParameters.contains(name), let caller = call.callerName {
+          return .literal(caller)
+        }
         return .runtime(name)
       }
       // `.sound` for a parameter of type PrefKey: PrefKey.sound.
@@ -413,7 +434,7 @@ extension ScanModel {
     }
     // The receiver is the wrapper's: resolved in its file.
     let domain: ScanDomain
-    switch resolve(use.receiver, file: receiverFile) {
+    switch resolve(ownReceiver(use, file: receiverFile), file: receiverFile) {
     case .domain(let d): domain = d
     case .wrapper(let type):
       // A wrapper calling its type's own wrapper (`ifPresent(key:assign:)` calling

@@ -154,7 +154,7 @@ struct ScanModel {
       }
       return
     }
-    switch resolve(use.receiver, file: use.file) {
+    switch resolve(ownReceiver(use, file: use.file), file: use.file) {
     case .domain(let domain):
       uses.append((use, domain))
       if let absent = use.absentWritten() { uses.append((absent, domain)) }

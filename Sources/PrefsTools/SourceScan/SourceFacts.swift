@@ -205,6 +205,9 @@ struct SourceUse: Sendable {
   /// `self.key`): ``ScanModel`` makes each initializer that sets the member from a parameter
   /// a wrapper, the use a template.
   var ownerType: String?
+  /// Swift: the type a use is written in, when its receiver is a member named alone
+  /// (`userDefaults.bool(forKey:)`): that type's member is looked up first.
+  var receiverOwner: String?
   /// A Swift type the value is stored as (`Key<Layout>`, `@AppStorage var x: Layout`), for
   /// the model to type through the tree's declarations and the library's storage.
   var storedType: String?
@@ -298,6 +301,9 @@ struct SourceWrapper: Sendable {
   /// Swift: the constants parameters have when a call leaves them out (a fallback given as
   /// `defaultValue: String = "Visible"`).
   var parameterValues: [String: ValueExpr] = [:]
+  /// Swift: the parameters whose default is `#function` (`read(property: String = #function)`:
+  /// a call that leaves it out gives the name of the property it is written in).
+  var callerNameParameters: Set<String> = []
 }
 
 /// A call of a wrapper found in the tree.
@@ -307,6 +313,11 @@ struct WrapperCall: Sendable {
   var arguments: [KeyExpr?]
   var values: [ValueExpr?]
   var name: String?
+  /// What `#function` is where the call is written (the property an accessor stands for, else
+  /// the function), for a parameter that defaults to it.
+  var callerName: String?
+  /// The type the call is written in (`self[.item]` is its own subscript's call only).
+  var callerType: String?
   var condition: String?
   var file: Int = 0
   var line: Int

@@ -20,6 +20,9 @@ struct FunctionScope {
   /// Swift: the constant a parameter has when a call leaves it out (`defaultValue: String =
   /// "Visible"`).
   var parameterValues: [String: ValueExpr] = [:]
+  /// Swift: the parameters whose default is `#function` (a call that leaves one out gives the
+  /// name of the property or function it is written in).
+  var callerNameParameters: Set<String> = []
   /// The token after the body's last.
   var end: Int
   /// The property a Swift accessor or an Objective-C getter or setter method stands for.

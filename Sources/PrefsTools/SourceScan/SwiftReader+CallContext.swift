@@ -20,6 +20,10 @@ extension SwiftReader {
       k += 1
     }
     if t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) { k = typeEnd(from: k + 2) }
+    // `self[.item] as String? ?? "system"`: a generic's answer made a type.
+    if t.isText(k, "as"), t.isIdentifier(k + 1) || t.isPunctuation(k + 1, 0x5B) {
+      k = typeEnd(from: k + 1)
+    }
     guard t.isText(k, "??") else { return nil }
     return valueOf(coalescedRange(from: k + 1))
   }

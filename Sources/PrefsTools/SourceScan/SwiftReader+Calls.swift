@@ -50,6 +50,31 @@ extension SwiftReader {
       arguments: arguments)
   }
 
+  /// `self[.item]` where the tree declares a subscript that reads or writes user defaults: a
+  /// call of `subscript(_:)` (matched to the subscript of the type it is written in only).
+  func subscriptCall(at i: Int) -> Call? {
+    guard wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") }) else { return nil }
+    let open = i + 1
+    let close = t.match(open)
+    guard close < t.count, close > open + 1 else { return nil }
+    var labels: [String] = []
+    var arguments: [Range<Int>] = []
+    for part in t.commaSeparated((open + 1)..<close) {
+      if t.isIdentifier(part.lowerBound), t.isPunctuation(part.lowerBound + 1, 0x3A), part.count > 2
+      {
+        labels.append(t.text(part.lowerBound))
+        arguments.append((part.lowerBound + 2)..<part.upperBound)
+      } else {
+        labels.append("_")
+        arguments.append(part)
+      }
+    }
+    return Call(
+      name: i, open: open, close: close, receiver: i..<(i + 1),
+      selector: "subscript(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
+      arguments: arguments)
+  }
+
   /// The first token of the postfix expression that ends before `end` (`UserDefaults.standard`,
   /// `self.defaults`, `UserDefaults(suiteName: "g")!`).
   func receiverStart(before end: Int) -> Int {
@@ -204,6 +229,8 @@ extension SwiftReader {
         values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
         condition: conditionText(at: i), line: t.line(i))
       call.labels = c.labels
+      call.callerName = scope?.property ?? scope?.selector
+      call.callerType = typeName
       wrapperPresence(c, &call)
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
@@ -236,6 +263,13 @@ extension SwiftReader {
       {
         let start = c.close + 3
         call.castType = t.source(start..<typeEnd(from: start)).replacing(" ", with: "")
+      } else if t.isText(c.close + 1, "as"),
+        t.isIdentifier(c.close + 2) || t.isPunctuation(c.close + 2, 0x5B)
+      {
+        // `read() as String?`: a generic wrapper's answer, the type it is made.
+        let start = c.close + 2
+        call.castType = t.source(start..<typeEnd(from: start)).replacing(" ", with: "")
+          .replacing("?", with: "")
       }
       facts.wrapperCalls.append(call)
     }
@@ -283,6 +317,9 @@ extension SwiftReader {
     var use = SourceUse(
       key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,
       method: c.selector, type: api.type, line: t.line(c.name))
+    if case .name(let n) = receiver, !n.contains("."), !n.hasPrefix("param:") {
+      use.receiverOwner = typeName
+    }
     use.condition = conditionText(at: c.name)
     if let v = api.value, v < c.arguments.count {
       let valueRange = c.arguments[v]

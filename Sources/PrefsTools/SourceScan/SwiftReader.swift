@@ -53,7 +53,8 @@ struct SwiftReader: SourceReader {
         SourceWrapper(
           selector: selector, className: types.last?.name, parameters: s.parameters,
           key: template.key, use: template, parameterTypes: s.parameterTypes,
-          labels: s.labels, parameterValues: s.parameterValues))
+          labels: s.labels, parameterValues: s.parameterValues,
+          callerNameParameters: s.callerNameParameters))
     }
     scope = nil
   }
@@ -243,6 +244,9 @@ struct SwiftReader: SourceReader {
     {
       memberAssignment(at: i)
     }
+    if t.isPunctuation(i + 1, 0x5B), t.isText(i, "self"), let c = subscriptCall(at: i) {
+      call(at: i, parsed: c)
+    }
     if t.isPunctuation(i + 1, 0x28) {
       call(at: i)
     } else if let c = initializerCall(at: i) {
@@ -261,6 +265,13 @@ struct SwiftReader: SourceReader {
       if receiver.isDefaults {
         facts.receivers[word] = receiver
         facts.receivers[type + "." + word] = receiver
+      } else if case .name(let n) = receiver, n.first?.isLowercase == true, n.contains("."),
+        !n.hasPrefix("param:")
+      {
+        // `self.userDefaults = environment.userDefaults`: another object's, which the code
+        // gives elsewhere: not known (reported so, never taken for the standard domain).
+        // (By the type's name only: another type's member of the same name is not this one.)
+        facts.receivers[type + "." + word] = .unknown(n)
       }
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
@@ -322,11 +333,13 @@ struct SwiftReader: SourceReader {
     var parameterTypes: [String?] = []
     var receiverDefaults: [String: ReceiverRef] = [:]
     var parameterValues: [String: ValueExpr] = [:]
+    var callerNameParameters: Set<String> = []
     for part in t.commaSeparated((k + 1)..<close) {
       guard let colon = part.first(where: { t.isPunctuation($0, 0x3A) }) else { continue }
       let names = (part.lowerBound..<colon).filter { t.isIdentifier($0) }.map { t.text($0) }
       guard let last = names.last else { continue }
-      labels.append(names.count >= 2 ? names[names.count - 2] : last)
+      // (A subscript's parameter has no argument label unless it declares one.)
+      labels.append(names.count >= 2 ? names[names.count - 2] : name == "subscript" ? "_" : last)
       parameters.append(last)
       var type: String?
       var n = colon + 1
@@ -355,6 +368,10 @@ struct SwiftReader: SourceReader {
           }
           // `defaultValue: String = "Visible"`: the fallback a call that leaves it out gives.
           if case .value = valueOf(given) { parameterValues[last] = valueOf(given) }
+          // `property: String = #function`: the caller's property.
+          if given.count == 1, t.isText(given.lowerBound, "#function") {
+            callerNameParameters.insert(last)
+          }
         }
       }
       parameterTypes.append(type)
@@ -374,7 +391,8 @@ struct SwiftReader: SourceReader {
     let selector = name + "(" + labels.map { $0 + ":" }.joined() + ")"
     scope = FunctionScope(
       selector: selector, parameters: parameters, parameterTypes: parameterTypes,
-      labels: labels, parameterValues: parameterValues, end: t.match(b) + 1,
+      labels: labels, parameterValues: parameterValues,
+      callerNameParameters: callerNameParameters, end: t.match(b) + 1,
       returnType: returnType)
     for (index, (parameter, type)) in zip(parameters, parameterTypes).enumerated() {
       // A `UserDefaults` parameter: the defaults its callers give (looked up by the model),

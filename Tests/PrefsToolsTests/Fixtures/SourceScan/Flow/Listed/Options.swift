@@ -31,3 +31,22 @@ struct ListedOptionsView {
 func listedDockColored() -> Bool {
   UserDefaults.standard.string(forKey: "ListedDockStyle") ?? "Visible" != "Visible"
 }
+
+// A wrapper whose key parameter defaults to `#function`: each property calling it without one
+// is its own key.
+final class ListedSettings {
+  private let defaults = UserDefaults.standard
+
+  private func read<T>(property: String = #function) -> T? {
+    defaults.object(forKey: property) as? T
+  }
+
+  private func write<T>(value: T, to property: String = #function) {
+    defaults.set(value, forKey: property)
+  }
+
+  var listedOnboarding: Bool {
+    get { read() ?? true }
+    set { write(value: newValue) }
+  }
+}
