@@ -27,18 +27,7 @@ extension SwiftReader {
     let open = i + 1
     let close = t.match(open)
     guard close <= t.count else { return nil }
-    var labels: [String] = []
-    var arguments: [Range<Int>] = []
-    for part in t.commaSeparated((open + 1)..<min(close, t.count)) {
-      if t.isIdentifier(part.lowerBound), t.isPunctuation(part.lowerBound + 1, 0x3A), part.count > 2
-      {
-        labels.append(t.text(part.lowerBound))
-        arguments.append((part.lowerBound + 2)..<part.upperBound)
-      } else {
-        labels.append("_")
-        arguments.append(part)
-      }
-    }
+    let (labels, arguments) = labelledArguments((open + 1)..<min(close, t.count))
     var receiver: Range<Int>?
     if t.isPunctuation(i - 1, 0x2E) {
       let end = i - 1
@@ -50,16 +39,11 @@ extension SwiftReader {
       arguments: arguments)
   }
 
-  /// `self[.item]` where the tree declares a subscript that reads or writes user defaults: a
-  /// call of `subscript(_:)` (matched to the subscript of the type it is written in only).
-  func subscriptCall(at i: Int) -> Call? {
-    guard wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") }) else { return nil }
-    let open = i + 1
-    let close = t.match(open)
-    guard close < t.count, close > open + 1 else { return nil }
+  /// A call's arguments between its brackets: each one's label (`_` for none) and its value.
+  func labelledArguments(_ range: Range<Int>) -> (labels: [String], arguments: [Range<Int>]) {
     var labels: [String] = []
     var arguments: [Range<Int>] = []
-    for part in t.commaSeparated((open + 1)..<close) {
+    for part in t.commaSeparated(range) {
       if t.isIdentifier(part.lowerBound), t.isPunctuation(part.lowerBound + 1, 0x3A), part.count > 2
       {
         labels.append(t.text(part.lowerBound))
@@ -69,6 +53,17 @@ extension SwiftReader {
         arguments.append(part)
       }
     }
+    return (labels, arguments)
+  }
+
+  /// `self[.item]` where the tree declares a subscript that reads or writes user defaults: a
+  /// call of `subscript(_:)` (matched to the subscript of the type it is written in only).
+  func subscriptCall(at i: Int) -> Call? {
+    guard wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") }) else { return nil }
+    let open = i + 1
+    let close = t.match(open)
+    guard close < t.count, close > open + 1 else { return nil }
+    let (labels, arguments) = labelledArguments((open + 1)..<close)
     return Call(
       name: i, open: open, close: close, receiver: i..<(i + 1),
       selector: "subscript(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
