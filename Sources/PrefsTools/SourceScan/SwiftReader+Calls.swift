@@ -224,7 +224,7 @@ extension SwiftReader {
         values: c.arguments.map { valueOf($0) }, name: assignedName(before: c),
         condition: conditionText(at: i), line: t.line(i))
       call.labels = c.labels
-      call.callerName = scope?.property ?? scope?.selector
+      call.callerName = functionName
       call.callerType = typeName
       wrapperPresence(c, &call)
       call.receivers = c.arguments.map(argumentReceiver)

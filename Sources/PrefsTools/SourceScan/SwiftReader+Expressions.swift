@@ -141,10 +141,8 @@ extension SwiftReader {
       }
       return .literal(s)
     }
-    if r.count == 1, t.isText(first, "#function") {
-      // The property (or function) it is written in.
-      if let property = scope?.property { return .literal(property) }
-      if let selector = scope?.selector { return .literal(selector) }
+    if r.count == 1, t.isText(first, "#function"), let name = functionName {
+      return .literal(name)
     }
     if t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1 {
       // `["a", "b"]`: any one of its elements (a dictionary literal is no key).

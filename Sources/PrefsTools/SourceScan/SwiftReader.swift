@@ -60,6 +60,8 @@ struct SwiftReader: SourceReader {
   }
 
   var typeName: String? { types.last?.name }
+  /// What `#function` is here: the property an accessor stands for, else the function.
+  var functionName: String? { scope?.property ?? scope?.selector }
   var inDefaultsExtension: Bool {
     types.contains { $0.name == "UserDefaults" && $0.kind == "extension" }
   }
