@@ -247,3 +247,71 @@ import Testing
       [("ListedSubmit", .bool, nil)])
   }
 }
+
+@Suite struct SourceScanGivenTests {
+  /// What a twenty-sixth and twenty-seventh set of never-seen apps showed: a GNUstep app's
+  /// wrappers keeping flags and numbers as text (read back converted: the conversion types
+  /// them) and writing a given default back in an `else if`; a number read into a variable
+  /// declared a string and converted; a key chosen by a ternary of two literals; a suite added
+  /// under a name a local holds; a package's macro storing each property under its name in
+  /// the store its type is given (a subclass of UserDefaults made for an app group named at
+  /// run time, through a computed property); nested enums' constants of the same last name;
+  /// private constants of the same name in two files; `@AppStorage` given its key by the
+  /// initializer; another file's subscript of an extension of UserDefaults called as
+  /// `self[#function]` in properties read on an app group's; a suite made in an initializer
+  /// written before its member; keys read in an older format (a dictionary) and written in the
+  /// current one (archived data); a key made from one of two classes' own methods. Traps: a
+  /// typed getter's answer converted, a cast, a test of something else
+  /// in an `else if`, a value read from the store given as `wrappedValue:`, a property wrapper
+  /// the tree declares under a name a macro might have.
+  @Test func keysTheTwentySixthAndTwentySeventhSetsCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Given"),
+      [
+        ("GivenSaveOnQuit", .bool, .bool(true)), ("GivenEditorLines", .string, .string("30")),
+        ("GivenKnobWidth", .double, nil), ("GivenLabel", .string, nil),
+        ("GivenRaw", .string, nil),
+        ("GivenPerAppWarning", .bool, nil), ("GivenWarning", .bool, nil),
+        ("GivenOld", .string, nil), ("GivenNew", .string, nil),
+        ("given.session.1", .data, nil), ("given.session.2", .data, nil),
+        ("given.open-links-in-browser", .bool, nil), ("given.default-reaction", .string, nil),
+        ("givenCollapse", .bool, .bool(false)), ("givenWidth", .integer, nil),
+        // Each class's own method (not `GivenOther`'s of the same name).
+        ("Album_GivenSelection", .array, nil), ("Media_GivenSelection", .array, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Given", suite: "org.given.shortcuts"),
+      [
+        ("given.shortcut.copy", .data, nil), ("given.shortcut.paste", .data, nil),
+        ("givenLastVersion", .string, nil), ("givenSoundBanner", .bool, .bool(true)),
+        ("givenAttempts", .integer, .integer(0)),
+        ("givenLegacyTimeouts", .json, .dictionary([:])), ("givenSeen", .json, .array([])),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Given", suite: "group.given"),
+      [
+        ("givenLastVersion", .string, nil), ("givenSoundBanner", .bool, .bool(true)),
+        ("givenAttempts", .integer, .integer(0)),
+        ("givenLegacyTimeouts", .json, .dictionary([:])),
+        ("givenSeen", .json, .array([])),
+      ])
+    // (A suite named at run time may be any: scanned with `--suite` it is that suite too.)
+    let sound = SourceScanFlowTests.scan("Given").otherDomains.first {
+      $0.domain == .suite("org.example.given.sound")
+    }
+    #expect(sound?.keys.map(\.entry.from) == ["GivenUISounds"])
+    #expect(sound?.keys.first?.entry.type == .bool)
+    // `self[#function]` of another file's subscript, in a property read on an app group's.
+    let shared = SourceScanFlowTests.scan("Given").otherDomains.first {
+      $0.domain == .suite("group.given.shared")
+    }
+    #expect(shared?.keys.map(\.entry.from) == ["givenTabStyle"])
+    #expect(shared?.keys.first?.entry.type == .integer)
+    // A property wrapper the tree declares, named as a macro might be: its own suite.
+    let wrapped = SourceScanFlowTests.scan("Given").otherDomains.first {
+      $0.domain == .suite("group.given.wrapper")
+    }
+    #expect(wrapped?.keys.map(\.entry.from) == ["givenWrapped"])
+    #expect(wrapped?.keys.first?.entry.defaultValue == .bool(false))
+  }
+}

@@ -134,6 +134,16 @@ enum DefaultsAPI {
     "lowercaseString": .string, "uppercaseString": .string, "UTF8String": .string,
   ]
 
+  /// Whether a value converted to `type` (`[value floatValue]`) says more than the class the
+  /// variable holding an untyped getter's answer was declared with (`NSString *value = [d
+  /// objectForKey:K]`): GNUstep apps keep numbers and flags as text (`KnobWidth = "3"`,
+  /// `@"YES"`) and read them so; a typed getter's answer (`stringForKey:`) or a cast stays.
+  static func converts(_ held: SourceUse, to type: MigrationPlan.ValueType) -> Bool {
+    held.type == .string && held.typeReason?.hasPrefix("assigned to ") == true
+      && objc[held.method].map { $0.refinable && $0.type == nil } == true
+      && [.bool, .integer, .double].contains(type)
+  }
+
   /// A class named in a cast, a declaration or `isKindOfClass:`, as a plan type.
   static func type(ofClass name: String) -> MigrationPlan.ValueType? {
     switch name {

@@ -30,7 +30,19 @@ enum LibraryModels {
     case keyboardShortcuts = "KeyboardShortcuts"
     case masShortcut = "MASShortcut"
     case appStorage = "@AppStorage"
+    case preferenceMacro = "a user defaults macro"
   }
+
+  /// Attributes that, when the tree does not declare them, are a package's macro (or property
+  /// wrapper) storing the property in user defaults (`@UserPreference(defaultValue: true) var
+  /// x: Bool`): the key is its `key:` (or first unnamed) argument, else the property's name;
+  /// the default its `defaultValue:` (`default:`), else the property's initial value; the
+  /// store the type's member of user defaults, else the standard ones. A value that is not a
+  /// property-list type is taken as stored `Codable`, as JSON.
+  static let preferenceMacros: Set<String> = [
+    "@UserPreference", "@UserDefault", "@UserDefaults", "@UserDefaultsBacked",
+    "@DefaultsBacked", "@Preference", "@StoredDefault",
+  ]
 
   /// MASShortcut's methods that take a defaults key, and which argument it is.
   static let objcKeySelectors: [String: Int] = [
@@ -79,6 +91,18 @@ enum LibraryModels {
     while name.hasSuffix("?") || name.hasSuffix("!") { name.removeLast() }
     if name.hasPrefix("Optional<"), name.hasSuffix(">") {
       name = String(name.dropFirst(9).dropLast())
+    }
+    if library == .preferenceMacro {
+      // A property-list type as it is; any other Codable value (a set, an enum, a struct, a
+      // URL) as JSON.
+      if name.hasPrefix("Set<") { return (.json, []) }
+      let plain = storedType(name, library: nil, declarations: declarations, depth: depth + 1)
+      switch plain?.type {
+      case .bool?, .integer?, .double?, .string?, .date?, .data?: return plain
+      case .stringArray? where name.hasPrefix("["): return plain
+      case nil where declarations[name] == nil: return nil
+      default: return (.json, [])
+      }
     }
     // `typealias PluginID = String`: the type it names (a few links at most).
     if let alias = declarations[name]?.aliasOf, depth < 4 {
@@ -194,6 +218,62 @@ extension ObjCReader {
 }
 
 extension SwiftReader {
+  /// `@UserPreference(key: "k", defaultValue: v) var x: T` (one of
+  /// ``LibraryModels/preferenceMacros``, the tree declaring no such type): the key it stores.
+  mutating func preferenceMacro(at i: Int) {
+    var parts: [Range<Int>] = []
+    var labels: [String] = []
+    var k = i + 1
+    if t.isPunctuation(k, 0x28), let c = parseCall(at: i) {
+      parts = c.arguments
+      labels = c.labels
+      k = t.match(i + 1) + 1
+    }
+    // Other attributes and modifiers may stand between it and `var`.
+    while k < t.count, k < i + 12, !t.isText(k, "var"), !t.isText(k, "let") {
+      if t.isPunctuation(k, 0x28) { k = t.match(k) }
+      k += 1
+    }
+    guard t.isText(k, "var") || t.isText(k, "let"), t.isIdentifier(k + 1),
+      let type = types.last, type.kind == "class" || type.kind == "struct"
+    else { return }
+    let name = t.text(k + 1)
+    var n = k + 2
+    var typeText: String?
+    if t.isPunctuation(n, 0x3A) {
+      let end = typeEnd(from: n + 1)
+      typeText = t.source((n + 1)..<end).replacing(" ", with: "")
+      n = end
+    }
+    let initial = t.isPunctuation(n, 0x3D) ? expressionRange(from: n + 1) : nil
+    var key: KeyExpr = .literal(name)
+    if let at = labels.firstIndex(of: "key") ?? labels.firstIndex(of: "_"), at < parts.count {
+      key = keyOf(parts[at])
+    }
+    // The store: the type's member of user defaults (`store: UserDefaultsProtocol`).
+    let members = facts.members[type.name]?.declared ?? [:]
+    let store = members.keys.sorted().first { members[$0]?.hasPrefix("UserDefaults") == true }
+    var use = SourceUse(
+      key: key, receiver: store.map { .name($0) } ?? .standard, access: .get,
+      method: String(t.text(i)), line: t.line(i))
+    if store != nil { use.receiverOwner = type.name }
+    use.library = .preferenceMacro
+    // (The property is its own accessor: no other code need name it.)
+    use.name = name
+    use.storedType = typeText
+    if let at = labels.firstIndex(where: { $0 == "defaultValue" || $0 == "default" }),
+      at < parts.count
+    {
+      use.value = valueOf(parts[at])
+    } else if let initial {
+      use.value = valueOf(initial)
+    }
+    if use.value != nil { use.defaultSource = .fallback }
+    if typeText == nil, let value = use.value { use.type = value.type }
+    use.condition = conditionText(at: i)
+    record(use, at: -1)
+  }
+
   /// SwiftyUserDefaults' `DefaultsAdapter(defaults: d, keyStore: DefaultsKeys())`: d, whose
   /// keys the adapter's are; nil for anything else.
   func adapterReceiver(_ r: Range<Int>) -> ReceiverRef? {

@@ -10,9 +10,13 @@ extension ObjCReader {
     guard let selector = scope?.selector, let first = range.first else { return }
     let parameters = scope?.parameters ?? []
     let noted = scope?.returns == true
+    // (`[OEDBSaveState entityName]`: that class's method, by `Class.selector` too.)
+    let qualified = className.map { $0 + "." + selector }
     // Most returns are of none of the kinds a key or a registration can come from.
     // (A function that returns something is noted once; what it returns only when asked.)
-    let wanted = input.returnsWanted.contains(selector)
+    let wanted =
+      input.returnsWanted.contains(selector)
+      || qualified.map { input.returnsWanted.contains($0) } == true
     guard wanted || !noted else { return }
     guard
       t.isString(first) || t.isPunctuation(first, 0x40) || t.isPunctuation(first, 0x5B)
@@ -47,6 +51,7 @@ extension ObjCReader {
     }
     if !noted {
       facts.returnsDefined.insert(selector)
+      if let qualified { facts.returnsDefined.insert(qualified) }
       scope?.returns = true
     }
     guard wanted else { return }
@@ -54,8 +59,9 @@ extension ObjCReader {
     let value = valueOf(range)
     let file = loadedFile(range)
     guard file != nil || FunctionReturn.mayMatter(key, value) else { return }
-    facts.returns[selector, default: []].append(
-      FunctionReturn(parameters: parameters, key: key, value: value, file: file))
+    let found = FunctionReturn(parameters: parameters, key: key, value: value, file: file)
+    facts.returns[selector, default: []].append(found)
+    if let qualified { facts.returns[qualified, default: []].append(found) }
   }
 
   /// A method that returns user defaults: a receiver by its name (`[self defaults]`) and by
@@ -73,7 +79,8 @@ extension ObjCReader {
   /// app's, and so does a variable given the standard ones again later.
   mutating func addSuite(_ m: Message) {
     guard let argument = m.arguments.first else { return }
-    let suite = keyOf(argument)
+    // (`[d addSuiteNamed:domain]`, `NSString *domain = @"…"` before it: that name.)
+    let suite = localKey(argument)
     guard !suite.isRuntime else { return }
     guard let (name, isLocal) = suiteHolder(m.receiver) else { return }
     if isLocal {
@@ -296,7 +303,7 @@ extension ObjCReader {
     // which a number's 0 also meets).
     let nilWhenAbsent = !zero && DefaultsAPI.presenceGetters.contains(original.method)
     if either, !absentFirst { return }
-    guard let absent = absentFirst ? then : elseRange else {
+    guard var absent = absentFirst ? then : elseRange else {
       // `NSString *s = [d objectForKey:K]; if (s) { return s; } return V;`
       if !absentFirst, nilWhenAbsent, let after = returnAfter(then) {
         let use = original.fallback(
@@ -308,6 +315,9 @@ extension ObjCReader {
     }
     // A toggle (`if (x == 0) x = 1; else x = 0;`) gives both branches a value: no fallback.
     if let other = absentFirst ? elseRange : then, Self.assigns(other, name, t) { return }
+    // `else if (defaultValue > 0) { …; return defaultValue; }`: a test of something else in
+    // the absent branch; its body is what the key's absence runs.
+    while let inner = nestedBody(absent, unless: name) { absent = inner }
     // The branch gives the local its value, or writes the key (`v = [d objectForKey:K]; if
     // (v == nil) [d setBool:YES forKey:K];`: a first launch's value).
     var k = absent.lowerBound
@@ -317,6 +327,13 @@ extension ObjCReader {
       value = expressionRange(from: k + 2)
     } else if t.isText(k, "return"), let returned = returnedInstead(name, at: k) {
       // `if (!s) { return @"Plain Text"; } return s;`: what the function answers for the key.
+      value = returned
+    } else if let at = lastReturn(in: absent),
+      let returned = returnedInstead(name, at: at)
+        ?? returnedBeside(name, at: at, present: absentFirst ? elseRange : then)
+    {
+      // `{ [self setBool:d forKey:key notify:NO]; return d; }`: written back, then answered.
+      k = at
       value = returned
     } else if nilWhenAbsent, let (at, written) = setterOfKey(original.key, in: absent) {
       k = at
@@ -369,6 +386,58 @@ extension ObjCReader {
   }
 
   /// Whether a branch assigns `name` (`name = …`).
+  /// The body of an `if` that `range` begins with, when its test does not name the local
+  /// `name` (a test of the key itself is a branch of its own).
+  func nestedBody(_ range: Range<Int>, unless name: String) -> Range<Int>? {
+    let k = range.lowerBound
+    guard t.isText(k, "if"), t.isPunctuation(k + 1, 0x28) else { return nil }
+    let close = t.match(k + 1)
+    guard close < range.upperBound - 1,
+      !((k + 2)..<close).contains(where: { t.isIdentifier($0) && t.text($0) == name })
+    else { return nil }
+    let body = close + 1
+    if t.isPunctuation(body, 0x7B) { return body..<min(t.match(body) + 1, range.upperBound) }
+    var end = body
+    while end < range.upperBound, !t.isPunctuation(end, 0x3B) { end += 1 }
+    return body..<min(end + 1, range.upperBound)
+  }
+
+  /// `return V;` at `k` in the absent branch of a test whose present branch answers with the
+  /// local `name` itself (`if (s) { return [s boolValue]; } else { …; return V; }`): V.
+  func returnedBeside(_ name: String, at k: Int, present: Range<Int>?) -> Range<Int>? {
+    let returned = expressionRange(from: k + 1)
+    guard let present, !returned.isEmpty,
+      !(returned.count == 1 && t.isText(returned.lowerBound, "nil")),
+      let at = lastReturn(in: present)
+    else { return nil }
+    let answer = expressionRange(from: at + 1)
+    let answers = answer.count == 1 && t.text(answer.lowerBound) == name || isValueOf(answer, name)
+    return answers ? returned : nil
+  }
+
+  /// The `return` a block ends with (its last statement at its own level), if any.
+  func lastReturn(in block: Range<Int>) -> Int? {
+    var k = block.lowerBound
+    var end = block.upperBound
+    if t.isPunctuation(k, 0x7B) {
+      k += 1
+      end = min(end, t.match(block.lowerBound))
+    }
+    var last: Int?
+    var statementStart = true
+    while k < end {
+      if t.isPunctuation(k, 0x7B) || t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) {
+        k = t.match(k) + 1
+        statementStart = false
+        continue
+      }
+      if statementStart { last = t.isText(k, "return") ? k : nil }
+      statementStart = t.isPunctuation(k, 0x3B)
+      k += 1
+    }
+    return last
+  }
+
   static func assigns(_ range: Range<Int>, _ name: String, _ t: SourceTokens) -> Bool {
     range.contains { k in
       t.isIdentifier(k) && t.isPunctuation(k + 1, 0x3D) && t.text(k) == name

@@ -152,6 +152,7 @@ extension ObjCReader {
     let current = facts.uses[target]
     guard current.access == .get,
       current.type == nil || current.type == .data || current.type == .string && type == .json
+        || DefaultsAPI.converts(current, to: type)
     else { return }
     facts.uses[target].type = type
     facts.uses[target].typeReason = reason

@@ -28,9 +28,37 @@ extension ObjCReader {
   }
 
   /// The key a range of tokens names.
+  /// The arms of `c ? A : B` at the top level of `r` (A empty for `c ?: B`), or nil.
+  func ternaryArms(_ r: Range<Int>) -> (Range<Int>, Range<Int>)? {
+    var k = r.lowerBound
+    var question: Int?
+    while k < r.upperBound {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
+        k = t.match(k) + 1
+        continue
+      }
+      if question == nil, t.isPunctuation(k, 0x3F) {
+        question = k
+      } else if let q = question, t.isPunctuation(k, 0x3A) {
+        guard q > r.lowerBound, k + 1 < r.upperBound else { return nil }
+        return ((q + 1)..<k, (k + 1)..<r.upperBound)
+      }
+      k += 1
+    }
+    return nil
+  }
+
   func keyOf(_ range: Range<Int>) -> KeyExpr {
     let r = inner(range)
     guard let first = r.first else { return .runtime("") }
+    // `c ? @"A" : @"B"`: either (`k ?: @"B"`: k, else B). An empty text is a placeholder,
+    // never a key; `name ?: @""` is what the run gives.
+    if let (yes, no) = ternaryArms(r) {
+      let first = keyOf(yes.isEmpty ? r.lowerBound..<(yes.lowerBound - 1) : yes)
+      if yes.isEmpty, first.isRuntime { return .runtime(t.source(r)) }
+      let arms = [first, keyOf(no)].filter { $0 != .literal("") }
+      return arms.count == 1 ? arms[0] : .oneOf(arms)
+    }
     // Adjacent literals and macro names: `@"a" @"b"`, `PREFIX @"x"`.
     if r.allSatisfy({ t.isString($0) || t.isIdentifier($0) }), r.count <= 8 {
       var parts: [KeyExpr] = []
@@ -154,7 +182,14 @@ extension ObjCReader {
         // A method of the tree (`[self keyForName:x]`, `[Prefs shortcutNames]`): what it
         // returns.
         if isOwnReceiver(m.receiver) {
-          return .call(m.selector, m.arguments.map(keyOf), source: t.source(r))
+          // `[OEDBSaveState entityName]`: a class's own method, by its class first.
+          var called = m.selector
+          if m.receiver.count == 1, let c = m.receiver.first, t.isIdentifier(c),
+            t.text(c).first?.isUppercase == true
+          {
+            called = t.text(c) + "." + m.selector
+          }
+          return .call(called, m.arguments.map(keyOf), source: t.source(r))
         }
         return .runtime(t.source(r))
       }

@@ -40,6 +40,11 @@ extension ScanModel {
       // A member of the object an argument names (`key.name` of `PreferenceKey("k", …)`).
       return objectMember(f, of: arguments, source: source, depth: depth)
     case .call(let f, let arguments, let source):
+      // `[OEDBSaveState entityName]` of `class var entityName: String { "SaveState" }`: that
+      // class's constant.
+      if arguments.isEmpty, f.first?.isUppercase == true, f.contains("."), let c = constants[f] {
+        return expand(c, depth: depth + 1)
+      }
       guard let found = returnsOf(f),
         let key = Self.alternatives(found, arguments: arguments)
       else { return [.runtime(source)] }
@@ -63,17 +68,6 @@ extension ScanModel {
         }
       }
       return results.map { .concat($0) }
-    }
-  }
-
-  /// Whether a key holds alternatives or a call (directly or through its names).
-  func hasChoice(_ expr: KeyExpr, depth: Int) -> Bool {
-    guard depth < 16 else { return false }
-    switch expr {
-    case .literal, .runtime: return false
-    case .oneOf, .call, .member: return true
-    case .name(let n): return lookup(n).map { hasChoice($0, depth: depth + 1) } ?? false
-    case .concat(let parts): return parts.contains { hasChoice($0, depth: depth + 1) }
     }
   }
 
@@ -343,6 +337,11 @@ extension ScanModel {
         use.receiver = call.receiver
         receiverFile = call.file
       default: break
+      }
+      // (Made in a property of an extension of UserDefaults: that property's accesses say
+      // which user defaults.)
+      if use.receiver == .extendedDefaults, let property = call.extensionProperty {
+        use.extensionProperty = property
       }
     }
     // The property's type (`@Stored(…) var x: Bool`) where the wrapper's own is generic.

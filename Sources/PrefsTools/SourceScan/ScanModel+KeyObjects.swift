@@ -253,4 +253,53 @@ extension ScanModel {
     if keys.isEmpty { return nil }
     return keys.count == 1 ? keys[0] : .oneOf(keys)
   }
+
+  /// The user defaults `type`'s method `method` returns: its class's (or an ancestor's)
+  /// method; by the name alone only where no class of the tree is known to return defaults
+  /// from a method of that name (a Swift function, a property).
+  func returnedReceiver(_ type: String, _ method: String) -> ReceiverRef? {
+    var owner: String? = type
+    var seen: Set<String> = []
+    while let o = owner, seen.insert(o).inserted {
+      if let bound = receivers[o + "." + method] { return bound }
+      owner = superclasses[o]
+    }
+    guard let bound = receivers[method] else { return nil }
+    let suffix = "." + method
+    return receivers.keys.contains { $0.hasSuffix(suffix) } ? nil : bound
+  }
+
+  /// Whether a key holds alternatives or a call (directly or through its names).
+  func hasChoice(_ expr: KeyExpr, depth: Int) -> Bool {
+    guard depth < 16 else { return false }
+    switch expr {
+    case .literal, .runtime: return false
+    case .oneOf, .call, .member: return true
+    case .name(let n): return lookup(n).map { hasChoice($0, depth: depth + 1) } ?? false
+    case .concat(let parts): return parts.contains { hasChoice($0, depth: depth + 1) }
+    }
+  }
+
+  /// The entries a registered value holds, each its own (a dictionary some of whose values
+  /// are computed still registers its constant ones); nil when it is not a dictionary.
+  func registeredEntries(_ value: ValueExpr, depth: Int = 0) -> ValueExpr? {
+    guard depth < 8 else { return nil }
+    switch value {
+    case .dictionary: return value
+    case .name(let n):
+      return valueConstants[n].flatMap { registeredEntries($0, depth: depth + 1) }
+    case .call(let f, _, _):
+      // (Each return's: methods of that name in several classes, each registering its own.)
+      var all: [ValueEntry] = []
+      var found = false
+      for r in returns[f] ?? [] {
+        if case .dictionary(let d)? = registeredEntries(r.value, depth: depth + 1) {
+          found = true
+          all += d
+        }
+      }
+      return found ? .dictionary(all) : nil
+    default: return nil
+    }
+  }
 }

@@ -37,6 +37,7 @@ struct ScanModel {
   var receivers: [String: ReceiverRef] = [:]
   var superclasses: [String: String] = [:]
   var customEncoded: Set<String> = []
+  var runtimeMembers: Set<String> = []
   var keyClasses: [(key: KeyExpr, type: MigrationPlan.ValueType)] = []
   var types: [String: String] = [:]
   var wrappers: [String: [SourceWrapper]] = [:]
@@ -69,6 +70,7 @@ struct ScanModel {
       receivers.merge(f.receivers) { a, _ in a }
       superclasses.merge(f.superclasses) { a, _ in a }
       customEncoded.formUnion(f.customEncoded)
+      runtimeMembers.formUnion(f.runtimeMembers)
       keyClasses += f.keyClasses
       types.merge(f.types) { a, _ in a }
       for (selector, found) in f.returns { returns[selector, default: []] += found }
@@ -105,6 +107,12 @@ struct ScanModel {
     addObjectMembers()
     for n in files.indices {
       for found in files[n].uses where found.testedBy.map(tests.contains) ?? true {
+        // `@UserDefault(…)` of a property wrapper the tree declares: the wrapper's own calls
+        // say what it stores (a package's macro is only taken where no type of that name is).
+        if found.library == .preferenceMacro, declarations[String(found.method.dropFirst())] != nil
+        {
+          continue
+        }
         let use = completed(found, seeded: seeded)
         // A key a member holds: a template of each initializer (or assignment) that sets the
         // member, else a use like any other (a constant of that name, or a pattern).
@@ -388,21 +396,6 @@ struct ScanModel {
     }
   }
 
-  /// The user defaults `type`'s method `method` returns: its class's (or an ancestor's)
-  /// method; by the name alone only where no class of the tree is known to return defaults
-  /// from a method of that name (a Swift function, a property).
-  func returnedReceiver(_ type: String, _ method: String) -> ReceiverRef? {
-    var owner: String? = type
-    var seen: Set<String> = []
-    while let o = owner, seen.insert(o).inserted {
-      if let bound = receivers[o + "." + method] { return bound }
-      owner = superclasses[o]
-    }
-    guard let bound = receivers[method] else { return nil }
-    let suffix = "." + method
-    return receivers.keys.contains { $0.hasSuffix(suffix) } ? nil : bound
-  }
-
   enum ResolvedKey: Equatable {
     case key(String)
     /// A key with pieces known only at run time (`Flag*Image`), and their source.
@@ -465,8 +458,22 @@ struct ScanModel {
     {
       return nil
     }
+    // `Keys.V2.session`: the nested type's (`V2.session`) before any `session`.
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    var path = parts.dropFirst()
+    while path.count > 1 {
+      if let c = constants[path.joined(separator: ".")] { return c }
+      path = path.dropFirst()
+    }
     if let dot = name.lastIndex(of: ".") {
       let last = String(name[name.index(after: dot)...])
+      // `InfoPlistReader.main.appGroup`: the type's computed property, which the run answers
+      // (not another type's constant of that name).
+      if parts.count > 2, let head = parts.first,
+        runtimeMembers.contains(String(head) + "." + last)
+      {
+        return nil
+      }
       if let c = constants["." + last] ?? constants[last] { return c }
       if let found = returns[last], let key = Self.alternatives(found, arguments: []) {
         return key
@@ -571,26 +578,4 @@ struct ScanModel {
     }
   }
 
-  /// The entries a registered value holds, each its own (a dictionary some of whose values
-  /// are computed still registers its constant ones); nil when it is not a dictionary.
-  func registeredEntries(_ value: ValueExpr, depth: Int = 0) -> ValueExpr? {
-    guard depth < 8 else { return nil }
-    switch value {
-    case .dictionary: return value
-    case .name(let n):
-      return valueConstants[n].flatMap { registeredEntries($0, depth: depth + 1) }
-    case .call(let f, _, _):
-      // (Each return's: methods of that name in several classes, each registering its own.)
-      var all: [ValueEntry] = []
-      var found = false
-      for r in returns[f] ?? [] {
-        if case .dictionary(let d)? = registeredEntries(r.value, depth: depth + 1) {
-          found = true
-          all += d
-        }
-      }
-      return found ? .dictionary(all) : nil
-    default: return nil
-    }
-  }
 }

@@ -75,4 +75,15 @@ extension ScanModel {
     case .data, .date, .uid: false
     }
   }
+
+  func location(_ use: SourceUse, paths: [String]) -> String {
+    let path = use.file < paths.count ? paths[use.file] : "?"
+    if let place = use.place { return path + " " + place }
+    return "\(path):\(use.line)"
+  }
+
+  /// Whether `key` is one `pattern` (`Slot*Color`) stands for.
+  static func matches(_ pattern: String, _ key: String) -> Bool {
+    SourcePlanMerge.matches(key, pattern: pattern)
+  }
 }

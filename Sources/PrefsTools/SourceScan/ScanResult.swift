@@ -165,12 +165,6 @@ package struct SourceScanResult: Sendable {
 }
 
 extension ScanModel {
-  func location(_ use: SourceUse, paths: [String]) -> String {
-    let path = use.file < paths.count ? paths[use.file] : "?"
-    if let place = use.place { return path + " " + place }
-    return "\(path):\(use.line)"
-  }
-
   func result(target: String?, sourceFiles: Int, warnings: [ScanWarning], paths: [String])
     -> SourceScanResult
   {
@@ -303,11 +297,6 @@ extension ScanModel {
           message: "the keys of a suite whose name the code makes at run time are taken as its"))
     }
     return result
-  }
-
-  /// Whether `key` is one `pattern` (`Slot*Color`) stands for.
-  static func matches(_ pattern: String, _ key: String) -> Bool {
-    SourcePlanMerge.matches(key, pattern: pattern)
   }
 
   /// One key's entry from its uses: the type its getters and setters say, the default the
@@ -443,6 +432,16 @@ extension ScanModel {
     {
       notes.append(
         "read as \(strong.keys.filter { $0 != written }.map(\.rawValue).sorted().joined(separator: " and ")), written as \(written.rawValue): typed as it is stored"
+      )
+      strong = writtenTypes
+    }
+    // Read as a dictionary or an array and written as data (`value(forKey:) as? [String: Any]`
+    // of an older format, `set(archived, forKey:)` of the current one): as it is stored now.
+    if strong.count == 2, writtenTypes.keys.elementsEqual([.data]),
+      strong.keys.allSatisfy({ [.data, .dictionary, .array, .stringArray].contains($0) })
+    {
+      notes.append(
+        "read as \(strong.keys.filter { $0 != .data }.map(\.rawValue).joined()), written as data: typed as it is stored now"
       )
       strong = writtenTypes
     }

@@ -318,6 +318,8 @@ struct WrapperCall: Sendable {
   var callerName: String?
   /// The type the call is written in (`self[.item]` is its own subscript's call only).
   var callerType: String?
+  /// The property of an extension of UserDefaults the call is made in (its accessor's).
+  var extensionProperty: String?
   var condition: String?
   var file: Int = 0
   var line: Int
@@ -498,6 +500,11 @@ struct FileFacts: Sendable {
   /// worked out on a second read); and every function that returns something.
   var returns: [String: [FunctionReturn]] = [:]
   var returnsDefined: Set<String> = []
+  /// Computed properties whose value only the run knows (`Type.name` of `var appGroup:
+  /// String { infoPlistValue(forKey: Keys.appGroup) }`).
+  var runtimeMembers: Set<String> = []
+  /// `private` and `fileprivate` constants of a type (`UserDefaults.defaultKey`): this file's.
+  var privateConstants: Set<String> = []
   /// Objective-C getter methods an implementation writes (`Class.name`): a `@dynamic`
   /// property with one is not made at run time.
   var gettersDefined: Set<String> = []

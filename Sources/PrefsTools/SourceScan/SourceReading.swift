@@ -238,15 +238,17 @@ extension SourceReader {
   mutating func refineHeld(_ local: LocalVariable, _ type: MigrationPlan.ValueType, reason: String)
   {
     // (`array(forKey:)`'s answer cast `as! [String]`: an array of strings.)
-    let narrows = { (held: MigrationPlan.ValueType?) in
-      held == nil || held == .array && type == .stringArray
+    // (`NSString *v = [d objectForKey:K]` then `[v boolValue]`: a flag kept as text.)
+    let narrows = { (held: SourceUse) in
+      held.type == nil || held.type == .array && type == .stringArray
+        || DefaultsAPI.converts(held, to: type)
     }
     if let use = local.use, use >= 0, use < facts.uses.count {
-      guard narrows(facts.uses[use].type) else { return }
+      guard narrows(facts.uses[use]) else { return }
       facts.uses[use].type = type
       facts.uses[use].typeReason = reason
     } else if let template = local.template, let count = scope?.templates.count, template < count {
-      guard narrows(scope?.templates[template].type) else { return }
+      guard let held = scope?.templates[template], narrows(held) else { return }
       scope?.templates[template].type = type
       scope?.templates[template].typeReason = reason
     }

@@ -109,7 +109,11 @@ package enum SourceScan {
     /// The returns of the functions `needed` names (those not asked before), read from the
     /// files that define them.
     func readReturns(_ needed: Set<String>) -> [(Int, [String: [FunctionReturn]])] {
-      let wanted = needed.subtracting(asked)
+      // (`OEDBSaveState.entityName`: that class's method, else any of that name.)
+      let bare = needed.compactMap { n in
+        n.lastIndex(of: ".").map { String(n[n.index(after: $0)...]) }
+      }
+      let wanted = needed.union(bare).subtracting(asked)
       let defining = files.indices.filter { !all[$0].returnsDefined.isDisjoint(with: wanted) }
       guard !defining.isEmpty else { return [] }
       asked.formUnion(wanted)
@@ -357,6 +361,8 @@ package enum SourceScan {
 
   /// The word a file must hold to call a wrapper: the longest part of its selector.
   static func searchWord(_ selector: String) -> [UInt8] {
+    // A type's subscript is called as `self[…]` (in the type or an extension of it).
+    if selector.hasPrefix("subscript(") { return Array("self[".utf8) }
     // (`defaultKey=`, an assignment's: the member.)
     let parts = selector.split(whereSeparator: {
       $0 == ":" || $0 == "(" || $0 == ")" || $0 == "_" || $0 == "="

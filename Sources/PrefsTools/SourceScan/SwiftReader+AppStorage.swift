@@ -19,6 +19,8 @@ extension SwiftReader {
       receiver = receiverOf(store)
       switch receiver {
       case .standard, .suite: break
+      // `store: defaults`, a parameter of user defaults: what its callers give.
+      case .name(let n) where n.hasPrefix("param:"): break
       // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
       default: receiver = .name(t.source(store).replacing(" ", with: ""))
       }
@@ -78,27 +80,78 @@ extension SwiftReader {
   /// same of swift-sharing's `@Shared(.appStorage("k"))`, whose declaration follows the
   /// attribute's close (`declarationAfter`).
   mutating func appStorage(at i: Int, declarationAfter: Int? = nil) {
-    guard t.isPunctuation(i + 1, 0x28) else { return }
+    guard t.isPunctuation(i + 1, 0x28) else {
+      // `@AppStorage var x: Bool`, its key given by the initializer (`_x = .init(…)`).
+      if declarationAfter == nil, t.isText(i + 1, "var"), t.isIdentifier(i + 2),
+        t.isPunctuation(i + 3, 0x3A), let type = typeName
+      {
+        let typeText = t.source((i + 4)..<typeEnd(from: i + 4)).replacing(" ", with: "")
+        appStorageLater[type + "._" + t.text(i + 2)] = typeText
+      }
+      return
+    }
     let close = t.match(i + 1)
     let method = declarationAfter == nil ? "@AppStorage" : "@Shared(.appStorage)"
     let parts = t.commaSeparated((i + 2)..<close)
-    guard let keyRange = parts.first else { return }
-    let receiver = storeReceiver(parts.dropFirst())
     let after = declarationAfter ?? close
     var k = after + 1
     while k < t.count, !t.isText(k, "var"), k < after + 6 { k += 1 }
     guard t.isText(k, "var"), t.isIdentifier(k + 1) else { return }
     let name = t.text(k + 1)
     k += 2
-    var type: MigrationPlan.ValueType?
     var typeText = ""
     if t.isPunctuation(k, 0x3A) {
       let end = typeEnd(from: k + 1)
       typeText = t.source((k + 1)..<end).replacing(" ", with: "")
-      type = DefaultsAPI.type(
-        ofClass: typeText.hasSuffix("?") ? String(typeText.dropLast()) : typeText)
       k = end
     }
+    let initial = t.isPunctuation(k, 0x3D) ? expressionRange(from: k + 1) : nil
+    recordAppStorage(
+      parts[...], name: name, typeText: typeText, initial: initial, method: method, at: i)
+  }
+
+  /// `self._x = .init(wrappedValue: false, Keys.x, store: defaults)` (or `AppStorage(…)`) in
+  /// an initializer, for `@AppStorage var x: Bool` declared without its key.
+  mutating func appStorageGiven(at i: Int, typeText: String) {
+    var k = i + 2
+    if t.isPunctuation(k, 0x2E), t.isText(k + 1, "init") {
+      k += 1
+    } else if !t.isText(k, "AppStorage") {
+      return
+    }
+    guard t.isPunctuation(k + 1, 0x28) else { return }
+    var parts = t.commaSeparated((k + 2)..<t.match(k + 1))
+    var initial: Range<Int>?
+    if let at = parts.firstIndex(where: {
+      t.isText($0.lowerBound, "wrappedValue") && t.isPunctuation($0.lowerBound + 1, 0x3A)
+    }) {
+      initial = (parts[at].lowerBound + 2)..<parts[at].upperBound
+      parts.remove(at: at)
+      // `wrappedValue: defaults.guideWidth`: the stored value as read elsewhere, no fallback
+      // of its own.
+      switch initial.map(valueOf) {
+      case .name(let n)? where n.first?.isLowercase == true && n.contains("."): initial = nil
+      case .computed?, .call?: initial = nil
+      default: break
+      }
+    }
+    recordAppStorage(
+      parts[...], name: String(t.text(i).dropFirst()), typeText: typeText, initial: initial,
+      method: "@AppStorage", at: i)
+  }
+
+  /// An `@AppStorage` property: its key (the first of `parts`), its store, type and initial
+  /// value.
+  mutating func recordAppStorage(
+    _ parts: ArraySlice<Range<Int>>, name: String, typeText: String, initial: Range<Int>?,
+    method: String, at i: Int
+  ) {
+    guard let keyRange = parts.first else { return }
+    let receiver = storeReceiver(parts.dropFirst())
+    let type =
+      typeText.isEmpty
+      ? nil
+      : DefaultsAPI.type(ofClass: typeText.hasSuffix("?") ? String(typeText.dropLast()) : typeText)
     var use = SourceUse(
       key: keyOf(keyRange), receiver: receiver, access: .get, method: method, type: type,
       line: t.line(i))
@@ -110,8 +163,7 @@ extension SwiftReader {
       use.library = .appStorage
     }
     if type != nil { use.typeReason = "\(method) var \(name): \(typeText)" }
-    if t.isPunctuation(k, 0x3D) {
-      let given = expressionRange(from: k + 1)
+    if let given = initial {
       let value = valueOf(given)
       use.value = value
       use.defaultSource = .fallback

@@ -144,6 +144,13 @@ extension SwiftReader {
       }
       return .none
     }
+    // `TrackedUserDefaults(suiteName: G)`: a subclass of UserDefaults made for a suite.
+    if t.isIdentifier(first), t.text(first).hasSuffix("UserDefaults"),
+      t.isPunctuation(first + 1, 0x28), t.match(first + 1) == r.upperBound - 1,
+      t.isText(first + 2, "suiteName"), t.isPunctuation(first + 3, 0x3A)
+    {
+      return .suite(localKey((first + 4)..<(r.upperBound - 1)))
+    }
     if let adapted = adapterReceiver(r) { return adapted }
     if r.count == 1 {
       let name = t.text(first)
@@ -226,6 +233,11 @@ extension SwiftReader {
       call.labels = c.labels
       call.callerName = functionName
       call.callerType = typeName
+      if receiver == .extendedDefaults, let s = scope, s.selector == nil {
+        // `self[#function]` in a property of an extension of UserDefaults: the user defaults
+        // its uses are made on (`UserDefaults.shared.x`) are that property's.
+        call.extensionProperty = s.property
+      }
       wrapperPresence(c, &call)
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)

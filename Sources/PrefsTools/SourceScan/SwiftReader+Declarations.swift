@@ -238,6 +238,11 @@ extension SwiftReader {
     default: break
     }
     if scope == nil || scope?.selector == nil && scope?.property == nil {
+      if let type = typeName,
+        (1...3).contains(where: { t.isText(i - $0, "private") || t.isText(i - $0, "fileprivate") })
+      {
+        facts.privateConstants.insert(type + "." + name)
+      }
       recordConstant(
         name, closureKey(value) ?? keyOf(value), stored: scope == nil && !t.isText(i - 1, "lazy"))
       if let object = objectConstant(value) {
@@ -465,6 +470,15 @@ extension SwiftReader {
 
   func madeType(_ range: Range<Int>) -> String? {
     if archives(range) { return "Data" }
+    // `… as? NSData`, `… as! Data`: the type it is cast to.
+    if range.count >= 4, t.isText(range.upperBound - 3, "as"),
+      t.isPunctuation(range.upperBound - 2, 0x3F) || t.isPunctuation(range.upperBound - 2, 0x21),
+      t.isIdentifier(range.upperBound - 1),
+      ["NSData", "Data", "NSString", "String", "NSDate", "Date"].contains(
+        t.text(range.upperBound - 1))
+    {
+      return t.text(range.upperBound - 1).replacing("NS", with: "")
+    }
     var k = range.lowerBound
     if t.isText(k, "try") {
       k += 1
@@ -540,6 +554,14 @@ extension SwiftReader {
     default: return
     }
     if let type = typeName { facts.constants[type + "." + name] = key }
+    // In nested types (`enum Keys { enum V2 { static let session = "…" } }`): `Keys.V2.session`
+    // too, and each shorter path, so that `V1.session` and `V2.session` stay apart.
+    if types.count > 1 {
+      for start in 0..<(types.count - 1) {
+        let path = types[start...].map(\.name).joined(separator: ".") + "." + name
+        if facts.constants[path] == nil { facts.constants[path] = key }
+      }
+    }
     if facts.constants[name] == nil { facts.constants[name] = key }
   }
 

@@ -190,7 +190,15 @@ extension SwiftReader {
     {
       return .name(type + "." + names[0])
     }
-    return .name(names.joined(separator: "."))
+    let written = names.joined(separator: ".")
+    // A private constant this file declares under the name as written (`UserDefaults.defaultKey`
+    // of a `private static let` in an extension): this file's, before another file's.
+    if names.count > 1, facts.privateConstants.contains(written),
+      case .literal(let s)? = facts.constants[written]
+    {
+      return .literal(s)
+    }
+    return .name(written)
   }
 
   /// `X.map(\.rawValue)` or `X.map { $0.rawValue }`: X; else nil.

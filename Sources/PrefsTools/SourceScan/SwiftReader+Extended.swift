@@ -111,4 +111,42 @@ extension SwiftReader {
     }
     return found
   }
+
+  /// The user defaults a closure that initializes a property makes (its first
+  /// `UserDefaults(suiteName:)` or `UserDefaults.standard`).
+  func madeInClosure(_ range: Range<Int>) -> ReceiverRef? {
+    // A closure that returns one of several (`if lite { return .standard } else { return
+    // group ?? .standard }`): the suite, where the app keeps its settings; the standard
+    // domain only when no return gives one.
+    // (A return of an `#else` branch is the default build's, `#if DEBUG return debugSuite
+    // #else return .standard #endif`: the others' are not looked at.)
+    var standard = false
+    let returns = range.filter { t.isText($0, "return") }
+    let later = returns.filter { t.token($0).alternative }
+    for k in later.isEmpty ? returns : later {
+      let value = beforeCoalescing(expressionRange(from: k + 1))
+      if value.count == 1, let bound = facts.receivers[t.text(value.lowerBound)],
+        case .suite = bound
+      {
+        return bound
+      }
+      let given = receiverOf(value)
+      switch given {
+      case .suite: return given
+      case .name(let n):
+        if let bound = facts.receivers[n], case .suite = bound { return bound }
+      case .standard: standard = true
+      default: break
+      }
+    }
+    if standard { return .standard }
+    for k in range where t.isText(k, "UserDefaults") {
+      if t.isPunctuation(k + 1, 0x28) {
+        let receiver = receiverOf(k..<(t.match(k + 1) + 1))
+        if receiver != .none { return receiver }
+      }
+      if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "standard") { return .standard }
+    }
+    return nil
+  }
 }

@@ -62,6 +62,9 @@ extension SwiftReader {
     let range = expressionRange(from: start)
     guard range.upperBound == close else { return }
     let key = keyOf(range)
+    if key.isRuntime || key.calls.count > 0, let type = typeName {
+      facts.runtimeMembers.insert(type + "." + name)
+    }
     recordConstant(name, key)
     facts.returnsDefined.insert(name)
     if input.returnsWanted.contains(name) {

@@ -73,6 +73,8 @@ struct SwiftReader: SourceReader {
   /// The uses `@AppStorage` properties make, by `Type.name`: what the type does with the
   /// property's value (`JSONDecoder().decode(T.self, from: name)`) says how it is stored.
   var appStorageUses: [String: Int] = [:]
+  /// `@AppStorage var x: T` declared without its key: T, by `Type._x`.
+  var appStorageLater: [String: String] = [:]
   /// swift-sharing: the value type of the `extension SharedKey where Self ==
   /// AppStorageKey<T>` being read (T as written), and where that extension ends.
   var sharedKeyType: (type: String, end: Int)?
@@ -231,6 +233,12 @@ struct SwiftReader: SourceReader {
     default:
       break
     }
+    if !gatherOnly, LibraryModels.preferenceMacros.contains(word),
+      !wrapperSelectors.contains(String(word.dropFirst()) + "(")
+    {
+      preferenceMacro(at: i)
+      return nil
+    }
     if word.hasPrefix("@"), t.isPunctuation(i + 1, 0x28) {
       attribute(at: i)
       return nil
@@ -255,8 +263,16 @@ struct SwiftReader: SourceReader {
       call(at: i, parsed: c)
     } else if t.isPunctuation(i + 1, 0x7B), t.isPunctuation(i - 1, 0x2E) {
       closure(at: i)
-    } else if let local = scope?.locals[word] {
+    } else if let local = scope?.locals[word],
+      !(t.isText(i - 2, "self") && t.isPunctuation(i - 1, 0x2E) && t.isPunctuation(i + 1, 0x3D))
+    {
+      // (`self.store = store`: the member, not the parameter of that name.)
       localAfter(i, local)
+    } else if !gatherOnly, word.hasPrefix("_"), t.isPunctuation(i + 1, 0x3D), let type = typeName,
+      let typeText = appStorageLater[type + "." + word],
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self")
+    {
+      appStorageGiven(at: i, typeText: typeText)
     } else if scope?.selector?.hasPrefix("init(") == true, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
       let type = typeName, facts.members[type]?.declared[word]?.hasPrefix("UserDefaults") == true
@@ -267,6 +283,10 @@ struct SwiftReader: SourceReader {
       if receiver.isDefaults {
         facts.receivers[word] = receiver
         facts.receivers[type + "." + word] = receiver
+      } else if case .name(let n) = receiver, n.hasPrefix("param:") {
+        // `self.store = store`, a parameter of user defaults: what the callers give.
+        facts.receivers[type + "." + word] = receiver
+        if facts.receivers[word] == nil { facts.receivers[word] = receiver }
       } else if case .name(let n) = receiver, n.first?.isLowercase == true, n.contains("."),
         !n.hasPrefix("param:")
       {
@@ -275,6 +295,16 @@ struct SwiftReader: SourceReader {
         // (By the type's name only: another type's member of the same name is not this one.)
         facts.receivers[type + "." + word] = .unknown(n)
       }
+    } else if scope?.selector?.hasPrefix("init(") == true, t.isPunctuation(i + 1, 0x3D),
+      t.isText(i - 2, "self"), t.isPunctuation(i - 1, 0x2E), let type = typeName,
+      facts.members[type]?.declared[word] == nil,
+      case let receiver = receiverOf(beforeCoalescing(expressionRange(from: i + 2))),
+      receiver.isDefaults
+    {
+      // `self.store = UserDefaults(suiteName: name)` in an initializer written before the
+      // member's declaration: the member holds that suite.
+      facts.receivers[word] = receiver
+      facts.receivers[type + "." + word] = receiver
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
       scope?.parameters.contains(word) == false, let use = appStorageUse(named: word)
@@ -400,7 +430,11 @@ struct SwiftReader: SourceReader {
       // A `UserDefaults` parameter: the defaults its callers give (looked up by the model),
       // else its default value's, else the standard ones.
       guard let type, type.hasPrefix("UserDefaults") else { continue }
-      let name = Self.parameterName(selector, index)
+      // (An initializer's, by the name its callers use: `Settings(store:)`.)
+      let called =
+        name == "init"
+        ? (typeName ?? name) + "(" + labels.map { $0 + ":" }.joined() + ")" : selector
+      let name = Self.parameterName(called, index)
       facts.receivers[name] = receiverDefaults[parameter] ?? .standard
       scope?.locals[parameter, default: LocalVariable()].receiver = .name(name)
     }
@@ -425,44 +459,6 @@ struct SwiftReader: SourceReader {
     singleExpressionReturn(body: b)
     if !gatherOnly, !parameters.isEmpty { switchReturns(body: b, selector: selector) }
     return close + 1
-  }
-
-  /// The user defaults a closure that initializes a property makes (its first
-  /// `UserDefaults(suiteName:)` or `UserDefaults.standard`).
-  func madeInClosure(_ range: Range<Int>) -> ReceiverRef? {
-    // A closure that returns one of several (`if lite { return .standard } else { return
-    // group ?? .standard }`): the suite, where the app keeps its settings; the standard
-    // domain only when no return gives one.
-    // (A return of an `#else` branch is the default build's, `#if DEBUG return debugSuite
-    // #else return .standard #endif`: the others' are not looked at.)
-    var standard = false
-    let returns = range.filter { t.isText($0, "return") }
-    let later = returns.filter { t.token($0).alternative }
-    for k in later.isEmpty ? returns : later {
-      let value = beforeCoalescing(expressionRange(from: k + 1))
-      if value.count == 1, let bound = facts.receivers[t.text(value.lowerBound)],
-        case .suite = bound
-      {
-        return bound
-      }
-      let given = receiverOf(value)
-      switch given {
-      case .suite: return given
-      case .name(let n):
-        if let bound = facts.receivers[n], case .suite = bound { return bound }
-      case .standard: standard = true
-      default: break
-      }
-    }
-    if standard { return .standard }
-    for k in range where t.isText(k, "UserDefaults") {
-      if t.isPunctuation(k + 1, 0x28) {
-        let receiver = receiverOf(k..<(t.match(k + 1) + 1))
-        if receiver != .none { return receiver }
-      }
-      if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "standard") { return .standard }
-    }
-    return nil
   }
 
   /// `init(key: String) { self.key = key }`: the members an initializer sets from its
