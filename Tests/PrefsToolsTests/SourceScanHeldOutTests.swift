@@ -315,3 +315,27 @@ import Testing
     #expect(wrapped?.keys.first?.entry.defaultValue == .bool(false))
   }
 }
+
+@Suite struct SourceScanTypedTests {
+  /// What a twenty-eighth set of never-seen apps showed: objects keeping their key made
+  /// through their generic type (`Pref<String>(key: "k")`: typed so); an app group's user
+  /// defaults a computed static property makes in statements (`guard let d = …; return d`);
+  /// `standard` in a static function of an extension of UserDefaults. Traps: a member of
+  /// UserDefaults the tree does not declare (not known, never the standard domain), a
+  /// collection's `contains` where a type of the tree has a wrapper of that name, a copy of
+  /// Sparkle's source in the tree (the updater's own keys).
+  @Test func keysTheTwentyEighthSetCarried() {
+    let result = SourceScanFlowTests.scan("Typed")
+    SourceScanFlowTests.expectExactly(
+      result,
+      [
+        ("typedUserName", .string, nil), ("typedUploads", .integer, nil),
+        ("typedHistory", .stringArray, nil),
+        ("typedCheckersEnabled", .bool, nil), ("TypedSpellChecking", .bool, nil),
+        ("TypedGrammarChecking", .bool, nil), ("typedOnboarded", .bool, nil),
+      ])
+    let group = result.otherDomains.first { $0.domain == .suite("group.typed") }
+    #expect(group?.keys.map(\.entry.from) == ["typedToken"])
+    #expect(result.otherDomains.allSatisfy { $0.domain == .suite("group.typed") })
+  }
+}

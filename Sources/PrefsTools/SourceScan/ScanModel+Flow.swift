@@ -155,30 +155,23 @@ extension ScanModel {
         found += list.filter { !$0.labels.isEmpty && Self.argumentIndices($0, call) != nil }
       }
     }
+    // `names.contains(name)`: a collection's method, unless the call is made in the wrapper's
+    // own type or on what the tree knows to be one of it (or user defaults, for an extension
+    // of UserDefaults).
+    if Self.collectionSelectors.contains(call.selector) {
+      found = found.filter { w in
+        guard let owner = w.className else { return false }
+        if owner == call.callerType, call.receiver == .none || call.receiver == .type(owner) {
+          return true
+        }
+        if let c = classOf(call.receiver), isKind(c, of: owner) { return true }
+        switch call.receiver {
+        case .standard, .suite: return owner == "UserDefaults" || owner == "NSUserDefaults"
+        default: return false
+        }
+      }
+    }
     return found
-  }
-
-  /// The class a receiver is an instance of, where it says: a type's, or what a type's method
-  /// returns (user defaults when the tree says the method returns them, else the type's own).
-  func classOf(_ receiver: ReceiverRef) -> String? {
-    switch receiver {
-    case .type(let type): type
-    case .returned(let type, let method):
-      returnedReceiver(type, method) != nil ? "NSUserDefaults" : type
-    default: nil
-    }
-  }
-
-  /// Whether `type` is `ancestor` or one of its subclasses.
-  func isKind(_ type: String, of ancestor: String) -> Bool {
-    var current = type
-    var seen: Set<String> = []
-    while seen.insert(current).inserted {
-      if current == ancestor { return true }
-      guard let parent = superclasses[current] else { return false }
-      current = parent
-    }
-    return false
   }
 
   /// For each parameter of `wrapper`, the index of the call's argument that gives it (nil

@@ -302,4 +302,35 @@ extension ScanModel {
     default: return nil
     }
   }
+
+  /// The Swift standard library's collection methods: a wrapper of that name is only called
+  /// where the tree shows the receiver is its type.
+  static let collectionSelectors: Set<String> = [
+    "contains(_:)", "contains(where:)", "append(_:)", "insert(_:)", "remove(_:)",
+    "first(where:)", "firstIndex(of:)", "index(of:)", "filter(_:)", "map(_:)", "removeAll()",
+    "union(_:)", "formUnion(_:)", "subtracting(_:)", "update(with:)",
+  ]
+
+  /// The class a receiver is an instance of, where it says: a type's, or what a type's method
+  /// returns (user defaults when the tree says the method returns them, else the type's own).
+  func classOf(_ receiver: ReceiverRef) -> String? {
+    switch receiver {
+    case .type(let type): type
+    case .returned(let type, let method):
+      returnedReceiver(type, method) != nil ? "NSUserDefaults" : type
+    default: nil
+    }
+  }
+
+  /// Whether `type` is `ancestor` or one of its subclasses.
+  func isKind(_ type: String, of ancestor: String) -> Bool {
+    var current = type
+    var seen: Set<String> = []
+    while seen.insert(current).inserted {
+      if current == ancestor { return true }
+      guard let parent = superclasses[current] else { return false }
+      current = parent
+    }
+    return false
+  }
 }

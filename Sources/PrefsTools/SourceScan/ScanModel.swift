@@ -358,6 +358,9 @@ struct ScanModel {
         if member.contains("."), let bound = receivers[last] {
           return resolve(bound, file: file, depth: depth + 1)
         }
+        // `UserDefaults.group` whose declaration the tree does not show (or shows in a form
+        // not followed): user defaults, not known which (never taken for the standard ones).
+        if type == "UserDefaults" || type == "NSUserDefaults" { return .unknown }
         return resolve(.type(type), file: file, depth: depth + 1)
       }
       // A property whose class the code declares: user defaults or not.

@@ -56,14 +56,17 @@ package struct ScanWarning: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 enum SourceFiles {
-  /// Folders never read: version control and build products.
+  /// Folders never read: version control, build products, and a copy of Sparkle's source
+  /// or framework kept in the tree (the updater reads and writes its own `SU…` keys; the
+  /// app's code naming one is read).
   static let skippedFolders: Set<String> = [
-    ".git", ".svn", ".hg", ".build", "DerivedData", "build", "xcuserdata",
+    ".git", ".svn", ".hg", ".build", "DerivedData", "build", "xcuserdata", "Sparkle",
+    "Sparkle.framework",
   ]
 
-  /// A folder the walk goes past: version control, build products, and a test target's
-  /// folder (`Tests`, `AppTests`, `AppUITests`: test code writes keys no run of the app
-  /// does). A folder named on the command line is read whatever its name.
+  /// A folder the walk goes past: version control, build products, a copy of Sparkle, and a
+  /// test target's folder (`Tests`, `AppTests`, `AppUITests`: test code writes keys no run of
+  /// the app does). A folder named on the command line is read whatever its name.
   static func isSkipped(_ name: String) -> Bool {
     skippedFolders.contains(name) || name.hasSuffix("Tests")
   }

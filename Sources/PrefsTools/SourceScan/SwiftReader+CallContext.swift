@@ -257,9 +257,11 @@ extension SwiftReader {
   mutating func initializerCall(at i: Int) -> Call? {
     guard t.text(i).first?.isUppercase == true, !t.isPunctuation(i - 1, 0x2E) else { return nil }
     var k = i
+    var generic: String?
     if t.isPunctuation(i + 1, 0x3C) {
       k = t.angleEnd(from: i + 1) - 1
       guard k > i + 1, t.isPunctuation(k, 0x3E) else { return nil }
+      generic = t.source((i + 2)..<k).replacing(" ", with: "")
     }
     if t.isPunctuation(k + 1, 0x2E), t.isText(k + 2, "init") {
       readEarly.insert(k + 2)
@@ -269,6 +271,7 @@ extension SwiftReader {
     c.name = i
     c.receiver = nil
     c.selector = t.text(i) + "(" + c.labels.map { $0 + ":" }.joined() + ")"
+    c.generic = generic
     return c
   }
 

@@ -20,6 +20,8 @@ extension SwiftReader {
     var selector: String
     var labels: [String]
     var arguments: [Range<Int>]
+    /// `Pref<String>(key: "k")`: the type argument it is made with.
+    var generic: String? = nil
   }
 
   func parseCall(at i: Int) -> Call? {
@@ -155,6 +157,8 @@ extension SwiftReader {
     if r.count == 1 {
       let name = t.text(first)
       if name == "self" { return inDefaultsExtension ? .extendedDefaults : .type(typeName ?? "") }
+      // `standard.bool(forKey: K)` in a static function of an extension of UserDefaults.
+      if name == "standard", inDefaultsExtension, scope?.locals[name] == nil { return .standard }
       if let local = scope?.locals[name] {
         if let receiver = local.receiver { return receiver }
         // A variable of a declared class is that class; one without may be user defaults.
@@ -241,7 +245,7 @@ extension SwiftReader {
       wrapperPresence(c, &call)
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
-      call.declaredType = declaredType(before: c) ?? returnedType(c)
+      call.declaredType = declaredType(before: c) ?? returnedType(c) ?? c.generic
       call.fallback = fallbackAfter(c) ?? guardFallback(c)
       if call.declaredType == nil { call.declaredType = closureRawType(after: c) }
       for argument in c.arguments {
