@@ -320,11 +320,14 @@ import Testing
   /// What a twenty-eighth set of never-seen apps showed: objects keeping their key made
   /// through their generic type (`Pref<String>(key: "k")`: typed so); an app group's user
   /// defaults a computed static property makes in statements (`guard let d = …; return d`);
-  /// `standard` in a static function of an extension of UserDefaults. Traps: a member of
-  /// UserDefaults the tree does not declare (not known, never the standard domain), a
+  /// `standard` in a static function of an extension of UserDefaults; and a twenty-ninth's:
+  /// `defaults[@"k"]`, NSUserDefaults' keyed subscripting; a member given `.shared`; a
+  /// property of an extension no code reads, in the one domain the others are read on.
+  /// Traps: an array's subscript, a member of UserDefaults the tree does not declare (not
+  /// known, never the standard domain), a
   /// collection's `contains` where a type of the tree has a wrapper of that name, a copy of
   /// Sparkle's source in the tree (the updater's own keys).
-  @Test func keysTheTwentyEighthSetCarried() {
+  @Test func keysTheTwentyEighthAndTwentyNinthSetsCarried() {
     let result = SourceScanFlowTests.scan("Typed")
     SourceScanFlowTests.expectExactly(
       result,
@@ -333,9 +336,18 @@ import Testing
         ("typedHistory", .stringArray, nil),
         ("typedCheckersEnabled", .bool, nil), ("TypedSpellChecking", .bool, nil),
         ("TypedGrammarChecking", .bool, nil), ("typedOnboarded", .bool, nil),
+        // NSUserDefaults' keyed subscripting (a twenty-ninth set's).
+        ("typedTitle", .string, nil), ("typedRuns", .integer, nil),
       ])
     let group = result.otherDomains.first { $0.domain == .suite("group.typed") }
     #expect(group?.keys.map(\.entry.from) == ["typedToken"])
-    #expect(result.otherDomains.allSatisfy { $0.domain == .suite("group.typed") })
+    // Properties of an extension read through a member given `.typedShared`, and one no code
+    // reads, in the domain the others are read on (a twenty-ninth set's).
+    let shared = result.otherDomains.first { $0.domain == .suite("group.typed.shared") }
+    #expect(Set(shared?.keys.map(\.entry.from) ?? []) == ["typedBadgeCount", "typedWizardShown"])
+    #expect(
+      result.otherDomains.allSatisfy {
+        $0.domain == .suite("group.typed") || $0.domain == .suite("group.typed.shared")
+      })
   }
 }

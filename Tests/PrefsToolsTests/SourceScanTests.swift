@@ -407,6 +407,37 @@ import Testing
     #expect(found["small"]?.defaultValue == .integer(2047))
   }
 
+  /// A chain of 20,000 ternaries as a key and one of 5,000 `else if`s after a getter: read
+  /// without recursion (each overflowed the stack until an attack on the ternaries of keys
+  /// tried them), the chain walked once, not once per `if`; a chain of more than 16 arms is a
+  /// pattern.
+  @Test func longTernaryAndElseIfChainsEnd() throws {
+    let folder = try TemporaryFolder()
+    let arms = (0..<20_000).map { "c ? @\"chain\($0)\" :" }.joined(separator: " ")
+    let branches = (0..<5_000).map { "else if (d > \($0)) { n += 1; }" }
+      .joined(separator: " ")
+    try Data(
+      """
+      @implementation Chains
+      - (void)f:(BOOL)c {
+        [[NSUserDefaults standardUserDefaults] boolForKey:(\(arms) @"chainLast")];
+        [[NSUserDefaults standardUserDefaults] boolForKey:(c ? @"chainA" : c ? @"chainB" : @"chainC")];
+      }
+      - (int)g:(int)d {
+        int n = 0;
+        NSString *v = [[NSUserDefaults standardUserDefaults] objectForKey:@"chainElse"];
+        if (v) { return [v intValue]; } \(branches)
+        return n;
+      }
+      @end
+      """.utf8
+    ).write(to: folder.file("Chains.m"))
+    let result = SourceScan.scan([folder.url.path])
+    let keys = Set(result.keys.map(\.entry.from))
+    #expect(keys == ["chainA", "chainB", "chainC", "chainElse"])
+    #expect(result.patterns.count == 1)
+  }
+
   /// `else if (` left open at the end of a file (the smallest of a fuzz round's cut files of a
   /// real app): the statement ends with the tokens, never past them (it trapped until then).
   @Test(arguments: [

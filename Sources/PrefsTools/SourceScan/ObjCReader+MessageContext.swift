@@ -187,4 +187,43 @@ extension ObjCReader {
     guard t.isText(k, "return"), t.isPunctuation(m.close + 1, 0x3B) else { return nil }
     return scope?.returnTypeToken.map { t.text($0) }
   }
+
+  /// `defaults[@"k"]`, `defaults[@"k"] = v` on a variable holding user defaults: NSUserDefaults'
+  /// keyed subscripting (`objectForKeyedSubscript:`, which a category may add), a getter of an
+  /// object (typed by the variable it is assigned to) or a setter.
+  /// Whether the `[` at `i` is such a subscript (else it opens a message).
+  mutating func keyedSubscript(at i: Int) -> Bool {
+    let name = t.text(i - 1)
+    let close = t.match(i)
+    guard close > i + 1, !t.isPunctuation(i - 2, 0x2E), !t.isText(i - 2, "->"),
+      !isKeyword(i - 1),
+      let receiver = scope?.locals[name] != nil
+        ? scope?.locals[name]?.receiver : facts.receivers[Self.bare(name)],
+      receiver.isDefaults
+    else { return false }
+    if gatherOnly { return true }
+    let keyRange = (i + 1)..<close
+    let sets = t.isPunctuation(close + 1, 0x3D)
+    var use = SourceUse(
+      key: localKey(keyRange), receiver: receiver, access: sets ? .set : .get,
+      method: sets ? "setObject:forKeyedSubscript:" : "objectForKeyedSubscript:",
+      line: t.line(i))
+    if sets {
+      let value = expressionRange(from: close + 2)
+      use.value = valueOf(value)
+      use.type = use.value?.type
+    } else {
+      // `NSString *s = defaults[@"k"];`: the class it is assigned to.
+      let k = i - 2
+      if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1), t.isPunctuation(k - 2, 0x2A),
+        let type = DefaultsAPI.type(ofClass: t.text(k - 3))
+      {
+        use.type = type
+        use.typeReason = "assigned to \(t.text(k - 3)) *"
+      }
+    }
+    use.condition = condition(at: i)
+    record(use, at: -1)
+    return true
+  }
 }

@@ -100,7 +100,15 @@ extension ObjCReader {
     let thenRange = statement(from: close + 1)
     var elseRange: Range<Int>?
     if t.isText(thenRange.upperBound, "else") {
-      elseRange = statement(from: thenRange.upperBound + 1)
+      // (`else if …`: the inner `if` ends where this one does, noted so that a long chain is
+      // walked once, not once for each of its `if`s.)
+      let from = thenRange.upperBound + 1
+      if let end = statementEnds[i], end >= from {
+        elseRange = from..<end
+      } else {
+        elseRange = statement(from: from)
+      }
+      if let e = elseRange, t.isText(from, "if") { statementEnds[from] = e.upperBound }
     }
     ifs.append((end: (elseRange ?? thenRange).upperBound, condition: (open + 1)..<close))
     guard let (send, present) = keyPresenceTest((open + 1)..<close),
@@ -242,23 +250,39 @@ extension ObjCReader {
   /// A statement from `start`: a block to its `}`, or to its `;`.
   func statement(from given: Int) -> Range<Int> {
     // (Within the tokens: a block left open runs to the end, and what follows it is empty.)
+    // `if (…) S else if (…) S else S` and `if (a) if (b) S`: walked in a loop, however long
+    // the chain (an `else` belongs to the innermost `if` still without one).
     let start = min(given, t.count)
-    if t.isPunctuation(start, 0x7B) { return start..<min(t.match(start) + 1, t.count) }
-    if t.isText(start, "if"), t.isPunctuation(start + 1, 0x28) {
-      let then = statement(from: t.match(start + 1) + 1)
-      if t.isText(then.upperBound, "else") {
-        return start..<statement(from: then.upperBound + 1).upperBound
-      }
-      return start..<then.upperBound
-    }
     var k = start
-    while k < t.count, !t.isPunctuation(k, 0x3B) {
-      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) || t.isPunctuation(k, 0x7B) {
-        k = t.match(k)
+    var pending = 0
+    while true {
+      if t.isText(k, "if"), t.isPunctuation(k + 1, 0x28) {
+        let next = t.match(k + 1) + 1
+        guard next > k + 1 else { return start..<min(k + 1, t.count) }
+        pending += 1
+        k = next
+        continue
       }
-      k += 1
+      var end: Int
+      if t.isPunctuation(k, 0x7B) {
+        end = min(max(t.match(k), k) + 1, t.count)
+      } else {
+        var j = k
+        while j < t.count, !t.isPunctuation(j, 0x3B) {
+          if t.isPunctuation(j, 0x28) || t.isPunctuation(j, 0x5B) || t.isPunctuation(j, 0x7B) {
+            j = max(t.match(j), j)
+          }
+          j += 1
+        }
+        end = min(j + 1, t.count)
+      }
+      if pending > 0, end > k, t.isText(end, "else") {
+        pending -= 1
+        k = end + 1
+        continue
+      }
+      return start..<max(end, start)
     }
-    return start..<min(k + 1, t.count)
   }
 
   /// A presence test that decides the branch when the key is absent: the whole condition,

@@ -51,12 +51,22 @@ extension ObjCReader {
   func keyOf(_ range: Range<Int>) -> KeyExpr {
     let r = inner(range)
     guard let first = r.first else { return .runtime("") }
-    // `c ? @"A" : @"B"`: either (`k ?: @"B"`: k, else B). An empty text is a placeholder,
-    // never a key; `name ?: @""` is what the run gives.
-    if let (yes, no) = ternaryArms(r) {
-      let first = keyOf(yes.isEmpty ? r.lowerBound..<(yes.lowerBound - 1) : yes)
-      if yes.isEmpty, first.isRuntime { return .runtime(t.source(r)) }
-      let arms = [first, keyOf(no)].filter { $0 != .literal("") }
+    // `c ? @"A" : @"B"`: either (`k ?: @"B"`: k, else B); a chain `a ? @"A" : b ? @"B" : @"C"`
+    // walked in a loop, up to 16 arms. An empty text is a placeholder, never a key; `name ?:
+    // @""` is what the run gives; a ternary within an arm's test or first arm is not followed.
+    if var (yes, no) = ternaryArms(r) {
+      var arms: [KeyExpr] = []
+      while true {
+        let arm = yes.isEmpty ? r.lowerBound..<(yes.lowerBound - 1) : yes
+        guard arms.count < 16, ternaryArms(arm) == nil else { return .runtime(t.source(r)) }
+        let key = keyOf(arm)
+        if yes.isEmpty, key.isRuntime { return .runtime(t.source(r)) }
+        arms.append(key)
+        guard let (nextYes, nextNo) = ternaryArms(no) else { break }
+        (yes, no) = (nextYes, nextNo)
+      }
+      arms.append(keyOf(no))
+      arms = arms.filter { $0 != .literal("") }
       return arms.count == 1 ? arms[0] : .oneOf(arms)
     }
     // Adjacent literals and macro names: `@"a" @"b"`, `PREFIX @"x"`.

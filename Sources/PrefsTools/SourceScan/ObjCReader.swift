@@ -17,6 +17,8 @@ struct ObjCReader: SourceReader {
   var implementationBody = -1
   var scope: FunctionScope?
   var ifs: [(end: Int, condition: Range<Int>)] = []
+  /// Where the statement an `if` begins (`else if …`) ends, as the `if` before it found.
+  var statementEnds: [Int: Int] = [:]
   /// Sends already read as part of a pattern (a presence test), by their `[` token.
   var presence: Set<Int> = []
   /// The use each send made, by its `[` token (for what the code does with its result).
@@ -53,7 +55,8 @@ struct ObjCReader: SourceReader {
       if let next = identifier(at: i) { return next }
     case .punctuation:
       if t.isPunctuation(i, 0x5B) {
-        message(at: i)
+        // `defaults[@"k"]` on a variable holding user defaults: a subscript, not a message.
+        if !(t.isIdentifier(i - 1) && keyedSubscript(at: i)) { message(at: i) }
       } else if scope == nil, t.isPunctuation(i, 0x2D) || t.isPunctuation(i, 0x2B),
         t.isPunctuation(i + 1, 0x28), className != nil
       {

@@ -111,6 +111,25 @@ extension ScanModel {
       }
       domains[name] = found
     }
+    // A property no access shows (read by no code, or only by code the scan does not see):
+    // the one domain the accessed properties of its file's extensions are read on, else those
+    // of the whole tree, if they agree on one (`UserDefaults.shared.x` for all the others).
+    var fileDomains: [Int: Set<ScanDomain>] = [:]
+    var treeDomains: Set<ScanDomain> = []
+    for entry in uses {
+      guard let name = entry.use.extensionProperty, let found = domains[name], !found.isEmpty
+      else { continue }
+      fileDomains[entry.use.file, default: []].formUnion(found)
+      treeDomains.formUnion(found)
+    }
+    for entry in uses {
+      guard let name = entry.use.extensionProperty, domains[name] == nil,
+        !unknownNames.contains(name)
+      else { continue }
+      let shared = fileDomains[entry.use.file] ?? treeDomains
+      guard shared.count == 1, let only = shared.first, only != .standard else { continue }
+      domains[name] = [only]
+    }
     var kept: [(use: SourceUse, domain: ScanDomain)] = []
     for entry in uses {
       guard let name = entry.use.extensionProperty, entry.domain == .standard,

@@ -149,4 +149,23 @@ extension SwiftReader {
     }
     return nil
   }
+
+  /// `let d = X` (or `guard let`, `if let`) of a body ending `return d`: X.
+  func returnedLocal(in body: Range<Int>) -> Range<Int>? {
+    guard body.count >= 3, t.isIdentifier(body.upperBound - 1),
+      t.isText(body.upperBound - 2, "return")
+    else { return nil }
+    let name = t.text(body.upperBound - 1)
+    for k in body where t.isText(k, "let") || t.isText(k, "var") {
+      guard t.text(k + 1) == name else { continue }
+      var e = k + 2
+      if t.isPunctuation(e, 0x3A) { e = typeEnd(from: e + 1) }
+      guard t.isPunctuation(e, 0x3D) else { continue }
+      var value = expressionRange(from: e + 1)
+      if let brace = t.topLevelBrace(in: value) { value = value.lowerBound..<brace }
+      if let at = value.first(where: { t.isText($0, "else") }) { value = value.lowerBound..<at }
+      return value.isEmpty ? nil : value
+    }
+    return nil
+  }
 }

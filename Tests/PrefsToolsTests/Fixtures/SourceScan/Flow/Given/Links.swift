@@ -10,3 +10,7 @@ extension UserDefaults {
     set { set(newValue, forKey: UserDefaults.defaultKey) }
   }
 }
+
+enum Links {
+  static func external() -> Bool { UserDefaults.standard.givenOpensLinksInBrowser }
+}

@@ -7,3 +7,7 @@ extension UserDefaults {
     string(forKey: UserDefaults.defaultKey)
   }
 }
+
+enum Reactions {
+  static func preferred() -> String? { UserDefaults.standard.givenDefaultReaction }
+}
