@@ -190,8 +190,8 @@ extension ObjCReader {
 
   /// `defaults[@"k"]`, `defaults[@"k"] = v` on a variable holding user defaults: NSUserDefaults'
   /// keyed subscripting (`objectForKeyedSubscript:`, which a category may add), a getter of an
-  /// object (typed by the variable it is assigned to) or a setter.
-  /// Whether the `[` at `i` is such a subscript (else it opens a message).
+  /// object (typed by the variable it is assigned to) or a setter. Whether the `[` at `i` is
+  /// such a subscript (else it opens a message).
   mutating func keyedSubscript(at i: Int) -> Bool {
     let name = t.text(i - 1)
     let close = t.match(i)
