@@ -395,11 +395,8 @@ extension ObjCReader {
     guard close < range.upperBound - 1,
       !((k + 2)..<close).contains(where: { t.isIdentifier($0) && t.text($0) == name })
     else { return nil }
-    let body = close + 1
-    if t.isPunctuation(body, 0x7B) { return body..<min(t.match(body) + 1, range.upperBound) }
-    var end = body
-    while end < range.upperBound, !t.isPunctuation(end, 0x3B) { end += 1 }
-    return body..<min(end + 1, range.upperBound)
+    let body = statement(from: close + 1)
+    return body.lowerBound..<min(body.upperBound, range.upperBound)
   }
 
   /// `return V;` at `k` in the absent branch of a test whose present branch answers with the

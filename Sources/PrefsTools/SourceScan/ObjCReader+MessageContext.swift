@@ -39,6 +39,15 @@ extension ObjCReader {
     return (valueOf(present ? second : first), assignedName(before: start))
   }
 
+  /// `NSString *s =` ending at `k` (the `=`): the class the variable is declared with, and
+  /// its plan type.
+  func assignedClass(before k: Int) -> (String, MigrationPlan.ValueType)? {
+    guard t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1), t.isPunctuation(k - 2, 0x2A),
+      let type = DefaultsAPI.type(ofClass: t.text(k - 3))
+    else { return nil }
+    return (t.text(k - 3), type)
+  }
+
   /// What the tokens just around a getter's message say of its type: a cast before it, the
   /// declared type of the variable it initializes.
   func refineInPlace(_ use: inout SourceUse, _ m: Message) {
@@ -52,11 +61,9 @@ extension ObjCReader {
       }
       k = open - 1
     }
-    if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1), t.isPunctuation(k - 2, 0x2A),
-      let type = DefaultsAPI.type(ofClass: t.text(k - 3))
-    {
+    if let (declared, type) = assignedClass(before: k) {
       use.type = type
-      use.typeReason = "assigned to \(t.text(k - 3)) *"
+      use.typeReason = "assigned to \(declared) *"
     } else if use.type == nil, let (declared, type) = returnedObject(m, after: k) {
       // `- (NSString *)lastTemplate { return [d objectForKey:K]; }`
       use.type = type
@@ -214,12 +221,9 @@ extension ObjCReader {
       use.type = use.value?.type
     } else {
       // `NSString *s = defaults[@"k"];`: the class it is assigned to.
-      let k = i - 2
-      if t.isPunctuation(k, 0x3D), t.isIdentifier(k - 1), t.isPunctuation(k - 2, 0x2A),
-        let type = DefaultsAPI.type(ofClass: t.text(k - 3))
-      {
+      if let (declared, type) = assignedClass(before: i - 2) {
         use.type = type
-        use.typeReason = "assigned to \(t.text(k - 3)) *"
+        use.typeReason = "assigned to \(declared) *"
       }
     }
     use.condition = condition(at: i)

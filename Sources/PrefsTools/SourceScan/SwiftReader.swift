@@ -274,37 +274,30 @@ struct SwiftReader: SourceReader {
     {
       appStorageGiven(at: i, typeText: typeText)
     } else if scope?.selector?.hasPrefix("init(") == true, t.isPunctuation(i + 1, 0x3D),
-      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
-      let type = typeName, facts.members[type]?.declared[word]?.hasPrefix("UserDefaults") == true
+      !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"), let type = typeName,
+      case let declared = facts.members[type]?.declared[word],
+      declared?.hasPrefix("UserDefaults") == true || declared == nil && t.isText(i - 2, "self")
     {
       // `defaults = UserDefaults(suiteName: name) ?? .standard` in an initializer: the
-      // property holds that suite (the standard domain only where the suite cannot be made).
+      // property holds that suite (the standard domain only where the suite cannot be made);
+      // `self.store = …` written before the member's declaration too (then only user defaults
+      // made here: nothing else says the member is one).
       let receiver = receiverOf(beforeCoalescing(expressionRange(from: i + 2)))
       if receiver.isDefaults {
         facts.receivers[word] = receiver
         facts.receivers[type + "." + word] = receiver
-      } else if case .name(let n) = receiver, n.hasPrefix("param:") {
+      } else if declared != nil, case .name(let n) = receiver, n.hasPrefix("param:") {
         // `self.store = store`, a parameter of user defaults: what the callers give.
         facts.receivers[type + "." + word] = receiver
         if facts.receivers[word] == nil { facts.receivers[word] = receiver }
-      } else if case .name(let n) = receiver, n.first?.isLowercase == true, n.contains("."),
-        !n.hasPrefix("param:")
+      } else if declared != nil, case .name(let n) = receiver, n.first?.isLowercase == true,
+        n.contains("."), !n.hasPrefix("param:")
       {
         // `self.userDefaults = environment.userDefaults`: another object's, which the code
         // gives elsewhere: not known (reported so, never taken for the standard domain).
         // (By the type's name only: another type's member of the same name is not this one.)
         facts.receivers[type + "." + word] = .unknown(n)
       }
-    } else if scope?.selector?.hasPrefix("init(") == true, t.isPunctuation(i + 1, 0x3D),
-      t.isText(i - 2, "self"), t.isPunctuation(i - 1, 0x2E), let type = typeName,
-      facts.members[type]?.declared[word] == nil,
-      case let receiver = receiverOf(beforeCoalescing(expressionRange(from: i + 2))),
-      receiver.isDefaults
-    {
-      // `self.store = UserDefaults(suiteName: name)` in an initializer written before the
-      // member's declaration: the member holds that suite.
-      facts.receivers[word] = receiver
-      facts.receivers[type + "." + word] = receiver
     } else if scope != nil, t.isPunctuation(i + 1, 0x3D),
       !t.isPunctuation(i - 1, 0x2E) || t.isText(i - 2, "self"),
       scope?.parameters.contains(word) == false, let use = appStorageUse(named: word)
