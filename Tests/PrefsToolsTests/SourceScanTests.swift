@@ -410,12 +410,13 @@ import Testing
   /// A chain of 20,000 ternaries as a key and one of 5,000 `else if`s after a getter: read
   /// without recursion (each overflowed the stack until an attack on the ternaries of keys
   /// tried them), the chain walked once, not once per `if`; a chain of more than 16 arms is a
-  /// pattern.
+  /// pattern. 10,000 nested `if (d) if (d) … S; else …` are walked once too (36 s before).
   @Test func longTernaryAndElseIfChainsEnd() throws {
     let folder = try TemporaryFolder()
     let arms = (0..<20_000).map { "c ? @\"chain\($0)\" :" }.joined(separator: " ")
     let branches = (0..<5_000).map { "else if (d > \($0)) { n += 1; }" }
       .joined(separator: " ")
+    let nested = String(repeating: "if (d) ", count: 10_000)
     try Data(
       """
       @implementation Chains
@@ -427,6 +428,7 @@ import Testing
         int n = 0;
         NSString *v = [[NSUserDefaults standardUserDefaults] objectForKey:@"chainElse"];
         if (v) { return [v intValue]; } \(branches)
+        \(nested)[[NSUserDefaults standardUserDefaults] setInteger:n forKey:@"chainNested"]; else n = 2;
         return n;
       }
       @end
@@ -434,7 +436,7 @@ import Testing
     ).write(to: folder.file("Chains.m"))
     let result = SourceScan.scan([folder.url.path])
     let keys = Set(result.keys.map(\.entry.from))
-    #expect(keys == ["chainA", "chainB", "chainC", "chainElse"])
+    #expect(keys == ["chainA", "chainB", "chainC", "chainElse", "chainNested"])
     #expect(result.patterns.count == 1)
   }
 

@@ -97,7 +97,9 @@ extension ObjCReader {
     let open = i + 1
     let close = t.match(open)
     guard close < t.count else { return }
-    let thenRange = statement(from: close + 1)
+    var met: [Int] = []
+    let thenRange = statement(from: close + 1, ifs: &met)
+    for k in met { statementEnds[k] = thenRange.upperBound }
     var elseRange: Range<Int>?
     if t.isText(thenRange.upperBound, "else") {
       // (`else if …`: the inner `if` ends where this one does, noted so that a long chain is
@@ -249,6 +251,15 @@ extension ObjCReader {
 
   /// A statement from `start`: a block to its `}`, or to its `;`.
   func statement(from given: Int) -> Range<Int> {
+    var ifs: [Int] = []
+    return statement(from: given, ifs: &ifs)
+  }
+
+  /// `statement(from:)`, with the `if`s its walk met outside any block in `ifs`: each ends
+  /// where the statement does (an `else` only binds an `if` of the chain), noted by the caller
+  /// (`statementEnds`) so that `if (a) if (a) … S;` is walked once, not once for each `if`;
+  /// one already noted is not walked again.
+  func statement(from given: Int, ifs: inout [Int]) -> Range<Int> {
     // (Within the tokens: a block left open runs to the end, and what follows it is empty.)
     // `if (…) S else if (…) S else S` and `if (a) if (b) S`: walked in a loop, however long
     // the chain (an `else` belongs to the innermost `if` still without one).
@@ -257,6 +268,11 @@ extension ObjCReader {
     var pending = 0
     while true {
       if t.isText(k, "if"), t.isPunctuation(k + 1, 0x28) {
+        if let end = statementEnds[k], end > k {
+          // (Noted by an `if` that holds this one: the rest of the chain ends there too.)
+          return start..<end
+        }
+        ifs.append(k)
         let next = t.match(k + 1) + 1
         guard next > k + 1 else { return start..<min(k + 1, t.count) }
         pending += 1
