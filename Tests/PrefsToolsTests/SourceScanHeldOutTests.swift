@@ -351,3 +351,29 @@ import Testing
       })
   }
 }
+
+@Suite struct SourceScanDomainsTests {
+  /// What a thirtieth set of never-seen apps showed: a domain kept as a dictionary (the global
+  /// domain copied, changed and written back whole; another app's domain likewise); an empty
+  /// text taking the fallback (`s.length == 0`). Traps: a mutable copy of a dictionary that is
+  /// no domain, a longer text's test, a flag turned on the first time the code finds it off (in
+  /// the branch, after a `guard`, after a branch that returns: true records the work done and is
+  /// no default), a flag written off, a toggle.
+  @Test func keysTheThirtiethSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Domains"),
+      [
+        ("domainsOnboarded", .bool, nil), ("domainsMigrated", .bool, nil),
+        ("domainsWelcomed", .bool, nil), ("domainsPaused", .bool, nil),
+        ("domainsMuted", .bool, nil), ("domainsShown", .bool, nil),
+        ("DomainsDiskUnits", .integer, nil), ("DomainsTheme", .string, nil),
+        ("DomainsTrigger", .string, .string("///")), ("DomainsPrefix", .string, nil),
+        ("DomainsLaunched", .bool, nil), ("DomainsToggle", .bool, nil),
+      ])
+    let result = SourceScanFlowTests.scan("Domains")
+    #expect(result.removed.map(\.entry.from) == ["DomainsOldUnits"])
+    let dock = result.otherDomains.first { $0.domain == .suite("org.example.dock") }
+    #expect(dock?.keys.map(\.entry.from) == ["DomainsOrientation"])
+    #expect(dock?.keys.first?.entry.type == .string)
+  }
+}

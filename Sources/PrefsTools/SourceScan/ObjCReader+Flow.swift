@@ -258,6 +258,16 @@ extension ObjCReader {
 
   /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
   /// answer: V is the fallback.
+  /// Whether a length test (`x.length` then `== 0`, `!= 0`, `> 0`, or nothing after a `!` or
+  /// alone) is true when the text is empty; nil for any other test.
+  static func emptyTest(_ r: Range<Int>, after: Int, negated: Bool, _ t: SourceTokens) -> Bool? {
+    if after == r.upperBound { return negated }
+    guard !negated, after + 2 == r.upperBound, t.text(after + 1) == "0" else { return nil }
+    if t.isText(after, "==") { return true }
+    if t.isText(after, "!=") || t.isPunctuation(after, 0x3E) { return false }
+    return nil
+  }
+
   mutating func fallbackBranchOnLocal(
     condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?, either: Bool = false
   ) {
@@ -284,13 +294,35 @@ extension ObjCReader {
       negated = true
       r = (r.lowerBound + 1)..<r.upperBound
     }
+    // `s.length == 0`, `![s length]`: an empty text, as a missing one, is the absent branch's.
+    var lengthTest: Bool?
+    if r.count >= 3, t.isIdentifier(r.lowerBound), t.isPunctuation(r.lowerBound + 1, 0x2E),
+      t.isText(r.lowerBound + 2, "length")
+    {
+      guard let test = Self.emptyTest(r, after: r.lowerBound + 3, negated: negated, t) else {
+        return
+      }
+      lengthTest = test
+      r = r.lowerBound..<(r.lowerBound + 1)
+    } else if r.count >= 4, t.isPunctuation(r.lowerBound, 0x5B), t.isIdentifier(r.lowerBound + 1),
+      t.isText(r.lowerBound + 2, "length"), t.isPunctuation(r.lowerBound + 3, 0x5D)
+    {
+      guard let test = Self.emptyTest(r, after: r.lowerBound + 4, negated: negated, t) else {
+        return
+      }
+      lengthTest = test
+      r = (r.lowerBound + 1)..<(r.lowerBound + 2)
+    }
     guard let first = r.first, t.isIdentifier(first),
       let local = scope?.locals[t.text(first)], let original = held(local)
     else { return }
     let name = t.text(first)
     var absentFirst: Bool
     var zero = false
-    if r.count == 1 {
+    if let lengthTest {
+      guard DefaultsAPI.presenceGetters.contains(original.method) else { return }
+      absentFirst = lengthTest
+    } else if r.count == 1 {
       absentFirst = negated
     } else if r.count == 3, !negated, let test = absenceTest(at: first + 1, of: original) {
       absentFirst = test.whenAbsent

@@ -148,6 +148,7 @@ extension ObjCReader {
       if m.selector == "values", receiverOf(inner) == .standard { return .standard }
       // `[[d dictionaryRepresentation] objectForKey:K]`: d's keys.
       if m.selector == "dictionaryRepresentation" { return receiverOf(inner) }
+      if let domain = persistentDomain(m) { return domain }
       if m.selector == "initWithSuiteName:", let arg = m.arguments.first {
         if t.isText(arg.lowerBound, "nil"), arg.count == 1 { return .standard }
         return .suite(keyOf(arg))
@@ -203,6 +204,35 @@ extension ObjCReader {
       }
     }
     return .none
+  }
+
+  /// A domain kept as a dictionary: `[d persistentDomainForName:N]` (N's keys: the global
+  /// domain's and the app's own are the standard ones), its `mutableCopy` or `copy`, and
+  /// `[NSMutableDictionary dictionaryWithDictionary:]` of one; the keys its `setObject:forKey:`
+  /// and `objectForKey:` name are that domain's (written back by `setPersistentDomain:forName:`).
+  func persistentDomain(_ m: Message) -> ReceiverRef? {
+    switch m.selector {
+    case "persistentDomainForName:":
+      guard let name = m.arguments.first else { return nil }
+      var inner = receiverOf(m.receiver)
+      if case .name(let n) = inner, let known = facts.receivers[n] { inner = known }
+      guard inner.isDefaults else { return nil }
+      if name.count == 1, t.isText(name.lowerBound, "NSGlobalDomain") { return .standard }
+      if t.isPunctuation(name.lowerBound, 0x5B), let n = parseMessage(at: name.lowerBound),
+        n.selector == "bundleIdentifier"
+      {
+        return .standard
+      }
+      return .suite(keyOf(name))
+    case "mutableCopy", "copy":
+      let inner = receiverOf(m.receiver)
+      return inner.isDefaults ? inner : nil
+    case "dictionaryWithDictionary:", "initWithDictionary:":
+      guard let given = m.arguments.first else { return nil }
+      let inner = receiverOf(given)
+      return inner.isDefaults ? inner : nil
+    default: return nil
+    }
   }
 
   /// The receiver of a message, as far as this file can tell.
