@@ -377,3 +377,42 @@ import Testing
     #expect(dock?.keys.first?.entry.type == .string)
   }
 }
+
+@Suite struct SourceScanLookupsTests {
+  /// What a thirty-first set of never-seen apps showed: a suite made with
+  /// `UserDefaults.init(suiteName:)`; a wrapper's fallback an entry of a dictionary the tree
+  /// declares, by the key each call gives; an app group's user defaults given to an initializer
+  /// by a static property; keys chosen by a ternary, written or interpolated; numbers read
+  /// through NSNumber (`?.boolValue ?? false`); an instance variable's collection of keys read by
+  /// index in another method; a variable declared `id` and given the getter's answer later;
+  /// the other branch's value (`if (v) n = [v intValue]; else n = 20;`); another app's domain
+  /// named by a path. Traps: a branch that gives something else, a copy of a domain never
+  /// written back, an instance variable given a copy of the settings in one method only.
+  @Test func keysTheThirtyFirstSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Lookups"),
+      [
+        ("LookupsFont", .string, nil), ("LookupsLabelFont", .string, nil),
+        ("LookupsFontSize", .string, nil), ("LookupsLabelFontSize", .string, nil),
+        ("LookupsCache", .integer, .integer(20)), ("LookupsLabelSize", .integer, .integer(12)),
+        ("LookupsMode", .any, nil),
+        ("lookups.dark", .data, nil), ("lookups.light", .data, nil),
+        ("lookupsTheme.dark", .integer, nil), ("lookupsTheme.light", .integer, nil),
+        ("lookupsCalls", .bool, .bool(false)), ("lookupsSorting", .integer, .integer(3)),
+        ("lookupsSync", .bool, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Lookups", suite: "org.example.lookups"),
+      [
+        ("LookupsAccount", .string, .string("admin")), ("LookupsLength", .integer, .integer(12)),
+        ("LookupsRemove", .bool, .bool(true)), ("LookupsMethod", .string, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Lookups", suite: "group.lookups"),
+      [("lookupsReload", .stringArray, nil)])
+    let mail = SourceScanFlowTests.scan("Lookups").otherDomains.first {
+      $0.domain == .suite("~/Library/Preferences/org.example.mail")
+    }
+    #expect(mail?.keys.map(\.entry.from) == ["LookupsAccounts"])
+  }
+}

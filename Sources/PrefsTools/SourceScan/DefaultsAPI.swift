@@ -156,8 +156,17 @@ enum DefaultsAPI {
     case "Int", "NSInteger", "Int64", "Int32", "UInt", "NSUInteger", "int", "long": .integer
     case "Double", "CGFloat", "Float", "double", "float", "TimeInterval": .double
     case "URL", "NSURL": .url
-    case "[String]": .stringArray
-    default: name.hasPrefix("[") ? (Self.isDictionaryType(name) ? .dictionary : .array) : nil
+    case "[String]", "Array<String>": .stringArray
+    default:
+      if name.hasPrefix("[") {
+        Self.isDictionaryType(name) ? .dictionary : .array
+      } else if name.hasPrefix("Array<") || name.hasPrefix("Set<") {
+        .array
+      } else if name.hasPrefix("Dictionary<") {
+        .dictionary
+      } else {
+        nil
+      }
     }
   }
 

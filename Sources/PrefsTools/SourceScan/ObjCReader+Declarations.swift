@@ -90,7 +90,12 @@ extension ObjCReader {
       }
       return
     }
-    guard t.isPunctuation(scan, 0x3D) || t.isPunctuation(scan, 0x3B) && star else { return }
+    // (`NSString *s;`, and `id entry;`, a variable given a value later.)
+    guard
+      t.isPunctuation(scan, 0x3D)
+        || t.isPunctuation(scan, 0x3B)
+          && (star || scope != nil && scan == i + 2 && t.isText(i, "id"))
+    else { return }
     // In a function, only a value that can be user defaults, a key, a dictionary, a getter's
     // answer or a resource matters: a message, a literal, a name, a cast.
     if scope != nil, t.isPunctuation(scan, 0x3D) {
@@ -206,9 +211,13 @@ extension ObjCReader {
       }
       // (`NSUserDefaults *d = nil; … d = [[NSUserDefaults alloc] initWithSuiteName:…];`:
       // the function's variable, given its user defaults later.)
+      let copied = domainCopy(value)
       if local || !member && scope?.locals[name] != nil {
         scope?.locals[name, default: LocalVariable()].receiver = bound
-      } else {
+        scope?.locals[name]?.domainCopy = copied
+      } else if !copied {
+        // (A member given a copy of a domain is not bound: one method's dictionary, which
+        // another may give anything.)
         facts.receivers[Self.bare(name)] = resolvedLocally(receiver)
       }
       return
@@ -272,12 +281,21 @@ extension ObjCReader {
       scope?.locals[name] = variable
       return
     }
-    if member, scope != nil, t.isPunctuation(value.lowerBound, 0x40),
-      t.isPunctuation(value.lowerBound + 1, 0x5B) || t.isPunctuation(value.lowerBound + 1, 0x7B)
-    {
+    let literal =
+      t.isPunctuation(value.lowerBound, 0x40)
+      && (t.isPunctuation(value.lowerBound + 1, 0x5B)
+        || t.isPunctuation(value.lowerBound + 1, 0x7B))
+    // (An instance variable by its bare name, `fontKeys = [[NSArray arrayWithObjects:…] retain]`:
+    // no variable or parameter of the function.)
+    let instanceVariable =
+      !member && !local && scope?.locals[name] == nil
+      && scope?.parameters.contains(name) == false && t.isPunctuation(value.lowerBound, 0x5B)
+    if member || instanceVariable, scope != nil, literal || instanceVariable {
       // `_keyTypes = @{kA: number, …}`, `self.names = @[…]`: a collection of constants a
       // member holds, looked up by `self.keyTypes` (Santa's loop over its configuration keys).
-      if case .oneOf(let items) = keyOf(value) {
+      if case .oneOf(let items) = keyOf(value),
+        literal || items.allSatisfy({ if case .literal = $0 { true } else { false } })
+      {
         keyClasses(value)
         let bare = Self.bare(name)
         if case .oneOf(let earlier)? = facts.constants[bare] {

@@ -258,6 +258,24 @@ extension ObjCReader {
 
   /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
   /// answer: V is the fallback.
+  /// Whether a branch's first statement gives `target` a value made of `local` (`n = [v
+  /// intValue];`).
+  static func assignsFrom(_ branch: Range<Int>, target: String, local: String, _ t: SourceTokens)
+    -> Bool
+  {
+    var k = branch.lowerBound
+    if t.isPunctuation(k, 0x7B) { k += 1 }
+    guard k + 2 < branch.upperBound, t.isIdentifier(k), t.text(k) == target,
+      t.isPunctuation(k + 1, 0x3D)
+    else { return false }
+    var j = k + 2
+    while j < branch.upperBound, !t.isPunctuation(j, 0x3B) {
+      if t.isIdentifier(j), t.text(j) == local { return true }
+      j += 1
+    }
+    return false
+  }
+
   /// Whether a length test (`x.length` then `== 0`, `!= 0`, `> 0`, or nothing after a `!` or
   /// alone) is true when the text is empty; nil for any other test.
   static func emptyTest(_ r: Range<Int>, after: Int, negated: Bool, _ t: SourceTokens) -> Bool? {
@@ -370,6 +388,13 @@ extension ObjCReader {
     } else if nilWhenAbsent, let (at, written) = setterOfKey(original.key, in: absent) {
       k = at
       value = written
+    } else if t.isIdentifier(k), t.isPunctuation(k + 1, 0x3D),
+      let present = absentFirst ? elseRange : then,
+      Self.assignsFrom(present, target: t.text(k), local: name, t)
+    {
+      // `if (v) { n = [v intValue]; } else { n = 20; }`: what the other branch makes of the
+      // key's value, this one gives when it is absent.
+      value = expressionRange(from: k + 2)
     } else {
       return
     }

@@ -223,7 +223,7 @@ extension ObjCReader {
       {
         return .standard
       }
-      return .suite(keyOf(name))
+      return .suite(localKey(name))
     case "mutableCopy", "copy":
       let inner = receiverOf(m.receiver)
       return inner.isDefaults ? inner : nil
@@ -233,6 +233,33 @@ extension ObjCReader {
       return inner.isDefaults ? inner : nil
     default: return nil
     }
+  }
+
+  /// Whether `value` is a domain kept as a dictionary (see `persistentDomain(_:)`, and
+  /// `dictionaryRepresentation`).
+  func domainCopy(_ value: Range<Int>) -> Bool {
+    var r = value
+    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28), isCastEnd(t.match(r.lowerBound)) {
+      r = (t.match(r.lowerBound) + 1)..<r.upperBound
+    }
+    guard let first = r.first, t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
+      let m = parseMessage(at: first)
+    else { return false }
+    return m.selector == "dictionaryRepresentation" || persistentDomain(m) != nil
+  }
+
+  /// Whether the function writes the dictionary `name` back as a domain
+  /// (`setPersistentDomain:name forName:N`) after `start`.
+  func writesBack(_ name: String, after start: Int) -> Bool {
+    let end = min(scope?.end ?? t.count, t.count)
+    var k = start
+    while k + 2 < end {
+      if t.isText(k, "setPersistentDomain"), t.isPunctuation(k + 1, 0x3A), t.text(k + 2) == name {
+        return true
+      }
+      k += 1
+    }
+    return false
   }
 
   /// The receiver of a message, as far as this file can tell.
@@ -339,6 +366,14 @@ extension ObjCReader {
     guard api.key < m.arguments.count else { return }
     var receiver = receiverOfMessage(m)
     guard receiver != .none else { return }
+    // A copy of a domain the function changes but never writes back changes no domain (a
+    // crash report's copy of the settings, its private keys taken out).
+    if api.access != .get, api.access != .presence, m.receiver.count == 1,
+      scope?.locals[t.text(m.receiver.lowerBound)]?.domainCopy == true,
+      !writesBack(t.text(m.receiver.lowerBound), after: m.close)
+    {
+      return
+    }
     if api.access != .get, api.access != .presence, addedSuite(m.receiver) { receiver = .standard }
     // A receiver not known either way is kept only where it may be user defaults (a name is
     // looked up across the tree first).

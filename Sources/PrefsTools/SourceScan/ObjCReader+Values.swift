@@ -172,7 +172,8 @@ extension ObjCReader {
           }
         }
         return .concat([head, .runtime(t.source(r))])
-      case "stringWithString:", "initWithString:", "copy", "mutableCopy":
+      case "stringWithString:", "initWithString:", "copy", "mutableCopy", "retain", "autorelease",
+        "stringByExpandingTildeInPath", "stringByStandardizingPath":
         if let arg = m.arguments.first { return keyOf(arg) }
         return keyOf(m.receiver)
       case "pathForResource:ofType:", "URLForResource:withExtension:":

@@ -565,6 +565,15 @@ struct ScanModel {
         }
       return converted.map { .constant($0) } ?? .computed(source)
     case .call(let f, let arguments, let source):
+      // `fallbacks[key]` of a dictionary the tree declares: the entry the key names.
+      if f.hasPrefix(SwiftReader.entryLookup) {
+        guard arguments.count == 1,
+          case .dictionary(let entries)? = valueConstants[String(f.dropFirst(2))],
+          case .key(let k) = resolveKey(arguments[0]),
+          let entry = entries.first(where: { resolveKey($0.key) == .key(k) })
+        else { return .computed(source) }
+        return resolveValue(entry.value, depth: depth + 1)
+      }
       // `fallback(Toggle.a)` of a function returning by a `switch` on its parameter: case a's.
       if arguments.count == 1, let table = switchReturns[f], case .name(let n) = arguments[0] {
         let name = n.split(separator: ".").last.map(String.init) ?? n

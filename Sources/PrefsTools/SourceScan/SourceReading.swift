@@ -362,6 +362,9 @@ struct LocalVariable {
   /// whether the variable is true when the key is there.
   var presence: (use: SourceUse, whenPresent: Bool)?
   var json = false
+  /// A copy of a domain kept as a dictionary (`[[d persistentDomainForName:N] mutableCopy]`):
+  /// what the function sets in it changes the domain only if it writes the copy back.
+  var domainCopy = false
   /// The parameter of the function the variable was made from (`let tuple =
   /// configuration.map { … }`, `Dictionary(uniqueKeysWithValues: tuple)`): a dictionary its
   /// caller gives, when it is registered.

@@ -136,10 +136,13 @@ extension SwiftReader {
       if r.count == 3, t.isPunctuation(first + 1, 0x2E), t.isIdentifier(first + 2) {
         return .name("UserDefaults." + t.text(first + 2))
       }
-      if t.isPunctuation(first + 1, 0x28), t.match(first + 1) == r.upperBound - 1 {
-        if r.count == 3 { return .standard }
-        if t.isText(first + 2, "suiteName") {
-          let arg = (first + 4)..<(r.upperBound - 1)
+      // (`UserDefaults.init(suiteName: G)` is `UserDefaults(suiteName: G)`.)
+      let open =
+        t.isPunctuation(first + 1, 0x2E) && t.isText(first + 2, "init") ? first + 3 : first + 1
+      if t.isPunctuation(open, 0x28), t.match(open) == r.upperBound - 1 {
+        if r.count == open - first + 2 { return .standard }
+        if t.isText(open + 1, "suiteName") {
+          let arg = (open + 3)..<(r.upperBound - 1)
           if arg.count == 1, t.isText(arg.lowerBound, "nil") { return .standard }
           return .suite(localKey(arg))
         }
@@ -206,13 +209,18 @@ extension SwiftReader {
 
   mutating func call(at i: Int, parsed: Call? = nil) {
     guard !readEarly.contains(i), let c = parsed ?? parseCall(at: i) else { return }
-    if let f = scope?.selector, c.receiver == nil || c.receiver.map({ t.source($0) }) == "self" {
+    let ownCall = c.receiver == nil || c.receiver.map({ t.source($0) }) == "self"
+    if let f = scope?.selector, ownCall {
       // A call of the type's own function: what a first launch's writes may go through.
       let callee = Self.baseName(c.selector)
       facts.callees[Self.baseName(f), default: []].insert(callee)
       if firstStatementWhenAbsent(c) { facts.seedCalls.insert(callee) }
-      // User defaults given to a parameter (`save(toUserDefaults: suite)`).
-      // (A name only as a local holds it, a parameter's own included.)
+    }
+    // User defaults given to a parameter (`save(toUserDefaults: suite)`), in a function or to
+    // an initializer anywhere (`static let shared = Store(defaults: UserDefaults.group)`).
+    if ownCall && (scope?.selector != nil || t.text(c.name).first?.isUppercase == true) {
+      // (A name only as a local holds it, a parameter's own included; or a static member of
+      // UserDefaults, `UserDefaults.group`, which the tree declares.)
       for (index, argument) in c.arguments.enumerated() {
         let bound =
           argument.count == 1 ? scope?.locals[t.text(argument.lowerBound)]?.receiver : nil
@@ -220,6 +228,7 @@ extension SwiftReader {
         switch given {
         case .standard, .suite: break
         case .name where bound != nil: break
+        case .name(let n) where n.hasPrefix("UserDefaults."): break
         default: continue
         }
         let name = Self.parameterName(c.selector, index)
@@ -404,8 +413,23 @@ extension SwiftReader {
         }
         k = end
       }
-      // `(d.object(forKey: K) as? [String]) ?? []`: the fallback after the parentheses.
       let opened = (c.receiver?.lowerBound ?? c.name) - 1
+      // `(d.object(forKey: K) as? NSNumber)?.boolValue ?? false`: the number's conversion types
+      // it; its fallback follows.
+      if k > c.close + 1, t.isPunctuation(k, 0x29), t.match(k) == opened {
+        var j = k + 1
+        if t.isPunctuation(j, 0x3F) || t.isText(j, "?") { j += 1 }
+        if t.isPunctuation(j, 0x2E), t.isIdentifier(j + 1),
+          let type = Self.numberConversions[t.text(j + 1)]
+        {
+          if use.type == nil {
+            use.type = type
+            use.typeReason = "." + t.text(j + 1)
+          }
+          k = j + 2
+        }
+      }
+      // `(d.object(forKey: K) as? [String]) ?? []`: the fallback after the parentheses.
       if k > c.close + 1, t.isPunctuation(k, 0x29), t.match(k) == opened, t.isText(k + 1, "??") {
         k += 1
       }
@@ -540,54 +564,5 @@ extension SwiftReader {
       key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
       condition: conditionText(at: c.name), line: t.line(c.name))
     recordRegistration(base, entries: entries, in: arg, madeElsewhere: named)
-  }
-}
-
-extension SwiftReader {
-  /// `as? T`, `as! T` at `k`: T as written (its spaces out), and where it ends.
-  func cast(at k: Int) -> (type: String, end: Int)? {
-    guard t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21) else {
-      return nil
-    }
-    let end = typeEnd(from: k + 2)
-    return (t.source((k + 2)..<end).replacing(" ", with: ""), end)
-  }
-
-  /// Types `use` by the Swift type a cast names (`as? [PluginID]`: what the elements are is
-  /// looked up in the tree); false when that type says no plan type.
-  static func type(_ use: inout SourceUse, byCast type: String, reason: String) -> Bool {
-    guard let planType = DefaultsAPI.type(ofClass: type) else { return false }
-    use.type = planType
-    use.typeReason = reason
-    if planType == .array { use.storedType = use.storedType ?? type }
-    return true
-  }
-
-  /// Whether `range` is a local holding JSON (`data` of `let data = try encoder.encode(v)`).
-  func isJSONLocal(_ range: Range<Int>) -> Bool {
-    range.count == 1 && scope?.locals[t.text(range.lowerBound)]?.json == true
-  }
-
-  /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).
-  static func parameterName(_ selector: String, _ index: Int) -> String {
-    "param:" + selector + "#" + String(index)
-  }
-
-  /// `save(group:)` → `save`.
-  static func baseName(_ selector: String) -> String {
-    String(selector.prefix { $0 != "(" })
-  }
-
-  /// Whether the call `c` is the first statement of `if … .object(forKey: K) == nil { … }`:
-  /// run while the key is absent.
-  func firstStatementWhenAbsent(_ c: Call) -> Bool {
-    let start = c.receiver.map { $0.lowerBound } ?? c.name
-    let brace = start - 1
-    guard brace >= 4, t.isPunctuation(brace, 0x7B), t.isText(brace - 1, "nil"),
-      t.isText(brace - 2, "=="), t.isPunctuation(brace - 3, 0x29)
-    else { return false }
-    let open = t.match(brace - 3)
-    return open > 0 && open < brace - 3 && t.isText(open - 1, "object")
-      && t.isText(open + 1, "forKey")
   }
 }

@@ -90,6 +90,21 @@ extension SwiftReader {
       r = (r.lowerBound + 1)..<(r.upperBound - 1)
     }
     guard let first = r.first else { return .runtime("") }
+    // `c ? "a" : "b"`: either; a chain `a ? "A" : b ? "B" : "C"` walked in a loop, up to 16
+    // arms (a ternary within an arm's test or first arm is not followed). An empty text is a
+    // placeholder, never a key.
+    if var (yes, no) = ternaryBranches(r) {
+      var arms: [KeyExpr] = []
+      while true {
+        guard arms.count < 16, ternaryBranches(yes) == nil else { return .runtime(t.source(r)) }
+        arms.append(keyOf(yes))
+        guard let next = ternaryBranches(no) else { break }
+        (yes, no) = next
+      }
+      arms.append(keyOf(no))
+      arms = arms.filter { $0 != .literal("") }
+      return arms.count == 1 ? arms[0] : .oneOf(arms)
+    }
     // `keys.map(\.rawValue)`, `keys.map { $0.rawValue }`: the same keys.
     if let inner = Self.droppingRawValueMap(r, t) { return keyOf(inner) }
     // `a + b`: each side.
@@ -133,6 +148,10 @@ extension SwiftReader {
           if n < pieces.count - 1 {
             // `\(name)`, `\(key.rawValue)`: a name the scan follows; else only the run knows.
             let source = n < sources.count ? sources[n] : "…"
+            if let arms = Self.interpolatedChoice(source) {
+              parts.append(.oneOf(arms.map(KeyExpr.literal)))
+              continue
+            }
             parts.append(
               Self.interpolatedName(source).map(KeyExpr.name) ?? .runtime("\\(\(source))"))
           }
@@ -251,6 +270,29 @@ extension SwiftReader {
   }
 
   /// The name an interpolation stands for (`name`, `key.rawValue`, `self.prefix`), or nil.
+  /// `\(dark ? ".dark" : ".light")`: the two literals a ternary interpolated chooses from
+  /// (a test without quotes or `?` of its own); nil for anything else.
+  static func interpolatedChoice(_ source: String) -> [String]? {
+    guard let mark = source.firstIndex(of: "?"), !source[..<mark].contains("\""),
+      !source[..<mark].isEmpty
+    else { return nil }
+    // Each arm one literal without escapes or interpolation: `"a" : "b"`.
+    let arms = source[source.index(after: mark)...].split(
+      separator: ":", omittingEmptySubsequences: false)
+    guard arms.count == 2 else { return nil }
+    var found: [String] = []
+    for arm in arms {
+      var text = Substring(arm)
+      while text.first == " " { text.removeFirst() }
+      while text.last == " " { text.removeLast() }
+      guard text.count >= 2, text.first == "\"", text.last == "\"" else { return nil }
+      let inside = text.dropFirst().dropLast()
+      guard !inside.contains("\""), !inside.contains("\\") else { return nil }
+      found.append(String(inside))
+    }
+    return found
+  }
+
   static func interpolatedName(_ source: String) -> String? {
     var text = source.trimmingPrefix(" ").description
     while text.hasSuffix(" ") { text.removeLast() }
@@ -281,6 +323,9 @@ extension SwiftReader {
     "Int32": .integer, "Int16": .integer, "Int8": .integer, "UInt": .integer, "UInt64": .integer,
     "UInt32": .integer, "UInt16": .integer, "UInt8": .integer, "Bool": .bool,
   ]
+
+  /// What `valueOf` names a dictionary's entry by (`fallbacks[key]`: `[]fallbacks`).
+  static let entryLookup = "[]"
 
   func valueOf(_ range: Range<Int>) -> ValueExpr {
     var r = range
@@ -358,6 +403,14 @@ extension SwiftReader {
         })
     {
       return .value(.integer(folded))
+    }
+    // `fallbacks[key]`: an entry of a dictionary the tree declares, by a key a wrapper's caller
+    // may give (looked up by the model: `.call` of `[]fallbacks`).
+    if r.count >= 4, t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
+      t.match(first + 1) == r.upperBound - 1, r.count > 3, scope?.locals[t.text(first)] == nil
+    {
+      return .call(
+        Self.entryLookup + t.text(first), [keyOf((first + 2)..<(r.upperBound - 1))], source: text)
     }
     // `Set()`, `Set<UUID>()`, `[String]()`, `Array<Int>()`: an empty array.
     if r.count >= 3, t.isPunctuation(r.upperBound - 1, 0x29),

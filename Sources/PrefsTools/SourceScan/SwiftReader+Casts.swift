@@ -1,0 +1,59 @@
+import PreferencesMigration
+import PropertyList
+
+/// Casts and conversions a getter's answer goes through, the names of user defaults
+/// parameters, a selector's base name.
+extension SwiftReader {
+  /// An NSNumber's conversions (`boolValue`), by the type each gives.
+  static let numberConversions: [String: MigrationPlan.ValueType] = [
+    "boolValue": .bool, "intValue": .integer, "integerValue": .integer, "int64Value": .integer,
+    "uintValue": .integer, "doubleValue": .double, "floatValue": .double,
+  ]
+
+  /// `as? T`, `as! T` at `k`: T as written (its spaces out), and where it ends.
+  func cast(at k: Int) -> (type: String, end: Int)? {
+    guard t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21) else {
+      return nil
+    }
+    let end = typeEnd(from: k + 2)
+    return (t.source((k + 2)..<end).replacing(" ", with: ""), end)
+  }
+
+  /// Types `use` by the Swift type a cast names (`as? [PluginID]`: what the elements are is
+  /// looked up in the tree); false when that type says no plan type.
+  static func type(_ use: inout SourceUse, byCast type: String, reason: String) -> Bool {
+    guard let planType = DefaultsAPI.type(ofClass: type) else { return false }
+    use.type = planType
+    use.typeReason = reason
+    if planType == .array { use.storedType = use.storedType ?? type }
+    return true
+  }
+
+  /// Whether `range` is a local holding JSON (`data` of `let data = try encoder.encode(v)`).
+  func isJSONLocal(_ range: Range<Int>) -> Bool {
+    range.count == 1 && scope?.locals[t.text(range.lowerBound)]?.json == true
+  }
+
+  /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).
+  static func parameterName(_ selector: String, _ index: Int) -> String {
+    "param:" + selector + "#" + String(index)
+  }
+
+  /// `save(group:)` → `save`.
+  static func baseName(_ selector: String) -> String {
+    String(selector.prefix { $0 != "(" })
+  }
+
+  /// Whether the call `c` is the first statement of `if … .object(forKey: K) == nil { … }`:
+  /// run while the key is absent.
+  func firstStatementWhenAbsent(_ c: Call) -> Bool {
+    let start = c.receiver.map { $0.lowerBound } ?? c.name
+    let brace = start - 1
+    guard brace >= 4, t.isPunctuation(brace, 0x7B), t.isText(brace - 1, "nil"),
+      t.isText(brace - 2, "=="), t.isPunctuation(brace - 3, 0x29)
+    else { return false }
+    let open = t.match(brace - 3)
+    return open > 0 && open < brace - 3 && t.isText(open - 1, "object")
+      && t.isText(open + 1, "forKey")
+  }
+}
