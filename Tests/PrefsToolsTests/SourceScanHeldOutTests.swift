@@ -416,3 +416,25 @@ import Testing
     #expect(mail?.keys.map(\.entry.from) == ["LookupsAccounts"])
   }
 }
+
+@Suite struct SourceScanSubscriptedTests {
+  /// What a thirty-second set of never-seen apps showed: typed subscripts of an extension of a
+  /// protocol UserDefaults conforms to, over enums grouped by type (`enum Bool: Swift.String`),
+  /// called on user defaults with a case (the overload whose enum declares it; a suite's too);
+  /// a preferences class's own `registerDefaults:` merging a bundle plist; a method whose
+  /// signature ends with `;` before its body, variables declared in a list (`NSString *a,
+  /// *b;`). Trap: another type's subscript called with a case of its own enum.
+  @Test func keysTheThirtySecondSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Subscripted"),
+      [
+        ("SubscriptedHistoryEnabled", .bool, .bool(true)),
+        ("SubscriptedHistoryLimit", .integer, .integer(1000)),
+        ("subscriptedSynced", .bool, nil), ("subscriptedLastOpen", .date, nil),
+        ("SubscriptedFont", .string, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Subscripted", suite: "group.subscripted"),
+      [("subscriptedSeenTips", .bool, nil)])
+  }
+}

@@ -49,6 +49,30 @@ extension ObjCReader {
     }
   }
 
+  /// `NSString *fontName, *fontKey;` in a function: each name a variable of that class (not
+  /// given a value here; a list with an `=` is left alone).
+  mutating func declaredList(from i: Int) {
+    guard t.isIdentifier(i), t.isPunctuation(i + 1, 0x2A) else { return }
+    let type = t.text(i)
+    var names: [String] = []
+    var k = i + 1
+    while k < t.count, names.count < 64 {
+      while t.isPunctuation(k, 0x2A) { k += 1 }
+      guard t.isIdentifier(k) else { return }
+      names.append(t.text(k))
+      k += 1
+      if t.isPunctuation(k, 0x3B) { break }
+      guard t.isPunctuation(k, 0x2C) else { return }
+      k += 1
+    }
+    for name in names where scope?.locals[name] == nil {
+      bindType(type, to: name)
+      var variable = LocalVariable()
+      variable.type = type
+      scope?.locals[name] = variable
+    }
+  }
+
   /// A declaration or an assignment at a statement's start: `NSString *const K = @"k";`,
   /// `NSUserDefaults *d = [NSUserDefaults standardUserDefaults];`, `self.defaults = …;`,
   /// `NSData *data = [d dataForKey:K];`.
@@ -88,6 +112,11 @@ extension ObjCReader {
         let name = t.text(i)
         scope?.locals[name]?.added.append(((i + 2)..<close, value))
       }
+      return
+    }
+    // `NSString *name, *key;`: each a variable of the function, of that class.
+    if scope != nil, star, t.isPunctuation(scan, 0x2C) {
+      declaredList(from: i)
       return
     }
     // (`NSString *s;`, and `id entry;`, a variable given a value later.)

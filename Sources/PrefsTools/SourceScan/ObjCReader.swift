@@ -281,6 +281,9 @@ struct ObjCReader: SourceReader {
       }
       k += 1
     }
+    // (`- (void)update; { … }`: in an implementation, a `;` may end the signature before its
+    // body.)
+    if t.isPunctuation(k, 0x3B), t.isPunctuation(k + 1, 0x7B), implementationBody >= 0 { k += 1 }
     guard t.isPunctuation(k, 0x7B) else { return k }
     // A getter method (`- (BOOL)soundEnabled`) or a setter one (`setSoundEnabled:`) stands
     // for a property of that name.

@@ -140,7 +140,18 @@ extension ScanModel {
     // `self[.item]`: the subscript of the type the call is written in, no other's.
     if call.selector.hasPrefix("subscript(") {
       return (wrappers[call.selector] ?? []).filter {
-        $0.className != nil && $0.className == call.callerType
+        guard let owner = $0.className else { return false }
+        if owner == call.callerType { return true }
+        // `UserDefaults.standard[.synced]`: a subscript of an extension of UserDefaults (or of
+        // a protocol they conform to), the overload whose enum declares the case given.
+        guard owner == "UserDefaults" || superclasses[owner] == "UserDefaults" else {
+          return false
+        }
+        switch call.receiver {
+        case .standard, .suite, .name: break
+        default: return false
+        }
+        return Self.declaresCase($0, call, declarations)
       }
     }
     var found = wrappers[call.selector] ?? []

@@ -333,4 +333,19 @@ extension ScanModel {
     }
     return false
   }
+
+  /// Whether each `.case` a call gives is a case of the enum the wrapper's parameter declares
+  /// (an overload by its parameter's type: `subscript(bool: Keys.Bool)` for `.synced`); true
+  /// where the parameter's type is no enum of the tree.
+  static func declaresCase(
+    _ wrapper: SourceWrapper, _ call: WrapperCall, _ declarations: [String: TypeDeclaration]
+  ) -> Bool {
+    for (p, declared) in wrapper.parameterTypes.enumerated() {
+      guard let declared, p < call.arguments.count, case .name(let n)? = call.arguments[p],
+        n.hasPrefix("."), let cases = declarations[declared]?.cases, !cases.isEmpty
+      else { continue }
+      if !cases.contains(where: { $0.name == n.dropFirst() }) { return false }
+    }
+    return true
+  }
 }

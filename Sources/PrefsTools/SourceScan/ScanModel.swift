@@ -176,7 +176,13 @@ struct ScanModel {
       guard let templates = wrappers[use.method]?.filter({ $0.className == type }),
         !templates.isEmpty,
         let api = DefaultsAPI.objc[use.method] ?? DefaultsAPI.swift[use.method]
-      else { return }
+      else {
+        // `[preferences registerDefaults:d]` of a wrapper class whose own `registerDefaults:`
+        // merges the dictionary into its domain by other means (`setPersistentDomain:`): a
+        // registration of the app's, as the wrapper's other methods read them.
+        if use.access == .register { uses.append((use, .standard)) }
+        return
+      }
       var call = WrapperCall(
         use, calling: api, name: use.name, condition: use.condition, file: use.file,
         line: use.line)

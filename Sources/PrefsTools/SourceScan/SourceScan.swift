@@ -167,7 +167,11 @@ package enum SourceScan {
         if let open = selector.firstIndex(of: "(") { selectors.insert(String(selector[...open])) }
       }
       let gathered = selectors
-      let words = gathered.map(Self.searchWord)
+      // (A subscript of an extension of UserDefaults is called on them with a case of its
+      // enum, `UserDefaults.standard[.synced]`: a file with `[.` is read for it too.)
+      let words =
+        gathered.map(Self.searchWord)
+        + (gathered.contains { $0.hasPrefix("subscript(") } ? [Array("[.".utf8)] : [])
       let gatheredCalls = readEach(
         list, options: options, reading: .wrapperCalls(gathered, words: words), \.wrapperCalls)
       // What the calls' arguments call (`[store flagForKey:[self keyFor:@"x"]]`).

@@ -72,6 +72,32 @@ extension SwiftReader {
       arguments: arguments)
   }
 
+  /// `UserDefaults.standard[.synced]`, `group?[.seen] = true`: a call of a subscript an
+  /// extension of UserDefaults (or of a protocol they are made to conform to) declares, on
+  /// user defaults the reader knows (the standard ones, a suite, a static member of
+  /// UserDefaults, a variable bound to them); nil for any other subscript.
+  func defaultsSubscriptCall(at i: Int) -> Call? {
+    var open = i + 1
+    if t.isPunctuation(open, 0x3F) || t.isPunctuation(open, 0x21) { open += 1 }
+    guard t.isPunctuation(open, 0x5B), !t.isText(i, "self"),
+      wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") })
+    else { return nil }
+    let close = t.match(open)
+    guard close < t.count, close > open + 1 else { return nil }
+    let receiver = receiverStart(before: i + 1)..<(i + 1)
+    switch receiverOf(receiver) {
+    case .standard, .suite: break
+    case .name(let n) where n.hasPrefix("UserDefaults.") || facts.receivers[n]?.isDefaults == true:
+      break
+    default: return nil
+    }
+    let (labels, arguments) = labelledArguments((open + 1)..<close)
+    return Call(
+      name: i, open: open, close: close, receiver: receiver,
+      selector: "subscript(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
+      arguments: arguments)
+  }
+
   /// The first token of the postfix expression that ends before `end` (`UserDefaults.standard`,
   /// `self.defaults`, `UserDefaults(suiteName: "g")!`).
   func receiverStart(before end: Int) -> Int {

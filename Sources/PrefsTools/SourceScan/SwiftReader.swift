@@ -63,7 +63,11 @@ struct SwiftReader: SourceReader {
   /// What `#function` is here: the property an accessor stands for, else the function.
   var functionName: String? { scope?.property ?? scope?.selector }
   var inDefaultsExtension: Bool {
-    types.contains { $0.name == "UserDefaults" && $0.kind == "extension" }
+    // (Or of a protocol UserDefaults is made to conform to: `extension UserDefaultsType`.)
+    types.contains {
+      $0.kind == "extension"
+        && ($0.name == "UserDefaults" || facts.superclasses[$0.name] == "UserDefaults")
+    }
   }
 
   var readEarly: Set<Int> = []
@@ -141,8 +145,13 @@ struct SwiftReader: SourceReader {
         _ = close
         facts.superclasses[name] = t.text(i + 3)
       }
+      // (`enum Bool: Swift.String`, where the enum's own name hides the standard type.)
       let rawType =
-        word == "enum" ? conformances.first.flatMap { Self.rawTypes.contains($0) ? $0 : nil } : nil
+        word == "enum"
+        ? conformances.first.flatMap {
+          let raw = $0.hasPrefix("Swift.") ? String($0.dropFirst(6)) : $0
+          return Self.rawTypes.contains(raw) ? raw : nil
+        } : nil
       if word == "protocol", !gatherOnly { facts.protocols.insert(name) }
       if word != "extension", word != "protocol", !gatherOnly {
         facts.declarations[name] = TypeDeclaration(
@@ -255,6 +264,8 @@ struct SwiftReader: SourceReader {
       memberAssignment(at: i)
     }
     if t.isPunctuation(i + 1, 0x5B), t.isText(i, "self"), let c = subscriptCall(at: i) {
+      call(at: i, parsed: c)
+    } else if let c = defaultsSubscriptCall(at: i) {
       call(at: i, parsed: c)
     }
     if t.isPunctuation(i + 1, 0x28) {
