@@ -250,16 +250,21 @@ extension ObjCReader {
 
   /// Whether the function writes the dictionary `name` back as a domain
   /// (`setPersistentDomain:name forName:N`) after `start`.
-  func writesBack(_ name: String, after start: Int) -> Bool {
+  mutating func writesBack(_ name: String, after start: Int) -> Bool {
     let end = min(scope?.end ?? t.count, t.count)
-    var k = start
-    while k + 2 < end {
-      if t.isText(k, "setPersistentDomain"), t.isPunctuation(k + 1, 0x3A), t.text(k + 2) == name {
-        return true
+    if writeBacks.end != end {
+      // (The function's writes back, found in one pass from here to its end.)
+      var last: [String: Int] = [:]
+      var k = start
+      while k + 2 < end {
+        if t.isText(k, "setPersistentDomain"), t.isPunctuation(k + 1, 0x3A), t.isIdentifier(k + 2) {
+          last[t.text(k + 2)] = k
+        }
+        k += 1
       }
-      k += 1
+      writeBacks = (end, last)
     }
-    return false
+    return (writeBacks.last[name] ?? -1) > start
   }
 
   /// The receiver of a message, as far as this file can tell.

@@ -19,6 +19,10 @@ struct ObjCReader: SourceReader {
   var ifs: [(end: Int, condition: Range<Int>)] = []
   /// Where the statement an `if` begins (`else if …`) ends, as the `if` before it found.
   var statementEnds: [Int: Int] = [:]
+  /// Where the current function last writes a dictionary back as a domain
+  /// (`setPersistentDomain:name forName:`), by the dictionary's name, and the function's end
+  /// these were found for: each function read once, however many writes it makes.
+  var writeBacks: (end: Int, last: [String: Int]) = (-1, [:])
   /// Sends already read as part of a pattern (a presence test), by their `[` token.
   var presence: Set<Int> = []
   /// The use each send made, by its `[` token (for what the code does with its result).
