@@ -253,9 +253,9 @@ extension ObjCReader {
   mutating func writesBack(_ name: String, after start: Int) -> Bool {
     let end = min(scope?.end ?? t.count, t.count)
     if writeBacks.end != end {
-      // (The function's writes back, found in one pass from here to its end.)
+      // (The function's writes back, found in one pass over its body.)
       var last: [String: Int] = [:]
-      var k = start
+      var k = max(0, min(start, t.match(end - 1)))
       while k + 2 < end {
         if t.isText(k, "setPersistentDomain"), t.isPunctuation(k + 1, 0x3A), t.isIdentifier(k + 2) {
           last[t.text(k + 2)] = k
