@@ -574,7 +574,8 @@ struct ScanModel {
       // `fallbacks[key]` of a dictionary the tree declares: the entry the key names.
       if f.hasPrefix(SwiftReader.entryLookup) {
         guard arguments.count == 1,
-          case .dictionary(let entries)? = valueConstants[String(f.dropFirst(2))],
+          case .dictionary(let entries)? =
+            valueConstants[String(f.dropFirst(SwiftReader.entryLookup.count))],
           case .key(let k) = resolveKey(arguments[0]),
           let entry = entries.first(where: { resolveKey($0.key) == .key(k) })
         else { return .computed(source) }

@@ -407,7 +407,7 @@ extension SwiftReader {
     // `fallbacks[key]`: an entry of a dictionary the tree declares, by a key a wrapper's caller
     // may give (looked up by the model: `.call` of `[]fallbacks`).
     if r.count >= 4, t.isIdentifier(first), t.isPunctuation(first + 1, 0x5B),
-      t.match(first + 1) == r.upperBound - 1, r.count > 3, scope?.locals[t.text(first)] == nil
+      t.match(first + 1) == r.upperBound - 1, scope?.locals[t.text(first)] == nil
     {
       return .call(
         Self.entryLookup + t.text(first), [keyOf((first + 2)..<(r.upperBound - 1))], source: text)
