@@ -130,7 +130,8 @@ enum DefaultsAPI {
     "boolValue": .bool, "integerValue": .integer, "intValue": .integer, "longValue": .integer,
     "longLongValue": .integer, "unsignedIntegerValue": .integer, "unsignedIntValue": .integer,
     "shortValue": .integer, "unsignedLongValue": .integer, "unsignedLongLongValue": .integer,
-    "doubleValue": .double, "floatValue": .double, "isEqualToString:": .string,
+    "doubleValue": .double, "floatValue": .double, "int64Value": .integer, "uintValue": .integer,
+    "isEqualToString:": .string,
     "lowercaseString": .string, "uppercaseString": .string, "UTF8String": .string,
   ]
 

@@ -319,7 +319,7 @@ extension ObjCReader {
     let instanceVariable =
       !member && !local && scope?.locals[name] == nil
       && scope?.parameters.contains(name) == false && t.isPunctuation(value.lowerBound, 0x5B)
-    if member || instanceVariable, scope != nil, literal || instanceVariable {
+    if scope != nil, member && literal || instanceVariable {
       // `_keyTypes = @{kA: number, …}`, `self.names = @[…]`: a collection of constants a
       // member holds, looked up by `self.keyTypes` (Santa's loop over its configuration keys).
       if case .oneOf(let items) = keyOf(value),

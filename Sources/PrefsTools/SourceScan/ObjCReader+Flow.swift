@@ -256,8 +256,6 @@ extension ObjCReader {
     return DefaultsAPI.refiners[t.text(first + 2)] != nil
   }
 
-  /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
-  /// answer: V is the fallback.
   /// Whether a branch's first statement gives `target` a value made of `local` (`n = [v
   /// intValue];`).
   static func assignsFrom(_ branch: Range<Int>, target: String, local: String, _ t: SourceTokens)
@@ -286,6 +284,8 @@ extension ObjCReader {
     return nil
   }
 
+  /// `if (NAME == nil) NAME = V;`, `if (!NAME) { NAME = V; }` on a local that holds a getter's
+  /// answer: V is the fallback.
   mutating func fallbackBranchOnLocal(
     condition: Range<Int>, then: Range<Int>, else elseRange: Range<Int>?, either: Bool = false
   ) {
@@ -314,22 +314,18 @@ extension ObjCReader {
     }
     // `s.length == 0`, `![s length]`: an empty text, as a missing one, is the absent branch's.
     var lengthTest: Bool?
-    if r.count >= 3, t.isIdentifier(r.lowerBound), t.isPunctuation(r.lowerBound + 1, 0x2E),
-      t.isText(r.lowerBound + 2, "length")
-    {
-      guard let test = Self.emptyTest(r, after: r.lowerBound + 3, negated: negated, t) else {
-        return
-      }
+    let dotted =
+      r.count >= 3 && t.isIdentifier(r.lowerBound) && t.isPunctuation(r.lowerBound + 1, 0x2E)
+      && t.isText(r.lowerBound + 2, "length")
+    let sent =
+      r.count >= 4 && t.isPunctuation(r.lowerBound, 0x5B) && t.isIdentifier(r.lowerBound + 1)
+      && t.isText(r.lowerBound + 2, "length") && t.isPunctuation(r.lowerBound + 3, 0x5D)
+    if dotted || sent {
+      let variable = dotted ? r.lowerBound : r.lowerBound + 1
+      let after = dotted ? r.lowerBound + 3 : r.lowerBound + 4
+      guard let test = Self.emptyTest(r, after: after, negated: negated, t) else { return }
       lengthTest = test
-      r = r.lowerBound..<(r.lowerBound + 1)
-    } else if r.count >= 4, t.isPunctuation(r.lowerBound, 0x5B), t.isIdentifier(r.lowerBound + 1),
-      t.isText(r.lowerBound + 2, "length"), t.isPunctuation(r.lowerBound + 3, 0x5D)
-    {
-      guard let test = Self.emptyTest(r, after: r.lowerBound + 4, negated: negated, t) else {
-        return
-      }
-      lengthTest = test
-      r = (r.lowerBound + 1)..<(r.lowerBound + 2)
+      r = variable..<(variable + 1)
     }
     guard let first = r.first, t.isIdentifier(first),
       let local = scope?.locals[t.text(first)], let original = held(local)

@@ -238,10 +238,7 @@ extension ObjCReader {
   /// Whether `value` is a domain kept as a dictionary (see `persistentDomain(_:)`, and
   /// `dictionaryRepresentation`).
   func domainCopy(_ value: Range<Int>) -> Bool {
-    var r = value
-    while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28), isCastEnd(t.match(r.lowerBound)) {
-      r = (t.match(r.lowerBound) + 1)..<r.upperBound
-    }
+    let r = inner(value)
     guard let first = r.first, t.isPunctuation(first, 0x5B), t.match(first) == r.upperBound - 1,
       let m = parseMessage(at: first)
     else { return false }

@@ -62,12 +62,17 @@ extension SwiftReader {
   /// call of `subscript(_:)` (matched to the subscript of the type it is written in only).
   func subscriptCall(at i: Int) -> Call? {
     guard wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") }) else { return nil }
-    let open = i + 1
+    return subscriptCall(at: i, open: i + 1, receiver: i..<(i + 1))
+  }
+
+  /// The call of `subscript(…)` whose brackets open at `open`, made on `receiver`; nil for
+  /// empty brackets.
+  func subscriptCall(at i: Int, open: Int, receiver: Range<Int>) -> Call? {
     let close = t.match(open)
     guard close < t.count, close > open + 1 else { return nil }
     let (labels, arguments) = labelledArguments((open + 1)..<close)
     return Call(
-      name: i, open: open, close: close, receiver: i..<(i + 1),
+      name: i, open: open, close: close, receiver: receiver,
       selector: "subscript(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
       arguments: arguments)
   }
@@ -82,8 +87,6 @@ extension SwiftReader {
     guard t.isPunctuation(open, 0x5B), !t.isText(i, "self"),
       wrapperSelectors.contains(where: { $0.hasPrefix("subscript(") })
     else { return nil }
-    let close = t.match(open)
-    guard close < t.count, close > open + 1 else { return nil }
     let receiver = receiverStart(before: i + 1)..<(i + 1)
     switch receiverOf(receiver) {
     case .standard, .suite: break
@@ -91,11 +94,7 @@ extension SwiftReader {
       break
     default: return nil
     }
-    let (labels, arguments) = labelledArguments((open + 1)..<close)
-    return Call(
-      name: i, open: open, close: close, receiver: receiver,
-      selector: "subscript(" + labels.map { $0 + ":" }.joined() + ")", labels: labels,
-      arguments: arguments)
+    return subscriptCall(at: i, open: open, receiver: receiver)
   }
 
   /// The first token of the postfix expression that ends before `end` (`UserDefaults.standard`,
@@ -446,7 +445,7 @@ extension SwiftReader {
         var j = k + 1
         if t.isPunctuation(j, 0x3F) || t.isText(j, "?") { j += 1 }
         if t.isPunctuation(j, 0x2E), t.isIdentifier(j + 1),
-          let type = Self.numberConversions[t.text(j + 1)]
+          let type = DefaultsAPI.refiners[t.text(j + 1)]
         {
           if use.type == nil {
             use.type = type

@@ -4,12 +4,6 @@ import PropertyList
 /// Casts and conversions a getter's answer goes through, the names of user defaults
 /// parameters, a selector's base name.
 extension SwiftReader {
-  /// An NSNumber's conversions (`boolValue`), by the type each gives.
-  static let numberConversions: [String: MigrationPlan.ValueType] = [
-    "boolValue": .bool, "intValue": .integer, "integerValue": .integer, "int64Value": .integer,
-    "uintValue": .integer, "doubleValue": .double, "floatValue": .double,
-  ]
-
   /// `as? T`, `as! T` at `k`: T as written (its spaces out), and where it ends.
   func cast(at k: Int) -> (type: String, end: Int)? {
     guard t.isText(k, "as"), t.isPunctuation(k + 1, 0x3F) || t.isPunctuation(k + 1, 0x21) else {
