@@ -438,3 +438,56 @@ import Testing
       [("subscriptedSeenTips", .bool, nil)])
   }
 }
+
+@Suite struct SourceScanPersistedTests {
+  /// What a thirty-third set of never-seen apps showed: PersistedPropertyWrapper's
+  /// `@Persisted` (a raw value stored as it, `encodedDataKey:` as JSON, `storage:` a suite; a
+  /// long attribute; an enum's static property), defaults registered from an Info.plist
+  /// entry, an initializer's parameter of user defaults whose default is a suite kept by a
+  /// base class, an enum's static array of its own cases and each case's `switch self` value,
+  /// `if let` fallbacks of a wrapper's answer, static `@AppStorage` properties no code names,
+  /// a shortcut in Carbon's codes, arrays read by enumerating them, an attribute of a package
+  /// named for settings given its key as text, one storage type made twice with other user
+  /// defaults. Traps: Realm's `@Persisted`, an extension's
+  /// Info.plist without the entry, another enum's case of the same name, an `else` branch that
+  /// reads again, an instance's property named like a static one, two files calling a wrapper
+  /// with a fallback on the same line, such an attribute given no text, or in a file that
+  /// imports no such package, a language attribute.
+  @Test func keysTheThirtyThirdSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Persisted"),
+      [
+        ("persistedShowLinks", .bool, .bool(true)),
+        ("persistedProgressType", .integer, .integer(1)),
+        ("persistedDarkMode", .bool, nil),
+        ("persistedListOrder", .integer, .integer(0)),
+        ("infoConfirmDeletion", .bool, .bool(true)),
+        ("infoGradient", .double, .real(0.5)),
+        ("infoPalette", .string, .string("CoffeeBeans")),
+        ("infoLinks", .stringArray, nil), ("infoProfiles", .array, nil),
+        ("declaredShown", .bool, .bool(true)),
+        ("persistedLineA", .integer, .integer(3)), ("persistedLineB", .integer, .integer(4)),
+        ("persistedPackagedFlag", .bool, .bool(true)), ("persistedPackagedName", .string, nil),
+        ("persistedInstanceToken", .string, nil),
+        (
+          "KeyboardShortcuts_persistedBrighter", .json,
+          .dictionary(["carbonKeyCode": .integer(0x2D), "carbonModifiers": .integer(0x900)])
+        ),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Persisted", suite: "group.persisted"),
+      [
+        ("persistedCurrentBooks", .json, .array([])),
+        ("inheritedLockTime", .string, .string("FiveMinutes")),
+        ("inheritedForceLock", .bool, .bool(false)),
+        ("persistedInstanceFlag", .bool, nil),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Persisted", suite: "group.loaded"),
+      [
+        ("Language", .string, .string("en-US")),
+        ("Icon", .enum, .string("Option2")),
+        ("Words", .any, .string("")),
+      ])
+  }
+}

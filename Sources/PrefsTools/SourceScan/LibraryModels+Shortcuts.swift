@@ -27,6 +27,28 @@ extension LibraryModels {
   static let carbonModifiers: [String: Int] = [
     "command": 0x100, "shift": 0x200, "option": 0x800, "control": 0x1000, "function": 0x20000,
   ]
+
+  /// Carbon's own names of those bits (`optionKey | cmdKey`).
+  static let carbonModifierConstants: [String: Int] = [
+    "cmdKey": 0x100, "shiftKey": 0x200, "optionKey": 0x800, "controlKey": 0x1000,
+  ]
+
+  /// The code of Carbon's `kVK_ANSI_B`, `kVK_Space`, `kVK_F1`: the library's `Key` of that
+  /// name (`b`, `space`, `f1`; `kVK_ANSI_1` is `one`).
+  static func carbonKeyCode(constant: String) -> Int? {
+    let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    var name: Substring
+    if constant.hasPrefix("kVK_ANSI_") {
+      name = constant.dropFirst(9)
+    } else if constant.hasPrefix("kVK_") {
+      name = constant.dropFirst(4)
+    } else {
+      return nil
+    }
+    if name.count == 1, let digit = name.first?.wholeNumberValue { name = Substring(digits[digit]) }
+    guard let first = name.first else { return nil }
+    return carbonKeyCodes[first.lowercased() + name.dropFirst()]
+  }
 }
 
 extension SwiftReader {
@@ -41,8 +63,10 @@ extension SwiftReader {
     } else {
       return nil
     }
-    guard let c = parseCall(at: k), c.close + 1 == range.upperBound, let first = c.arguments.first,
-      c.labels.first == "_", first.count == 2, t.isPunctuation(first.lowerBound, 0x2E),
+    guard let c = parseCall(at: k), c.close + 1 == range.upperBound, let first = c.arguments.first
+    else { return nil }
+    if c.labels == ["carbonKeyCode", "carbonModifiers"] { return carbonShortcut(c) }
+    guard c.labels.first == "_", first.count == 2, t.isPunctuation(first.lowerBound, 0x2E),
       let code = LibraryModels.carbonKeyCodes[t.text(first.lowerBound + 1).replacing("`", with: "")]
     else { return nil }
     var modifiers = 0
@@ -66,6 +90,32 @@ extension SwiftReader {
         modifiers |= bit
       }
     }
+    return .value(
+      .dictionary([
+        "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),
+      ]))
+  }
+
+  /// `.init(carbonKeyCode: kVK_ANSI_B, carbonModifiers: (0 | optionKey | cmdKey))`: Carbon's
+  /// codes as written (constants of `Events.h`, or numbers).
+  func carbonShortcut(_ c: Call) -> ValueExpr? {
+    var code: Int?
+    var modifiers = 0
+    for k in c.arguments[0] where t.isIdentifier(k) || t.tokens[k].kind == .number {
+      guard code == nil else { return nil }
+      code = LibraryModels.carbonKeyCode(constant: t.text(k)) ?? Int(t.text(k))
+    }
+    for k in c.arguments[1] {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x29) || t.isText(k, "|") { continue }
+      if let bit = LibraryModels.carbonModifierConstants[t.text(k)] {
+        modifiers |= bit
+      } else if let n = Int(t.text(k)), n >= 0 {
+        modifiers |= n
+      } else {
+        return nil
+      }
+    }
+    guard let code else { return nil }
     return .value(
       .dictionary([
         "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),

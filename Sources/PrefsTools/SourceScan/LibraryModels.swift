@@ -31,7 +31,26 @@ enum LibraryModels {
     case masShortcut = "MASShortcut"
     case appStorage = "@AppStorage"
     case preferenceMacro = "a user defaults macro"
+    case persisted = "PersistedPropertyWrapper"
   }
+
+  /// AndrewBennet/PersistedPropertyWrapper's `@Persisted("k", defaultValue: v, storage: s)`:
+  /// a property-list value stored as it is, a `RawRepresentable` by its raw value;
+  /// `@Persisted(encodedDataKey: "k", …)` a `Codable` value as JSON data. (Realm's
+  /// `@Persisted(primaryKey: true) var id` is a database column: it names no key.)
+  static let persisted = "@Persisted"
+
+  /// Whether an imported module is named for keeping settings (`PersistedPropertyWrapper`,
+  /// `UserDefaultsWrapper`, `SwiftyPreferences`): then an attribute of it the tree does not
+  /// declare, given a key as its first argument (`@Stored("k", default: 1)`), stores the
+  /// property under that key.
+  static func isPreferencePackage(_ module: String) -> Bool {
+    let name = module.lowercased()
+    return ["default", "persist", "preference", "setting"].contains { name.contains($0) }
+  }
+
+  /// Attributes of the language and the test library, never a package's wrapper.
+  static let languageAttributes: Set<String> = ["@available", "@Test", "@Suite", "@objc"]
 
   /// Attributes that, when the tree does not declare them, are a package's macro (or property
   /// wrapper) storing the property in user defaults (`@UserPreference(defaultValue: true) var
@@ -223,6 +242,10 @@ extension SwiftReader {
   mutating func preferenceMacro(at i: Int) {
     var parts: [Range<Int>] = []
     var labels: [String] = []
+    // (PersistedPropertyWrapper's, or another attribute of a package named for settings: its
+    // key given, never the property's name.)
+    let persisted = t.text(i) == LibraryModels.persisted
+    let packaged = persisted || !LibraryModels.preferenceMacros.contains(t.text(i))
     var k = i + 1
     if t.isPunctuation(k, 0x28), let c = parseCall(at: i) {
       parts = c.arguments
@@ -230,12 +253,15 @@ extension SwiftReader {
       k = t.match(i + 1) + 1
     }
     // Other attributes and modifiers may stand between it and `var`.
-    while k < t.count, k < i + 12, !t.isText(k, "var"), !t.isText(k, "let") {
+    let attributeEnd = k
+    while k < t.count, k < attributeEnd + 12, !t.isText(k, "var"), !t.isText(k, "let") {
       if t.isPunctuation(k, 0x28) { k = t.match(k) }
       k += 1
     }
+    // (A static property may be an enum's: `enum SortOrder { @Persisted(…) static var x }`.)
     guard t.isText(k, "var") || t.isText(k, "let"), t.isIdentifier(k + 1),
-      let type = types.last, type.kind == "class" || type.kind == "struct"
+      let type = types.last,
+      type.kind == "class" || type.kind == "struct" || type.kind == "enum" && packaged
     else { return }
     let name = t.text(k + 1)
     var n = k + 2
@@ -247,17 +273,34 @@ extension SwiftReader {
     }
     let initial = t.isPunctuation(n, 0x3D) ? expressionRange(from: n + 1) : nil
     var key: KeyExpr = .literal(name)
-    if let at = labels.firstIndex(of: "key") ?? labels.firstIndex(of: "_"), at < parts.count {
+    let encoded = persisted ? labels.firstIndex(of: "encodedDataKey") : nil
+    if let at = encoded ?? labels.firstIndex(of: "key") ?? labels.firstIndex(of: "_"),
+      at < parts.count
+    {
       key = keyOf(parts[at])
+    } else if packaged {
+      return
     }
-    // The store: the type's member of user defaults (`store: UserDefaultsProtocol`).
+    // (Another package's attribute: a key written as text, `@Stored("k")`.)
+    if packaged, !persisted, let first = parts.first,
+      first.count != 1 || !t.isString(first.lowerBound)
+    {
+      return
+    }
+    // The store: `storage:`; else the type's member of user defaults (`store:
+    // UserDefaultsProtocol`).
     let members = facts.members[type.name]?.declared ?? [:]
     let store = members.keys.sorted().first { members[$0]?.hasPrefix("UserDefaults") == true }
     var use = SourceUse(
       key: key, receiver: store.map { .name($0) } ?? .standard, access: .get,
       method: String(t.text(i)), line: t.line(i))
-    if store != nil { use.receiverOwner = type.name }
-    use.library = .preferenceMacro
+    if persisted, let at = labels.firstIndex(of: "storage"), at < parts.count {
+      use.receiver = givenStore(parts[at])
+    } else if store != nil {
+      use.receiverOwner = type.name
+    }
+    use.library = persisted ? .persisted : .preferenceMacro
+    if encoded != nil { use.type = .json }
     // (The property is its own accessor: no other code need name it.)
     use.name = name
     use.storedType = typeText
@@ -269,7 +312,7 @@ extension SwiftReader {
       use.value = valueOf(initial)
     }
     if use.value != nil { use.defaultSource = .fallback }
-    if typeText == nil, let value = use.value { use.type = value.type }
+    if typeText == nil, use.type == nil, let value = use.value { use.type = value.type }
     use.condition = conditionText(at: i)
     record(use, at: -1)
   }

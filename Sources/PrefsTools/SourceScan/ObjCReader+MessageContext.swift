@@ -64,6 +64,14 @@ extension ObjCReader {
     if let (declared, type) = assignedClass(before: k) {
       use.type = type
       use.typeReason = "assigned to \(declared) *"
+    } else if use.type == nil || use.type == .array, t.isText(k, "in"), t.isIdentifier(k - 1),
+      t.isPunctuation(k - 2, 0x2A), t.isIdentifier(k - 3), t.isPunctuation(k - 4, 0x28),
+      t.isText(k - 5, "for"), t.isPunctuation(m.close + 1, 0x29)
+    {
+      // `for (NSString *link in [d objectForKey:K])`: an array of strings.
+      use.type = t.isText(k - 3, "NSString") ? .stringArray : .array
+      use.otherElements = !t.isText(k - 3, "NSString") && !t.isText(k - 3, "id")
+      use.typeReason = "enumerated as \(t.text(k - 3)) *"
     } else if use.type == nil, let (declared, type) = returnedObject(m, after: k) {
       // `- (NSString *)lastTemplate { return [d objectForKey:K]; }`
       use.type = type

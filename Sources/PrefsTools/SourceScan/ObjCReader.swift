@@ -434,7 +434,9 @@ struct ObjCReader: SourceReader {
   /// `pathForResource:@"Defaults" ofType:@"plist"`, `URLForResource:withExtension:`: the
   /// file name.
   func resourceName(in range: Range<Int>) -> String? {
-    for k in range where t.isText(k, "pathForResource") || t.isText(k, "URLForResource") {
+    for k in range {
+      if let entry = InfoDictionaryEntry.named(at: k, t) { return entry }
+      guard t.isText(k, "pathForResource") || t.isText(k, "URLForResource") else { continue }
       guard let name = t.stringValue(k + 2) else { continue }
       if let ext = t.stringValue(k + 5), !name.hasSuffix("." + ext) { return name + "." + ext }
       return name.contains(".") ? name : name + ".plist"
@@ -481,6 +483,9 @@ struct ObjCReader: SourceReader {
     "dictionaryWithContentsOfFile", "initWithContentsOfFile", "dictionaryWithContentsOfURL",
     "initWithContentsOfURL", "contentsAtPath", "dataWithContentsOfFile", "dataWithContentsOfURL",
   ]
+
+  /// (An Objective-C receiver is looked up by its name.)
+  func receiverOwner(of receiver: ReceiverRef) -> String? { nil }
 
   func resourceParameter(in range: Range<Int>) -> KeyExpr? {
     for k in range where t.isText(k, "pathForResource") || t.isText(k, "URLForResource") {

@@ -374,3 +374,49 @@ enum PlistSources {
     ValueExpr.value(value).type
   }
 }
+
+/// A dictionary the app keeps in its Info.plist and registers as defaults
+/// (`[defaults registerDefaults:[bundle objectForInfoDictionaryKey:@"AppDefaults"]]`): named
+/// among the registered resources as the file and the entry, which resolves to the entry of
+/// the tree's Info.plist that holds it.
+enum InfoDictionaryEntry {
+  static let file = "Info.plist"
+  /// (The unit separator: no file name a literal gives holds it.)
+  static let separator: Character = "\u{1F}"
+
+  /// The registered resource naming `entry` of the Info.plist.
+  static func resource(_ entry: String) -> String { file + String(separator) + entry }
+
+  /// The entry a registered resource names, if it is an Info.plist's entry.
+  static func entry(of resource: String) -> String? {
+    guard let at = resource.firstIndex(of: separator) else { return nil }
+    return String(resource[resource.index(after: at)...])
+  }
+
+  /// Objective-C `[bundle objectForInfoDictionaryKey:@"X"]`, `[[bundle infoDictionary]
+  /// objectForKey:@"X"]` (or `valueForKey:`); Swift `bundle.object(forInfoDictionaryKey: "X")`,
+  /// `bundle.infoDictionary?["X"]`: the resource naming entry X, where token `k` starts one.
+  static func named(at k: Int, _ t: SourceTokens) -> String? {
+    if t.isText(k, "objectForInfoDictionaryKey"), t.isPunctuation(k + 1, 0x3A) {
+      return t.stringValue(k + 2).map(resource)
+    }
+    if t.isText(k, "forInfoDictionaryKey"), t.isPunctuation(k + 1, 0x3A),
+      t.isText(k - 2, "object") || t.isText(k - 2, "value")
+    {
+      return t.stringValue(k + 2).map(resource)
+    }
+    guard t.isText(k, "infoDictionary") else { return nil }
+    if t.isPunctuation(k + 1, 0x5D),
+      t.isText(k + 2, "objectForKey") || t.isText(k + 2, "valueForKey"),
+      t.isPunctuation(k + 3, 0x3A)
+    {
+      return t.stringValue(k + 4).map(resource)
+    }
+    var open = k + 1
+    if t.isPunctuation(open, 0x3F) || t.isPunctuation(open, 0x21) { open += 1 }
+    if t.isPunctuation(open, 0x5B), t.isPunctuation(open + 2, 0x5D) {
+      return t.stringValue(open + 1).map(resource)
+    }
+    return nil
+  }
+}

@@ -124,17 +124,6 @@ extension ScanModel {
     }
   }
 
-  /// A use's receiver, a member of the use's own type bound by that type's name
-  /// (`Prefs.userDefaults`) before any member of that name.
-  func ownReceiver(_ use: SourceUse, file: Int) -> ReceiverRef {
-    guard case .name(let n) = use.receiver, let owner = use.receiverOwner else {
-      return use.receiver
-    }
-    let name = owner + "." + n
-    return (file < files.count ? files[file].receivers[name] : nil) ?? receivers[name]
-      ?? use.receiver
-  }
-
   /// The wrappers a call may be: by its selector, or (a Swift initializer) by its type.
   func wrappersFor(_ call: WrapperCall) -> [SourceWrapper] {
     // `self[.item]`: the subscript of the type the call is written in, no other's.
@@ -333,6 +322,14 @@ extension ScanModel {
         use.receiver = given
       }
     }
+    // `standardStorage.value(for: .k)` of `let standardStorage = Storage(defaults: .standard)`:
+    // the user defaults that object was made with, where the wrapper reads the member its
+    // initializer gives them.
+    if let given = madeWith(call, ownReceiver(use, file: receiverFile)) {
+      use.receiver = given
+      use.receiverOwner = nil
+      receiverFile = call.file
+    }
     // A method of an extension of UserDefaults (`store.set(object: v, forKey: K)`): the user
     // defaults it is called on (the standard ones when the call names none).
     if use.receiver == .extendedDefaults {
@@ -495,7 +492,7 @@ extension ScanModel {
       absent.method = call.selector + " ?? …"
       if absent.type == nil { absent.type = fallback.type }
       absent.weakType = true
-      if !uses.contains(where: { $0.use.method == absent.method && $0.use.line == absent.line }) {
+      if fallbacksAdded.insert("\(absent.file):\(absent.line):\(absent.method)").inserted {
         uses.append((absent, domain))
       }
     }

@@ -349,3 +349,109 @@ extension ScanModel {
     return true
   }
 }
+
+extension ScanModel {
+  /// `set(key.defaultValue, forKey: key.rawValue)` for each of an enum's cases: one use a
+  /// case, its value the member's for that case; nil for any other use.
+  func eachCase(_ use: SourceUse) -> [SourceUse]? {
+    guard case .call(let f, _, let source)? = use.value, f.hasPrefix(SwiftReader.caseMember)
+    else { return nil }
+    let member = String(f.dropFirst(SwiftReader.caseMember.count))
+    return expand(use.key, depth: 0).map { key in
+      var one = use
+      one.key = key
+      // (A case's value naming such a member again is not followed: it would loop.)
+      switch caseValue(key, member) {
+      case .call(let g, _, _)? where g.hasPrefix(SwiftReader.caseMember):
+        one.value = .computed(source, nil)
+      case let value?: one.value = value
+      case nil: one.value = .computed(source, nil)
+      }
+      if one.type == nil { one.type = one.value?.type }
+      return one
+    }
+  }
+
+  /// `member` of the enum case `key` names (`Key.lock`): what the enum's computed property
+  /// returns for that case (`var defaultValue: Any? { switch self { case .lock: … } }`).
+  func caseValue(_ key: KeyExpr, _ member: String) -> ValueExpr? {
+    guard case .name(let n) = key, let dot = n.lastIndex(of: ".") else { return nil }
+    let type = n[..<dot].split(separator: ".").last.map(String.init) ?? ""
+    guard let table = switchReturns[type + "." + member] else { return nil }
+    return table[String(n[n.index(after: dot)...])] ?? table["default"]
+  }
+
+  /// A use's receiver, a member of the use's own type (or of a class it inherits from)
+  /// bound by that type's name (`Prefs.userDefaults`) before any member of that name.
+  func ownReceiver(_ use: SourceUse, file: Int) -> ReceiverRef {
+    guard case .name(let n) = use.receiver, var owner = use.receiverOwner else {
+      return use.receiver
+    }
+    var seen: Set<String> = []
+    while seen.insert(owner).inserted {
+      let name = owner + "." + n
+      if let bound = (file < files.count ? files[file].receivers[name] : nil) ?? receivers[name] {
+        return bound
+      }
+      guard let parent = superclasses[owner] else { break }
+      owner = parent
+    }
+    return use.receiver
+  }
+
+  /// PAPreferences: each `@dynamic` property of a subclass is a key of the standard user
+  /// defaults named as the property (the library's accessors, made at run time, read and write
+  /// it with the getter and setter of the property's type).
+  mutating func addDynamicProperties() {
+    guard files.contains(where: { !$0.dynamicProperties.isEmpty }) else { return }
+    var declared: [String: [String: String]] = [:]
+    for f in files {
+      for (c, properties) in f.objcProperties {
+        declared[c, default: [:]].merge(properties) { a, _ in a }
+      }
+    }
+    for n in files.indices {
+      for d in files[n].dynamicProperties {
+        // (A category of NSUserDefaults whose accessors a dynamic-property category makes,
+        // unless the category writes the getter itself.)
+        let library = isKind(d.className, of: "PAPreferences")
+        guard library || isKind(d.className, of: "NSUserDefaults"),
+          !files[n].gettersDefined.contains(d.className + "." + d.name)
+        else { continue }
+        let type = declared[d.className]?[d.name]
+        var use = SourceUse(
+          key: .literal(d.name), receiver: .standard, access: .get,
+          method: library
+            ? "PAPreferences @dynamic property" : "@dynamic property of NSUserDefaults",
+          type: type.flatMap(DefaultsAPI.type(ofClass:)), line: d.line)
+        if let type, use.type != nil { use.typeReason = "declared \(type)" }
+        use.name = d.name
+        use.file = n
+        add(use)
+      }
+    }
+  }
+
+  /// The user defaults the object a call is made on was made with (`standardStorage` of `let
+  /// standardStorage = Storage(defaults: .standard)`), where `receiver`, the wrapper's, is
+  /// the parameter of that type's initializer they were given to; nil for anything else.
+  func madeWith(_ call: WrapperCall, _ receiver: ReceiverRef) -> ReceiverRef? {
+    guard case .name(var object) = call.receiver, case .name(let p) = receiver,
+      p.hasPrefix("param:"), let hash = p.lastIndex(of: "#"),
+      let index = Int(p[p.index(after: hash)...]), call.file < files.count
+    else { return nil }
+    if object.hasPrefix("self.") { object.removeFirst(5) }
+    let objects = files[call.file].objectConstants
+    guard let made = objects[(call.callerType.map { $0 + "." } ?? "") + object] ?? objects[object]
+    else { return nil }
+    // `param:Storage(defaults:)#0`: the initializer's labels.
+    let selector = p.dropFirst(6)[..<hash]
+    guard selector.hasPrefix(made.type + "("), selector.hasSuffix(")") else { return nil }
+    let labels = selector.dropFirst(made.type.count + 1).dropLast().split(separator: ":")
+      .map(String.init)
+    guard index < labels.count else { return nil }
+    let at = labels[index] == "_" ? index : made.labels.firstIndex(of: labels[index])
+    guard let at, at < made.receivers.count else { return nil }
+    return made.receivers[at]
+  }
+}

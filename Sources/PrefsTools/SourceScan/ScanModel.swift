@@ -58,6 +58,8 @@ struct ScanModel {
   var unusedDeclarations: Set<PropertyDeclaration> = []
   /// The wrappers some call made uses of (by selector): the rest are reported as patterns.
   var called: Set<String> = []
+  /// The callers' fallbacks recorded (a call's file, line and selector): each once.
+  var fallbacksAdded: Set<String> = []
   /// How deep a wrapper's call of its own type's wrapper is being followed.
   var nesting = 0
 
@@ -109,7 +111,10 @@ struct ScanModel {
       for found in files[n].uses where found.testedBy.map(tests.contains) ?? true {
         // `@UserDefault(…)` of a property wrapper the tree declares: the wrapper's own calls
         // say what it stores (a package's macro is only taken where no type of that name is).
-        if found.library == .preferenceMacro, declarations[String(found.method.dropFirst())] != nil
+        // (An extension of the package's type is not one of the tree's.)
+        if found.library == .preferenceMacro || found.library == .persisted,
+          let declared = declarations[String(found.method.dropFirst())],
+          declared.kind != "extension"
         {
           continue
         }
@@ -162,6 +167,10 @@ struct ScanModel {
       }
       return
     }
+    if let each = eachCase(use) {
+      for one in each { add(one) }
+      return
+    }
     switch resolve(ownReceiver(use, file: use.file), file: use.file) {
     case .domain(let domain):
       uses.append((use, domain))
@@ -191,39 +200,6 @@ struct ScanModel {
       call.absentValue = use.absentValue
       for template in templates { instantiate(template, call) }
     case .none: return
-    }
-  }
-
-  /// PAPreferences: each `@dynamic` property of a subclass is a key of the standard user
-  /// defaults named as the property (the library's accessors, made at run time, read and write
-  /// it with the getter and setter of the property's type).
-  mutating func addDynamicProperties() {
-    guard files.contains(where: { !$0.dynamicProperties.isEmpty }) else { return }
-    var declared: [String: [String: String]] = [:]
-    for f in files {
-      for (c, properties) in f.objcProperties {
-        declared[c, default: [:]].merge(properties) { a, _ in a }
-      }
-    }
-    for n in files.indices {
-      for d in files[n].dynamicProperties {
-        // (A category of NSUserDefaults whose accessors a dynamic-property category makes,
-        // unless the category writes the getter itself.)
-        let library = isKind(d.className, of: "PAPreferences")
-        guard library || isKind(d.className, of: "NSUserDefaults"),
-          !files[n].gettersDefined.contains(d.className + "." + d.name)
-        else { continue }
-        let type = declared[d.className]?[d.name]
-        var use = SourceUse(
-          key: .literal(d.name), receiver: .standard, access: .get,
-          method: library
-            ? "PAPreferences @dynamic property" : "@dynamic property of NSUserDefaults",
-          type: type.flatMap(DefaultsAPI.type(ofClass:)), line: d.line)
-        if let type, use.type != nil { use.typeReason = "declared \(type)" }
-        use.name = d.name
-        use.file = n
-        add(use)
-      }
     }
   }
 

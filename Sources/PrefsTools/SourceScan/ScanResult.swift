@@ -460,7 +460,9 @@ extension ScanModel {
       // `arrayForKey:` says nothing of the elements: an array registered or written as
       // strings (and never as a literal of anything else) is stored as strings.
       if only == .array, uses.contains(where: { $0.type == .stringArray }),
-        !uses.contains(where: { $0.type == .array && Self.holdsNonStrings($0.value) })
+        !uses.contains(where: {
+          $0.type == .array && (Self.holdsNonStrings($0.value) || $0.otherElements)
+        })
       {
         type = .stringArray
         notes.append("read as an array, registered or written as strings: typed string-array")

@@ -110,6 +110,8 @@ indirect enum ValueExpr: Sendable, Hashable {
 struct PropertyDeclaration: Sendable, Hashable {
   var name: String
   var type: String?
+  /// A type's own (`static var`): never named as an instance's member (`settings.name`).
+  var isStatic = false
 }
 
 struct ValueEntry: Sendable, Hashable {
@@ -187,6 +189,9 @@ struct SourceUse: Sendable {
   /// a Settings pane) that the code's getters and setters overrule.
   var type: MigrationPlan.ValueType?
   var weakType = false
+  /// The code takes the array's elements for another class than strings (`for
+  /// (NSDictionary *p in [d objectForKey:K])`).
+  var otherElements = false
   /// What the code does with the value that gave the type (`boolValue`, `as? Int`), for the
   /// evidence.
   var typeReason: String?
@@ -566,6 +571,8 @@ struct ObjectConstant: Sendable {
   var labels: [String]
   var keys: [KeyExpr]
   var values: [ValueExpr]
+  /// Each argument as user defaults, where it names them (`Storage(defaults: .standard)`).
+  var receivers: [ReceiverRef?] = []
 }
 
 /// See ``FileFacts/appStorageAdapters``.

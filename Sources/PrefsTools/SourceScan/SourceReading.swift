@@ -183,6 +183,9 @@ protocol SourceReader {
   /// The file a dictionary in `range` is loaded from (`dictionaryWithContentsOfFile:path`,
   /// `NSDictionary(contentsOfFile: path)`, a variable made so), its name as a key to follow.
   func loadedFile(_ range: Range<Int>) -> KeyExpr?
+  /// The type whose member `receiver` may be (`userDefaults` in a method of `Store`: Store's,
+  /// or a class Store inherits it from); nil where a name is not looked up by its type.
+  func receiverOwner(of receiver: ReceiverRef) -> String?
 }
 
 extension SourceReader {
@@ -330,6 +333,7 @@ extension SourceReader {
     use.value = value
     use.defaultSource = .fallback
     use.name = name
+    use.receiverOwner = receiverOwner(of: receiver)
     use.condition = condition
     use.zeroTest = zeroTest
     use.testedBy = testedBy

@@ -192,18 +192,46 @@ package enum SourceScan {
       plistsByName[String(file.path.split(separator: "/").last ?? ""), default: []].append(n)
     }
     var registered: [SourceUse] = []
+    // (Each file read once, however many registrations name it.)
+    var plists: [Int: Result<PlistValue, ScanWarning>] = [:]
+    var registeredOnce: Set<String> = []
     for (name, base) in model.registeredFiles {
-      let wanted = String(name.split(separator: "/").last ?? "")
+      let entry = InfoDictionaryEntry.entry(of: name)
+      let wanted =
+        entry == nil ? String(name.split(separator: "/").last ?? "") : InfoDictionaryEntry.file
       let by = base.file < list.count ? list[base.file].path : "?"
-      guard let matches = plistsByName[wanted], let first = matches.first else {
+      // An Info.plist's entry: the first of the tree's Info.plist files that holds it (an
+      // extension's or a test's has none).
+      var read: Result<PlistValue, ScanWarning>?
+      var first: Int?
+      for n in plistsByName[wanted] ?? [] {
+        let value = plists[n] ?? readPlist(files[n].path, limit: options.fileLimit)
+        plists[n] = value
+        if let entry {
+          guard case .success(.dictionary(let d)) = value, let held = d[entry] else { continue }
+          read = .success(held)
+        } else {
+          read = value
+        }
+        first = n
+        break
+      }
+      guard let read, let first else {
+        let what = entry.map { "the entry \($0) of its Info.plist" } ?? name
         warnings.append(
           ScanWarning(
             path: by, line: base.line,
-            message: "registers \(name), which is not in the tree: its defaults are not known"))
+            message: "registers \(what), which is not in the tree: its defaults are not known"))
+        continue
+      }
+      // (The same file, or entry, registered again by the same file on the same receiver:
+      // its keys are read once.)
+      guard registeredOnce.insert("\(first)|\(entry ?? "")|\(base.file)|\(base.receiver)").inserted
+      else {
         continue
       }
       let path = files[first].path
-      switch readPlist(path, limit: options.fileLimit) {
+      switch read {
       case .failure(let warning): warnings.append(warning)
       case .success(.dictionary(let d)):
         // Each key of the file is registered, its place the file's, by the code's line.
@@ -350,7 +378,16 @@ package enum SourceScan {
         // `Defaults.name` (its adapter's member lookup).
         guard let (owner, _) = word(before: k - 1), let initial = owner.first,
           initial.isUppercase, owner != declaration.type, owner != "Self", owner != "Defaults"
-        else { return true }
+        else {
+          // (A static property is the type's: `settings.name` is an instance's member of that
+          // name, `self.name` in a static method the type's own.)
+          if declaration.isStatic, let (owner, _) = word(before: k - 1),
+            owner.first?.isLowercase == true, owner != "self"
+          {
+            continue
+          }
+          return true
+        }
         continue
       }
       if let (keyword, _) = word(before: k),

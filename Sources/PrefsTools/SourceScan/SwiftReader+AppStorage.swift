@@ -15,17 +15,21 @@ extension SwiftReader {
   func storeReceiver(_ parts: ArraySlice<Range<Int>>) -> ReceiverRef {
     var receiver = ReceiverRef.standard
     for part in parts where t.isText(part.lowerBound, "store") {
-      let store = (part.lowerBound + 2)..<part.upperBound
-      receiver = receiverOf(store)
-      switch receiver {
-      case .standard, .suite: break
-      // `store: defaults`, a parameter of user defaults: what its callers give.
-      case .name(let n) where n.hasPrefix("param:"): break
-      // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
-      default: receiver = .name(t.source(store).replacing(" ", with: ""))
-      }
+      receiver = givenStore((part.lowerBound + 2)..<part.upperBound)
     }
     return receiver
+  }
+
+  /// The user defaults an argument `store` names (`.group`, `UserDefaults(suiteName: "g")`).
+  func givenStore(_ store: Range<Int>) -> ReceiverRef {
+    let receiver = receiverOf(store)
+    switch receiver {
+    case .standard, .suite: return receiver
+    // `store: defaults`, a parameter of user defaults: what its callers give.
+    case .name(let n) where n.hasPrefix("param:"): return receiver
+    // `.group`, `Self.group`, `shared.defaults`: looked up in the tree.
+    default: return .name(t.source(store).replacing(" ", with: ""))
+    }
   }
 
   /// `appStorage(K, store: s)` or `Self[.appStorage(K), default: D]` at `i`, in a member of
@@ -106,8 +110,11 @@ extension SwiftReader {
       k = end
     }
     let initial = t.isPunctuation(k, 0x3D) ? expressionRange(from: k + 1) : nil
+    // (A static property no code names is no key: `static var` between the two.)
+    let isStatic = ((after + 1)..<k).contains { t.isText($0, "static") }
     recordAppStorage(
-      parts[...], name: name, typeText: typeText, initial: initial, method: method, at: i)
+      parts[...], name: name, typeText: typeText, initial: initial, method: method, at: i,
+      declaredStatic: isStatic)
   }
 
   /// `self._x = .init(wrappedValue: false, Keys.x, store: defaults)` (or `AppStorage(…)`) in
@@ -144,7 +151,7 @@ extension SwiftReader {
   /// value.
   mutating func recordAppStorage(
     _ parts: ArraySlice<Range<Int>>, name: String, typeText: String, initial: Range<Int>?,
-    method: String, at i: Int
+    method: String, at i: Int, declaredStatic: Bool = false
   ) {
     guard let keyRange = parts.first else { return }
     let receiver = storeReceiver(parts.dropFirst())
@@ -156,6 +163,9 @@ extension SwiftReader {
       key: keyOf(keyRange), receiver: receiver, access: .get, method: method, type: type,
       line: t.line(i))
     use.name = name
+    if declaredStatic {
+      use.declaration = PropertyDeclaration(name: name, type: typeName, isStatic: true)
+    }
     if !typeText.isEmpty {
       // An enum stored by its raw value, an array the tree makes RawRepresentable: typed
       // through the declarations.

@@ -182,6 +182,55 @@ extension SwiftReader {
     return nil
   }
 
+  /// `if let x = call(…) as? T { … } else { p = V }`, `if let x = call(…) { p = E(rawValue:
+  /// x) ?? V }`: V is what the caller falls back to when the call answers nil.
+  func ifLetFallback(_ c: Call) -> ValueExpr? {
+    let start = c.receiver?.lowerBound ?? c.name
+    guard start >= 4, t.isPunctuation(start - 1, 0x3D), t.isIdentifier(start - 2),
+      t.isText(start - 3, "let") || t.isText(start - 3, "var"), t.isText(start - 4, "if")
+    else { return nil }
+    let bound = t.text(start - 2)
+    // The body: the `{` after the conditions.
+    var k = c.close + 1
+    while k < t.count, k < c.close + 80, !t.isPunctuation(k, 0x7B) {
+      if t.isPunctuation(k, 0x28) || t.isPunctuation(k, 0x5B) { k = t.match(k) }
+      if t.isPunctuation(k, 0x7D) || t.isPunctuation(k, 0x3B) { return nil }
+      k += 1
+    }
+    guard t.isPunctuation(k, 0x7B) else { return nil }
+    let end = t.match(k)
+    if t.isText(end + 1, "else") {
+      // One assignment, the whole branch: `else { self.p = V }`.
+      guard t.isPunctuation(end + 2, 0x7B) else { return nil }
+      let close = t.match(end + 2)
+      var n = end + 3
+      if t.isText(n, "self"), t.isPunctuation(n + 1, 0x2E) { n += 2 }
+      guard t.isIdentifier(n), t.isPunctuation(n + 1, 0x3D) else { return nil }
+      let value = expressionRange(from: n + 2)
+      guard value.upperBound == close, !value.isEmpty else { return nil }
+      // (A constant: `else { words = get(key: .k) as? String ?? "" }` reads again.)
+      switch valueOf(value) {
+      case .value(let v): return .value(v)
+      case .name(let n): return .name(n)
+      default: return nil
+      }
+    }
+    // `E(rawValue: x) ?? V` in the body: V, a case written `.c` E's.
+    var n = k + 1
+    while n + 5 < end {
+      defer { n += 1 }
+      guard t.isText(n, "rawValue"), t.isPunctuation(n + 1, 0x3A), t.text(n + 2) == bound,
+        t.isPunctuation(n + 3, 0x29), t.isText(n + 4, "??")
+      else { continue }
+      let open = t.match(n + 3)
+      guard open > 0, open == n - 1, t.isIdentifier(open - 1) else { continue }
+      let value = valueOf(coalescedRange(from: n + 5))
+      if case .name(let m) = value, m.hasPrefix(".") { return .name(t.text(open - 1) + m) }
+      return value
+    }
+    return nil
+  }
+
   /// `&p`, `&self.p`: a property of the type the call is made in, given to an `inout`
   /// parameter, with its declared type and initial value; `&value.p` of a variable of a type
   /// the file declares, with its declared type (the variable's value is not known).

@@ -249,7 +249,7 @@ extension SwiftReader {
       for (index, argument) in c.arguments.enumerated() {
         let bound =
           argument.count == 1 ? scope?.locals[t.text(argument.lowerBound)]?.receiver : nil
-        let given = bound ?? receiverOf(argument)
+        let given = bound ?? receiverOf(beforeCoalescing(argument))
         switch given {
         case .standard, .suite: break
         case .name where bound != nil: break
@@ -280,7 +280,7 @@ extension SwiftReader {
       call.receivers = c.arguments.map(argumentReceiver)
       call.enclosing = enclosing(of: call.arguments)
       call.declaredType = declaredType(before: c) ?? returnedType(c) ?? c.generic
-      call.fallback = fallbackAfter(c) ?? guardFallback(c)
+      call.fallback = fallbackAfter(c) ?? guardFallback(c) ?? ifLetFallback(c)
       if call.declaredType == nil { call.declaredType = closureRawType(after: c) }
       for argument in c.arguments {
         if let published = publishedValue(argument) {
@@ -362,9 +362,7 @@ extension SwiftReader {
     var use = SourceUse(
       key: keyOf(c.arguments[api.key]), receiver: receiver, access: api.access,
       method: c.selector, type: api.type, line: t.line(c.name))
-    if case .name(let n) = receiver, !n.contains("."), !n.hasPrefix("param:") {
-      use.receiverOwner = typeName
-    }
+    use.receiverOwner = receiverOwner(of: receiver)
     use.condition = conditionText(at: c.name)
     if let v = api.value, v < c.arguments.count {
       let valueRange = c.arguments[v]

@@ -28,6 +28,13 @@ extension SwiftReader {
     range.count == 1 && scope?.locals[t.text(range.lowerBound)]?.json == true
   }
 
+  func receiverOwner(of receiver: ReceiverRef) -> String? {
+    guard case .name(let n) = receiver, !n.contains("."), !n.hasPrefix("param:") else {
+      return nil
+    }
+    return typeName
+  }
+
   /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).
   static func parameterName(_ selector: String, _ index: Int) -> String {
     "param:" + selector + "#" + String(index)

@@ -171,6 +171,11 @@ extension SwiftReader {
             caseStrings(name, body: k, of: type.name)
             rawValueMember(name, body: k, of: type.name)
           }
+          // `var defaultValue: Any? { switch self { case .a: return V … } }` of an enum (or an
+          // extension of one): each case's.
+          if let type = types.last, type.kind == "enum" || type.kind == "extension" {
+            switchReturns(body: k, selector: type.name + "." + name, subject: "self")
+          }
         }
       }
       return k + 1
@@ -269,6 +274,12 @@ extension SwiftReader {
       case .value, .name:
         if case .value = given { facts.valueConstants[name] = given }
         if let type = typeName { facts.valueConstants[type + "." + name] = given }
+        // In nested types (`enum Constant { enum setting { static let lock = … } }`):
+        // `Constant.setting.lock` too, and each shorter path.
+        for start in types.indices.dropLast() {
+          let path = types[start...].map(\.name).joined(separator: ".") + "." + name
+          if facts.valueConstants[path] == nil { facts.valueConstants[path] = given }
+        }
       default: break
       }
       return nil
@@ -541,7 +552,7 @@ extension SwiftReader {
     else { return nil }
     return ObjectConstant(
       type: t.text(first), labels: c.labels, keys: c.arguments.map { keyOf($0) },
-      values: c.arguments.map { valueOf($0) })
+      values: c.arguments.map { valueOf($0) }, receivers: c.arguments.map(argumentReceiver))
   }
 
   /// A constant that names a key (`let k = "key"`, `static let all = [...]`), under its type's

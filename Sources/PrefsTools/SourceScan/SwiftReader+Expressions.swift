@@ -201,6 +201,13 @@ extension SwiftReader {
     guard !names.isEmpty else { return runtimeKey(r) }
     if names.first == "self" { names.removeFirst() }
     guard !names.isEmpty else { return runtimeKey(r) }
+    // (`.forceLock` in the enum that declares that case, `static let all: [Key] =
+    // [.forceLock]`: its own case, before another enum's of that name.)
+    if leadingDot, names.count == 1, let type = typeName, types.last?.kind == "enum",
+      facts.constants[type + "." + names[0]] != nil
+    {
+      return .name(type + "." + names[0])
+    }
     if leadingDot { return .name("." + names.joined(separator: ".")) }
     // A member of the type the code is in (`private let key = "k"` read as `key`): that
     // type's, before a constant of the same name another type declares.
@@ -327,6 +334,10 @@ extension SwiftReader {
   /// What `valueOf` names a dictionary's entry by (`fallbacks[key]`: `[]fallbacks`).
   static let entryLookup = "[]"
 
+  /// What `valueOf` names a member of an enum's case by (`key.defaultValue`, the key one of
+  /// the enum's cases: `.defaultValue`, its argument the key).
+  static let caseMember = "case."
+
   func valueOf(_ range: Range<Int>) -> ValueExpr {
     var r = range
     while r.count >= 2, t.isPunctuation(r.lowerBound, 0x28),
@@ -357,6 +368,14 @@ extension SwiftReader {
       let inner = valueOf(r.lowerBound..<(r.upperBound - 2))
       if case .value = inner { return .converted(inner, type, source: text) }
       return .computed(text, type)
+    }
+    // `key.defaultValue` of a variable holding one of an enum's cases (`for key in
+    // Key.allValues`): that case's value of the member, each case's own.
+    if r.count == 3, t.isIdentifier(first), t.isPunctuation(first + 1, 0x2E),
+      t.isIdentifier(first + 2), !t.isText(first + 2, "rawValue"),
+      let key = scope?.locals[t.text(first)]?.key
+    {
+      return .call(Self.caseMember + t.text(first + 2), [key], source: text)
     }
     if r.count == 1 {
       switch t.token(first).kind {

@@ -240,12 +240,13 @@ extension SwiftReader {
 
   /// `func fallback(_ t: Toggle) -> Bool { switch t { case .a, .b: return true … } }`: what
   /// the function returns for each case of its parameter.
-  mutating func switchReturns(body open: Int, selector: String) {
+  /// (`subject`: the name switched on, when not a parameter: an enum's `self`.)
+  mutating func switchReturns(body open: Int, selector: String, subject: String? = nil) {
     let close = t.match(open)
     var k = open + 1
     if t.isText(k, "return") { k += 1 }
     guard t.isText(k, "switch"), t.isIdentifier(k + 1), t.isPunctuation(k + 2, 0x7B),
-      scope?.parameters.contains(t.text(k + 1)) == true
+      subject.map { t.text(k + 1) == $0 } ?? (scope?.parameters.contains(t.text(k + 1)) == true)
     else { return }
     let end = t.match(k + 2)
     guard end + 1 == close else { return }

@@ -402,7 +402,10 @@ extension SwiftReader {
   }
 
   /// An argument that names user defaults (`store: .group`), or nil.
-  func argumentReceiver(_ range: Range<Int>) -> ReceiverRef? {
+  func argumentReceiver(_ given: Range<Int>) -> ReceiverRef? {
+    // (`UserDefaults(suiteName: G) ?? .standard`: the suite, the standard domain only where
+    // it cannot be made.)
+    let range = beforeCoalescing(given)
     switch receiverOf(range) {
     case .standard, .suite: return receiverOf(range)
     default:

@@ -71,6 +71,8 @@ struct SwiftReader: SourceReader {
   }
 
   var readEarly: Set<Int> = []
+  /// The file imports a package named for keeping settings (``LibraryModels/isPreferencePackage(_:)``).
+  var preferencePackage = false
   /// `if get(forKey: .k) == nil { … }`: the branch's braces and the key's source, where a
   /// wrapper's setter of the same key writes what a first launch gets.
   var absentBranches: [(open: Int, close: Int, key: String)] = []
@@ -215,6 +217,14 @@ struct SwiftReader: SourceReader {
     case "if", "guard", "while":
       if scope != nil, !gatherOnly { condition(at: i) }
       return nil
+    case "import":
+      // `import PersistedPropertyWrapper`: a package named for keeping settings.
+      if scope == nil, types.isEmpty, t.isIdentifier(i + 1),
+        LibraryModels.isPreferencePackage(t.text(i + 1))
+      {
+        preferencePackage = true
+      }
+      return nil
     case "for":
       if scope != nil { forIn(at: i) }
       return nil
@@ -242,7 +252,10 @@ struct SwiftReader: SourceReader {
     default:
       break
     }
-    if !gatherOnly, LibraryModels.preferenceMacros.contains(word),
+    if !gatherOnly,
+      LibraryModels.preferenceMacros.contains(word) || word == LibraryModels.persisted
+        || preferencePackage && word.hasPrefix("@") && !word.hasPrefix("@_")
+          && t.isPunctuation(i + 1, 0x28) && !LibraryModels.languageAttributes.contains(word),
       !wrapperSelectors.contains(String(word.dropFirst()) + "(")
     {
       preferenceMacro(at: i)
@@ -391,7 +404,9 @@ struct SwiftReader: SourceReader {
         type = t.source(n..<end, limit: 200).replacing(" ", with: "")
         // `store: UserDefaults = .standard`: the receiver a call that leaves it out gets.
         if t.isPunctuation(end, 0x3D), end < part.upperBound {
-          let given = (end + 1)..<part.upperBound
+          // (`UserDefaults(suiteName: group) ?? .standard`: that suite, the standard domain
+          // only where it cannot be made.)
+          let given = beforeCoalescing((end + 1)..<part.upperBound)
           var receiver = receiverOf(given)
           if receiver == .none || receiver == .unknown(t.source(given)),
             t.isPunctuation(given.lowerBound, 0x2E)
@@ -533,8 +548,10 @@ struct SwiftReader: SourceReader {
   }
 
   func resourceName(in range: Range<Int>) -> String? {
-    for k in range where t.isText(k, "path") || t.isText(k, "url") {
-      guard t.isPunctuation(k + 1, 0x28), t.isText(k + 2, "forResource"),
+    for k in range {
+      if let entry = InfoDictionaryEntry.named(at: k, t) { return entry }
+      guard t.isText(k, "path") || t.isText(k, "url"), t.isPunctuation(k + 1, 0x28),
+        t.isText(k + 2, "forResource"),
         let name = t.stringValue(k + 4)
       else { continue }
       if let ext = t.stringValue(k + 8), !name.hasSuffix("." + ext) { return name + "." + ext }
