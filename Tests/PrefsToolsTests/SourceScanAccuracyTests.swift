@@ -80,6 +80,19 @@ import Testing
     }
   }
 
+  /// Two defaults alike, a whole number in a collection equal to its real (JSON does not
+  /// tell a column width `128` from a plist's `<real>128</real>`).
+  static func same(_ a: PlistValue?, _ b: PlistValue?) -> Bool {
+    switch (a, b) {
+    case (.integer(let i)?, .real(let d)?), (.real(let d)?, .integer(let i)?): return Double(i) == d
+    case (.array(let x)?, .array(let y)?):
+      return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+    case (.dictionary(let x)?, .dictionary(let y)?):
+      return x.count == y.count && x.keys.allSatisfy { same(x[$0], y[$0]) }
+    default: return a == b
+    }
+  }
+
   static func labels(_ app: String) throws -> Labels {
     try JSONDecoder().decode(
       Labels.self,
@@ -154,7 +167,7 @@ import Testing
       {
         labelled = .data(data)
       }
-      if entry.defaultValue == labelled {
+      if Self.same(entry.defaultValue, labelled) {
         m.defaulted += 1
       } else {
         m.misses.append(

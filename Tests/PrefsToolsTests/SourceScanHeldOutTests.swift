@@ -491,3 +491,27 @@ import Testing
       ])
   }
 }
+
+@Suite struct SourceScanObservedTests {
+  /// What a thirty-fourth set of never-seen apps showed: a package's attribute given one
+  /// configuration (`@ObservableUserDefault(.init(key:defaultValue:store:))`), KeyboardShortcuts
+  /// names made where the library is called, a Codable value kept by `@AppStorage` through a
+  /// generic struct the tree makes RawRepresentable, Objective-C variables declared in a list
+  /// and an immutable array registered through a variable. Traps: a static property of the
+  /// package's attribute no code names, a mutable array filled after.
+  @Test func keysTheThirtyFourthSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Observed"),
+      [
+        ("observedTranslate", .bool, .bool(false)), ("observedDelay", .integer, .integer(400)),
+        ("observedLanguage", .string, nil),
+        ("KeyboardShortcuts_observedKaraoke", .json, nil),
+        ("KeyboardShortcuts_observedLyrics", .json, nil),
+        ("observedAction", .json, nil), ("observedKodi", .string, .string("")),
+        ("observedUnused", .bool, .bool(true)),
+        ("observedYes", .bool, .bool(true)), ("observedNo", .bool, .bool(false)),
+        ("observedOrder", .stringArray, .array([.string("title"), .string("artist")])),
+        ("observedQueue", .stringArray, nil),
+      ])
+  }
+}

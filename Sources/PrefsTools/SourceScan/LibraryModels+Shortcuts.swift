@@ -121,4 +121,34 @@ extension SwiftReader {
         "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),
       ]))
   }
+
+  /// `KeyboardShortcuts.onKeyUp(for: .init("karaoke"))`, `KeyboardShortcuts.Recorder("…",
+  /// name: .init("lyrics"))`: a name made where the library is called, the key
+  /// `KeyboardShortcuts_<name>`.
+  mutating func inlineShortcutNames(_ c: Call) {
+    guard let receiver = c.receiver, receiver.count == 1,
+      t.isText(receiver.lowerBound, "KeyboardShortcuts")
+    else { return }
+    for (label, argument) in zip(c.labels, c.arguments) where label == "for" || label == "name" {
+      var k = argument.lowerBound
+      if t.isText(k, "KeyboardShortcuts"), t.isPunctuation(k + 1, 0x2E) { k += 2 }
+      if t.isPunctuation(k, 0x2E), t.isText(k + 1, "init") {
+        k += 1
+      } else if !t.isText(k, "Name") {
+        continue
+      }
+      guard let name = parseCall(at: k), name.close == argument.upperBound - 1,
+        name.labels.first == "_", let first = name.arguments.first, first.count == 1,
+        t.isString(first.lowerBound)
+      else { continue }
+      var use = SourceUse(
+        key: .concat([.literal(LibraryModels.keyboardShortcutsPrefix), keyOf(first)]),
+        receiver: .standard, access: .get, method: LibraryModels.Library.keyboardShortcuts.rawValue,
+        type: .json, line: t.line(k))
+      use.library = .keyboardShortcuts
+      use.typeReason = "a KeyboardShortcuts shortcut: JSON text, false when disabled"
+      use.condition = conditionText(at: k)
+      record(use, at: -1)
+    }
+  }
 }

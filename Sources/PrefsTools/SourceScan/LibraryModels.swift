@@ -133,6 +133,14 @@ enum LibraryModels {
     {
       return array.rawType == "String" || array.rawType == nil ? (.json, []) : nil
     }
+    // `@AppStorage("k") var x: CodableWrapper<Action>`: a generic struct the tree makes
+    // RawRepresentable, its raw value text (the JSON of the value it wraps).
+    if library == .appStorage, let open = name.firstIndex(of: "<"),
+      let wrapper = declarations[String(name[..<open])], wrapper.kind != "enum",
+      wrapper.conformances.contains("RawRepresentable")
+    {
+      return wrapper.rawType == "String" || wrapper.rawType == nil ? (.json, []) : nil
+    }
     // (The same of a set: `extension Set: RawRepresentable`.)
     if library == .appStorage, name.hasPrefix("Set<"),
       let set = declarations["Set"], set.conformances.contains("RawRepresentable")
@@ -251,6 +259,15 @@ extension SwiftReader {
       parts = c.arguments
       labels = c.labels
       k = t.match(i + 1) + 1
+      // `@ObservableUserDefault(.init(key: "k", defaultValue: v, store: .standard))`: a package's
+      // attribute given one configuration, its arguments the attribute's.
+      if packaged, parts.count == 1, let only = parts.first, t.isPunctuation(only.lowerBound, 0x2E),
+        t.isText(only.lowerBound + 1, "init"), let inner = parseCall(at: only.lowerBound + 1),
+        inner.close == only.upperBound - 1, inner.labels.contains("key")
+      {
+        parts = inner.arguments
+        labels = inner.labels
+      }
     }
     // Other attributes and modifiers may stand between it and `var`.
     let attributeEnd = k
@@ -294,15 +311,21 @@ extension SwiftReader {
     var use = SourceUse(
       key: key, receiver: store.map { .name($0) } ?? .standard, access: .get,
       method: String(t.text(i)), line: t.line(i))
-    if persisted, let at = labels.firstIndex(of: "storage"), at < parts.count {
+    if packaged, let at = labels.firstIndex(of: "storage") ?? labels.firstIndex(of: "store"),
+      at < parts.count
+    {
       use.receiver = givenStore(parts[at])
     } else if store != nil {
       use.receiverOwner = type.name
     }
     use.library = persisted ? .persisted : .preferenceMacro
     if encoded != nil { use.type = .json }
-    // (The property is its own accessor: no other code need name it.)
+    // (The property is its own accessor: an instance's is a key though no code names it, as
+    // `@AppStorage`'s; a static one only where some code does.)
     use.name = name
+    if (attributeEnd..<k).contains(where: { t.isText($0, "static") }) {
+      use.declaration = PropertyDeclaration(name: name, type: type.name, isStatic: true)
+    }
     use.storedType = typeText
     if let at = labels.firstIndex(where: { $0 == "defaultValue" || $0 == "default" }),
       at < parts.count

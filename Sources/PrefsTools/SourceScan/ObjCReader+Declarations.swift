@@ -76,7 +76,9 @@ extension ObjCReader {
   /// A declaration or an assignment at a statement's start: `NSString *const K = @"k";`,
   /// `NSUserDefaults *d = [NSUserDefaults standardUserDefaults];`, `self.defaults = …;`,
   /// `NSData *data = [d dataForKey:K];`.
-  mutating func declaration(at i: Int) {
+  /// (`declaredType`: a later declarator of a list, `*no = …` of `NSNumber *yes = …, *no =
+  /// …;`, its class the list's; `listed` how many came before it.)
+  mutating func declaration(at i: Int, declaredType: String? = nil, listed: Int = 0) {
     // First without making a string: a declaration or an assignment reaches `=` (or `;`)
     // through names, `*`, `.` and `->` only.
     var scan = i
@@ -137,9 +139,9 @@ extension ObjCReader {
       else { return }
     }
     var k = i
-    var type: String?
+    var type = declaredType
     var name: String?
-    var isDeclaration = false
+    var isDeclaration = declaredType != nil
     while k < t.count, k < i + 12 {
       if t.isPunctuation(k, 0x3D) { break }
       // `NSDictionary<NSString *, id> *d`: the type's parameters are not names.
@@ -182,13 +184,34 @@ extension ObjCReader {
       k += 1
     }
     guard t.isPunctuation(k, 0x3D), let name else { return }
-    // The value: to the `;` at this level.
+    // The value: to the `;` at this level (a declaration's, to the `,` before the next
+    // declarator of its list).
     var end = k + 1
-    while end < t.count, !t.isPunctuation(end, 0x3B), !t.isPunctuation(end, 0x7D) {
+    while end < t.count, !t.isPunctuation(end, 0x3B), !t.isPunctuation(end, 0x7D),
+      !(isDeclaration && scope != nil && t.isPunctuation(end, 0x2C))
+    {
       if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) || t.isPunctuation(end, 0x7B) {
         end = t.match(end)
       }
       end += 1
+    }
+    // `NSNumber *yes = …, *no = …;`: each declarator a variable of the list's class (a list of
+    // at most 64).
+    var nextDeclarator: Int?
+    if isDeclaration, scope != nil, t.isPunctuation(end, 0x2C), listed < 64 {
+      var next = end + 1
+      while t.isPunctuation(next, 0x2A)
+        || t.isIdentifier(next) && Self.qualifiers.contains(t.text(next))
+      {
+        next += 1
+      }
+      if t.isIdentifier(next), t.isPunctuation(next + 1, 0x3D) { nextDeclarator = next }
+    }
+    // (Read once this one is: its value may name the variable before it.)
+    defer {
+      if let nextDeclarator, let type {
+        declaration(at: nextDeclarator, declaredType: type, listed: listed + 1)
+      }
     }
     let value = (k + 1)..<min(end, t.count)
     guard !value.isEmpty else { return }

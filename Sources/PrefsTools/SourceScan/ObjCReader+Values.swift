@@ -260,8 +260,17 @@ extension ObjCReader {
               !initial.contains(where: { t.isIdentifier($0) && t.text($0) == name })
             {
               let value = valueOf(initial)
+              // (A collection only where neither the variable nor what made it can change:
+              // `NSArray *order = [NSArray arrayWithObjects:…]`.)
+              let fixed =
+                (local.type == "NSArray" || local.type == "NSDictionary")
+                && !initial.contains(where: {
+                  t.isIdentifier($0)
+                    && (t.text($0).hasPrefix("NSMutable") || t.text($0).hasPrefix("mutableCopy"))
+                })
               switch value {
-              case .value(.array), .value(.dictionary): break
+              case .value(.array), .value(.dictionary), .array, .dictionary:
+                if fixed { return value }
               case .value, .converted(.value, _, _): return value
               // `NSDictionary *defaults = self.factoryDefaults;`: what the method returns.
               case .call where local.type == "NSDictionary" || local.type == "id": return value

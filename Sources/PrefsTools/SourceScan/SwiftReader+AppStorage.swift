@@ -110,11 +110,12 @@ extension SwiftReader {
       k = end
     }
     let initial = t.isPunctuation(k, 0x3D) ? expressionRange(from: k + 1) : nil
-    // (A static property no code names is no key: `static var` between the two.)
+    // (A static property no code names is no key: `static var` between the two. An
+    // instance's is the view's state, which SwiftUI reads: a key.)
     let isStatic = ((after + 1)..<k).contains { t.isText($0, "static") }
     recordAppStorage(
       parts[...], name: name, typeText: typeText, initial: initial, method: method, at: i,
-      declaredStatic: isStatic)
+      declaration: isStatic ? PropertyDeclaration(name: name, type: typeName, isStatic: true) : nil)
   }
 
   /// `self._x = .init(wrappedValue: false, Keys.x, store: defaults)` (or `AppStorage(…)`) in
@@ -151,7 +152,7 @@ extension SwiftReader {
   /// value.
   mutating func recordAppStorage(
     _ parts: ArraySlice<Range<Int>>, name: String, typeText: String, initial: Range<Int>?,
-    method: String, at i: Int, declaredStatic: Bool = false
+    method: String, at i: Int, declaration: PropertyDeclaration? = nil
   ) {
     guard let keyRange = parts.first else { return }
     let receiver = storeReceiver(parts.dropFirst())
@@ -163,9 +164,7 @@ extension SwiftReader {
       key: keyOf(keyRange), receiver: receiver, access: .get, method: method, type: type,
       line: t.line(i))
     use.name = name
-    if declaredStatic {
-      use.declaration = PropertyDeclaration(name: name, type: typeName, isStatic: true)
-    }
+    use.declaration = declaration
     if !typeText.isEmpty {
       // An enum stored by its raw value, an array the tree makes RawRepresentable: typed
       // through the declarations.

@@ -234,6 +234,7 @@ extension SwiftReader {
 
   mutating func call(at i: Int, parsed: Call? = nil) {
     guard !readEarly.contains(i), let c = parsed ?? parseCall(at: i) else { return }
+    if !gatherOnly { inlineShortcutNames(c) }
     let ownCall = c.receiver == nil || c.receiver.map({ t.source($0) }) == "self"
     if let f = scope?.selector, ownCall {
       // A call of the type's own function: what a first launch's writes may go through.

@@ -35,6 +35,10 @@ struct PersistedSettings {
   // (Arguments past a dozen tokens: the property after them is still the attribute's.)
   @Persisted(encodedDataKey: "persistedCurrentBooks", defaultValue: [], storage: .persistedShared)
   static var currentBooks: [PersistedBook]
+
+  // Trap: a static property no code names (declared, not a key).
+  @Persisted("persistedNeverNamed", defaultValue: 0)
+  static var neverNamed: Int
 }
 
 // A static property of an enum.
@@ -44,6 +48,14 @@ enum PersistedListOrder: Int {
 
   @Persisted("persistedListOrder", defaultValue: .custom)
   static var selected: PersistedListOrder
+}
+
+// (Static properties: keys where some code names them.)
+func persistedUse() -> Bool {
+  PersistedSettings.darkMode = nil
+  PersistedSettings.currentBooks.append(PersistedBook(title: "x"))
+  _ = PersistedListOrder.selected
+  return PersistedSettings.showLinks && PersistedSettings.progressType == .page
 }
 
 // (An extension of the package's type does not make it the tree's.)
