@@ -515,3 +515,28 @@ import Testing
       ])
   }
 }
+
+@Suite struct SourceScanSubclassedTests {
+  /// What a thirty-fifth set of never-seen apps showed: a subclass of UserDefaults made for a
+  /// suite by its `convenience init()`, registering on itself; an enum's static property
+  /// naming a case, read for its raw value; an extension's method without parameters and its
+  /// properties, called on an app group's suite (directly, and through a member an
+  /// initializer is given); Objective-C key constants declared in one list, and a number read
+  /// into a file's static variable, tested for zero.
+  @Test func keysTheThirtyFifthSetCarried() {
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Subclassed"),
+      [
+        ("SubclassedTheme", .integer, .integer(1)), ("SubclassedFont", .string, nil),
+        ("SubclassedFontSize", .double, nil), ("SubclassedScrollBack", .integer, .integer(256)),
+      ])
+    SourceScanFlowTests.expectExactly(
+      SourceScanFlowTests.scan("Subclassed", suite: "org.example.subclassed"),
+      [
+        ("SubclassedMode", .integer, .integer(3)),
+        ("SubclassedLayout", .string, .string("qwerty")),
+        // (The run's suite, which `--suite` takes as any name.)
+        ("SubclassedLegacy", .dictionary, nil), ("SubclassedOnboarded", .bool, nil),
+      ])
+  }
+}

@@ -188,17 +188,17 @@ extension ObjCReader {
     // declarator of its list).
     var end = k + 1
     while end < t.count, !t.isPunctuation(end, 0x3B), !t.isPunctuation(end, 0x7D),
-      !(isDeclaration && scope != nil && t.isPunctuation(end, 0x2C))
+      !(isDeclaration && t.isPunctuation(end, 0x2C))
     {
       if t.isPunctuation(end, 0x28) || t.isPunctuation(end, 0x5B) || t.isPunctuation(end, 0x7B) {
         end = t.match(end)
       }
       end += 1
     }
-    // `NSNumber *yes = …, *no = …;`: each declarator a variable of the list's class (a list of
-    // at most 64).
+    // `NSNumber *yes = …, *no = …;`, `static NSString *A = @"a", *B = @"b";`: each declarator a
+    // variable (or a constant) of the list's class (a list of at most 64).
     var nextDeclarator: Int?
-    if isDeclaration, scope != nil, t.isPunctuation(end, 0x2C), listed < 64 {
+    if isDeclaration, t.isPunctuation(end, 0x2C), listed < 64 {
       var next = end + 1
       while t.isPunctuation(next, 0x2A)
         || t.isIdentifier(next) && Self.qualifiers.contains(t.text(next))
@@ -284,7 +284,22 @@ extension ObjCReader {
       {
         var variable = LocalVariable()
         variable.use = other.use
+        if let pending = other.use, pending < 0 {
+          awaitingUse[-pending - 1, default: []].append(name)
+        }
         variable.template = other.template
+        scope?.locals[name] = variable
+        return
+      }
+      // `scrollBackLines = [ud integerForKey:K];` of a file's static variable: it holds the
+      // answer too, in this function (`if (scrollBackLines <= 0) scrollBackLines = 256;`).
+      if !member, let first = r.first, t.isPunctuation(first, 0x5B),
+        t.match(first) == r.upperBound - 1,
+        let m = parseMessage(at: first), DefaultsAPI.objc[m.selector]?.access == .get
+      {
+        var variable = LocalVariable()
+        variable.use = -(first + 1)
+        awaitingUse[first, default: []].append(name)
         scope?.locals[name] = variable
         return
       }
@@ -310,6 +325,7 @@ extension ObjCReader {
       // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
       if t.isPunctuation(value.lowerBound, 0x5B) {
         variable.use = -(value.lowerBound + 1)
+        awaitingUse[value.lowerBound, default: []].append(name)
         variable.template = nil
       } else if !value.contains(where: { t.isIdentifier($0) && t.text($0) == name }) {
         variable.use = nil

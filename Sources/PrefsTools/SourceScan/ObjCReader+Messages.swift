@@ -479,46 +479,57 @@ extension ObjCReader {
       appendTemplate(use, at: open)
       return
     }
-    // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
-    // name]`): the wrapper's template too.
-    let locals = scope?.locals ?? [:]
-    let selector = scope?.selector
-    let throughLocals =
-      locals.isEmpty ? use.key : use.key.substituting { name in locals[name]?.key }
-    if throughLocals != use.key,
-      scope?.isTemplate(
-        SourceUse(
-          key: throughLocals, receiver: use.receiver, access: use.access, method: use.method,
-          line: use.line)) == true
-    {
-      use.key = throughLocals
+    // (The variables read in a block of their own: a copy of them alive while the function's
+    // are changed would copy them all, each use.)
+    var template = false
+    var use2 = use
+    do {
+      // A key a parameter makes through a local (`NSString *k = [@"x." stringByAppendingString:
+      // name]`): the wrapper's template too.
+      let locals = scope?.locals ?? [:]
+      let selector = scope?.selector
+      let throughLocals =
+        locals.isEmpty ? use.key : use.key.substituting { name in locals[name]?.key }
+      if throughLocals != use.key,
+        scope?.isTemplate(
+          SourceUse(
+            key: throughLocals, receiver: use.receiver, access: use.access, method: use.method,
+            line: use.line)) == true
+      {
+        use.key = throughLocals
+        template = true
+      } else {
+        // A key an instance variable or property holds (`_key`, `self.key`): its class's.
+        if let className, scope != nil,
+          use.key.names.contains(where: {
+            ($0.hasPrefix("_") || $0.hasPrefix("self.") || keptMembers.contains($0))
+              && locals[$0] == nil
+          })
+        {
+          use.ownerType = className
+        }
+        // A variable of the function named as the key: known only at run time, unless it
+        // holds a constant.
+        use2 = use
+        use2.key = use.key.substituting { name in
+          if let local = locals[name] {
+            return local.key ?? .runtime(name)
+          }
+          if name == "_cmd", let selector { return .literal(selector) }
+          return nil
+        }
+      }
+    }
+    if template {
       appendTemplate(use, at: open)
       return
-    }
-    // A key an instance variable or property holds (`_key`, `self.key`): its class's.
-    if let className, scope != nil,
-      use.key.names.contains(where: {
-        ($0.hasPrefix("_") || $0.hasPrefix("self.") || keptMembers.contains($0))
-          && locals[$0] == nil
-      })
-    {
-      use.ownerType = className
-    }
-    // A variable of the function named as the key: known only at run time, unless it holds
-    // a constant.
-    var use2 = use
-    use2.key = use.key.substituting { name in
-      if let local = locals[name] {
-        return local.key ?? .runtime(name)
-      }
-      if name == "_cmd", let selector { return .literal(selector) }
-      return nil
     }
     if open >= 0 { useAt[open] = facts.uses.count }
     facts.uses.append(use2)
     // The variable the value went into: what the code does with it later refines the type.
-    if open >= 0 {
-      for (name, local) in locals where local.use == -(open + 1) {
+    if open >= 0, let names = awaitingUse.removeValue(forKey: open) {
+      for name in names {
+        guard let local = scope?.locals[name], local.use == -(open + 1) else { continue }
         scope?.locals[name]?.use = facts.uses.count - 1
         if use2.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {
           facts.uses[facts.uses.count - 1].type = planType
@@ -530,10 +541,10 @@ extension ObjCReader {
 
   /// A wrapper's template: the variable its answer goes into holds it.
   mutating func appendTemplate(_ use: SourceUse, at open: Int) {
-    guard let s = scope else { return }
+    guard let index = scope?.templates.count else { return }
     var use = use
-    let index = s.templates.count
-    for (name, local) in s.locals where open >= 0 && local.use == -(open + 1) {
+    for name in open >= 0 ? awaitingUse.removeValue(forKey: open) ?? [] : [] {
+      guard let local = scope?.locals[name], local.use == -(open + 1) else { continue }
       scope?.locals[name]?.use = nil
       scope?.locals[name]?.template = index
       if use.type == nil, let type = local.type, let planType = DefaultsAPI.type(ofClass: type) {

@@ -27,6 +27,9 @@ struct ObjCReader: SourceReader {
   var presence: Set<Int> = []
   /// The use each send made, by its `[` token (for what the code does with its result).
   var useAt: [Int: Int] = [:]
+  /// The variables given a message's answer before the message is read, by the message's
+  /// `[` (`int n = [d integerForKey:K];`): each takes the use the message makes.
+  var awaitingUse: [Int: [String]] = [:]
   /// Inner messages already read for an outer one (``pendingUse(at:)``): not read again.
   var readEarly: Set<Int> = []
   /// In an initializer (`initWith…`): the members it sets from its parameters.

@@ -384,9 +384,18 @@ extension ScanModel {
   /// A use's receiver, a member of the use's own type (or of a class it inherits from)
   /// bound by that type's name (`Prefs.userDefaults`) before any member of that name.
   func ownReceiver(_ use: SourceUse, file: Int) -> ReceiverRef {
-    guard case .name(let n) = use.receiver, var owner = use.receiverOwner else {
-      return use.receiver
+    ownReceiver(use.receiver, owner: use.receiverOwner, file: file)
+  }
+
+  /// `receiver` as written in a method of `owner`: that type's member (or a class's it
+  /// inherits) of its name, before any other of that name.
+  func ownReceiver(_ receiver: ReceiverRef, owner given: String?, file: Int) -> ReceiverRef {
+    // `string(forKey:)` in a method of `class Configuration: UserDefaults` made for a suite by
+    // its `convenience init()`: that suite.
+    if receiver == .extendedDefaults, let owner = given, let suite = subclassSuites[owner] {
+      return .suite(suite)
     }
+    guard case .name(let n) = receiver, var owner = given else { return receiver }
     var seen: Set<String> = []
     while seen.insert(owner).inserted {
       let name = owner + "." + n
@@ -396,7 +405,7 @@ extension ScanModel {
       guard let parent = superclasses[owner] else { break }
       owner = parent
     }
-    return use.receiver
+    return receiver
   }
 
   /// PAPreferences: each `@dynamic` property of a subclass is a key of the standard user

@@ -44,6 +44,7 @@ struct ScanModel {
   /// What each function returns, by its selector.
   var returns: [String: [FunctionReturn]] = [:]
   var switchReturns: [String: [String: ValueExpr]] = [:]
+  var subclassSuites: [String: KeyExpr] = [:]
   var members: [String: TypeMembers] = [:]
   /// The user defaults calls give functions' parameters, with the calling file.
   var argumentReceivers: [String: (receiver: ReceiverRef, file: Int)] = [:]
@@ -78,6 +79,7 @@ struct ScanModel {
       for (selector, found) in f.returns { returns[selector, default: []] += found }
       declarations.merge(f.declarations, uniquingKeysWith: TypeDeclaration.merged)
       switchReturns.merge(f.switchReturns) { a, _ in a }
+      subclassSuites.merge(f.subclassSuites) { a, _ in a }
       for (name, given) in f.argumentReceivers {
         if case .suite? = argumentReceivers[name]?.receiver { continue }
         argumentReceivers[name] = (given, index)
@@ -355,6 +357,10 @@ struct ScanModel {
       // `[TCADefaults boolForKey:]`: a macro of user defaults written like a class.
       if let bound = receivers[name], bound != .type(name) {
         return resolve(bound, file: file, depth: depth + 1)
+      }
+      // An instance of a subclass of UserDefaults its `convenience init()` makes for a suite.
+      if let suite = subclassSuites[name] {
+        return resolve(.suite(suite), file: file, depth: depth + 1)
       }
       var type = name
       var seen: Set<String> = []

@@ -542,6 +542,9 @@ struct FileFacts: Sendable {
   /// Swift: a function whose body is a `switch` on its parameter, what each case returns
   /// (`default` for the rest), by the function's selector.
   var switchReturns: [String: [String: ValueExpr]] = [:]
+  /// A subclass of UserDefaults whose `convenience init()` makes it for a suite
+  /// (`self.init(suiteName: Self.suiteName)`): the suite its own methods read, by class.
+  var subclassSuites: [String: KeyExpr] = [:]
   var dynamicProperties: [(className: String, name: String, line: Int)] = []
   /// Swift: functions called when a marker key is absent (`if d.object(forKey: K) == nil {
   /// saveOptions() }`, the app's first launch), by name; and the functions of its own type
@@ -586,6 +589,8 @@ struct AppStorageAdapter: Sendable, Hashable {
 struct PropertyAccess: Sendable {
   var name: String
   var receiver: ReceiverRef
+  /// The type the access is written in, whose member the receiver may be.
+  var owner: String?
   var file = 0
   var line: Int
 }

@@ -100,7 +100,8 @@ extension ScanModel {
         default: break
         }
         if last.first?.isUppercase == true { continue }
-        switch resolve(access.receiver, file: access.file) {
+        let receiver = ownReceiver(access.receiver, owner: access.owner, file: access.file)
+        switch resolve(receiver, file: access.file) {
         case .domain(let d): if !found.contains(d) { found.append(d) }
         case .unknown: unknownNames.insert(name)
         // (Another object's property of that name; `OCIdentity.shared.userDefaults`, user

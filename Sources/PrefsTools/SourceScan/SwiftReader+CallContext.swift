@@ -354,7 +354,8 @@ extension SwiftReader {
     let receiver = receiverOf(receiverStart(before: end)..<end)
     guard receiver != .extendedDefaults else { return }
     facts.propertyAccesses.append(
-      PropertyAccess(name: t.text(i), receiver: receiver, line: t.line(i)))
+      PropertyAccess(
+        name: t.text(i), receiver: receiver, owner: receiverOwner(of: receiver), line: t.line(i)))
   }
 
   /// A call's argument as a key; a stored property of the type without a value of its own

@@ -133,7 +133,15 @@ extension SwiftReader {
 
   func receiverOf(_ range: Range<Int>?) -> ReceiverRef {
     guard let range else {
-      return inDefaultsExtension ? .extendedDefaults : .none
+      if inDefaultsExtension { return .extendedDefaults }
+      // A method of a subclass of UserDefaults (`register(defaults:)` in its initializer):
+      // its own, as `self.register(…)`.
+      if let type = types.last, type.kind == "class",
+        facts.superclasses[type.name] == "UserDefaults"
+      {
+        return .type(type.name)
+      }
+      return .none
     }
     var r = range
     while let last = r.last, r.count > 1, t.isPunctuation(last, 0x21) || t.isPunctuation(last, 0x3F)
@@ -540,6 +548,12 @@ extension SwiftReader {
     }
     if use2.receiver == .extendedDefaults, let s = scope, s.selector == nil, s.property != nil {
       use2.extensionProperty = s.property
+    } else if use2.receiver == .extendedDefaults, let s = scope, s.parameters.isEmpty,
+      let selector = s.selector, selector.hasSuffix("()"), selector != "init()"
+    {
+      // A method of the extension without parameters (`func removeLegacySettings()`): the
+      // user defaults its calls are made on, as a property's accesses.
+      use2.extensionProperty = String(selector.dropLast(2))
     }
     if i >= 0 { useAt[i] = facts.uses.count }
     facts.uses.append(use2)

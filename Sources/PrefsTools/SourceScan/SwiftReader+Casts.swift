@@ -29,10 +29,26 @@ extension SwiftReader {
   }
 
   func receiverOwner(of receiver: ReceiverRef) -> String? {
+    // (A subclass of UserDefaults: the class, whose initializer may name a suite.)
+    if receiver == .extendedDefaults, let type = typeName,
+      facts.superclasses[type] == "UserDefaults"
+    {
+      return type
+    }
     guard case .name(let n) = receiver, !n.contains("."), !n.hasPrefix("param:") else {
       return nil
     }
     return typeName
+  }
+
+  /// `convenience init() { self.init(suiteName: Self.sharedSuiteName)! }` of a subclass of
+  /// UserDefaults, its body's `{` at `open`: the suite its instances are made for.
+  mutating func subclassSuite(body open: Int, parameters: [String]) {
+    guard parameters.isEmpty, let type = typeName, facts.superclasses[type] == "UserDefaults",
+      t.isText(open + 1, "self"), t.isPunctuation(open + 2, 0x2E), t.isText(open + 3, "init"),
+      let c = parseCall(at: open + 3), c.labels == ["suiteName"]
+    else { return }
+    facts.subclassSuites[type] = keyOf(c.arguments[0])
   }
 
   /// The name a function's parameter of user defaults is known by (`param:save(to:)#0`).

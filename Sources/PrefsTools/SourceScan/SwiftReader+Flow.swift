@@ -61,6 +61,20 @@ extension SwiftReader {
     guard start < close, !t.isText(start, "get"), !t.isText(start, "set") else { return }
     let range = expressionRange(from: start)
     guard range.upperBound == close else { return }
+    // `static var defaultValue: Self { .light }` of an enum: that case (its raw value where the
+    // code reads `AppTheme.defaultValue.rawValue`).
+    if range.count == 2, t.isPunctuation(range.lowerBound, 0x2E),
+      t.isIdentifier(range.lowerBound + 1),
+      let type = types.last, type.kind == "enum"
+    {
+      let qualified = type.name + "." + t.text(range.lowerBound + 1)
+      if facts.valueConstants[type.name + "." + name] == nil {
+        facts.valueConstants[type.name + "." + name] = .name(qualified)
+      }
+      if facts.constants[type.name + "." + name] == nil {
+        facts.constants[type.name + "." + name] = .name(qualified)
+      }
+    }
     let key = keyOf(range)
     if key.isRuntime || key.calls.count > 0, let type = typeName {
       facts.runtimeMembers.insert(type + "." + name)

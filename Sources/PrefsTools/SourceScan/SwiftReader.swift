@@ -266,7 +266,8 @@ struct SwiftReader: SourceReader {
       return nil
     }
     if !input.propertiesWanted.isEmpty, t.isPunctuation(i - 1, 0x2E),
-      input.propertiesWanted.contains(word), !t.isPunctuation(i + 1, 0x28)
+      input.propertiesWanted.contains(word),
+      !t.isPunctuation(i + 1, 0x28) || t.isPunctuation(i + 2, 0x29)
     {
       propertyAccess(at: i)
     }
@@ -374,6 +375,8 @@ struct SwiftReader: SourceReader {
       name = t.text(k)
       k += 1
     }
+    // (A failable initializer: `init?(suiteName:)`, `init!(…)`.)
+    if name == "init", t.isPunctuation(k, 0x3F) || t.isPunctuation(k, 0x21) { k += 1 }
     if t.isPunctuation(k, 0x3C) { k = t.angleEnd(from: k) }
     guard t.isPunctuation(k, 0x28) else { return nil }
     let close = t.match(k)
@@ -457,6 +460,7 @@ struct SwiftReader: SourceReader {
       facts.receivers[name] = receiverDefaults[parameter] ?? .standard
       scope?.locals[parameter, default: LocalVariable()].receiver = .name(name)
     }
+    if name == "init", !gatherOnly { subclassSuite(body: b, parameters: parameters) }
     if name == "init", let type = types.last, type.kind != "enum", !gatherOnly {
       initializer(
         of: type.name, body: (b + 1)..<t.match(b),
