@@ -566,41 +566,4 @@ extension SwiftReader {
       }
     }
   }
-
-  mutating func register(_ c: Call) {
-    guard let arg = c.arguments.first else { return }
-    let receiver = receiverOf(c.receiver)
-    guard receiver != .none else { return }
-    var entries: [ValueEntry]?
-    var named: ValueExpr?
-    let value = valueOf(arg)
-    switch value {
-    case .dictionary(let e): entries = e
-    case .name(let n):
-      named = value
-      if let local = scope?.locals[n] { entries = local.entries }
-      if let given = givenDictionary(n) {
-        // `register(defaults: d)` of a dictionary the caller gives: each call's.
-        var use = SourceUse(
-          key: .name(given), receiver: receiver, access: .register, method: "register(defaults:)",
-          condition: conditionText(at: c.name), line: t.line(c.name))
-        use.value = .name(given)
-        use.defaultSource = .registration
-        record(use, at: c.name)
-        return
-      }
-      if entries == nil,
-        case .dictionary(let e)? = facts.valueConstants[n]
-          ?? facts.valueConstants[(typeName.map { $0 + "." } ?? "") + n]
-      {
-        entries = e
-      }
-    case .call: named = value
-    default: break
-    }
-    let base = SourceUse(
-      key: .literal(""), receiver: receiver, access: .register, method: "register(defaults:)",
-      condition: conditionText(at: c.name), line: t.line(c.name))
-    recordRegistration(base, entries: entries, in: arg, madeElsewhere: named)
-  }
 }
