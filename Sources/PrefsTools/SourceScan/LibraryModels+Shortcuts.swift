@@ -28,6 +28,14 @@ extension LibraryModels {
     "command": 0x100, "shift": 0x200, "option": 0x800, "control": 0x1000, "function": 0x20000,
   ]
 
+  /// A shortcut as the library stores it: the JSON of its Carbon key code and modifiers.
+  static func storedShortcut(code: Int, modifiers: Int) -> ValueExpr {
+    .value(
+      .dictionary([
+        "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),
+      ]))
+  }
+
   /// Carbon's own names of those bits (`optionKey | cmdKey`).
   static let carbonModifierConstants: [String: Int] = [
     "cmdKey": 0x100, "shiftKey": 0x200, "optionKey": 0x800, "controlKey": 0x1000,
@@ -90,10 +98,7 @@ extension SwiftReader {
         modifiers |= bit
       }
     }
-    return .value(
-      .dictionary([
-        "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),
-      ]))
+    return LibraryModels.storedShortcut(code: code, modifiers: modifiers)
   }
 
   /// `.init(carbonKeyCode: kVK_ANSI_B, carbonModifiers: (0 | optionKey | cmdKey))`: Carbon's
@@ -116,10 +121,7 @@ extension SwiftReader {
       }
     }
     guard let code else { return nil }
-    return .value(
-      .dictionary([
-        "carbonKeyCode": .integer(Int64(code)), "carbonModifiers": .integer(Int64(modifiers)),
-      ]))
+    return LibraryModels.storedShortcut(code: code, modifiers: modifiers)
   }
 
   /// `KeyboardShortcuts.onKeyUp(for: .init("karaoke"))`, `KeyboardShortcuts.Recorder("…",

@@ -323,9 +323,7 @@ extension SwiftReader {
     // (The property is its own accessor: an instance's is a key though no code names it, as
     // `@AppStorage`'s; a static one only where some code does.)
     use.name = name
-    if (attributeEnd..<k).contains(where: { t.isText($0, "static") }) {
-      use.declaration = PropertyDeclaration(name: name, type: type.name, isStatic: true)
-    }
+    use.declaration = staticDeclaration(name, modifiers: attributeEnd..<k)
     use.storedType = typeText
     if let at = labels.firstIndex(where: { $0 == "defaultValue" || $0 == "default" }),
       at < parts.count

@@ -285,7 +285,7 @@ extension ObjCReader {
         var variable = LocalVariable()
         variable.use = other.use
         if let pending = other.use, pending < 0 {
-          awaitingUse[-pending - 1, default: []].append(name)
+          variable.use = awaitAnswer(of: -pending - 1, into: name)
         }
         variable.template = other.template
         scope?.locals[name] = variable
@@ -298,8 +298,7 @@ extension ObjCReader {
         let m = parseMessage(at: first), DefaultsAPI.objc[m.selector]?.access == .get
       {
         var variable = LocalVariable()
-        variable.use = -(first + 1)
-        awaitingUse[first, default: []].append(name)
+        variable.use = awaitAnswer(of: first, into: name)
         scope?.locals[name] = variable
         return
       }
@@ -324,8 +323,7 @@ extension ObjCReader {
       // The use whose value it holds: the message it is given (a value given later is not
       // that use's any more, unless made of it: `x = x > 0 ? x : 1.5`).
       if t.isPunctuation(value.lowerBound, 0x5B) {
-        variable.use = -(value.lowerBound + 1)
-        awaitingUse[value.lowerBound, default: []].append(name)
+        variable.use = awaitAnswer(of: value.lowerBound, into: name)
         variable.template = nil
       } else if !value.contains(where: { t.isIdentifier($0) && t.text($0) == name }) {
         variable.use = nil

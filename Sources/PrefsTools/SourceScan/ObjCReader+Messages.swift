@@ -539,6 +539,13 @@ extension ObjCReader {
     }
   }
 
+  /// Variable `name` given the answer of the message at `open` before the message is read:
+  /// the mark it holds until then (the message's use, or template, replaces it).
+  mutating func awaitAnswer(of open: Int, into name: String) -> Int {
+    awaitingUse[open, default: []].append(name)
+    return -(open + 1)
+  }
+
   /// A wrapper's template: the variable its answer goes into holds it.
   mutating func appendTemplate(_ use: SourceUse, at open: Int) {
     guard let index = scope?.templates.count else { return }

@@ -446,15 +446,13 @@ extension ScanModel {
   /// the parameter of that type's initializer they were given to; nil for anything else.
   func madeWith(_ call: WrapperCall, _ receiver: ReceiverRef) -> ReceiverRef? {
     guard case .name(var object) = call.receiver, case .name(let p) = receiver,
-      p.hasPrefix("param:"), let hash = p.lastIndex(of: "#"),
-      let index = Int(p[p.index(after: hash)...]), call.file < files.count
+      let (selector, index) = SwiftReader.parameter(named: p), call.file < files.count
     else { return nil }
     if object.hasPrefix("self.") { object.removeFirst(5) }
     let objects = files[call.file].objectConstants
     guard let made = objects[(call.callerType.map { $0 + "." } ?? "") + object] ?? objects[object]
     else { return nil }
-    // `param:Storage(defaults:)#0`: the initializer's labels.
-    let selector = p.dropFirst(6)[..<hash]
+    // `Storage(defaults:)`: the initializer's labels.
     guard selector.hasPrefix(made.type + "("), selector.hasSuffix(")") else { return nil }
     let labels = selector.dropFirst(made.type.count + 1).dropLast().split(separator: ":")
       .map(String.init)

@@ -112,10 +112,9 @@ extension SwiftReader {
     let initial = t.isPunctuation(k, 0x3D) ? expressionRange(from: k + 1) : nil
     // (A static property no code names is no key: `static var` between the two. An
     // instance's is the view's state, which SwiftUI reads: a key.)
-    let isStatic = ((after + 1)..<k).contains { t.isText($0, "static") }
     recordAppStorage(
       parts[...], name: name, typeText: typeText, initial: initial, method: method, at: i,
-      declaration: isStatic ? PropertyDeclaration(name: name, type: typeName, isStatic: true) : nil)
+      declaration: staticDeclaration(name, modifiers: (after + 1)..<k))
   }
 
   /// `self._x = .init(wrappedValue: false, Keys.x, store: defaults)` (or `AppStorage(…)`) in

@@ -56,6 +56,22 @@ extension SwiftReader {
     "param:" + selector + "#" + String(index)
   }
 
+  /// What ``parameterName(_:_:)`` made `name` of: the function's selector and the parameter's
+  /// index; nil for any other name.
+  static func parameter(named name: String) -> (selector: Substring, index: Int)? {
+    guard name.hasPrefix("param:"), let hash = name.lastIndex(of: "#"),
+      let index = Int(name[name.index(after: hash)...])
+    else { return nil }
+    return (name.dropFirst(6)[..<hash], index)
+  }
+
+  /// A static property's declaration (`static` among the tokens of `modifiers`), which only
+  /// code naming the type reaches; nil for an instance's, a key whether named or not.
+  func staticDeclaration(_ name: String, modifiers: Range<Int>) -> PropertyDeclaration? {
+    guard modifiers.contains(where: { t.isText($0, "static") }) else { return nil }
+    return PropertyDeclaration(name: name, type: typeName, isStatic: true)
+  }
+
   /// `save(group:)` → `save`.
   static func baseName(_ selector: String) -> String {
     String(selector.prefix { $0 != "(" })
